@@ -1,0 +1,17 @@
+file(REMOVE_RECURSE
+  "CMakeFiles/contactsim_obj.dir/src/cs_builder.c.o"
+  "CMakeFiles/contactsim_obj.dir/src/cs_builder.c.o.d"
+  "CMakeFiles/contactsim_obj.dir/src/cs_data.c.o"
+  "CMakeFiles/contactsim_obj.dir/src/cs_data.c.o.d"
+  "CMakeFiles/contactsim_obj.dir/src/cs_error.c.o"
+  "CMakeFiles/contactsim_obj.dir/src/cs_error.c.o.d"
+  "CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o"
+  "CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o.d"
+  "CMakeFiles/contactsim_obj.dir/src/cs_model.c.o"
+  "CMakeFiles/contactsim_obj.dir/src/cs_model.c.o.d"
+)
+
+# Per-language clean rules from dependency scanning.
+foreach(lang C)
+  include(CMakeFiles/contactsim_obj.dir/cmake_clean_${lang}.cmake OPTIONAL)
+endforeach()

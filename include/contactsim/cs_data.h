@@ -1,0 +1,98 @@
+/* csData: everything that changes while simulating one csModel. One csData per thread;
+   the model is shared read-only. All arrays live in one buffer sized at cs_data_new. */
+#ifndef CONTACTSIM_CS_DATA_H
+#define CONTACTSIM_CS_DATA_H
+
+#include "cs_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Counted warnings: numerical events inside a step (the step goes on or is rolled back). */
+typedef enum csWarningType {
+  CS_WARN_NAN_STEP = 0,   /* the step produced NaN/Inf; state kept at the previous step */
+  CS_WARN_CONTACTFULL,    /* more contacts than ncon_max; extra ones dropped */
+  CS_WARN_SOLVER,         /* contact solver did not meet its tolerance within its cap */
+  CS_WARN_SINGULAR,       /* a factorisation met a non-positive pivot */
+  CS_WARN_COUNT
+} csWarningType;
+
+typedef struct csWarning {
+  int count;              /* how many times it happened */
+  double last_time;       /* simulation time of the last occurrence */
+} csWarning;
+
+typedef struct csData {
+  /* ---- state (set by the user) */
+  double time;            /* s */
+  double* qpos;           /* (nq) */
+  double* qvel;           /* (nv) */
+  double* ctrl;           /* (nu) actuator controls */
+  double* qfrc_applied;   /* (nv) user generalized forces */
+
+  /* ---- outputs of the last step / forward pass */
+  double* qacc;           /* (nv) accelerations of the smooth dynamics */
+  double* qfrc_actuator;  /* (nv) actuator forces */
+  double* qfrc_bias;      /* (nv) h = C(q,v) v + g(q) + damping (unless disabled) */
+  double* qfrc_damping;   /* (nv) -D v (part of qfrc_bias, reported separately) */
+
+  /* ---- kinematics: world frame */
+  double* xpos;           /* (nbody x 3) body frame origin */
+  double* xquat;          /* (nbody x 4) body orientation */
+  double* xmat;           /* (nbody x 9) body rotation matrix, row-major */
+  double* xipos;          /* (nbody x 3) body centre of mass */
+  double* xanchor;        /* (njnt x 3) joint anchor */
+  double* xaxis;          /* (njnt x 3) joint axis (revolute/prismatic) */
+  double* geom_xpos;      /* (ngeom x 3) */
+  double* geom_xmat;      /* (ngeom x 9) */
+  double* site_xpos;      /* (nsite x 3) */
+  double* site_xmat;      /* (nsite x 9) */
+
+  /* ---- spatial quantities: [angular; linear] about the world origin */
+  double* cdof;           /* (nv x 6) motion subspace of each dof */
+  double* cdof_dot;       /* (nv x 6) its time derivative (valid after velocity stage) */
+  double* cinert;         /* (nbody x 10) body inertia: m, m c (3), I_O (6: xx yy zz xy xz yz) */
+  double* crb;            /* (nbody x 10) composite (subtree) inertia */
+  double* cvel;           /* (nbody x 6) body spatial velocity */
+  double* cacc;           /* (nbody x 6) body spatial acceleration (RNEA scratch) */
+  double* cfrc;           /* (nbody x 6) body spatial force (RNEA scratch) */
+
+  /* ---- mass matrix, sparse by the dof tree (row i: M_ii, M_i,parent(i), ...) */
+  double* qM;             /* (nM) joint-space inertia incl. armature */
+  double* qLD;            /* (nM) L^T D L factor: row i holds D_ii, L_i,parent(i), ... */
+  double* qLDiagInv;      /* (nv) 1 / D_ii */
+
+  /* ---- diagnostics */
+  csWarning warning[CS_WARN_COUNT];
+  double energy[2];       /* potential, kinetic (after cs_energy) */
+  long nstep;             /* steps taken */
+
+  /* ---- memory */
+  void* buffer_;          /* one allocation: arrays above plus the arena */
+  size_t nbuffer_;
+  unsigned char* arena_;  /* scratch stack for the step */
+  size_t narena_;
+  size_t pstack_;         /* current stack top (bytes) */
+  size_t maxstack_;       /* high-water mark */
+} csData;
+
+CS_API csData* cs_data_new(const csModel* m);
+CS_API void cs_data_free(csData* d);
+/* Reset to qpos0, zero velocity, time 0, warnings cleared. */
+CS_API void cs_data_reset(const csModel* m, csData* d);
+/* Copy state and derived quantities of src into dst (same model). */
+CS_API void cs_data_copy(const csModel* m, csData* dst, const csData* src);
+
+/* One time step. Bad input state (NaN/Inf in qpos, qvel, ctrl, qfrc_applied; dt <= 0)
+   returns an error and leaves d unchanged. A step that produces NaN is rolled back and
+   counted in d->warning[CS_WARN_NAN_STEP]; it returns CS_ERR_NUMERIC. */
+CS_API csStatus cs_step(const csModel* m, csData* d);
+
+/* Checks the input state and options without stepping. */
+CS_API csStatus cs_check_state(const csModel* m, const csData* d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

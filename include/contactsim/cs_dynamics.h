@@ -1,0 +1,62 @@
+/* Rigid multibody dynamics in generalized coordinates. Every function reads what the
+   stages before it wrote in csData (see docs/pipeline.md):
+     cs_kinematics -> cs_com_pos -> cs_crba -> cs_factor_m
+                   -> cs_com_vel -> cs_rnea (bias)  -> cs_solve_m / cs_aba             */
+#ifndef CONTACTSIM_CS_DYNAMICS_H
+#define CONTACTSIM_CS_DYNAMICS_H
+
+#include "cs_data.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Forward kinematics from d->qpos: xpos, xquat, xmat, xipos, xanchor, xaxis, geom and site
+   poses. Quaternions in qpos are used normalised (qpos itself is not modified). */
+CS_API void cs_kinematics(const csModel* m, csData* d);
+/* Motion subspaces cdof and body inertias cinert (world frame, about the origin). */
+CS_API void cs_com_pos(const csModel* m, csData* d);
+/* Body velocities cvel and cdof_dot from d->qvel. */
+CS_API void cs_com_vel(const csModel* m, csData* d);
+/* Composite rigid body algorithm: d->qM (armature included). */
+CS_API void cs_crba(const csModel* m, csData* d);
+/* Sparse L^T D L factorisation of d->qM (+ diag_add (nv) if not NULL) into qLD, qLDiagInv.
+   Returns CS_ERR_NUMERIC (and counts a warning) on a non-positive pivot. */
+CS_API csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add);
+/* x = M^-1 b with the factor (x may alias b); n right-hand sides stored contiguously. */
+CS_API void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, int n);
+/* y = M x with the sparse qM. */
+CS_API void cs_mul_m(const csModel* m, const csData* d, double* y, const double* x);
+/* Recursive Newton-Euler: result = M(q) qacc + h(q, v). qacc NULL means zero (result = h).
+   flags: CS_RNE_GRAVITY, CS_RNE_VELOCITY (Coriolis/centrifugal), CS_RNE_DAMPING. Needs
+   cs_kinematics, cs_com_pos and (if velocity) cs_com_vel. */
+enum { CS_RNE_GRAVITY = 1, CS_RNE_VELOCITY = 2, CS_RNE_DAMPING = 4, CS_RNE_ALL = 7 };
+CS_API void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double* result);
+/* Articulated body algorithm: qacc = M^-1 (tau - h) with h per flags, armature included.
+   Needs cs_kinematics, cs_com_pos, cs_com_vel. Uses the arena for scratch. */
+CS_API csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, double* qacc);
+/* Jacobian (3 x nv, row-major) of the world velocity of world point p fixed to body b.
+   jacr (3 x nv) rotational part; either may be NULL. */
+CS_API void cs_jac(const csModel* m, const csData* d, double* jacp, double* jacr,
+                   const double p[3], int body);
+/* Jacobian of a site's frame: jacp at the site origin, jacr angular (world). */
+CS_API void cs_jac_site(const csModel* m, const csData* d, double* jacp, double* jacr, int site);
+/* Total spatial momentum [L_O; P] about the world origin (needs cs_com_vel). */
+CS_API void cs_momentum(const csModel* m, const csData* d, double h[6]);
+/* Potential (gravity) and kinetic energy into d->energy. */
+CS_API void cs_energy(const csModel* m, csData* d);
+/* qpos_out = qpos (+) dt * v, on SO(3) for free and ball joints (may alias qpos). */
+CS_API void cs_integrate_pos(const csModel* m, double* qpos_out, const double* qpos,
+                             const double* v, double dt);
+/* Normalise quaternions in qpos. */
+CS_API void cs_normalize_quat(const csModel* m, double* qpos);
+/* Full smooth forward dynamics: kinematics, M, factor, bias, actuators, qacc
+   (no contacts). */
+CS_API csStatus cs_forward(const csModel* m, csData* d);
+/* Actuator forces into d->qfrc_actuator from ctrl. */
+CS_API void cs_actuation(const csModel* m, csData* d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

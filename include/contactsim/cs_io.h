@@ -1,0 +1,34 @@
+/* Model loading: MJCF (MuJoCo XML subset) and URDF, both through libxml2. */
+#ifndef CONTACTSIM_CS_IO_H
+#define CONTACTSIM_CS_IO_H
+
+#include "cs_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct csLoadOptions {
+  int floating_base;          /* URDF: attach the root link to the world by a free joint */
+  const char* package_path;   /* URDF: search path(s), ':'-separated, for package:// URIs */
+  int skip_collision_meshes;  /* do not load STL meshes (faster; geoms dropped with a note) */
+} csLoadOptions;
+
+CS_API void cs_load_options_default(csLoadOptions* o);
+
+/* Fill a builder from a file (appending to what it holds). On error, returns a status and
+   cs_last_error() names the file, line and element. */
+CS_API csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o);
+CS_API csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o);
+/* Load by extension (.xml: MJCF, .urdf: URDF) and compile. */
+CS_API csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out);
+
+/* Binary or ASCII STL: vertices deduplicated. *vert and *face are allocated with the
+   library allocator; free with cs_free. */
+CS_API csStatus cs_load_stl(const char* path, int* nvert, double** vert, int* nface, int** face);
+CS_API void cs_free(void* p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

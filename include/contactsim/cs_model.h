@@ -1,0 +1,343 @@
+/* csModel: the immutable description of a multibody system, and the builder that makes
+   one. A model is compiled once (cs_compile) from a csBuilder; loaders (cs_io.h) fill a
+   builder from MJCF or URDF. Every array below is documented with its size. */
+#ifndef CONTACTSIM_CS_MODEL_H
+#define CONTACTSIM_CS_MODEL_H
+
+#include <stddef.h>
+
+#include "cs_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ status and errors */
+typedef enum csStatus {
+  CS_OK = 0,
+  CS_ERR_IO,          /* file missing or unreadable */
+  CS_ERR_PARSE,       /* malformed file */
+  CS_ERR_MODEL,       /* model invalid (bad mass, inertia, topology, ...) */
+  CS_ERR_ARG,         /* bad argument or option */
+  CS_ERR_STATE,       /* bad input state (NaN/Inf in qpos, qvel, ctrl, ...) */
+  CS_ERR_MEMORY,      /* allocation failed or arena full */
+  CS_ERR_NUMERIC,     /* singular matrix or similar */
+  CS_ERR_UNSUPPORTED  /* a feature the library does not implement */
+} csStatus;
+
+/* Text of the last error raised in this thread: names the file, line and element or the
+   field at fault. Never NULL. */
+CS_API const char* cs_last_error(void);
+CS_API const char* cs_status_name(csStatus s);
+
+/* Memory hooks: every heap allocation of the library goes through these (default: libc).
+   Set them before creating any object. Used by tests to count allocations. */
+typedef void* (*csMallocFn)(size_t size);
+typedef void (*csFreeFn)(void* ptr);
+CS_API void cs_set_allocator(csMallocFn m, csFreeFn f);
+
+/* Log function for warnings (default: stderr). NULL silences. */
+typedef void (*csLogFn)(const char* msg);
+CS_API void cs_set_log(csLogFn fn);
+
+/* ------------------------------------------------------------------ enums */
+typedef enum csJointType {
+  CS_JNT_FREE = 0,  /* 7 qpos (x y z qw qx qy qz), 6 qvel (world linear, body angular) */
+  CS_JNT_BALL,      /* 4 qpos (quaternion), 3 qvel (body-frame angular velocity) */
+  CS_JNT_REVOLUTE,  /* 1 qpos (angle), 1 qvel */
+  CS_JNT_PRISMATIC, /* 1 qpos (displacement), 1 qvel */
+  CS_JNT_FIXED      /* builder only: merged into the parent at compile */
+} csJointType;
+
+typedef enum csGeomType {
+  CS_GEOM_PLANE = 0, /* half-space z <= 0 in the geom frame */
+  CS_GEOM_SPHERE,    /* size[0] radius */
+  CS_GEOM_CAPSULE,   /* size[0] radius, size[1] half length along z */
+  CS_GEOM_CYLINDER,  /* size[0] radius, size[1] half length along z */
+  CS_GEOM_BOX,       /* size[0..2] half sizes */
+  CS_GEOM_MESH,      /* geom_mesh: index of a mesh; size = mesh scale */
+  CS_GEOM_HFIELD,    /* heightfield (collision issue) */
+  CS_GEOM_NTYPES
+} csGeomType;
+
+typedef enum csActuatorType {
+  CS_ACT_MOTOR = 0, /* tau = gear * ctrl */
+  CS_ACT_POSITION   /* tau = kp (ctrl - q) - kd qdot */
+} csActuatorType;
+
+typedef enum csSolverType {
+  CS_SOLVER_NONE = 0, /* contacts ignored */
+  CS_SOLVER_BISECTION,
+  CS_SOLVER_BISECTION_DESAXCE,
+  CS_SOLVER_PGS_RAISIM,
+  CS_SOLVER_LCP_PGS,
+  CS_SOLVER_CCP_PGS,
+  CS_SOLVER_NCP_PGS,
+  CS_SOLVER_CCP_ADMM,
+  CS_SOLVER_NCP_ADMM,
+  CS_SOLVER_STAGGERED,
+  CS_SOLVER_LEMKE,
+  CS_SOLVER_COUNT
+} csSolverType;
+
+typedef enum csIntegrator {
+  CS_INT_EULER = 0,         /* semi-implicit (symplectic) Euler, damping explicit */
+  CS_INT_EULER_IMPLICITDAMP /* semi-implicit Euler, joint damping implicit (M + dt D) */
+} csIntegrator;
+
+/* Names of bits in csOption.disable. */
+enum {
+  CS_DISABLE_GRAVITY = 1 << 0,
+  CS_DISABLE_DAMPING = 1 << 1,
+  CS_DISABLE_ACTUATION = 1 << 2,
+  CS_DISABLE_CONTACT = 1 << 3,
+  CS_DISABLE_LIMIT = 1 << 4
+};
+
+/* ------------------------------------------------------------------ options */
+typedef struct csOption {
+  double timestep;        /* s, > 0 (default 1e-3) */
+  double gravity[3];      /* m/s^2 (default 0 0 -9.81) */
+  int integrator;         /* csIntegrator (default CS_INT_EULER_IMPLICITDAMP) */
+  int solver;             /* csSolverType (default CS_SOLVER_BISECTION) */
+  int iterations;         /* solver iteration cap (default 150) */
+  double tolerance;       /* solver tolerance (default 1e-6) */
+  int warmstart;          /* 1: warm start from the previous step (default 1) */
+  double margin;          /* contact detection margin, m (default 1e-3) */
+  double baumgarte;       /* penetration correction factor beta (default 0.2) */
+  int disable;            /* CS_DISABLE_* bits (default 0) */
+} csOption;
+
+CS_API void cs_option_default(csOption* opt);
+
+/* ------------------------------------------------------------------ the model */
+/* Body 0 is the world. Bodies are ordered so that body_parent[b] < b. Degrees of freedom
+   are ordered so that dof_parent[i] < i (-1 for a root dof). */
+typedef struct csModel {
+  /* sizes */
+  int nq;      /* generalized positions */
+  int nv;      /* generalized velocities (degrees of freedom) */
+  int nbody;   /* bodies, including the world (body 0) */
+  int njnt;    /* joints (movable only: fixed joints are merged at compile) */
+  int ngeom;   /* collision geoms */
+  int nsite;   /* sites and frames: named points/frames attached to bodies */
+  int nu;      /* actuators */
+  int nmesh;   /* meshes */
+  int nmeshvert;  /* total mesh vertices */
+  int nmeshface;  /* total mesh triangles */
+  int nM;      /* nonzeros of the sparse mass matrix (lower triangle incl. diagonal) */
+  int nexclude;   /* excluded body pairs */
+  int ncon_max;   /* capacity for contacts */
+  int nnames;     /* bytes in names */
+  int nnote;      /* bytes in notes */
+  size_t arena_bytes; /* bytes of scratch arena in csData */
+
+  csOption opt;
+
+  /* bodies (nbody) */
+  int* body_parent;      /* (nbody) parent body, -1 for the world */
+  int* body_rootid;      /* (nbody) the root-most ancestor that is a child of world */
+  int* body_jntadr;      /* (nbody) first joint, -1 if none */
+  int* body_jntnum;      /* (nbody) number of joints */
+  int* body_dofadr;      /* (nbody) first dof, -1 if none */
+  int* body_dofnum;      /* (nbody) number of dofs */
+  int* body_lastdof;     /* (nbody) last dof in the chain to the root (-1 if none) */
+  int* body_geomadr;     /* (nbody) first geom */
+  int* body_geomnum;     /* (nbody) number of geoms */
+  double* body_pos;      /* (nbody x 3) position in parent frame at qpos0 */
+  double* body_quat;     /* (nbody x 4) orientation in parent frame (w x y z) */
+  double* body_mass;     /* (nbody) kg */
+  double* body_ipos;     /* (nbody x 3) centre of mass in body frame */
+  double* body_inertia;  /* (nbody x 6) inertia about the com in body frame:
+                            Ixx Iyy Izz Ixy Ixz Iyz */
+  double* body_subtreemass; /* (nbody) mass of the subtree */
+  int* body_name;        /* (nbody) offset into names */
+
+  /* joints (njnt) */
+  int* jnt_type;         /* (njnt) csJointType */
+  int* jnt_body;         /* (njnt) body moved by the joint */
+  int* jnt_qposadr;      /* (njnt) first qpos */
+  int* jnt_dofadr;       /* (njnt) first dof */
+  double* jnt_pos;       /* (njnt x 3) anchor in body frame */
+  double* jnt_axis;      /* (njnt x 3) unit axis in body frame (revolute, prismatic) */
+  int* jnt_limited;      /* (njnt) 1 if range applies */
+  double* jnt_range;     /* (njnt x 2) lower, upper (rad or m) */
+  int* jnt_name;         /* (njnt) offset into names */
+
+  /* dofs (nv) */
+  int* dof_body;         /* (nv) body */
+  int* dof_jnt;          /* (nv) joint */
+  int* dof_parent;       /* (nv) parent dof, -1 for root */
+  int* dof_Madr;         /* (nv) start of row i of the sparse mass matrix */
+  int* dof_Mnum;         /* (nv) length of row i: 1 + number of ancestor dofs */
+  double* dof_damping;   /* (nv) N m s / rad */
+  double* dof_armature;  /* (nv) kg m^2 added to the diagonal of M */
+
+  /* qpos0 (nq): the reference configuration (identity quaternions, zero angles) */
+  double* qpos0;         /* (nq) */
+
+  /* geoms (ngeom) */
+  int* geom_type;        /* (ngeom) csGeomType */
+  int* geom_body;        /* (ngeom) body */
+  int* geom_contype;     /* (ngeom) bit mask */
+  int* geom_conaffinity; /* (ngeom) bit mask */
+  int* geom_mesh;        /* (ngeom) mesh index or -1 */
+  double* geom_size;     /* (ngeom x 3) */
+  double* geom_pos;      /* (ngeom x 3) in body frame */
+  double* geom_quat;     /* (ngeom x 4) in body frame */
+  double* geom_friction; /* (ngeom) Coulomb friction coefficient */
+  double* geom_margin;   /* (ngeom) extra detection margin, m */
+  double* geom_rbound;   /* (ngeom) bounding sphere radius about the geom origin (0: plane) */
+  int* geom_name;        /* (ngeom) offset into names */
+
+  /* sites (nsite): named frames; merged bodies leave one here */
+  int* site_body;        /* (nsite) */
+  double* site_pos;      /* (nsite x 3) in body frame */
+  double* site_quat;     /* (nsite x 4) in body frame */
+  int* site_name;        /* (nsite) */
+
+  /* meshes (nmesh) */
+  int* mesh_vertadr;     /* (nmesh) */
+  int* mesh_vertnum;     /* (nmesh) */
+  int* mesh_faceadr;     /* (nmesh) */
+  int* mesh_facenum;     /* (nmesh) */
+  double* mesh_vert;     /* (nmeshvert x 3) in the mesh frame */
+  int* mesh_face;        /* (nmeshface x 3) vertex indices (local to the mesh) */
+  int* mesh_name;        /* (nmesh) */
+
+  /* actuators (nu) */
+  int* actuator_type;    /* (nu) csActuatorType */
+  int* actuator_jnt;     /* (nu) joint (single-dof joints only) */
+  double* actuator_gear; /* (nu) */
+  double* actuator_kp;   /* (nu) position gain */
+  double* actuator_kd;   /* (nu) velocity gain */
+  int* actuator_ctrllimited;   /* (nu) */
+  double* actuator_ctrlrange;  /* (nu x 2) */
+  int* actuator_forcelimited;  /* (nu) */
+  double* actuator_forcerange; /* (nu x 2) */
+  int* actuator_name;    /* (nu) */
+
+  /* contact filtering */
+  int* exclude_pair;     /* (nexclude x 2) body pairs (smaller id first) */
+
+  char* names;           /* (nnames) NUL-separated names */
+  char* notes;           /* (nnote) loader notes: ignored attributes etc., one per line */
+
+  void* buffer_;         /* the one allocation that holds all arrays */
+  size_t nbuffer_;
+} csModel;
+
+/* Free a compiled model (NULL is fine). */
+CS_API void cs_model_free(csModel* m);
+/* Index of a named body/joint/geom/site/actuator, or -1. */
+CS_API int cs_name2id(const csModel* m, const char* kind, const char* name);
+/* The name of object id of a kind ("body", "joint", "geom", "site", "actuator", "mesh"). */
+CS_API const char* cs_id2name(const csModel* m, const char* kind, int id);
+/* Deep copy (options may then be changed on the copy). */
+CS_API csModel* cs_model_copy(const csModel* m);
+
+/* ------------------------------------------------------------------ builder */
+typedef struct csBuilder csBuilder;
+
+typedef struct csBodySpec {
+  const char* name;
+  int parent;          /* builder body index (0 = world) */
+  double pos[3];       /* in parent frame */
+  double quat[4];      /* in parent frame (w x y z); normalised by the builder */
+  double mass;         /* kg, >= 0 (0 allowed for a body merged into a massive one) */
+  double ipos[3];      /* centre of mass in body frame */
+  double inertia[6];   /* about the com in body frame: Ixx Iyy Izz Ixy Ixz Iyz */
+  const char* source;  /* where it was defined ("file.xml:12"), for messages; may be NULL */
+} csBodySpec;
+
+typedef struct csJointSpec {
+  const char* name;
+  int body;            /* builder body index */
+  int type;            /* csJointType */
+  double pos[3];       /* anchor in body frame */
+  double axis[3];      /* axis in body frame (normalised by the builder) */
+  int limited;
+  double range[2];
+  double damping;
+  double armature;
+  const char* source;
+} csJointSpec;
+
+typedef struct csGeomSpec {
+  const char* name;
+  int body;
+  int type;            /* csGeomType */
+  double size[3];
+  double pos[3];
+  double quat[4];
+  double friction;     /* default 1 */
+  int contype;         /* default 1 */
+  int conaffinity;     /* default 1 */
+  double margin;
+  int mesh;            /* mesh index for CS_GEOM_MESH */
+  const char* source;
+} csGeomSpec;
+
+typedef struct csSiteSpec {
+  const char* name;
+  int body;
+  double pos[3];
+  double quat[4];
+} csSiteSpec;
+
+typedef struct csActuatorSpec {
+  const char* name;
+  int type;            /* csActuatorType */
+  int joint;           /* builder joint index */
+  double gear;         /* default 1 */
+  double kp, kd;
+  int ctrllimited;
+  double ctrlrange[2];
+  int forcelimited;
+  double forcerange[2];
+  const char* source;
+} csActuatorSpec;
+
+/* Default-filled specs (identity quaternions, friction 1, contype/conaffinity 1, gear 1,
+   axis z). */
+CS_API void cs_body_spec_default(csBodySpec* s);
+CS_API void cs_joint_spec_default(csJointSpec* s);
+CS_API void cs_geom_spec_default(csGeomSpec* s);
+CS_API void cs_site_spec_default(csSiteSpec* s);
+CS_API void cs_actuator_spec_default(csActuatorSpec* s);
+
+CS_API csBuilder* cs_builder_new(void);
+CS_API void cs_builder_free(csBuilder* b);
+/* Each add returns the new object's index (bodies start at 1; world is 0), or -1 with
+   cs_last_error() set. The builder copies every string and array it is given. */
+CS_API int cs_builder_add_body(csBuilder* b, const csBodySpec* s);
+CS_API int cs_builder_add_joint(csBuilder* b, const csJointSpec* s);
+CS_API int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s);
+CS_API int cs_builder_add_site(csBuilder* b, const csSiteSpec* s);
+CS_API int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s);
+/* Mesh: nvert vertices (x y z), nface triangles (vertex indices). */
+CS_API int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double* vert,
+                               int nface, const int* face);
+/* Exclude contacts between two bodies (builder indices). */
+CS_API int cs_builder_add_exclude(csBuilder* b, int body1, int body2);
+/* A note for the user (ignored attribute etc.); shown by `contactsim check`. */
+CS_API void cs_builder_add_note(csBuilder* b, const char* fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Options of the model to be compiled (modifiable). */
+CS_API csOption* cs_builder_option(csBuilder* b);
+/* Number of bodies/joints added so far (world included in bodies). */
+CS_API int cs_builder_nbody(const csBuilder* b);
+CS_API int cs_builder_njoint(const csBuilder* b);
+/* Set a file name used to prefix messages of the compile step. */
+CS_API void cs_builder_set_source(csBuilder* b, const char* file);
+
+/* Compile: merges bodies without movable joints into their parents (inertia combined,
+   geoms and a site carried over), orders bodies and dofs, checks masses and inertias,
+   lays out every array. On error *out is NULL and cs_last_error() says why. The builder
+   is not modified and may be compiled again. */
+CS_API csStatus cs_compile(const csBuilder* b, csModel** out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
