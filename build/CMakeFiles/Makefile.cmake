@@ -59,4 +59,6 @@ set(CMAKE_DEPEND_INFO_FILES
   "CMakeFiles/contactsim.dir/DependInfo.cmake"
   "CMakeFiles/contactsim_static.dir/DependInfo.cmake"
   "CMakeFiles/contactsim_cli.dir/DependInfo.cmake"
+  "tests/CMakeFiles/cs_testlib.dir/DependInfo.cmake"
+  "tests/CMakeFiles/test_dynamics.dir/DependInfo.cmake"
   )

@@ -26,7 +26,14 @@ file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/src/*.c")
 set(OLD_GLOB
   "/work/main/src/cs_builder.c"
   "/work/main/src/cs_data.c"
+  "/work/main/src/cs_dyn_aba.c"
+  "/work/main/src/cs_dyn_crba.c"
+  "/work/main/src/cs_dyn_jacobian.c"
+  "/work/main/src/cs_dyn_kinematics.c"
+  "/work/main/src/cs_dyn_rnea.c"
   "/work/main/src/cs_error.c"
+  "/work/main/src/cs_forward.c"
+  "/work/main/src/cs_integrate.c"
   "/work/main/src/cs_io_xml.c"
   "/work/main/src/cs_model.c"
   )
@@ -38,6 +45,7 @@ endif()
 # CS_TEST_SOURCES at tests/CMakeLists.txt:3 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/tests/test_*.c")
 set(OLD_GLOB
+  "/work/main/tests/test_dynamics.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")

@@ -76,13 +76,27 @@ contactsim_OBJECTS =
 contactsim_EXTERNAL_OBJECTS = \
 "/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_builder.c.o" \
 "/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_data.c.o" \
+"/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o" \
+"/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o" \
+"/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o" \
+"/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o" \
+"/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o" \
 "/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_error.c.o" \
+"/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o" \
+"/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o" \
 "/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o" \
 "/work/main/build/CMakeFiles/contactsim_obj.dir/src/cs_model.c.o"
 
 libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_builder.c.o
 libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_data.c.o
+libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o
+libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o
+libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o
+libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o
+libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o
 libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_error.c.o
+libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o
+libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o
 libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o
 libcontactsim.so.0.1.0: CMakeFiles/contactsim_obj.dir/src/cs_model.c.o
 libcontactsim.so.0.1.0: CMakeFiles/contactsim.dir/build.make

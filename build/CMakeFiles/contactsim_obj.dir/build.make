@@ -97,10 +97,80 @@ CMakeFiles/contactsim_obj.dir/src/cs_data.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_data.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_data.c -o CMakeFiles/contactsim_obj.dir/src/cs_data.c.s
 
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o: CMakeFiles/contactsim_obj.dir/flags.make
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o: /work/main/src/cs_dyn_aba.c
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o -c /work/main/src/cs_dyn_aba.c
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cs_dyn_aba.c > CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.i
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_dyn_aba.c -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.s
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o: CMakeFiles/contactsim_obj.dir/flags.make
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o: /work/main/src/cs_dyn_crba.c
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o -c /work/main/src/cs_dyn_crba.c
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cs_dyn_crba.c > CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.i
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_dyn_crba.c -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.s
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o: CMakeFiles/contactsim_obj.dir/flags.make
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o: /work/main/src/cs_dyn_jacobian.c
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o -c /work/main/src/cs_dyn_jacobian.c
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cs_dyn_jacobian.c > CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.i
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_dyn_jacobian.c -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.s
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o: CMakeFiles/contactsim_obj.dir/flags.make
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o: /work/main/src/cs_dyn_kinematics.c
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o -c /work/main/src/cs_dyn_kinematics.c
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cs_dyn_kinematics.c > CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.i
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_dyn_kinematics.c -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.s
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o: CMakeFiles/contactsim_obj.dir/flags.make
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o: /work/main/src/cs_dyn_rnea.c
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o -c /work/main/src/cs_dyn_rnea.c
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cs_dyn_rnea.c > CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.i
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_dyn_rnea.c -o CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.s
+
 CMakeFiles/contactsim_obj.dir/src/cs_error.c.o: CMakeFiles/contactsim_obj.dir/flags.make
 CMakeFiles/contactsim_obj.dir/src/cs_error.c.o: /work/main/src/cs_error.c
 CMakeFiles/contactsim_obj.dir/src/cs_error.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_error.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_error.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_error.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_error.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_error.c.o -c /work/main/src/cs_error.c
 
 CMakeFiles/contactsim_obj.dir/src/cs_error.c.i: cmake_force
@@ -111,10 +181,38 @@ CMakeFiles/contactsim_obj.dir/src/cs_error.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_error.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_error.c -o CMakeFiles/contactsim_obj.dir/src/cs_error.c.s
 
+CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o: CMakeFiles/contactsim_obj.dir/flags.make
+CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o: /work/main/src/cs_forward.c
+CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o -c /work/main/src/cs_forward.c
+
+CMakeFiles/contactsim_obj.dir/src/cs_forward.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/contactsim_obj.dir/src/cs_forward.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cs_forward.c > CMakeFiles/contactsim_obj.dir/src/cs_forward.c.i
+
+CMakeFiles/contactsim_obj.dir/src/cs_forward.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_forward.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_forward.c -o CMakeFiles/contactsim_obj.dir/src/cs_forward.c.s
+
+CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o: CMakeFiles/contactsim_obj.dir/flags.make
+CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o: /work/main/src/cs_integrate.c
+CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o -c /work/main/src/cs_integrate.c
+
+CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/src/cs_integrate.c > CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.i
+
+CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/src/cs_integrate.c -o CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.s
+
 CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o: CMakeFiles/contactsim_obj.dir/flags.make
 CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o: /work/main/src/cs_io_xml.c
 CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o -c /work/main/src/cs_io_xml.c
 
 CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.i: cmake_force
@@ -128,7 +226,7 @@ CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.s: cmake_force
 CMakeFiles/contactsim_obj.dir/src/cs_model.c.o: CMakeFiles/contactsim_obj.dir/flags.make
 CMakeFiles/contactsim_obj.dir/src/cs_model.c.o: /work/main/src/cs_model.c
 CMakeFiles/contactsim_obj.dir/src/cs_model.c.o: CMakeFiles/contactsim_obj.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_model.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/contactsim_obj.dir/src/cs_model.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/contactsim_obj.dir/src/cs_model.c.o -MF CMakeFiles/contactsim_obj.dir/src/cs_model.c.o.d -o CMakeFiles/contactsim_obj.dir/src/cs_model.c.o -c /work/main/src/cs_model.c
 
 CMakeFiles/contactsim_obj.dir/src/cs_model.c.i: cmake_force
@@ -141,7 +239,14 @@ CMakeFiles/contactsim_obj.dir/src/cs_model.c.s: cmake_force
 
 contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_builder.c.o
 contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_data.c.o
+contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o
+contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o
+contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o
+contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o
+contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o
 contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_error.c.o
+contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o
+contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o
 contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o
 contactsim_obj: CMakeFiles/contactsim_obj.dir/src/cs_model.c.o
 contactsim_obj: CMakeFiles/contactsim_obj.dir/build.make

@@ -82,6 +82,173 @@ CMakeFiles/contactsim_obj.dir/src/cs_data.c.o: /work/main/src/cs_data.c \
   /work/main/include/contactsim/cs_dynamics.h \
   /work/main/include/contactsim/cs_data.h
 
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_aba.c.o: /work/main/src/cs_dyn_aba.c \
+  /usr/include/stdc-predef.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /usr/include/string.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /work/main/src/cs_error.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h \
+  /work/main/include/contactsim/cs_io.h \
+  /work/main/src/cs_math.h \
+  /work/main/src/cs_memory.h \
+  /work/main/include/contactsim/cs_dynamics.h \
+  /work/main/include/contactsim/cs_data.h
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_crba.c.o: /work/main/src/cs_dyn_crba.c \
+  /usr/include/stdc-predef.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /usr/include/string.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /work/main/src/cs_error.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h \
+  /work/main/include/contactsim/cs_io.h \
+  /work/main/src/cs_math.h \
+  /work/main/include/contactsim/cs_dynamics.h \
+  /work/main/include/contactsim/cs_data.h
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_jacobian.c.o: /work/main/src/cs_dyn_jacobian.c \
+  /usr/include/stdc-predef.h \
+  /usr/include/string.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /work/main/src/cs_math.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /work/main/include/contactsim/cs_dynamics.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_kinematics.c.o: /work/main/src/cs_dyn_kinematics.c \
+  /usr/include/stdc-predef.h \
+  /usr/include/string.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /work/main/src/cs_math.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /work/main/include/contactsim/cs_dynamics.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h
+
+CMakeFiles/contactsim_obj.dir/src/cs_dyn_rnea.c.o: /work/main/src/cs_dyn_rnea.c \
+  /usr/include/stdc-predef.h \
+  /usr/include/string.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /work/main/src/cs_math.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /work/main/include/contactsim/cs_dynamics.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h
+
 CMakeFiles/contactsim_obj.dir/src/cs_error.c.o: /work/main/src/cs_error.c \
   /usr/include/stdc-predef.h \
   /work/main/src/cs_error.h \
@@ -118,6 +285,177 @@ CMakeFiles/contactsim_obj.dir/src/cs_error.c.o: /work/main/src/cs_error.c \
   /usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h \
   /usr/include/x86_64-linux-gnu/bits/stdlib-float.h \
   /usr/include/string.h
+
+CMakeFiles/contactsim_obj.dir/src/cs_forward.c.o: /work/main/src/cs_forward.c \
+  /usr/include/stdc-predef.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /usr/include/string.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /work/main/src/cs_error.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h \
+  /work/main/include/contactsim/cs_io.h \
+  /work/main/src/cs_math.h \
+  /work/main/src/cs_memory.h \
+  /work/main/include/contactsim/cs_dynamics.h \
+  /work/main/include/contactsim/cs_data.h
+
+CMakeFiles/contactsim_obj.dir/src/cs_integrate.c.o: /work/main/src/cs_integrate.c \
+  /usr/include/stdc-predef.h \
+  /usr/include/string.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /work/main/src/cs_math.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /work/main/include/contactsim/cs_dynamics.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h
+
+CMakeFiles/contactsim_obj.dir/src/cs_io_xml.c.o: /work/main/src/cs_io_xml.c \
+  /usr/include/stdc-predef.h \
+  /work/main/src/cs_io_xml.h \
+  /usr/include/libxml2/libxml/tree.h \
+  /usr/include/stdio.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/features.h \
+  /usr/include/features-time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wordsize.h \
+  /usr/include/x86_64-linux-gnu/bits/timesize.h \
+  /usr/include/x86_64-linux-gnu/sys/cdefs.h \
+  /usr/include/x86_64-linux-gnu/bits/long-double.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs.h \
+  /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/types/__fpos_t.h \
+  /usr/include/x86_64-linux-gnu/bits/types/__mbstate_t.h \
+  /usr/include/x86_64-linux-gnu/bits/types/__fpos64_t.h \
+  /usr/include/x86_64-linux-gnu/bits/types/__FILE.h \
+  /usr/include/x86_64-linux-gnu/bits/types/FILE.h \
+  /usr/include/x86_64-linux-gnu/bits/types/struct_FILE.h \
+  /usr/include/x86_64-linux-gnu/bits/stdio_lim.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn.h \
+  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
+  /usr/include/x86_64-linux-gnu/bits/stdio.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/limits.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/syslimits.h \
+  /usr/include/limits.h \
+  /usr/include/libxml2/libxml/xmlversion.h \
+  /usr/include/libxml2/libxml/xmlexports.h \
+  /usr/include/libxml2/libxml/xmlstring.h \
+  /usr/include/libxml2/libxml/xmlregexp.h \
+  /usr/include/libxml2/libxml/dict.h \
+  /usr/include/libxml2/libxml/xmlmemory.h \
+  /usr/include/libxml2/libxml/threads.h \
+  /usr/include/libxml2/libxml/globals.h \
+  /usr/include/libxml2/libxml/parser.h \
+  /usr/include/libxml2/libxml/hash.h \
+  /usr/include/libxml2/libxml/valid.h \
+  /usr/include/libxml2/libxml/xmlerror.h \
+  /usr/include/libxml2/libxml/list.h \
+  /usr/include/libxml2/libxml/xmlautomata.h \
+  /usr/include/libxml2/libxml/entities.h \
+  /usr/include/libxml2/libxml/encoding.h \
+  /usr/include/iconv.h \
+  /usr/include/unicode/ucnv.h \
+  /usr/include/unicode/ucnv_err.h \
+  /usr/include/unicode/utypes.h \
+  /usr/include/unicode/umachine.h \
+  /usr/include/unicode/ptypes.h \
+  /usr/include/unicode/platform.h \
+  /usr/include/unicode/uconfig.h \
+  /usr/include/unicode/uvernum.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stdint.h \
+  /usr/include/stdint.h \
+  /usr/include/x86_64-linux-gnu/bits/wchar.h \
+  /usr/include/x86_64-linux-gnu/bits/stdint-intn.h \
+  /usr/include/x86_64-linux-gnu/bits/stdint-uintn.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stdbool.h \
+  /usr/include/unicode/urename.h \
+  /usr/include/unicode/uversion.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/float.h \
+  /usr/include/unicode/utf.h \
+  /usr/include/unicode/utf8.h \
+  /usr/include/unicode/utf16.h \
+  /usr/include/unicode/utf_old.h \
+  /usr/include/unicode/uenum.h \
+  /usr/include/libxml2/libxml/xmlIO.h \
+  /usr/include/libxml2/libxml/SAX2.h \
+  /usr/include/stdlib.h \
+  /usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h \
+  /usr/include/x86_64-linux-gnu/bits/stdlib-float.h \
+  /usr/include/libxml2/libxml/xlink.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_export.h \
+  /usr/include/errno.h \
+  /usr/include/x86_64-linux-gnu/bits/errno.h \
+  /usr/include/linux/errno.h \
+  /usr/include/x86_64-linux-gnu/asm/errno.h \
+  /usr/include/asm-generic/errno.h \
+  /usr/include/asm-generic/errno-base.h \
+  /usr/include/math.h \
+  /usr/include/x86_64-linux-gnu/bits/math-vector.h \
+  /usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h \
+  /usr/include/x86_64-linux-gnu/bits/flt-eval-method.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-logb.h \
+  /usr/include/x86_64-linux-gnu/bits/fp-fast.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h \
+  /usr/include/x86_64-linux-gnu/bits/mathcalls.h \
+  /usr/include/string.h \
+  /usr/include/unistd.h \
+  /usr/include/x86_64-linux-gnu/bits/posix_opt.h \
+  /usr/include/x86_64-linux-gnu/bits/confname.h \
+  /usr/include/x86_64-linux-gnu/bits/unistd_ext.h \
+  /work/main/src/cs_error.h \
+  /work/main/include/contactsim/cs_data.h \
+  /work/main/include/contactsim/cs_model.h \
+  /work/main/include/contactsim/cs_io.h
 
 CMakeFiles/contactsim_obj.dir/src/cs_model.c.o: /work/main/src/cs_model.c \
   /usr/include/stdc-predef.h \
@@ -159,114 +497,234 @@ CMakeFiles/contactsim_obj.dir/src/cs_model.c.o: /work/main/src/cs_model.c \
   /work/main/include/contactsim/cs_io.h
 
 
-/usr/include/x86_64-linux-gnu/bits/stdint-intn.h:
-
-/usr/include/x86_64-linux-gnu/bits/stdlib-float.h:
-
-/work/main/src/cs_error.c:
-
-/work/main/src/cs_memory.h:
-
-/work/main/src/cs_data.c:
-
-/work/main/src/cs_model.h:
-
-/work/main/src/cs_math.h:
-
-/work/main/include/contactsim/cs_model.h:
-
-/work/main/include/contactsim/cs_data.h:
-
-/usr/include/x86_64-linux-gnu/bits/stdio.h:
-
-/usr/include/x86_64-linux-gnu/bits/types/__FILE.h:
-
 /work/main/src/cs_model.c:
 
-/usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h:
+/usr/include/x86_64-linux-gnu/bits/unistd_ext.h:
 
-/usr/include/x86_64-linux-gnu/bits/types/__fpos64_t.h:
+/usr/include/x86_64-linux-gnu/bits/confname.h:
 
-/usr/include/x86_64-linux-gnu/bits/types/FILE.h:
+/usr/include/x86_64-linux-gnu/bits/posix_opt.h:
 
-/usr/include/features.h:
+/usr/include/asm-generic/errno.h:
 
-/usr/include/x86_64-linux-gnu/bits/long-double.h:
+/usr/include/linux/errno.h:
 
-/usr/include/x86_64-linux-gnu/bits/fp-fast.h:
+/usr/include/x86_64-linux-gnu/bits/errno.h:
 
-/usr/include/x86_64-linux-gnu/sys/cdefs.h:
+/usr/include/libxml2/libxml/xlink.h:
 
-/usr/include/features-time64.h:
+/usr/include/libxml2/libxml/SAX2.h:
 
-/usr/include/stdlib.h:
+/usr/include/libxml2/libxml/xmlIO.h:
 
-/usr/include/x86_64-linux-gnu/bits/wordsize.h:
+/usr/include/unicode/utf_old.h:
 
-/usr/include/x86_64-linux-gnu/bits/flt-eval-method.h:
+/usr/include/unicode/utf16.h:
 
-/usr/include/stdint.h:
+/usr/lib/gcc/x86_64-linux-gnu/12/include/float.h:
 
-/usr/include/x86_64-linux-gnu/bits/timesize.h:
+/usr/include/asm-generic/errno-base.h:
 
-/usr/include/x86_64-linux-gnu/bits/fp-logb.h:
+/usr/include/unicode/urename.h:
 
-/usr/include/x86_64-linux-gnu/bits/stdio_lim.h:
-
-/usr/include/x86_64-linux-gnu/bits/types.h:
-
-/usr/include/x86_64-linux-gnu/gnu/stubs.h:
-
-/usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h:
-
-/usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h:
-
-/usr/include/stdc-predef.h:
-
-/usr/include/x86_64-linux-gnu/bits/libc-header-start.h:
-
-/work/main/src/cs_builder.c:
-
-/work/main/include/contactsim/cs_export.h:
-
-/usr/include/x86_64-linux-gnu/bits/mathcalls.h:
-
-/usr/include/x86_64-linux-gnu/bits/floatn.h:
-
-/usr/include/x86_64-linux-gnu/bits/types/struct_FILE.h:
-
-/usr/include/math.h:
-
-/usr/include/x86_64-linux-gnu/bits/typesizes.h:
-
-/work/main/include/contactsim/cs_io.h:
-
-/usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h:
-
-/usr/lib/gcc/x86_64-linux-gnu/12/include/stdint.h:
-
-/usr/include/x86_64-linux-gnu/bits/math-vector.h:
-
-/usr/include/x86_64-linux-gnu/bits/floatn-common.h:
-
-/usr/include/stdio.h:
-
-/work/main/src/cs_error.h:
-
-/usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h:
-
-/work/main/include/contactsim/cs_dynamics.h:
-
-/usr/include/x86_64-linux-gnu/bits/time64.h:
-
-/usr/include/x86_64-linux-gnu/bits/types/__fpos_t.h:
-
-/usr/include/x86_64-linux-gnu/bits/stdint-uintn.h:
+/usr/lib/gcc/x86_64-linux-gnu/12/include/stdbool.h:
 
 /usr/include/x86_64-linux-gnu/bits/wchar.h:
 
-/usr/include/string.h:
+/usr/include/unicode/uvernum.h:
+
+/usr/include/unicode/uconfig.h:
+
+/usr/include/unicode/platform.h:
+
+/usr/include/unistd.h:
+
+/usr/include/unicode/ptypes.h:
+
+/usr/include/unicode/umachine.h:
+
+/usr/include/unicode/ucnv_err.h:
+
+/usr/include/unicode/ucnv.h:
+
+/usr/include/iconv.h:
+
+/usr/include/libxml2/libxml/xmlautomata.h:
+
+/usr/include/libxml2/libxml/list.h:
+
+/usr/include/libxml2/libxml/parser.h:
+
+/usr/include/errno.h:
+
+/usr/include/libxml2/libxml/xmlregexp.h:
+
+/usr/include/libxml2/libxml/xmlstring.h:
+
+/usr/include/libxml2/libxml/xmlversion.h:
+
+/usr/include/libxml2/libxml/tree.h:
+
+/usr/include/x86_64-linux-gnu/bits/types/__mbstate_t.h:
 
 /usr/include/x86_64-linux-gnu/gnu/stubs-64.h:
 
-/usr/include/x86_64-linux-gnu/bits/types/__mbstate_t.h:
+/usr/include/string.h:
+
+/usr/include/libxml2/libxml/xmlexports.h:
+
+/usr/include/x86_64-linux-gnu/bits/types/__fpos_t.h:
+
+/usr/include/x86_64-linux-gnu/bits/time64.h:
+
+/usr/lib/gcc/x86_64-linux-gnu/12/include/stdint.h:
+
+/usr/include/x86_64-linux-gnu/bits/mathcalls-helper-functions.h:
+
+/usr/include/x86_64-linux-gnu/bits/floatn-common.h:
+
+/usr/include/libxml2/libxml/valid.h:
+
+/usr/include/x86_64-linux-gnu/bits/math-vector.h:
+
+/usr/include/unicode/uenum.h:
+
+/usr/include/unicode/utf8.h:
+
+/usr/include/libxml2/libxml/xmlerror.h:
+
+/usr/include/x86_64-linux-gnu/bits/libm-simd-decl-stubs.h:
+
+/work/main/include/contactsim/cs_io.h:
+
+/usr/include/unicode/uversion.h:
+
+/usr/include/x86_64-linux-gnu/bits/typesizes.h:
+
+/usr/include/math.h:
+
+/usr/include/x86_64-linux-gnu/bits/mathcalls.h:
+
+/usr/include/unicode/utypes.h:
+
+/work/main/include/contactsim/cs_export.h:
+
+/usr/include/x86_64-linux-gnu/bits/types/struct_FILE.h:
+
+/work/main/src/cs_builder.c:
+
+/usr/include/x86_64-linux-gnu/bits/libc-header-start.h:
+
+/usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h:
+
+/usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h:
+
+/usr/include/unicode/utf.h:
+
+/usr/include/x86_64-linux-gnu/gnu/stubs.h:
+
+/usr/include/x86_64-linux-gnu/bits/types.h:
+
+/usr/include/x86_64-linux-gnu/asm/errno.h:
+
+/usr/include/x86_64-linux-gnu/bits/stdio_lim.h:
+
+/usr/include/libxml2/libxml/threads.h:
+
+/usr/include/x86_64-linux-gnu/bits/fp-logb.h:
+
+/usr/include/libxml2/libxml/entities.h:
+
+/usr/include/libxml2/libxml/xmlmemory.h:
+
+/usr/include/x86_64-linux-gnu/bits/timesize.h:
+
+/usr/lib/gcc/x86_64-linux-gnu/12/include/limits.h:
+
+/usr/include/x86_64-linux-gnu/bits/flt-eval-method.h:
+
+/usr/include/libxml2/libxml/hash.h:
+
+/usr/lib/gcc/x86_64-linux-gnu/12/include/syslimits.h:
+
+/usr/include/x86_64-linux-gnu/bits/wordsize.h:
+
+/usr/include/stdlib.h:
+
+/usr/include/libxml2/libxml/globals.h:
+
+/usr/include/features-time64.h:
+
+/usr/include/x86_64-linux-gnu/sys/cdefs.h:
+
+/usr/include/stdint.h:
+
+/usr/include/x86_64-linux-gnu/bits/fp-fast.h:
+
+/usr/include/x86_64-linux-gnu/bits/long-double.h:
+
+/usr/include/features.h:
+
+/usr/include/x86_64-linux-gnu/bits/types/__fpos64_t.h:
+
+/usr/include/x86_64-linux-gnu/bits/types/__FILE.h:
+
+/usr/include/x86_64-linux-gnu/bits/types/FILE.h:
+
+/usr/include/x86_64-linux-gnu/bits/stdio.h:
+
+/usr/include/limits.h:
+
+/work/main/src/cs_dyn_rnea.c:
+
+/work/main/src/cs_forward.c:
+
+/work/main/include/contactsim/cs_data.h:
+
+/work/main/include/contactsim/cs_model.h:
+
+/work/main/src/cs_dyn_jacobian.c:
+
+/usr/include/x86_64-linux-gnu/bits/stdint-uintn.h:
+
+/work/main/src/cs_model.h:
+
+/work/main/include/contactsim/cs_dynamics.h:
+
+/work/main/src/cs_io_xml.c:
+
+/usr/include/x86_64-linux-gnu/bits/stdint-intn.h:
+
+/work/main/src/cs_memory.h:
+
+/usr/include/x86_64-linux-gnu/bits/floatn.h:
+
+/work/main/src/cs_data.c:
+
+/work/main/src/cs_io_xml.h:
+
+/work/main/src/cs_dyn_aba.c:
+
+/usr/include/stdio.h:
+
+/work/main/src/cs_dyn_crba.c:
+
+/usr/include/libxml2/libxml/encoding.h:
+
+/work/main/src/cs_error.h:
+
+/work/main/src/cs_dyn_kinematics.c:
+
+/work/main/src/cs_math.h:
+
+/work/main/src/cs_integrate.c:
+
+/work/main/src/cs_error.c:
+
+/usr/include/libxml2/libxml/dict.h:
+
+/usr/include/stdc-predef.h:
+
+/usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h:
+
+/usr/include/x86_64-linux-gnu/bits/stdlib-float.h:

@@ -1,0 +1,19 @@
+/* Models built in code for tests: a random tree with every joint type, a pendulum. */
+#ifndef CS_TEST_MODELS_H
+#define CS_TEST_MODELS_H
+
+#include "contactsim/contactsim.h"
+
+/* Random tree of nbody bodies (plus world) using every joint type: free (roots), ball,
+   revolute, prismatic, fixed (merged), and bodies with two joints. Deterministic in seed. */
+csModel* cs_test_random_tree(int nbody, unsigned long long seed);
+/* n-link planar pendulum of unit links (1 kg, 1 m, rods along -z), hinges about y. */
+csModel* cs_test_pendulum(int nlink);
+/* Random state: joint angles, unit quaternions, free positions, gaussian velocities. */
+void cs_test_random_state(const csModel* m, csData* d, double vel_scale);
+/* Load a model from ../shared (NULL if absent or on error, with a message). */
+csModel* cs_test_load_shared(const char* rel, int floating);
+/* Dense nv x nv M from the sparse qM. */
+void cs_test_dense_m(const csModel* m, const csData* d, double* M);
+
+#endif
