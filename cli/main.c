@@ -1,8 +1,58 @@
+/* contactsim: the command-line tool. Uses the public API only. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "contactsim/contactsim.h"
+#include "cs_bench.h"
+#include "cs_cli.h"
 
-int main(void) {
-  printf("contactsim %s\n", CS_VERSION_STRING);
-  return 0;
+static void usage(FILE* f) {
+  fprintf(f,
+          "contactsim %s: multibody simulation with frictional contact\n"
+          "\n"
+          "usage: contactsim <command> [options]\n"
+          "\n"
+          "commands:\n"
+          "  run MODEL [options]     simulate a model file (.xml MJCF or .urdf) and write a trajectory\n"
+          "  check MODEL [options]   load a model, print its sizes, memory and loader notes\n"
+          "  bench NAME [options]    benchmarks (NAME: dynamics); --json for machine-readable lines\n"
+          "  demo [--out DIR]        the built-in demo scene, with a summary and a PNG plot\n"
+          "  help, --help            this text; `contactsim <command> --help` for a command\n"
+          "  --version               print the version\n",
+          CS_VERSION_STRING);
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char* cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version")) {
+    printf("contactsim %s\n", CS_VERSION_STRING);
+    return 0;
+  }
+  if (!strcmp(cmd, "run")) return cs_cli_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "check")) return cs_cli_check(argc - 1, argv + 1);
+  if (!strcmp(cmd, "demo")) return cs_cli_demo(argc - 1, argv + 1);
+  if (!strcmp(cmd, "bench")) {
+    if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
+      fprintf(argc < 3 ? stderr : stdout,
+              "usage: contactsim bench NAME [options]\n"
+              "  dynamics   FK, CRBA, RNEA, factorisation, ABA timings (and MuJoCo's)\n");
+      return argc < 3 ? 2 : 0;
+    }
+    if (!strcmp(argv[2], "dynamics")) return cs_bench_dynamics_main(argc - 2, argv + 2);
+    fprintf(stderr, "contactsim bench: unknown benchmark '%s' (try --help)\n", argv[2]);
+    return 2;
+  }
+  fprintf(stderr, "contactsim: unknown command '%s' (try --help)\n", cmd);
+  return 2;
 }

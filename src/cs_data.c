@@ -92,3 +92,18 @@ void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
   memcpy(dst->warning, src->warning, sizeof src->warning);
   memcpy(dst->energy, src->energy, sizeof src->energy);
 }
+
+csStatus cs_data_set_state(const csModel* m, csData* d, const double* qpos, int nq,
+                           const double* qvel, int nv) {
+  if (qpos && nq != m->nq)
+    return cs_error(CS_ERR_ARG, "state: %d positions given, the model has nq = %d", nq, m->nq);
+  if (qvel && nv != m->nv)
+    return cs_error(CS_ERR_ARG, "state: %d velocities given, the model has nv = %d", nv, m->nv);
+  for (int i = 0; qpos && i < nq; i++)
+    if (!isfinite(qpos[i])) return cs_error(CS_ERR_STATE, "state: qpos[%d] is not finite", i);
+  for (int i = 0; qvel && i < nv; i++)
+    if (!isfinite(qvel[i])) return cs_error(CS_ERR_STATE, "state: qvel[%d] is not finite", i);
+  if (qpos) memcpy(d->qpos, qpos, sizeof(double) * (size_t)nq);
+  if (qvel) memcpy(d->qvel, qvel, sizeof(double) * (size_t)nv);
+  return CS_OK;
+}

@@ -84,6 +84,12 @@ CS_API void cs_data_reset(const csModel* m, csData* d);
 /* Copy state and derived quantities of src into dst (same model). */
 CS_API void cs_data_copy(const csModel* m, csData* dst, const csData* src);
 
+/* Set qpos and qvel from arrays of the given lengths (either may be NULL to keep it).
+   A length that does not match the model (nq, nv) or a non-finite value is an error and
+   the state is left as it was. */
+CS_API csStatus cs_data_set_state(const csModel* m, csData* d, const double* qpos, int nq,
+                                  const double* qvel, int nv);
+
 /* One time step. Bad input state (NaN/Inf in qpos, qvel, ctrl, qfrc_applied; dt <= 0)
    returns an error and leaves d unchanged. A step that produces NaN is rolled back and
    counted in d->warning[CS_WARN_NAN_STEP]; it returns CS_ERR_NUMERIC. */

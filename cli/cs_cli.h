@@ -1,0 +1,17 @@
+/* Subcommands of the contactsim tool. Each returns a process exit code:
+   0 success, 1 failure (model error, numerical failure), 2 bad usage. */
+#ifndef CS_CLI_H
+#define CS_CLI_H
+
+#include "contactsim/contactsim.h"
+
+int cs_cli_run(int argc, char** argv);
+int cs_cli_check(int argc, char** argv);
+int cs_cli_demo(int argc, char** argv);
+
+/* Common model options: --fixed-base, --floating-base, --package-path P. Returns the index
+   of the next unparsed argument, or -1 on a bad option (message printed). */
+int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* consumed);
+csModel* cs_cli_load(const char* path, const csLoadOptions* o);
+
+#endif
