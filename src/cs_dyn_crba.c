@@ -8,6 +8,14 @@
 #include "cs_math.h"
 #include "contactsim/cs_dynamics.h"
 
+/* Free-joint translation dofs have the unit motion vector (0, e_k): their products are a
+   single component. Returns k, or -1 for any other dof. */
+static inline int cs_dof_translation_axis(const csModel* m, int dof) {
+  int j = m->dof_jnt[dof];
+  int k = dof - m->jnt_dofadr[j];
+  return (m->jnt_type[j] == CS_JNT_FREE && k < 3) ? k : -1;
+}
+
 void cs_crba(const csModel* m, csData* d) {
   int nb = m->nbody;
   memcpy(d->crb, d->cinert, sizeof(double) * 10 * (size_t)nb);
@@ -22,7 +30,12 @@ void cs_crba(const csModel* m, csData* d) {
     double* row = d->qM + m->dof_Madr[i];
     row[0] = cs_dot(F, d->cdof + 6 * i, 6) + m->dof_armature[i];
     int t = 1;
-    for (int j = m->dof_parent[i]; j >= 0; j = m->dof_parent[j]) row[t++] = cs_dot(F, d->cdof + 6 * j, 6);
+    for (int j = m->dof_parent[i]; j >= 0; j = m->dof_parent[j]) {
+      const double* S = d->cdof + 6 * j;
+      int tr = cs_dof_translation_axis(m, j);
+      row[t++] = tr >= 0 ? F[3 + tr] : F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] +
+                                           F[4] * S[4] + F[5] * S[5];
+    }
   }
 }
 

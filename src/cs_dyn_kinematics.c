@@ -56,14 +56,17 @@ void cs_kinematics(const csModel* m, csData* d) {
         cs_mulmat3vec(axis, xm, m->jnt_axis + 3 * j);
         switch (m->jnt_type[j]) {
           case CS_JNT_REVOLUTE: {
+            /* unit times unit quaternion: no renormalisation needed (rounding only) */
             double dq[4];
+            const double* jp = m->jnt_pos + 3 * j;
             cs_dof_rot(S, axis, anchor);
             cs_axisangle2quat(dq, m->jnt_axis + 3 * j, q[0]);
             cs_quat_mul(xq, xq, dq);
-            cs_quat_normalize(xq);
             cs_quat2mat(xm, xq);
-            cs_mulmat3vec(t, xm, m->jnt_pos + 3 * j);
-            cs_sub3(xp, anchor, t);
+            if (jp[0] != 0 || jp[1] != 0 || jp[2] != 0) { /* keep the anchor fixed */
+              cs_mulmat3vec(t, xm, jp);
+              cs_sub3(xp, anchor, t);
+            }
             break;
           }
           case CS_JNT_PRISMATIC:
@@ -93,6 +96,9 @@ void cs_kinematics(const csModel* m, csData* d) {
     cs_mulmat3vec(t, xm, m->body_ipos + 3 * k);
     cs_add3(d->xipos + 3 * k, xp, t);
   }
+}
+
+void cs_geom_poses(const csModel* m, csData* d) {
   for (int g = 0; g < m->ngeom; g++) {
     int b = m->geom_body[g];
     const double* xm = d->xmat + 9 * b;
@@ -102,6 +108,9 @@ void cs_kinematics(const csModel* m, csData* d) {
     cs_quat2mat(R, m->geom_quat + 4 * g);
     cs_mulmat3(d->geom_xmat + 9 * g, xm, R);
   }
+}
+
+void cs_site_poses(const csModel* m, csData* d) {
   for (int s = 0; s < m->nsite; s++) {
     int b = m->site_body[s];
     const double* xm = d->xmat + 9 * b;

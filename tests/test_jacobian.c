@@ -33,6 +33,7 @@ static void check(csModel* m, const char* name) {
   for (int s = 0; s < 20; s++) {
     cs_test_random_state(m, d, 1.0);
     cs_kinematics(m, d);
+    cs_site_poses(m, d);
     for (int b = 1; b < m->nbody; b++) {
       /* a point fixed on body b, given in body coordinates */
       double loc[3] = {cs_test_uniform(-0.3, 0.3), cs_test_uniform(-0.3, 0.3), cs_test_uniform(-0.3, 0.3)};

@@ -11,10 +11,16 @@
 extern "C" {
 #endif
 
-/* Forward kinematics from d->qpos: xpos, xquat, xmat, xipos, xanchor, xaxis, geom and site
-   poses. Quaternions in qpos are used normalised (qpos itself is not modified). */
+/* Forward kinematics from d->qpos: body poses xpos, xquat, xmat, xipos, joint xanchor,
+   xaxis, and the motion subspaces cdof. Quaternions in qpos are used normalised (qpos
+   itself is not modified). Geom and site poses are separate stages (below): the step
+   computes geom poses only for collision, and site poses only on request. */
 CS_API void cs_kinematics(const csModel* m, csData* d);
-/* Motion subspaces cdof and body inertias cinert (world frame, about the origin). */
+/* geom_xpos, geom_xmat from the body poses (after cs_kinematics). */
+CS_API void cs_geom_poses(const csModel* m, csData* d);
+/* site_xpos, site_xmat from the body poses (after cs_kinematics). */
+CS_API void cs_site_poses(const csModel* m, csData* d);
+/* Body inertias cinert (world frame, about the origin). */
 CS_API void cs_com_pos(const csModel* m, csData* d);
 /* Body velocities cvel and cdof_dot from d->qvel. */
 CS_API void cs_com_vel(const csModel* m, csData* d);
