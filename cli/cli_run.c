@@ -15,6 +15,9 @@ int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* con
   } else if (!strcmp(argv[i], "--floating-base")) {
     o->floating_base = 1;
     *consumed = 1;
+  } else if (!strcmp(argv[i], "--balance-inertia")) {
+    o->balance_inertia = 1;
+    *consumed = 1;
   } else if (!strcmp(argv[i], "--package-path")) {
     if (i + 1 >= argc) {
       fprintf(stderr, "--package-path needs a value\n");
@@ -57,6 +60,7 @@ static void run_usage(FILE* f) {
           "  --fixed-base       URDF: weld the root link to the world\n"
           "  --floating-base    URDF: attach the root link by a free joint (default)\n"
           "  --package-path P   URDF: directories for package:// URIs, ':'-separated\n"
+          "  --balance-inertia  repair inertias violating the triangle inequality (noted)\n"
           "  --no-gravity       disable gravity\n"
           "Contacts are not simulated yet (the contact pipeline is under way).\n");
 }
@@ -171,6 +175,7 @@ int cs_cli_check(int argc, char** argv) {
     int used;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       printf("usage: contactsim check MODEL [--fixed-base|--floating-base] [--package-path P]\n"
+             "                              [--balance-inertia]\n"
              "Loads and compiles the model; prints sizes, memory, total mass, and every\n"
              "attribute or element the loader read but contactsim does not simulate.\n");
       return 0;

@@ -38,8 +38,11 @@ struct csBuilder {
   char* notes;
   size_t nnotes, cnotes;
   char* source;
-  int failed; /* an allocation failed: compile reports it */
+  int balance_inertia; /* repair inertias that violate the triangle inequality */
+  int failed;          /* an allocation failed: compile reports it */
 };
+
+void cs_builder_set_balance_inertia(csBuilder* b, int on) { b->balance_inertia = on; }
 
 /* ------------------------------------------------------------------ defaults */
 void cs_option_default(csOption* o) {
@@ -420,8 +423,8 @@ static int cs_nv_of(int type) {
 }
 
 /* Inertia check: mass > 0, eigenvalues > 0, triangle inequality (relative 1e-9). */
-static csStatus cs_check_inertia(const char* src, const char* name, double mass,
-                                 const double* I) {
+static csStatus cs_check_inertia(const char* src, const char* name, double mass, double* I,
+                                 int balance, char* note) {
   if (!(mass > 0))
     return cs_error(CS_ERR_MODEL,
                     "%s: body '%s': mass %g of a moving body must be > 0 (after merging "
@@ -434,10 +437,24 @@ static csStatus cs_check_inertia(const char* src, const char* name, double mass,
     return cs_error(CS_ERR_MODEL,
                     "%s: body '%s': inertia not positive definite (principal moments %g %g %g)",
                     src, name, e[0], e[1], e[2]);
+  if (e[0] + e[1] < e[2] * (1 - 1e-9) && balance) {
+    /* as MuJoCo's balanceinertia: all principal moments set to their mean */
+    double mean = (e[0] + e[1] + e[2]) / 3;
+    I[0] = I[1] = I[2] = mean;
+    I[3] = I[4] = I[5] = 0;
+    if (note) {
+      size_t l = strlen(note);
+      /* 256 bytes are reserved per body when balancing is on */
+      snprintf(note + l, 256, "%.60s: body '%.40s': inertia violated the triangle inequality "
+               "(principal moments %.4g %.4g %.4g); balanced to %.4g (balance_inertia)\n",
+               src, name, e[0], e[1], e[2], mean);
+    }
+    return CS_OK;
+  }
   if (e[0] + e[1] < e[2] * (1 - 1e-9))
     return cs_error(CS_ERR_MODEL,
                     "%s: body '%s': inertia violates the triangle inequality (principal "
-                    "moments %g %g %g)",
+                    "moments %g %g %g); load with balance_inertia (--balance-inertia) to repair",
                     src, name, e[0], e[1], e[2]);
   return CS_OK;
 }
@@ -586,7 +603,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   for (int i = 0; i < b->nact; i++) nn += strlen(b->act[i].name) + 1;
   for (int i = 0; i < b->nmesh; i++) nn += strlen(b->mesh[i].name) + 1;
   m->nnames = (int)nn;
-  m->nnote = (int)b->nnotes + 1;
+  m->nnote = (int)b->nnotes + 1 + (b->balance_inertia ? 256 * nkept : 0);
 
   /* dof tree depth -> nM; computed after layout below, so first count depths here */
   {
@@ -678,7 +695,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     I[5] = a[9] + mass * c[1] * c[2];
     char where[512];
     snprintf(where, sizeof where, "%s", s->source ? s->source : file);
-    st = cs_check_inertia(where, s->name, mass, I);
+    st = cs_check_inertia(where, s->name, mass, I, b->balance_inertia, m->notes);
     if (st != CS_OK) goto done;
   }
   for (int k = 0; k < nkept; k++) {
@@ -881,8 +898,12 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     m->exclude_pair[2 * e + 1] = b1 < b2 ? b2 : b1;
   }
 #undef PUTNAME
-  if (b->nnotes) memcpy(m->notes, b->notes, b->nnotes);
-  m->notes[b->nnotes] = 0;
+  {
+    /* loader notes first, then compile notes written during the inertia checks */
+    size_t lc = strlen(m->notes);
+    memmove(m->notes + b->nnotes, m->notes, lc + 1);
+    if (b->nnotes) memcpy(m->notes, b->notes, b->nnotes);
+  }
 
   /* options */
   if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep)) {

@@ -12,6 +12,7 @@ typedef struct csLoadOptions {
   int floating_base;          /* URDF: attach the root link to the world by a free joint */
   const char* package_path;   /* URDF: search path(s), ':'-separated, for package:// URIs */
   int skip_collision_meshes;  /* do not load STL meshes (faster; geoms dropped with a note) */
+  int balance_inertia;        /* repair inertias violating the triangle inequality (noted) */
 } csLoadOptions;
 
 CS_API void cs_load_options_default(csLoadOptions* o);

@@ -328,6 +328,10 @@ CS_API csOption* cs_builder_option(csBuilder* b);
 /* Number of bodies/joints added so far (world included in bodies). */
 CS_API int cs_builder_nbody(const csBuilder* b);
 CS_API int cs_builder_njoint(const csBuilder* b);
+/* Repair inertias that violate the triangle inequality (after merging) by setting the
+   principal moments to their mean, with a note per body (like MuJoCo's balanceinertia).
+   Off by default: such a body is an error. */
+CS_API void cs_builder_set_balance_inertia(csBuilder* b, int on);
 /* Set a file name used to prefix messages of the compile step. */
 CS_API void cs_builder_set_source(csBuilder* b, const char* file);
 
