@@ -1008,6 +1008,8 @@ static csStatus mj_num_list(mjNode nd, const char* attr, double** out, int* n) {
     }
     if (!MJ_GROW(*out, *n, cap)) {
       xmlFree(s);
+      cs_free(*out);
+      *out = NULL;
       return mj_oom();
     }
     (*out)[(*n)++] = v;
@@ -1047,10 +1049,8 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
   }
   if (file) {
     if (c->opt.skip_collision_meshes) {
-      char key[600];
-      snprintf(key, sizeof key, "skipmesh");
-      mj_note(c, key, nd, "mesh '%s' (and the geoms using it) skipped: skip_collision_meshes "
-              "is set", name);
+      mj_note(c, "skipmesh", nd, "<mesh> file not loaded (skip_collision_meshes is set; "
+              "first: '%s'): geoms using these meshes are dropped", name);
       goto record_skipped;
     }
     char dir[MJ_PATH], path[MJ_PATH];
