@@ -1198,27 +1198,27 @@ static void mj_accum_final(const double* acc, double* mass, double* com, double*
   I[5] = acc[9] + m * com[1] * com[2];
 }
 
-/* compiler balanceinertia / boundinertia on the principal moments */
-static void mj_fix_inertia(const mjCtx* c, double* I) {
-  if (!c->balanceinertia && !(c->boundinertia > 0)) return;
+/* compiler balanceinertia / boundinertia on the principal moments; 1 if rebalanced */
+static int mj_fix_inertia(const mjCtx* c, double* I) {
+  if (!c->balanceinertia && !(c->boundinertia > 0)) return 0;
   double e[3], V[9];
   csu_sym_eig3(I, e, V);
-  int changed = 0;
-  if (c->balanceinertia &&
-      (e[0] + e[1] < e[2] || e[0] + e[2] < e[1] || e[1] + e[2] < e[0])) {
+  int changed = 0, balanced = 0;
+  if (c->balanceinertia && e[0] + e[1] < e[2]) { /* ascending: the only test needed */
     double mean = (e[0] + e[1] + e[2]) / 3;
     e[0] = e[1] = e[2] = mean;
-    changed = 1;
+    changed = balanced = 1;
   }
   for (int k = 0; k < 3; k++)
     if (c->boundinertia > 0 && e[k] < c->boundinertia) e[k] = c->boundinertia, changed = 1;
-  if (!changed) return;
+  if (!changed) return 0;
   static const int ij[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
   for (int k = 0; k < 6; k++) {
     int a = ij[k][0], b = ij[k][1];
     I[k] = V[3 * a] * e[0] * V[3 * b] + V[3 * a + 1] * e[1] * V[3 * b + 1] +
            V[3 * a + 2] * e[2] * V[3 * b + 2];
   }
+  return balanced;
 }
 
 /* ------------------------------------------------------------------ body tree */
@@ -1599,7 +1599,10 @@ static csStatus mj_body_children(mjCtx* c, mjNode nd, int lb, int cc, int world)
       }
     }
     if (c->boundmass > 0 && s->mass < c->boundmass) s->mass = c->boundmass;
-    mj_fix_inertia(c, s->inertia);
+    if (mj_fix_inertia(c, s->inertia))
+      mj_note(c, "balanceinertia", inertial.n ? inertial : nd, "body '%s': inertia violated "
+              "the triangle inequality; principal moments set to their mean (compiler "
+              "balanceinertia)", s->name);
   }
   /* child bodies */
   for (int i = 0; st == CS_OK && i < L.n; i++)
@@ -1952,6 +1955,9 @@ csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o) {
   c->igroup[0] = 0;
   c->igroup[1] = 5;
   memcpy(c->eulerseq, "xyz", 4);
+  /* the builder repairs the merged bodies' inertias at compile (cs_load_model sets the
+     same switch); compiler balanceinertia is applied here, per MJCF body, as MuJoCo does */
+  if (o && o->balance_inertia) cs_builder_set_balance_inertia(b, 1);
   csStatus st = mj_load(c, path);
   if (st == CS_OK) cs_builder_set_source(b, path);
   for (int i = 0; i < c->ndoc; i++) xmlFreeDoc(c->doc[i]);

@@ -463,6 +463,35 @@ static void test_errors(void) {
   expect_compile_error("bad_inertia_zero.xml", 5, "flat");
 }
 
+/* compiler balanceinertia (per body, noted) and settotalmass (all bodies scaled); the
+   load option balance_inertia repairs the same body at compile instead */
+static void test_balance(void) {
+  csModel* m = load(data("balance.xml"), NULL);
+  CHECK(m != NULL);
+  if (m) {
+    int b = body(m, "lopsided"), o = body(m, "other");
+    if (b >= 0 && o >= 0) {
+      CHECK_NEAR(m->body_mass[b] + m->body_mass[o], 6, 1e-12);
+      CHECK_NEAR(m->body_mass[b], 2, 1e-12);
+      for (int k = 0; k < 3; k++) CHECK_NEAR(m->body_inertia[6 * b + k], 2 * 7.0 / 3.0, 1e-12);
+      for (int k = 0; k < 3; k++) CHECK_NEAR(m->body_inertia[6 * o + k], 2 * 0.008, 1e-12);
+    }
+    CHECK(strstr(m->notes, "balance.xml:6: body 'lopsided'") != NULL);
+    cs_model_free(m);
+  }
+  csLoadOptions opt;
+  memset(&opt, 0, sizeof opt);
+  opt.balance_inertia = 1;
+  m = load(data("bad_inertia_triangle.xml"), &opt);
+  CHECK(m != NULL);
+  if (m) {
+    int b = body(m, "lopsided");
+    if (b >= 0)
+      for (int k = 0; k < 3; k++) CHECK_NEAR(m->body_inertia[6 * b + k], 7.0 / 3.0, 1e-9);
+    cs_model_free(m);
+  }
+}
+
 /* the loader frees everything it allocates (good file, then builder freed) */
 static void test_no_leak(void) {
   long before = live_allocs;
@@ -483,6 +512,7 @@ int main(void) {
   ran_shared += test_allegro();
   test_basic();
   test_radian_mesh();
+  test_balance();
   test_errors();
   test_no_leak();
   if (!ran_shared) printf("test_io_mjcf: ../shared models absent, robot checks skipped\n");
