@@ -98,28 +98,27 @@ void cs_kinematics(const csModel* m, csData* d) {
   }
 }
 
-void cs_geom_poses(const csModel* m, csData* d) {
-  for (int g = 0; g < m->ngeom; g++) {
-    int b = m->geom_body[g];
-    const double* xm = d->xmat + 9 * b;
+/* World poses of n frames attached to bodies (geoms, sites): pos/quat in the body frame. */
+static void cs_attached_poses(const csData* d, int n, const int* body, const double* pos,
+                              const double* quat, double* xpos, double* xmat) {
+  for (int i = 0; i < n; i++) {
+    const double* xm = d->xmat + 9 * body[i];
     double t[3], R[9];
-    cs_mulmat3vec(t, xm, m->geom_pos + 3 * g);
-    cs_add3(d->geom_xpos + 3 * g, d->xpos + 3 * b, t);
-    cs_quat2mat(R, m->geom_quat + 4 * g);
-    cs_mulmat3(d->geom_xmat + 9 * g, xm, R);
+    cs_mulmat3vec(t, xm, pos + 3 * i);
+    cs_add3(xpos + 3 * i, d->xpos + 3 * body[i], t);
+    cs_quat2mat(R, quat + 4 * i);
+    cs_mulmat3(xmat + 9 * i, xm, R);
   }
 }
 
+void cs_geom_poses(const csModel* m, csData* d) {
+  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, d->geom_xpos,
+                    d->geom_xmat);
+}
+
 void cs_site_poses(const csModel* m, csData* d) {
-  for (int s = 0; s < m->nsite; s++) {
-    int b = m->site_body[s];
-    const double* xm = d->xmat + 9 * b;
-    double t[3], R[9];
-    cs_mulmat3vec(t, xm, m->site_pos + 3 * s);
-    cs_add3(d->site_xpos + 3 * s, d->xpos + 3 * b, t);
-    cs_quat2mat(R, m->site_quat + 4 * s);
-    cs_mulmat3(d->site_xmat + 9 * s, xm, R);
-  }
+  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, d->site_xpos,
+                    d->site_xmat);
 }
 
 void cs_com_pos(const csModel* m, csData* d) {
