@@ -50,7 +50,7 @@ void cs_option_default(csOption* o) {
   o->timestep = 1e-3;
   o->gravity[2] = -9.81;
   o->integrator = CS_INT_EULER_IMPLICITDAMP;
-  o->solver = CS_SOLVER_BISECTION;
+  o->solver = CS_SOLVER_NCP_PGS; /* bisection once it lands (issue 4) */
   o->iterations = 150;
   o->tolerance = 1e-6;
   o->warmstart = 1;
@@ -910,6 +910,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     st = cs_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", file, m->opt.timestep);
     goto done;
   }
+  cs_model_derive(m);
   m->ncon_max = 64 + 8 * m->ngeom;
   m->arena_bytes = sizeof(double) * (size_t)(64 * m->nbody + 4 * m->nv * m->nv + 64 * m->nv +
                                              16 * m->nM) +

@@ -102,6 +102,34 @@ csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, doubl
     double* I = IA + 36 * k;
     double* p = pA + 6 * k;
     double* D = Dl + 36 * k;
+    int par = m->body_parent[k];
+    if (dn == 1) {
+      /* one dof: D is a scalar (kept as is, not its Cholesky factor) */
+      const double* S = d->cdof + 6 * da;
+      double* Uk = U + 6 * da;
+      cs_mat6_vec(Uk, I, S);
+      u[da] = (tau ? tau[da] : 0) - cs_dot(S, p, 6) - (damp ? m->dof_damping[da] * d->qvel[da] : 0);
+      double Dk = cs_dot(S, Uk, 6) + m->dof_armature[da];
+      if (!(Dk > 0)) {
+        cs_stack_free(d, mark);
+        cs_warning(d, CS_WARN_SINGULAR, "articulated inertia of body %d singular", k);
+        return cs_error(CS_ERR_NUMERIC, "cs_aba: articulated inertia of body %d is singular", k);
+      }
+      D[0] = Dk;
+      if (par == 0) continue;
+      /* Ia = I - U U^T / D, pa = p + Ia c + U u / D, added to the parent */
+      double inv = 1.0 / Dk, W[6], Ia[36], t[6];
+      for (int r = 0; r < 6; r++) W[r] = Uk[r] * inv;
+      for (int r = 0; r < 6; r++)
+        for (int col = 0; col < 6; col++) Ia[6 * r + col] = I[6 * r + col] - Uk[r] * W[col];
+      cs_mat6_vec(t, Ia, cb + 6 * k);
+      double* Ip = IA + 36 * par;
+      double* pp = pA + 6 * par;
+      double ud = u[da] * inv;
+      for (int r = 0; r < 36; r++) Ip[r] += Ia[r];
+      for (int r = 0; r < 6; r++) pp[r] += p[r] + t[r] + Uk[r] * ud;
+      continue;
+    }
     for (int a = 0; a < dn; a++) {
       const double* S = d->cdof + 6 * (da + a);
       cs_mat6_vec(U + 6 * (da + a), I, S);
@@ -117,7 +145,6 @@ csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, doubl
       cs_warning(d, CS_WARN_SINGULAR, "articulated inertia of body %d singular", k);
       return cs_error(CS_ERR_NUMERIC, "cs_aba: articulated inertia of body %d is singular", k);
     }
-    int par = m->body_parent[k];
     if (par == 0) continue;
     /* Ia = I - U D^-1 U^T, pa = p + Ia c + U D^-1 u */
     double W[36]; /* D^-1 U^T, dn x 6 */
@@ -160,7 +187,8 @@ csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, doubl
     for (int r = 0; r < 6; r++) a[r] = ap[r] + cb[6 * k + r];
     double x[6];
     for (int i = 0; i < dn; i++) x[i] = u[da + i] - cs_dot(U + 6 * (da + i), a, 6);
-    cs_chol_solve_small(Dl + 36 * k, dn, x);
+    if (dn == 1) x[0] /= Dl[36 * k];
+    else cs_chol_solve_small(Dl + 36 * k, dn, x);
     for (int i = 0; i < dn; i++) {
       qacc[da + i] = x[i];
       for (int r = 0; r < 6; r++) a[r] += d->cdof[6 * (da + i) + r] * x[i];

@@ -8,47 +8,131 @@
 #include "cs_math.h"
 #include "contactsim/cs_dynamics.h"
 
-/* Free-joint translation dofs have the unit motion vector (0, e_k): their products are a
-   single component. Returns k, or -1 for any other dof. */
-static inline int cs_dof_translation_axis(const csModel* m, int dof) {
-  int j = m->dof_jnt[dof];
-  int k = dof - m->jnt_dofadr[j];
-  return (m->jnt_type[j] == CS_JNT_FREE && k < 3) ? k : -1;
+/* y[0..n) -= a x[0..n) for non-overlapping rows of one array. */
+static inline void cs_sub_scaled(double* restrict y, const double* restrict x, double a, int n) {
+  for (int s = 0; s < n; s++) y[s] -= a * x[s];
 }
 
 void cs_crba(const csModel* m, csData* d) {
-  int nb = m->nbody;
-  memcpy(d->crb, d->cinert, sizeof(double) * 10 * (size_t)nb);
-  for (int k = nb - 1; k > 0; k--) {
-    double* c = d->crb + 10 * m->body_parent[k];
-    const double* s = d->crb + 10 * k;
-    for (int r = 0; r < 10; r++) c[r] += s[r];
+  int nb = m->nbody, nv = m->nv;
+  double* restrict crb = d->crb;
+  const double* restrict cdof = d->cdof;
+  double* restrict qM = d->qM;
+  const int* restrict Mcol = m->dof_Mcol;
+  const int* restrict tran = m->dof_tran;
+  const int* restrict adr = m->dof_Madr;
+  const int* restrict num = m->dof_Mnum;
+  const int* restrict dbody = m->dof_body;
+  memcpy(crb, d->cinert, sizeof(double) * 10 * (size_t)nb);
+  /* composite inertias, leaves first; in pairs of doubles (a body's 10 numbers start at an
+     even index) */
+  const int* restrict order = m->body_order;
+  for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
+    int k = order[o];
+    double* c = crb + 10 * m->body_parent[k];
+    const double* s = crb + 10 * k;
+    for (int r = 0; r < 10; r += 2) {
+      cs_v2 a, b;
+      memcpy(&a, c + r, sizeof a);
+      memcpy(&b, s + r, sizeof b);
+      a += b;
+      memcpy(c + r, &a, sizeof a);
+    }
   }
-  for (int i = 0; i < m->nv; i++) {
+  for (int i = 0; i < nv; i++) {
     double F[6];
-    cs_inert_mul(F, d->crb + 10 * m->dof_body[i], d->cdof + 6 * i);
-    double* row = d->qM + m->dof_Madr[i];
-    row[0] = cs_dot(F, d->cdof + 6 * i, 6) + m->dof_armature[i];
-    int t = 1;
-    for (int j = m->dof_parent[i]; j >= 0; j = m->dof_parent[j]) {
-      const double* S = d->cdof + 6 * j;
-      int tr = cs_dof_translation_axis(m, j);
-      row[t++] = tr >= 0 ? F[3 + tr] : F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] +
-                                           F[4] * S[4] + F[5] * S[5];
+    const double* Si = cdof + 6 * i;
+    cs_inert_mul(F, crb + 10 * dbody[i], Si);
+    int n = num[i];
+    double* row = qM + adr[i];
+    const int* col = Mcol + adr[i];
+    row[0] = F[0] * Si[0] + F[1] * Si[1] + F[2] * Si[2] + F[3] * Si[3] + F[4] * Si[4] +
+             F[5] * Si[5] + m->dof_armature[i];
+    int nt = n;
+    if (n > 6 && tran[col[n - 1]] == 0 && m->body_kind[dbody[col[n - 1]]] == CS_BODY_FREE) {
+      /* the last 6 ancestors are the dofs of a free root body (columns r+5, ..., r):
+         rotations S = (a, p x a) about the axes a through its origin p, then translations
+         S = (0, e_k). S . F = a . (F_ang + F_lin x p) */
+      int r0 = col[n - 1];
+      const double* p = d->xpos + 3 * dbody[r0];
+      double g0 = F[0] + (F[4] * p[2] - F[5] * p[1]);
+      double g1 = F[1] + (F[5] * p[0] - F[3] * p[2]);
+      double g2 = F[2] + (F[3] * p[1] - F[4] * p[0]);
+      double* tail = row + n - 6;
+      for (int c = 0; c < 3; c++) {
+        const double* a = cdof + 6 * (r0 + 5 - c);
+        tail[c] = a[0] * g0 + a[1] * g1 + a[2] * g2;
+      }
+      tail[3] = F[5], tail[4] = F[4], tail[5] = F[3];
+      nt = n - 6;
+    }
+    for (int t = 1; t < nt; t++) {
+      int j = col[t];
+      int tr = tran[j];
+      /* a free joint's translation dof: S = (0, e_k), the product is one component */
+      if (tr >= 0) {
+        row[t] = F[3 + tr];
+      } else {
+        const double* S = cdof + 6 * j;
+        row[t] = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] +
+                 F[5] * S[5];
+      }
     }
   }
 }
 
+/* L^T D L of the dense block of a free root body's 6 dofs, packed as stored: row j (dof r+j)
+   of length j+1 at off(j) = j(j+1)/2 holds M_jj, M_j,j-1, ..., M_j0. Its rows were already
+   updated by every descendant. Returns the failing row j or -1. */
+static inline int cs_factor_free_block(double* restrict R, double* restrict dinv) {
+  for (int j = 5; j >= 0; j--) {
+    double* rj = R + j * (j + 1) / 2;
+    double Dj = rj[0];
+    if (!(Dj > 0)) return j;
+    double inv = 1.0 / Dj;
+    dinv[j] = inv;
+    for (int t = 1; t <= j; t++) {
+      int c = j - t;
+      double a = rj[t] * inv;
+      double* rc = R + c * (c + 1) / 2;
+      for (int s = 0; s <= c; s++) rc[s] -= a * rj[t + s];
+      rj[t] = a;
+    }
+  }
+  return -1;
+}
+
 csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
   int nv = m->nv;
-  double* L = d->qLD;
-  const int* adr = m->dof_Madr;
-  const int* num = m->dof_Mnum;
+  double* restrict L = d->qLD;
+  double* restrict dinv = d->qLDiagInv;
+  const int* restrict adr = m->dof_Madr;
+  const int* restrict num = m->dof_Mnum;
+  const int* restrict Mcol = m->dof_Mcol;
+  const int* restrict tran = m->dof_tran;
   memcpy(L, d->qM, sizeof(double) * (size_t)m->nM);
   if (diag_add)
     for (int i = 0; i < nv; i++) L[adr[i]] += diag_add[i];
+  /* row k: D_k, then L_k,anc for the ancestors; eliminating k updates every ancestor row
+     (row i = the t-th ancestor of k lines up with row k from position t on) */
   for (int k = nv - 1; k >= 0; k--) {
     double* rk = L + adr[k];
+    const int* col = Mcol + adr[k];
+    int n = num[k];
+    if (n == 6 && tran[col[5]] == 0) {
+      /* k is the last dof of a free root body (k = r+5) */
+      double* R = L + adr[col[5]];
+      int j = cs_factor_free_block(R, dinv + col[5]);
+      if (j >= 0) {
+        k = col[5] + j;
+        double Dk = L[adr[k]];
+        cs_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
+        return cs_error(CS_ERR_NUMERIC,
+                        "mass matrix not positive definite at dof %d (pivot %g)", k, Dk);
+      }
+      k = col[5]; /* continue below r */
+      continue;
+    }
     double Dk = rk[0];
     if (!(Dk > 0)) {
       cs_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
@@ -56,17 +140,34 @@ csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
                       k, Dk);
     }
     double inv = 1.0 / Dk;
-    int t = 1;
-    for (int i = m->dof_parent[k]; i >= 0; i = m->dof_parent[i], t++) {
+    dinv[k] = inv;
+    int root = n > 6 && tran[col[n - 1]] == 0;
+    int nt = root ? n - 6 : n; /* positions 1..nt-1 by the general loop */
+    for (int t = 1; t < nt; t++) {
       double a = rk[t] * inv;
-      double* ri = L + adr[i];
-      const double* src = rk + t;
-      int n = num[i];
-      for (int s = 0; s < n; s++) ri[s] -= a * src[s];
+      cs_sub_scaled(L + adr[col[t]], rk + t, a, n - t);
       rk[t] = a;
     }
+    if (root) {
+      /* the last 6 ancestors are the 6 dofs of a free root body (columns r+5, ..., r):
+         their rows form a dense packed block, row r+j of length j+1 at R + j(j+1)/2 */
+      double* R = L + adr[col[n - 1]];
+      double* w = rk + n - 6; /* w[u]: column r+5-u */
+      /* scalars, not a local array: GCC would spill it and reload pairs (store-forwarding
+         stalls) */
+      double x5 = w[0], x4 = w[1], x3 = w[2], x2 = w[3], x1 = w[4], x0 = w[5]; /* column */
+      double a0 = x0 * inv, a1 = x1 * inv, a2 = x2 * inv, a3 = x3 * inv, a4 = x4 * inv,
+             a5 = x5 * inv;
+      R[0] -= a0 * x0;
+      R[1] -= a1 * x1, R[2] -= a1 * x0;
+      R[3] -= a2 * x2, R[4] -= a2 * x1, R[5] -= a2 * x0;
+      R[6] -= a3 * x3, R[7] -= a3 * x2, R[8] -= a3 * x1, R[9] -= a3 * x0;
+      R[10] -= a4 * x4, R[11] -= a4 * x3, R[12] -= a4 * x2, R[13] -= a4 * x1, R[14] -= a4 * x0;
+      R[15] -= a5 * x5, R[16] -= a5 * x4, R[17] -= a5 * x3, R[18] -= a5 * x2, R[19] -= a5 * x1;
+      R[20] -= a5 * x0;
+      w[0] = a5, w[1] = a4, w[2] = a3, w[3] = a2, w[4] = a1, w[5] = a0;
+    }
   }
-  for (int i = 0; i < nv; i++) d->qLDiagInv[i] = 1.0 / L[adr[i]];
   return CS_OK;
 }
 

@@ -7,48 +7,108 @@
 
 void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double* result) {
   int nb = m->nbody, nv = m->nv;
-  double* acc = d->cacc;
-  double* frc = d->cfrc;
+  double* restrict acc = d->cacc;
+  double* restrict frc = d->cfrc;
+  const double* restrict cinert = d->cinert;
+  const double* restrict cvel = d->cvel;
+  const double* restrict cdof = d->cdof;
+  const double* restrict cdof_dot = d->cdof_dot;
+  const double* restrict qvel = d->qvel;
+  const int* restrict parent = m->body_parent;
+  const int* restrict dofadr = m->body_dofadr;
+  const int* restrict dofnum = m->body_dofnum;
+  const int* restrict kind = m->body_kind;
   memset(acc, 0, 6 * sizeof(double));
   if ((flags & CS_RNE_GRAVITY) && !(m->opt.disable & CS_DISABLE_GRAVITY)) {
     /* the world accelerates upward: gravity acts on every body */
     acc[3] = -m->opt.gravity[0], acc[4] = -m->opt.gravity[1], acc[5] = -m->opt.gravity[2];
   }
   int vel = flags & CS_RNE_VELOCITY;
-  for (int k = 1; k < nb; k++) {
+  /* forward: body accelerations (a chain from the root) */
+  const int* restrict order = m->body_order;
+  for (int o = 1; o < nb; o++) {
+    int k = order[o];
+    const double* ap = acc + 6 * parent[k];
     double* a = acc + 6 * k;
-    memcpy(a, acc + 6 * m->body_parent[k], 6 * sizeof(double));
-    int da = m->body_dofadr[k], dn = m->body_dofnum[k];
-    for (int i = da; i < da + dn; i++) {
-      const double* S = d->cdof + 6 * i;
-      const double* Sd = d->cdof_dot + 6 * i;
-      double qa = qacc ? qacc[i] : 0, qv = vel ? d->qvel[i] : 0;
-      if (qa != 0)
-        for (int r = 0; r < 6; r++) a[r] += S[r] * qa;
-      if (qv != 0)
-        for (int r = 0; r < 6; r++) a[r] += Sd[r] * qv;
+    int da = dofadr[k], de = da + dofnum[k];
+    if (vel && (kind[k] == CS_BODY_REVOLUTE || kind[k] == CS_BODY_PRISMATIC)) {
+      const double* Sd = cdof_dot + 6 * da;
+      double qv = qvel[da];
+      for (int r = 0; r < 6; r++) a[r] = ap[r] + Sd[r] * qv;
+    } else if (vel && kind[k] == CS_BODY_FREE) {
+      /* a free joint's translation dofs have cdof_dot = 0 */
+      const double* Sd = cdof_dot + 6 * (da + 3);
+      double q3 = qvel[da + 3], q4 = qvel[da + 4], q5 = qvel[da + 5];
+      for (int r = 0; r < 6; r++) a[r] = ap[r] + Sd[r] * q3 + Sd[6 + r] * q4 + Sd[12 + r] * q5;
+    } else {
+      for (int r = 0; r < 6; r++) a[r] = ap[r];
+      if (vel)
+        for (int i = da; i < de; i++) {
+          const double* Sd = cdof_dot + 6 * i;
+          double qv = qvel[i];
+          for (int r = 0; r < 6; r++) a[r] += Sd[r] * qv;
+        }
     }
-    double* f = frc + 6 * k;
-    cs_inert_mul(f, d->cinert + 10 * k, a);
+    if (qacc)
+      for (int i = da; i < de; i++) {
+        const double* S = cdof + 6 * i;
+        double qa = qacc[i];
+        if (qa != 0)
+          for (int r = 0; r < 6; r++) a[r] += S[r] * qa;
+      }
+  }
+  /* the forces that produce them, f = I a (+ v x* I v), independent per body: two bodies at
+     a time, one in each lane of a vector (the last one twice if the count is odd) */
+  for (int k = 1; k < nb; k += 2) {
+    int k2 = k + 1 < nb ? k + 1 : k;
+    const double *Ia = cinert + 10 * k, *Ib = cinert + 10 * k2;
+    const double *aa = acc + 6 * k, *ab = acc + 6 * k2;
+    cs_v2 I[10], x[6], f[6];
+    for (int r = 0; r < 10; r++) I[r] = (cs_v2){Ia[r], Ib[r]};
+    for (int r = 0; r < 6; r++) x[r] = (cs_v2){aa[r], ab[r]};
+    cs_inert_mul_v2(f, I, x);
     if (vel) {
-      double h[6], t[6];
-      const double* v = d->cvel + 6 * k;
-      cs_inert_mul(h, d->cinert + 10 * k, v);
-      cs_cross_force(t, v, h);
-      for (int r = 0; r < 6; r++) f[r] += t[r];
+      const double *va = cvel + 6 * k, *vb = cvel + 6 * k2;
+      cs_v2 v[6], h[6];
+      for (int r = 0; r < 6; r++) v[r] = (cs_v2){va[r], vb[r]};
+      cs_inert_mul_v2(h, I, v);
+      /* f += v x* h */
+      f[0] += (v[1] * h[2] - v[2] * h[1]) + (v[4] * h[5] - v[5] * h[4]);
+      f[1] += (v[2] * h[0] - v[0] * h[2]) + (v[5] * h[3] - v[3] * h[5]);
+      f[2] += (v[0] * h[1] - v[1] * h[0]) + (v[3] * h[4] - v[4] * h[3]);
+      f[3] += v[1] * h[5] - v[2] * h[4];
+      f[4] += v[2] * h[3] - v[0] * h[5];
+      f[5] += v[0] * h[4] - v[1] * h[3];
+    }
+    double* fa = frc + 6 * k;
+    double* fb = frc + 6 * k2;
+    for (int r = 0; r < 6; r++) fa[r] = f[r][0];
+    for (int r = 0; r < 6; r++) fb[r] = f[r][1];
+  }
+  /* backward: subtree forces */
+  for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
+    int k = order[o];
+    int p = parent[k];
+    if (p > 0) {
+      double* fp = frc + 6 * p;
+      const double* f = frc + 6 * k;
+      for (int r = 0; r < 6; r++) fp[r] += f[r];
     }
   }
-  for (int k = nb - 1; k > 0; k--) {
-    double* fp = frc + 6 * m->body_parent[k];
-    const double* f = frc + 6 * k;
-    if (m->body_parent[k] > 0)
-      for (int r = 0; r < 6; r++) fp[r] += f[r];
-  }
+  /* joint forces: tau_i = S_i . f_body(i) (+ armature, damping); qacc[i] is read before
+     result[i] is written, so the two may be the same array */
+  const int* restrict tran = m->dof_tran;
+  const int* restrict dbody = m->dof_body;
+  int damp = (flags & CS_RNE_DAMPING) && !(m->opt.disable & CS_DISABLE_DAMPING);
   for (int i = 0; i < nv; i++) {
-    double tau = cs_dot(d->cdof + 6 * i, frc + 6 * m->dof_body[i], 6);
+    const double* f = frc + 6 * dbody[i];
+    const double* S = cdof + 6 * i;
+    int tr = tran[i];
+    double tau = tr >= 0 ? f[3 + tr]
+                         : f[0] * S[0] + f[1] * S[1] + f[2] * S[2] + f[3] * S[3] + f[4] * S[4] +
+                               f[5] * S[5];
     if (qacc) tau += m->dof_armature[i] * qacc[i];
-    if ((flags & CS_RNE_DAMPING) && !(m->opt.disable & CS_DISABLE_DAMPING))
-      tau += m->dof_damping[i] * d->qvel[i];
+    if (damp) tau += m->dof_damping[i] * qvel[i];
     result[i] = tau;
   }
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cs_error.h"
+#include "cs_math.h"
 
 #define CS_ALIGN 64
 
@@ -44,10 +45,63 @@ size_t cs_model_layout(csModel* m, void* base) {
   TAKE(actuator_ctrlrange, 2 * nu); TAKE(actuator_forcelimited, nu);
   TAKE(actuator_forcerange, 2 * nu); TAKE(actuator_name, nu);
   TAKE(exclude_pair, 2 * m->nexclude);
+  TAKE(body_kind, nb); TAKE(body_anchor, 3 * nb);
+  TAKE(body_paxis, 3 * nb); TAKE(body_qaxis, 4 * nb); TAKE(body_order, nb);
+  TAKE(dof_Mcol, m->nM); TAKE(dof_tran, nv);
+  TAKE(geom_mat, 9 * ng); TAKE(site_mat, 9 * ns);
   TAKE(names, m->nnames); TAKE(notes, m->nnote);
   return off + CS_ALIGN;
 }
 #undef TAKE
+
+void cs_model_derive(csModel* m) {
+  for (int k = 0; k < m->nbody; k++) {
+    int ja = m->body_jntadr[k], jn = k > 0 ? m->body_jntnum[k] : 0;
+    double R[9];
+    cs_quat2mat(R, m->body_quat + 4 * k);
+    int kind = CS_BODY_GENERAL;
+    if (k == 0) kind = CS_BODY_WORLD;
+    else if (jn == 1 && m->jnt_type[ja] == CS_JNT_FREE) kind = CS_BODY_FREE;
+    else if (jn == 1 && m->jnt_type[ja] == CS_JNT_REVOLUTE) kind = CS_BODY_REVOLUTE;
+    else if (jn == 1 && m->jnt_type[ja] == CS_JNT_PRISMATIC) kind = CS_BODY_PRISMATIC;
+    m->body_kind[k] = kind;
+    double* anchor = m->body_anchor + 3 * k;
+    double* paxis = m->body_paxis + 3 * k;
+    double* qaxis = m->body_qaxis + 4 * k;
+    cs_copy3(anchor, m->body_pos + 3 * k);
+    cs_zero(paxis, 3);
+    cs_zero(qaxis, 4);
+    if (jn > 0) {
+      double t[3];
+      cs_mulmat3vec(t, R, m->jnt_pos + 3 * ja);
+      cs_add3(anchor, m->body_pos + 3 * k, t);
+      cs_mulmat3vec(paxis, R, m->jnt_axis + 3 * ja);
+    }
+    if (kind == CS_BODY_REVOLUTE) {
+      const double* a = m->jnt_axis + 3 * ja;
+      double pa[4] = {0, a[0], a[1], a[2]};
+      cs_quat_mul(qaxis, m->body_quat + 4 * k, pa);
+    }
+  }
+  /* breadth-first order: by depth, then by id (parents have smaller ids) */
+  {
+    int n = 0;
+    m->body_order[n++] = 0;
+    for (int head = 0; head < n; head++)
+      for (int k = m->body_order[head] + 1; k < m->nbody; k++)
+        if (m->body_parent[k] == m->body_order[head]) m->body_order[n++] = k;
+  }
+  for (int i = 0; i < m->nv; i++) {
+    int t = m->dof_Madr[i];
+    for (int j = i; j >= 0; j = m->dof_parent[j]) m->dof_Mcol[t++] = j;
+  }
+  for (int i = 0; i < m->nv; i++) {
+    int j = m->dof_jnt[i], k = i - m->jnt_dofadr[j];
+    m->dof_tran[i] = (m->jnt_type[j] == CS_JNT_FREE && k < 3) ? k : -1;
+  }
+  for (int g = 0; g < m->ngeom; g++) cs_quat2mat(m->geom_mat + 9 * g, m->geom_quat + 4 * g);
+  for (int s = 0; s < m->nsite; s++) cs_quat2mat(m->site_mat + 9 * s, m->site_quat + 4 * s);
+}
 
 void cs_model_free(csModel* m) {
   if (!m) return;

@@ -8,6 +8,10 @@
    measure). Returns the bytes needed. */
 size_t cs_model_layout(csModel* m, void* base);
 
+/* Fill the derived arrays of m (body_kind ... site_mat) from the others; called at the end
+   of cs_compile. */
+void cs_model_derive(csModel* m);
+
 /* Eigenvalues (ascending) of a symmetric 3x3 given as xx yy zz xy xz yz; optional
    eigenvectors as columns of V (row-major). */
 void csu_sym_eig3(const double* I, double eig[3], double* V);

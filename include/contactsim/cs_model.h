@@ -110,6 +110,15 @@ typedef struct csOption {
 
 CS_API void cs_option_default(csOption* opt);
 
+/* How a body is attached to its parent (csModel.body_kind). */
+typedef enum csBodyKind {
+  CS_BODY_WORLD = 0,     /* the world (body 0) */
+  CS_BODY_FREE,          /* one free joint (a child of the world) */
+  CS_BODY_REVOLUTE,      /* one revolute joint */
+  CS_BODY_PRISMATIC,     /* one prismatic joint */
+  CS_BODY_GENERAL        /* a ball joint, several joints, or none */
+} csBodyKind;
+
 /* ------------------------------------------------------------------ the model */
 /* Body 0 is the world. Bodies are ordered so that body_parent[b] < b. Degrees of freedom
    are ordered so that dof_parent[i] < i (-1 for a root dof). */
@@ -219,6 +228,26 @@ typedef struct csModel {
 
   /* contact filtering */
   int* exclude_pair;     /* (nexclude x 2) body pairs (smaller id first) */
+
+  /* ---- derived at compile from the fields above (cs_compile), for the dynamics' fast
+     paths; a model is immutable, so they stay consistent (cs_model_copy copies them) */
+  int* body_kind;        /* (nbody) csBodyKind: how cs_kinematics places the body */
+  double* body_anchor;   /* (nbody x 3) anchor of the body's first joint in the parent frame
+                            at qpos0: body_pos + rot(body_quat) jnt_pos (body_pos if none) */
+  double* body_paxis;    /* (nbody x 3) axis of the body's first joint in the parent frame:
+                            rot(body_quat) jnt_axis (0 if no joint) */
+  double* body_qaxis;    /* (nbody x 4) body_quat * (0, jnt_axis) of a CS_BODY_REVOLUTE body
+                            (else 0): its orientation in the parent frame at angle q is
+                            cos(q/2) body_quat + sin(q/2) body_qaxis */
+  int* body_order;       /* (nbody) the bodies by depth in the tree (breadth first, world
+                            first): a parent comes before its children, and bodies next to
+                            each other are mostly independent (more parallel work) */
+  int* dof_Mcol;         /* (nM) the dof (column) of each entry of the sparse mass matrix:
+                            row i holds i, dof_parent[i], dof_parent[dof_parent[i]], ... */
+  int* dof_tran;         /* (nv) k in 0..2 if the dof is translation k of a free joint (its
+                            motion vector is (0, e_k)), else -1 */
+  double* geom_mat;      /* (ngeom x 9) rotation matrix of geom_quat, row-major */
+  double* site_mat;      /* (nsite x 9) rotation matrix of site_quat, row-major */
 
   char* names;           /* (nnames) NUL-separated names */
   char* notes;           /* (nnote) loader notes: ignored attributes etc., one per line */
