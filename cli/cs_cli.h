@@ -8,10 +8,14 @@
 int cs_cli_run(int argc, char** argv);
 int cs_cli_check(int argc, char** argv);
 int cs_cli_demo(int argc, char** argv);
+/* contactsim fclib info|solve FILE ... (cli_fclib.c) */
+int cs_cli_fclib(int argc, char** argv);
 
 /* Common model options: --fixed-base, --floating-base, --package-path P. Returns the index
    of the next unparsed argument, or -1 on a bad option (message printed). */
 int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* consumed);
 csModel* cs_cli_load(const char* path, const csLoadOptions* o);
+/* Directory of contactsim's model files (env CONTACTSIM_MODELS, else the build's). */
+const char* cs_cli_models_dir(void);
 
 #endif

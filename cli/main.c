@@ -20,6 +20,7 @@ static void usage(FILE* f) {
           "  check MODEL [options]   load a model, print its sizes, memory and loader notes\n"
           "  bench NAME [options]    benchmarks (NAME: dynamics); --json for machine-readable lines\n"
           "  demo [--out DIR]        the built-in demo scene, with a summary and a PNG plot\n"
+          "  fclib info|solve FILE   FCLIB contact problems: describe, or solve with a solver\n"
           "  help, --help            this text; `contactsim <command> --help` for a command\n"
           "  --version               print the version\n",
           CS_VERSION_STRING);
@@ -42,14 +43,23 @@ int main(int argc, char** argv) {
   if (!strcmp(cmd, "run")) return cs_cli_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "check")) return cs_cli_check(argc - 1, argv + 1);
   if (!strcmp(cmd, "demo")) return cs_cli_demo(argc - 1, argv + 1);
+  if (!strcmp(cmd, "fclib")) return cs_cli_fclib(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) {
     if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
       fprintf(argc < 3 ? stderr : stdout,
               "usage: contactsim bench NAME [options]\n"
-              "  dynamics   FK, CRBA, RNEA, factorisation, ABA timings (and MuJoCo's)\n");
+              "  dynamics   FK, CRBA, RNEA, factorisation, ABA timings (and MuJoCo's)\n"
+              "  fclib DIR  every FCLIB file x every solver (--vs-siconos: Siconos' solvers)\n"
+              "  anymal     ANYmal C scenes hang, drop, trot, random: time per step, contact\n"
+              "             statistics (--vs-mujoco: the same task in MuJoCo)\n"
+              "  single-contact  paper 001 Table I: one slipping contact by bisection, golden\n"
+              "             section and the analytical method (ns per solve)\n");
       return argc < 3 ? 2 : 0;
     }
     if (!strcmp(argv[2], "dynamics")) return cs_bench_dynamics_main(argc - 2, argv + 2);
+    if (!strcmp(argv[2], "fclib")) return cs_bench_fclib_main(argc - 2, argv + 2);
+    if (!strcmp(argv[2], "anymal")) return cs_bench_anymal_main(argc - 2, argv + 2);
+    if (!strcmp(argv[2], "single-contact")) return cs_bench_single_main(argc - 2, argv + 2);
     fprintf(stderr, "contactsim bench: unknown benchmark '%s' (try --help)\n", argv[2]);
     return 2;
   }

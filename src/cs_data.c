@@ -5,6 +5,7 @@
 #include "cs_error.h"
 #include "cs_math.h"
 #include "cs_memory.h"
+#include "cs_solver.h"
 #include "contactsim/cs_dynamics.h"
 
 #define CS_ALIGN 64
@@ -15,6 +16,13 @@ void* cs_stack_alloc(csData* d, size_t bytes) {
   d->pstack_ = o + bytes;
   if (d->pstack_ > d->maxstack_) d->maxstack_ = d->pstack_;
   return d->arena_ + o;
+}
+
+/* The model's scratch estimate plus the largest solver workspace for ncon_max contacts. */
+static size_t cs_data_arena_bytes(const csModel* m) {
+  size_t problem = sizeof(int) * (size_t)(m->ncon_max + 1) * (size_t)(m->nv + 1) +
+                   sizeof(double) * 2 * (size_t)m->nv;
+  return m->arena_bytes + problem + cs_solver_max_workspace(m->ncon_max) + 4096;
 }
 
 static void* cs_take(unsigned char* base, size_t* off, size_t bytes) {
@@ -37,7 +45,11 @@ static size_t cs_data_layout(const csModel* m, csData* d, void* base) {
   TAKE(cdof, 6 * nv); TAKE(cdof_dot, 6 * nv); TAKE(cinert, 10 * nb); TAKE(crb, 10 * nb);
   TAKE(cvel, 6 * nb); TAKE(cacc, 6 * nb); TAKE(cfrc, 6 * nb);
   TAKE(qM, m->nM); TAKE(qLD, m->nM); TAKE(qLDiagInv, nv);
-  TAKE(arena_, m->arena_bytes);
+  TAKE(contact, m->ncon_max); TAKE(contact_prev, m->ncon_max); TAKE(qfrc_contact, nv);
+  size_t nefc = 3 * (size_t)m->ncon_max;
+  TAKE(efc_J, nefc * nv); TAKE(efc_Y, nefc * nv); TAKE(efc_G, nefc * nefc);
+  TAKE(efc_g, nefc); TAKE(efc_mu, m->ncon_max); TAKE(efc_lambda, nefc); TAKE(qvel_free, nv);
+  TAKE(arena_, cs_data_arena_bytes(m));
   return off + CS_ALIGN;
 }
 #undef TAKE
@@ -60,7 +72,7 @@ csData* cs_data_new(const csModel* m) {
     return NULL;
   }
   cs_data_layout(m, d, d->buffer_);
-  d->narena_ = m->arena_bytes;
+  d->narena_ = cs_data_arena_bytes(m);
   cs_data_reset(m, d);
   return d;
 }
@@ -80,6 +92,10 @@ void cs_data_reset(const csModel* m, csData* d) {
   d->pstack_ = 0;
   memset(d->warning, 0, sizeof d->warning);
   memset(d->energy, 0, sizeof d->energy);
+  d->ncon = d->ncon_prev = 0;
+  d->prev_converged = 0;
+  memset(&d->solver_stats, 0, sizeof d->solver_stats);
+  memset(d->time_ns, 0, sizeof d->time_ns);
   for (int i = 0; i < m->nbody; i++) cs_quat_identity(d->xquat + 4 * i);
 }
 
@@ -91,6 +107,10 @@ void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
   dst->nstep = src->nstep;
   memcpy(dst->warning, src->warning, sizeof src->warning);
   memcpy(dst->energy, src->energy, sizeof src->energy);
+  dst->ncon = src->ncon;
+  dst->ncon_prev = src->ncon_prev;
+  dst->prev_converged = src->prev_converged;
+  dst->solver_stats = src->solver_stats;
 }
 
 csStatus cs_data_set_state(const csModel* m, csData* d, const double* qpos, int nq,

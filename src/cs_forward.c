@@ -10,10 +10,15 @@
      cs_actuation        actuator forces
      cs_factor_m         M (+ dt D with implicit damping) = L^T D L
      qacc = M^-1 (applied + actuator - h - damping)
-     integrate           v+ = v + dt qacc; q+ = q (+) dt v+   (rolled back if not finite)
-   Contacts enter between the factorisation and the integration (collision issue). */
+     v_free = v + dt qacc
+     cs_fwd_constraint   geom poses, cs_collide (broadphase, pair table) -> d->contact;
+                         cs_contact_problem_build: J, M^-1 J^T, G, g (+ warm start);
+                         solver table[opt.solver].solve -> lambda; v+ = v_free + M^-1 J^T lambda
+     integrate           q+ = q (+) dt v+   (rolled back if not finite) */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "cs_error.h"
 #include "cs_math.h"
@@ -46,6 +51,18 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
   if (!cs_all_finite(d->qfrc_applied, m->nv, &bad))
     return cs_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
                     d->qfrc_applied[bad]);
+  if (o->iterations < 1) return cs_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
+  if (!(o->tolerance >= 0)) return cs_error(CS_ERR_ARG, "option tolerance = %g must be >= 0", o->tolerance);
+  if (!(o->margin >= 0) || !isfinite(o->margin))
+    return cs_error(CS_ERR_ARG, "option margin = %g must be >= 0", o->margin);
+  if (!(o->baumgarte >= 0 && o->baumgarte <= 1))
+    return cs_error(CS_ERR_ARG, "option baumgarte = %g must be in [0, 1]", o->baumgarte);
+  if (o->solver < 0 || o->solver >= CS_SOLVER_COUNT)
+    return cs_error(CS_ERR_ARG, "option solver = %d is not a solver", o->solver);
+  if (o->solver != CS_SOLVER_NONE && !(o->disable & CS_DISABLE_CONTACT) &&
+      !cs_solver_get((csSolverType)o->solver))
+    return cs_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented yet",
+                    cs_solver_name((csSolverType)o->solver));
   for (int j = 0; j < m->njnt; j++) {
     int t = m->jnt_type[j];
     if (t == CS_JNT_FREE || t == CS_JNT_BALL) {
@@ -114,11 +131,80 @@ csStatus cs_forward(const csModel* m, csData* d) {
   return CS_OK;
 }
 
+static double cs_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+/* Collision, contact problem and solve; adds the contact impulse to vnew. Stack scratch. */
+static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
+  int nv = m->nv;
+  memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
+  memset(&d->solver_stats, 0, sizeof d->solver_stats);
+  d->problem.nc = 0;
+  if ((m->opt.disable & CS_DISABLE_CONTACT) || m->opt.solver == CS_SOLVER_NONE) {
+    d->ncon = 0;
+    return;
+  }
+  cs_geom_poses(m, d);
+  cs_collide(m, d);
+  if (d->profile) tclock[1] = cs_now_ns();
+  int nc = d->ncon;
+  if (nc == 0) {
+    d->prev_converged = 1;
+    d->solver_stats.converged = 1;
+    if (d->profile) tclock[2] = tclock[3] = tclock[1];
+    return;
+  }
+  if (cs_contact_problem_build(m, d, vnew) != CS_OK) {
+    cs_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
+    d->ncon = 0;
+    return;
+  }
+  if (d->profile) tclock[2] = cs_now_ns();
+  const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
+  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1};
+  size_t mark = cs_stack_mark(d);
+  void* ws = cs_stack_alloc(d, s->workspace_bytes(nc, &so));
+  if (!ws) {
+    cs_warning(d, CS_WARN_CONTACTFULL, "arena full for the solver; contacts ignored");
+    d->ncon = 0;
+    d->problem.nc = 0;
+    return;
+  }
+  s->solve(&d->problem, &so, ws, d->efc_lambda, &d->solver_stats);
+  cs_stack_free(d, mark);
+  if (d->profile) tclock[3] = cs_now_ns();
+  if (!d->solver_stats.converged)
+    cs_warning(d, CS_WARN_SOLVER, "%s: tolerance %g not met in %d iterations (residual %g)",
+               s->name, so.tolerance, d->solver_stats.iterations, d->solver_stats.residual);
+  d->prev_converged = d->solver_stats.converged;
+  /* v+ = v_free + M^-1 J^T lambda: one solve */
+  double idt = 1.0 / m->opt.timestep;
+  for (int j = 0; j < 3 * nc; j++) {
+    double l = d->efc_lambda[j];
+    if (l == 0) continue;
+    const double* J = d->efc_J + (size_t)j * nv;
+    for (int i = 0; i < nv; i++) d->qfrc_contact[i] += J[i] * l;
+  }
+  size_t mk = cs_stack_mark(d);
+  double* dv = CS_STACK_ALLOC(d, double, nv);
+  if (dv) {
+    cs_solve_m(m, d, dv, d->qfrc_contact, 1);
+    for (int i = 0; i < nv; i++) vnew[i] += dv[i], d->qfrc_contact[i] *= idt;
+  }
+  cs_stack_free(d, mk);
+  for (int i = 0; i < nc; i++) memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
+}
+
 csStatus cs_step(const csModel* m, csData* d) {
   csStatus st = cs_check_state(m, d);
   if (st != CS_OK) return st;
   int nv = m->nv, nq = m->nq;
   double dt = m->opt.timestep;
+  double tclock[5] = {0, 0, 0, 0, 0};
+  if (d->profile) tclock[4] = cs_now_ns();
   size_t mark = cs_stack_mark(d);
   double* diag = NULL;
   double* vnew = CS_STACK_ALLOC(d, double, nv);
@@ -143,6 +229,9 @@ csStatus cs_step(const csModel* m, csData* d) {
   cs_total_force(m, d, f);
   cs_solve_m(m, d, f, f, 1);
   for (int i = 0; i < nv; i++) vnew[i] = d->qvel[i] + dt * f[i];
+  memcpy(d->qvel_free, vnew, sizeof(double) * (size_t)nv);
+  if (d->profile) tclock[0] = cs_now_ns();
+  cs_fwd_constraint(m, d, vnew, tclock);
   cs_integrate_pos(m, qnew, d->qpos, vnew, dt);
   int bad;
   if (!cs_all_finite(vnew, nv, &bad) || !cs_all_finite(qnew, nq, &bad)) {
@@ -150,11 +239,19 @@ csStatus cs_step(const csModel* m, csData* d) {
     cs_stack_free(d, mark);
     return cs_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
-  memcpy(d->qacc, f, sizeof(double) * (size_t)nv);
+  for (int i = 0; i < nv; i++) d->qacc[i] = (vnew[i] - d->qvel[i]) / dt;
   memcpy(d->qvel, vnew, sizeof(double) * (size_t)nv);
   memcpy(d->qpos, qnew, sizeof(double) * (size_t)nq);
   d->time += dt;
   d->nstep++;
   cs_stack_free(d, mark);
+  if (d->profile) {
+    double t1 = tclock[0], t2 = tclock[1] ? tclock[1] : t1, t3 = tclock[2] ? tclock[2] : t2;
+    double t4 = tclock[3] ? tclock[3] : t3;
+    d->time_ns[0] = t1 - tclock[4];
+    d->time_ns[1] = t2 - t1;
+    d->time_ns[2] = t3 - t2;
+    d->time_ns[3] = t4 - t3;
+  }
   return CS_OK;
 }

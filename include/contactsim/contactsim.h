@@ -4,6 +4,7 @@
 
 #include "cs_export.h"
 #include "cs_model.h"
+#include "cs_contact.h"
 #include "cs_data.h"
 #include "cs_dynamics.h"
 #include "cs_io.h"

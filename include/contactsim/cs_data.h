@@ -3,6 +3,7 @@
 #ifndef CONTACTSIM_CS_DATA_H
 #define CONTACTSIM_CS_DATA_H
 
+#include "cs_contact.h"
 #include "cs_model.h"
 
 #ifdef __cplusplus
@@ -62,6 +63,30 @@ typedef struct csData {
   double* qM;             /* (nM) joint-space inertia incl. armature */
   double* qLD;            /* (nM) L^T D L factor: row i holds D_ii, L_i,parent(i), ... */
   double* qLDiagInv;      /* (nv) 1 / D_ii */
+
+  /* ---- contacts (collision stage) and their solution (constraint stage) */
+  int ncon;               /* contacts found this step */
+  csContact* contact;     /* (ncon_max) this step's contacts, lambda = solved impulses */
+  int ncon_prev;          /* contacts of the previous step (warm start by feature id) */
+  csContact* contact_prev;/* (ncon_max) */
+  int prev_converged;     /* the previous solve met its tolerance (warm start allowed) */
+  csSolverStats solver_stats; /* of the last solve (zeros if there was nothing to solve) */
+  double* qfrc_contact;   /* (nv) J^T lambda / dt of the last step: contact generalized force */
+
+  /* ---- the contact problem of the last step (nc = ncon), rows n, t1, t2 per contact */
+  csContactProblem problem; /* points into the arrays below */
+  double* efc_J;          /* (3 ncon_max x nv) contact Jacobian */
+  double* efc_Y;          /* (3 ncon_max x nv) scratch of the build: D^-1/2 L^-T J^T per contact
+                             on its dof chain (M = L^T D L), so that G = Y^T Y */
+  double* efc_G;          /* (3 ncon_max x 3 ncon_max) Delassus J M^-1 J^T (3nc x 3nc used) */
+  double* efc_g;          /* (3 ncon_max) free velocity J v_free + stabilisation */
+  double* efc_mu;         /* (ncon_max) */
+  double* efc_lambda;     /* (3 ncon_max) impulses, N s */
+  double* qvel_free;      /* (nv) velocity after the smooth dynamics, before contacts */
+
+  /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */
+  int profile;            /* set by the user to time the stages (costs ~20 ns per clock read) */
+  double time_ns[4];      /* smooth dynamics, collision, problem build, solve */
 
   /* ---- diagnostics */
   csWarning warning[CS_WARN_COUNT];

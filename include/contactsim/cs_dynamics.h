@@ -62,6 +62,16 @@ CS_API csStatus cs_forward(const csModel* m, csData* d);
 /* Actuator forces into d->qfrc_actuator from ctrl. */
 CS_API void cs_actuation(const csModel* m, csData* d);
 
+/* ---- contacts */
+/* Collision detection at the current geom poses (call cs_geom_poses first): fills
+   d->contact[0..ncon) (keeping the previous step's list for warm starting) and returns
+   ncon. Overflow beyond ncon_max is a counted warning. */
+CS_API int cs_collide(const csModel* m, csData* d);
+/* The contact problem of d's contacts into d->problem (efc_* arrays), with v_free the
+   velocity after the smooth dynamics; needs the factor of M and cdof. CS_ERR_MEMORY if the
+   arena is too small (it is sized for ncon_max contacts). */
+CS_API csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,84 @@
+/* Built-in scenes of spec/benchmarks.md: the ANYmal tasks (hang, drop, trot, random) and the
+   ContactBench cube scenes (cube_slide, cube_push, stack_ratio). A scene is a model, a start
+   state, and a per-step controller (PD torques, pushes, resets) applied before each step.
+
+   The controller (csSceneCtl) works on plain arrays only: the time, the kinetic energy, and
+   the angles and rates of the controlled joints. It knows no simulator, so the MuJoCo side
+   of `contactsim bench anymal` runs the very same code on its own copy (same seed): only
+   the gathering of q, qdot and the scattering of the torques differ per simulator.
+   Uses the public API only. */
+#ifndef CS_SCENE_H
+#define CS_SCENE_H
+
+#include "contactsim/contactsim.h"
+
+enum { CS_SCENE_MAXJ = 64 };
+
+/* The scene's controller state. Plain data (no pointers): copy it to mirror a scene. */
+typedef struct csSceneCtl {
+  int task;               /* internal task id */
+  /* PD control of npd joints: tau = kp (q_ref - q) - kd qdot, clamped to +-tau_max */
+  int npd;
+  double qnom[CS_SCENE_MAXJ];  /* nominal angles (rad) */
+  double qref[CS_SCENE_MAXJ];  /* current references (rad) */
+  double lo[CS_SCENE_MAXJ];    /* joint range in the file (random references are clipped) */
+  double hi[CS_SCENE_MAXJ];
+  double kp, kd, tau_max;
+  double still_time;      /* drop: time the kinetic energy has been below 1e-3 J */
+  double next_ref;        /* random: time of the next reference */
+  double next_reset;      /* random: time of the next reset */
+  unsigned long long rng; /* random: generator state (seed 1) */
+  int resets;             /* resets requested since the start */
+  double push_force[3];   /* cube_push: force at the centre of mass (world) */
+} csSceneCtl;
+
+/* Start of a run: references at q_nom, timers at their start, the generator at seed 1,
+   resets 0. */
+void cs_scene_ctl_start(csSceneCtl* c);
+/* 1 if cs_scene_ctl_update reads its kinetic-energy argument (drop), else 0: the caller
+   may skip computing it. */
+int cs_scene_ctl_wants_energy(const csSceneCtl* c);
+/* Before each step, at time t (s) with step dt (s) and kinetic energy kinetic (J): timers,
+   references, pushes. Returns 1 if the caller must put its simulator in the scene's start
+   state (qpos0, qvel0) now, keeping its time; else 0. */
+int cs_scene_ctl_update(csSceneCtl* c, double t, double dt, double kinetic);
+/* PD torques of the npd controlled joints from their angles q and rates qd (npd each)
+   into tau (npd). Returns 0 (tau untouched) if the scene applies no joint torques. */
+int cs_scene_ctl_torques(const csSceneCtl* c, const double* q, const double* qd, double* tau);
+
+typedef struct csScene {
+  char name[32];
+  char model_path[1024];  /* the file loaded (MuJoCo loads the same one) */
+  csModel* m;
+  csData* d;
+  double* qpos0;          /* (nq) start state, in our qpos layout */
+  double* qvel0;          /* (nv) */
+  int pd_jnt[CS_SCENE_MAXJ];   /* our joint of each controlled joint (ctl order) */
+  int pd_qadr[CS_SCENE_MAXJ], pd_dof[CS_SCENE_MAXJ];
+  csSceneCtl ctl;         /* the controller (our side) */
+  int resets;             /* resets done (= ctl.resets, kept for the demo) */
+  double mass_ratio;      /* stack_ratio */
+  double* work;           /* (nv) scratch of cs_scene_control */
+} csScene;
+
+/* Names of the scenes, NULL-terminated. */
+const char* const* cs_scene_names(void);
+/* Build a scene. models_dir holds contactsim's models (CS_MODELS_DIR by default); param is a
+   scene parameter (stack_ratio: the mass ratio; NaN for the default). Prints nothing;
+   returns CS_ERR_ARG for an unknown name. */
+csStatus cs_scene_load(const char* name, const char* models_dir, double param, csScene* s);
+/* Put the scene in its start state: cs_data_reset, the start state, a cs_forward (so the
+   mass matrix used for the kinetic energy is that of the start), the controller restarted. */
+void cs_scene_reset(csScene* s);
+/* Before each step: controller torques into d->qfrc_applied (zeroed first), pushes, task
+   resets (cs_data_set_state to the start state, time kept). Works on (m, d) given (the
+   scene's own or a copy with the same sizes), t = d->time. The kinetic energy, when the
+   task needs it, is 0.5 qvel^T M qvel with the M of the last step (d->qM), as MuJoCo's
+   mj_energyVel. Also counts the resets in s->resets. */
+void cs_scene_control(csScene* s, const csModel* m, csData* d);
+void cs_scene_free(csScene* s);
+
+/* The scene's seeded generator (splitmix64 + Box-Muller), shared with the MuJoCo mirror. */
+double cs_scene_gauss(unsigned long long* state);
+
+#endif

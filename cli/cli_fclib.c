@@ -1,0 +1,417 @@
+/* contactsim fclib info FILE [--json]
+   contactsim fclib solve FILE --solver S [--tol T] [--iterations N] [--repeats N]
+                                          [--out SOL.hdf5] [--json]
+
+   FCLIB problems (Siconos' HDF5 files): local ones (W r + q = u) as they are, global ones
+   (M v = H r + f, u = H^T v + w) condensed to local form W = H^T M^-1 H, q = H^T M^-1 f + w
+   and, after the solve, their global velocity v = M^-1 (H r + f) and Siconos' global error.
+   The solving and the JSON line are shared with `contactsim bench fclib`
+   (bench/bench_fclib.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_bench.h"
+#include "cs_cli.h"
+
+static void usage(FILE* f) {
+  fprintf(f,
+          "usage: contactsim fclib info FILE [--json]\n"
+          "       contactsim fclib solve FILE --solver S [--tol T] [--iterations N]\n"
+          "                                   [--repeats N] [--out SOL.hdf5] [--json]\n"
+          "\n"
+          "FCLIB frictional contact problems (HDF5). Global problems (M v = H r + f,\n"
+          "u = H^T v + w) are condensed to local form (W = H^T M^-1 H, q = H^T M^-1 f + w)\n"
+          "before the solve; rolling-friction problems are not supported.\n"
+          "  info    kind, sizes, friction range, symmetry of W, stored solution, title\n"
+          "  solve   solve with one solver; `contactsim fclib solve --help` for options\n");
+}
+
+static void usage_info(FILE* f) {
+  fprintf(f,
+          "usage: contactsim fclib info FILE [--json]\n"
+          "\n"
+          "Prints what an FCLIB file holds: local or global problem, contacts, sizes and\n"
+          "stored entries, friction range, the local matrix W (condensed for a global file)\n"
+          "with its symmetry and smallest diagonal entry, whether a solution or guesses are\n"
+          "stored (with the Siconos error of the stored solution), title and description.\n"
+          "  --json   one JSON object on stdout\n");
+}
+
+static void usage_solve(FILE* f) {
+  fprintf(f,
+          "usage: contactsim fclib solve FILE --solver S [--tol T] [--iterations N]\n"
+          "                                   [--repeats N] [--out SOL.hdf5] [--json]\n"
+          "\n"
+          "Solves the (condensed) local problem of FILE from r = 0 and prints the Siconos\n"
+          "error of the solution (spec/solvers.md) and, for a global problem, the global\n"
+          "error of (r, v) with v = M^-1 (H r + f).\n"
+          "  --solver S       solver name (required); implemented: ");
+  cs_fclib_list_solvers(f);
+  fprintf(f,
+          "\n"
+          "  --tol T          target Siconos error, also the solver's own tolerance\n"
+          "                   (default 1e-8); converged means error <= T\n"
+          "  --iterations N   iteration cap (default 10000)\n"
+          "  --repeats N      timed solves, the median is reported (default 1)\n"
+          "  --out SOL.hdf5   write the problem with the solution (r, u; v for a global\n"
+          "                   problem) as an FCLIB file, then read it back to check\n"
+          "  --json           the JSON line of `contactsim bench fclib` on stdout\n");
+}
+
+static int parse_double(const char* opt, const char* s, double* x) {
+  char* end;
+  errno = 0;
+  *x = strtod(s, &end);
+  if (end == s || *end || errno || !isfinite(*x) || *x <= 0) {
+    fprintf(stderr, "contactsim fclib: %s needs a positive number, got '%s'\n", opt, s);
+    return 0;
+  }
+  return 1;
+}
+
+static int parse_int(const char* opt, const char* s, int max, int* x) {
+  char* end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || errno || v < 1 || v > max) {
+    fprintf(stderr, "contactsim fclib: %s needs an integer in 1..%d, got '%s'\n", opt, max, s);
+    return 0;
+  }
+  *x = (int)v;
+  return 1;
+}
+
+static const char* kind_name(csFclibKind k) {
+  switch (k) {
+    case CS_FCLIB_LOCAL: return "local";
+    case CS_FCLIB_GLOBAL: return "global";
+    case CS_FCLIB_LOCAL_ROLLING: return "local_rolling";
+    case CS_FCLIB_GLOBAL_ROLLING: return "global_rolling";
+    default: return "none";
+  }
+}
+
+static void json_str(FILE* f, const char* s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch < 32)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static void json_num(FILE* f, const char* key, double x) {
+  if (isfinite(x))
+    fprintf(f, ",\"%s\":%.6g", key, x);
+  else
+    fprintf(f, ",\"%s\":null", key);
+}
+
+static double norm(const double* x, size_t n) {
+  double s = 0;
+  for (size_t i = 0; i < n; i++) s += x[i] * x[i];
+  return sqrt(s);
+}
+
+/* ---------------------------------------------------------------- info */
+
+static int cmd_info(int argc, char** argv) {
+  const char* path = NULL;
+  int json = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage_info(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--json")) {
+      json = 1;
+    } else if (argv[i][0] == '-') {
+      fprintf(stderr, "contactsim fclib info: unknown option '%s' (try --help)\n", argv[i]);
+      return 2;
+    } else if (!path) {
+      path = argv[i];
+    } else {
+      fprintf(stderr, "contactsim fclib info: one FILE only\n");
+      return 2;
+    }
+  }
+  if (!path) {
+    fprintf(stderr, "contactsim fclib info: missing FILE\n");
+    usage_info(stderr);
+    return 2;
+  }
+  csFclibInfo in;
+  csStatus st = cs_fclib_info(path, &in);
+  if (st) {
+    fprintf(stderr, "contactsim fclib info: %s: %s\n", cs_status_name(st), cs_last_error());
+    return 1;
+  }
+  /* the local matrix: read (and condense) to report its symmetry */
+  csFclibCase c;
+  csStatus lst = cs_fclib_case_load(path, &c);
+  char why[512] = "";
+  if (lst) snprintf(why, sizeof why, "%s", cs_last_error());
+  double asym = NAN, wmax = 0, dmin = NAN, sol_err = NAN, sol_r = NAN;
+  int rows = 0;
+  if (!lst) {
+    const csContactProblem* p = &c.local->p;
+    const size_t m = 3 * (size_t)p->nc;
+    rows = (int)m;
+    double a = 0;
+    dmin = INFINITY;
+    for (size_t i = 0; i < m; i++) {
+      dmin = fmin(dmin, p->G[i * m + i]);
+      for (size_t j = 0; j < m; j++) {
+        a = fmax(a, fabs(p->G[i * m + j] - p->G[j * m + i]));
+        wmax = fmax(wmax, fabs(p->G[i * m + j]));
+      }
+    }
+    asym = wmax > 0 ? a / wmax : a;
+    if (c.global && c.global->r && c.global->v) {
+      sol_err = cs_global_error(c.global, c.global->r, c.global->v, NULL);
+      sol_r = norm(c.global->r, m);
+    } else if (c.local->lambda) {
+      csNcpReport rep;
+      cs_ncp_report(p, c.local->lambda, &rep);
+      sol_err = rep.error;
+      sol_r = norm(c.local->lambda, m);
+    }
+  }
+  if (json) {
+    printf("{\"file\":");
+    json_str(stdout, c.name);
+    printf(",\"kind\":\"%s\",\"spacedim\":%d,\"nc\":%d,\"n\":%d,\"rows\":%d", kind_name(in.kind),
+           in.spacedim, in.nc, in.n, in.rows);
+    if (in.kind == CS_FCLIB_LOCAL || in.kind == CS_FCLIB_LOCAL_ROLLING)
+      printf(",\"nnz_W\":%lld", in.nnz[0]);
+    else
+      printf(",\"nnz_M\":%lld,\"nnz_H\":%lld", in.nnz[0], in.nnz[1]);
+    json_num(stdout, "mu_min", in.mu_min);
+    json_num(stdout, "mu_max", in.mu_max);
+    printf(",\"supported\":%s", lst ? "false" : "true");
+    if (lst) {
+      printf(",\"reason\":");
+      json_str(stdout, why);
+    } else {
+      json_num(stdout, "w_asymmetry", asym);
+      json_num(stdout, "w_min_diagonal", dmin);
+      json_num(stdout, "condense_ms", c.condense_ms);
+    }
+    printf(",\"has_solution\":%s,\"has_guess\":%s", in.has_solution ? "true" : "false",
+           in.has_guess ? "true" : "false");
+    json_num(stdout, "solution_error", sol_err);
+    json_num(stdout, "solution_r_norm", sol_r);
+    printf(",\"title\":");
+    json_str(stdout, in.title);
+    printf(",\"description\":");
+    json_str(stdout, in.description);
+    printf("}\n");
+  } else {
+    printf("file         %s\n", path);
+    printf("kind         %s", kind_name(in.kind));
+    if (in.kind == CS_FCLIB_GLOBAL) printf(" (M v = H r + f, u = H^T v + w)");
+    if (in.kind == CS_FCLIB_LOCAL) printf(" (W r + q = u)");
+    printf("\n");
+    if (in.title[0]) printf("title        %s\n", in.title);
+    if (in.description[0]) {
+      /* one line: newlines of the stored text become " / " */
+      printf("description  ");
+      const char* s = in.description;
+      while (*s == '\n') s++;
+      for (; *s; s++) {
+        if (*s == '\n') {
+          if (s[1] && s[1] != '\n') printf(" / ");
+        } else {
+          putchar(*s);
+        }
+      }
+      printf("\n");
+    }
+    printf("spacedim     %d\n", in.spacedim);
+    printf("contacts     %d\n", in.nc);
+    if (in.kind == CS_FCLIB_LOCAL || in.kind == CS_FCLIB_LOCAL_ROLLING)
+      printf("sizes        W %d x %d (%lld stored entries)\n", in.rows, in.rows, in.nnz[0]);
+    else if (in.kind != CS_FCLIB_NONE)
+      printf("sizes        M %d x %d (%lld stored), H %d x %d (%lld stored)\n", in.n, in.n,
+             in.nnz[0], in.n, in.rows, in.nnz[1]);
+    if (isfinite(in.mu_min)) printf("mu           %g .. %g\n", in.mu_min, in.mu_max);
+    if (lst) {
+      printf("supported    no: %s\n", why);
+    } else {
+      printf("W            %d x %d%s, max |W - W^T| / max |W| = %.3g, smallest diagonal %.6g%s\n",
+             rows, rows, c.global ? " (condensed H^T M^-1 H)" : "", asym, dmin,
+             dmin > 0 ? "" : " (not positive!)");
+      if (c.global) printf("condensation %.3f ms (sparse Cholesky of M)\n", c.condense_ms);
+    }
+    printf("solution     %s", in.has_solution ? "stored" : "none");
+    if (isfinite(sol_err))
+      printf(" (|r| = %.6g, %s error %.6g)", sol_r, c.global ? "Siconos global" : "Siconos",
+             sol_err);
+    printf("\nguesses      %s\n", in.has_guess ? "stored" : "none");
+  }
+  cs_fclib_case_free(&c);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- solve */
+
+/* Write the problem with its solution to out and read it back; 0 on success. */
+static int write_solution(const csFclibCase* c, const double* lambda, const char* out,
+                          int json) {
+  const size_t m = 3 * (size_t)c->local->p.nc;
+  csStatus st;
+  int ok = 1;
+  if (c->global) {
+    const size_t n = (size_t)c->global->n;
+    double* v = malloc(n * sizeof(double));
+    if (!v) return 1;
+    st = cs_global_velocity(c->global, lambda, v);
+    if (!st) st = cs_fclib_write_global(out, c->global, lambda, v, c->name);
+    csGlobalProblem* back = NULL;
+    if (!st) st = cs_fclib_read_global(out, &back);
+    if (!st)
+      ok = back->r && back->u && back->v && !memcmp(back->r, lambda, m * sizeof(double)) &&
+           !memcmp(back->v, v, n * sizeof(double));
+    cs_global_problem_free(back);
+    free(v);
+  } else {
+    st = cs_fclib_write_local(out, &c->local->p, lambda, c->name);
+    csOwnedProblem* back = NULL;
+    if (!st) st = cs_fclib_read_local(out, &back);
+    if (!st)
+      ok = back->lambda && back->velocity && !memcmp(back->lambda, lambda, m * sizeof(double));
+    cs_problem_free(back);
+  }
+  if (st) {
+    fprintf(stderr, "contactsim fclib solve: --out: %s: %s\n", cs_status_name(st),
+            cs_last_error());
+    return 1;
+  }
+  if (!ok) {
+    fprintf(stderr, "contactsim fclib solve: --out: '%s' was written but its solution does "
+            "not read back identical\n", out);
+    return 1;
+  }
+  if (!json)
+    printf("wrote %s: the problem and its solution (r, u%s), read back identical\n", out,
+           c->global ? ", v" : "");
+  return 0;
+}
+
+static int cmd_solve(int argc, char** argv) {
+  const char* path = NULL;
+  const char* solver = NULL;
+  const char* out = NULL;
+  int json = 0;
+  csFclibSettings set = {1e-8, 10000, 1, 120.0, 0};
+  for (int i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    int has = i + 1 < argc;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage_solve(stdout);
+      return 0;
+    } else if (!strcmp(a, "--json")) {
+      json = 1;
+    } else if (!strcmp(a, "--solver") && has) {
+      solver = argv[++i];
+    } else if (!strcmp(a, "--out") && has) {
+      out = argv[++i];
+    } else if (!strcmp(a, "--tol") && has) {
+      if (!parse_double(a, argv[++i], &set.tol)) return 2;
+    } else if (!strcmp(a, "--iterations") && has) {
+      if (!parse_int(a, argv[++i], 1000000000, &set.iterations)) return 2;
+    } else if (!strcmp(a, "--repeats") && has) {
+      if (!parse_int(a, argv[++i], 64, &set.repeats)) return 2;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "contactsim fclib solve: unknown or incomplete option '%s' (try --help)\n",
+              a);
+      return 2;
+    } else if (!path) {
+      path = a;
+    } else {
+      fprintf(stderr, "contactsim fclib solve: one FILE only ('%s' and '%s')\n", path, a);
+      return 2;
+    }
+  }
+  if (!path) {
+    fprintf(stderr, "contactsim fclib solve: missing FILE\n");
+    usage_solve(stderr);
+    return 2;
+  }
+  if (!solver) {
+    fprintf(stderr, "contactsim fclib solve: missing --solver S; implemented: ");
+    cs_fclib_list_solvers(stderr);
+    fprintf(stderr, "\n");
+    return 2;
+  }
+  if (!cs_fclib_solver_known(solver)) {
+    fprintf(stderr, "contactsim fclib solve: unknown or unimplemented solver '%s'; "
+            "implemented: ", solver);
+    cs_fclib_list_solvers(stderr);
+    fprintf(stderr, "\n");
+    return 2;
+  }
+  csFclibCase c;
+  csStatus st = cs_fclib_case_load(path, &c);
+  if (st) {
+    fprintf(stderr, "contactsim fclib solve: %s: %s\n", cs_status_name(st), cs_last_error());
+    cs_fclib_case_free(&c);
+    return 1;
+  }
+  const size_t m = 3 * (size_t)c.local->p.nc;
+  double* lambda = malloc(m * sizeof(double));
+  if (!lambda) {
+    cs_fclib_case_free(&c);
+    return 1;
+  }
+  csFclibRun r;
+  cs_fclib_run(&c, solver, &set, lambda, &r);
+  int rc = r.ok ? 0 : 1;
+  if (json) {
+    cs_fclib_print_json(stdout, &c, solver, &r);
+  } else {
+    printf("file         %s (%s, %d contacts)\n", c.name, c.global ? "global, condensed" : "local",
+           c.local->p.nc);
+    printf("solver       %s\n", solver);
+    if (!r.ok) printf("failed       %s\n", r.note);
+    printf("converged    %s (Siconos error <= %g)\n", r.converged ? "yes" : "no", set.tol);
+    printf("error        %.6g (Siconos: natural map / max(|q|, |r|, |u|))\n", r.error);
+    printf("error_1pq    %.6g (natural map / (1 + |q|))\n", r.error_1pq);
+    printf("eps_abs      %.6g (NCP report)\n", r.eps_abs);
+    if (c.global) printf("global_error %.6g (v = M^-1 (H r + f))\n", r.global_error);
+    printf("iterations   %d\n", r.iterations);
+    printf("time         %.3f ms%s\n", r.ms, set.repeats > 1 ? " (median)" : "");
+  }
+  if (out && r.ok && write_solution(&c, lambda, out, json)) rc = 1;
+  free(lambda);
+  cs_fclib_case_free(&c);
+  return rc;
+}
+
+int cs_cli_fclib(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char* sub = argv[1];
+  if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!cs_have_fclib()) {
+    fprintf(stderr, "contactsim fclib: this build has no FCLIB support (libfclib)\n");
+    return 1;
+  }
+  if (!strcmp(sub, "info")) return cmd_info(argc - 1, argv + 1);
+  if (!strcmp(sub, "solve")) return cmd_solve(argc - 1, argv + 1);
+  fprintf(stderr, "contactsim fclib: unknown subcommand '%s' (info or solve; try --help)\n", sub);
+  return 2;
+}

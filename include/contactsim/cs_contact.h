@@ -1,0 +1,197 @@
+/* Contacts, the contact problem every solver consumes, the solver table and the NCP
+   report (DESIGN.md section 4).
+
+   Per contact i the local frame is (n, t1, t2), normal first, as FCLIB and Siconos store
+   it. With lambda the impulses (N s) and v = G lambda + g the post-step contact
+   velocities (m/s), the friction cone is K_mu = { |lambda_T| <= mu lambda_N }. */
+#ifndef CONTACTSIM_CS_CONTACT_H
+#define CONTACTSIM_CS_CONTACT_H
+
+#include "cs_export.h"
+#include "cs_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One contact point between two geoms. */
+typedef struct csContact {
+  double pos[3];     /* world point midway between the two surfaces */
+  double frame[9];   /* rows n, t1, t2 (world); n points from geom[0] into geom[1] */
+  double dist;       /* signed distance along n (< 0: penetration), m */
+  double mu;         /* Coulomb friction coefficient */
+  int geom[2];       /* geom ids; geom[0] has the lower csGeomType (the plane first) */
+  int feature;       /* persistent id of the feature pair within the geom pair */
+  double lambda[3];  /* solved impulse in the contact frame (n, t1, t2), N s */
+} csContact;
+
+/* The contact problem: find lambda in K_mu with v = G lambda + g satisfying the model's
+   complementarity conditions (Signorini and Coulomb, or the solver's own model). */
+typedef struct csContactProblem {
+  int nc;            /* contacts */
+  int nv;            /* degrees of freedom of the system (0 if J is absent) */
+  const double* mu;  /* (nc) friction coefficients */
+  const double* G;   /* (3nc x 3nc) Delassus matrix J M^-1 J^T, row-major, symmetric */
+  const double* g;   /* (3nc) free contact velocity incl. stabilisation */
+  const double* R;   /* (3nc) diagonal compliance added to G, or NULL */
+  const double* J;   /* (3nc x nv) contact Jacobian rows (n, t1, t2), or NULL */
+} csContactProblem;
+
+/* The NCP report (paper 002 eq. 14; spec/solvers.md), the same for every solver. */
+typedef struct csNcpReport {
+  double eps_p;      /* max_i dist(lambda_i, K_mu_i) */
+  double eps_d;      /* max_i dist(v~_i, K*_mu_i), v~ = v + (mu |v_T|, 0, 0) */
+  double eps_c;      /* max_i |<lambda_i, v~_i>| */
+  double eps_abs;    /* max of the three */
+  double error;      /* Siconos 4.4.0 fc3d error: natural-map residual / max(|g|,|lambda|,|v|) */
+  double error_1pq;  /* natural-map residual / (1 + |g|) */
+  double signorini;  /* max_i |lambda_N,i v_N,i| */
+} csNcpReport;
+
+typedef struct csSolverStats {
+  int iterations;    /* iterations (sweeps) done */
+  int converged;     /* own criterion met within the cap */
+  double residual;   /* the solver's own stopping residual at exit */
+  csNcpReport ncp;   /* filled by every solver on exit */
+} csSolverStats;
+
+typedef struct csSolverOptions {
+  int iterations;    /* cap */
+  double tolerance;  /* on the solver's own criterion */
+  double omega;      /* relaxation (PGS family), default 1 */
+  int warmstart;     /* lambda holds a start value on entry */
+} csSolverOptions;
+
+typedef struct csSolver {
+  const char* name;  /* CLI/JSON name (spec/solvers.md) */
+  /* Scratch bytes for a problem of nc contacts. */
+  size_t (*workspace_bytes)(int nc, const csSolverOptions* opt);
+  /* Solve; lambda (3nc) holds the warm start on entry (zeros if none) and the solution on
+     exit. ws has workspace_bytes bytes, 64-byte aligned. Returns CS_OK even when the
+     tolerance was not met (stats->converged says); an error only for bad input. */
+  csStatus (*solve)(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                    double* lambda, csSolverStats* stats);
+} csSolver;
+
+/* The solver table entry of a type, or NULL if not implemented yet. */
+CS_API const csSolver* cs_solver_get(csSolverType type);
+/* Solver type from its name ("pgs" is an alias of "ncp_pgs"); -1 if unknown. */
+CS_API int cs_solver_from_name(const char* name);
+CS_API const char* cs_solver_name(csSolverType type);
+
+/* The NCP report of lambda for problem p (v = G lambda + g, plus R lambda if R). */
+CS_API void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r);
+
+/* The tangent basis of spec/benchmarks.md: t1 = normalize(n x e), e the world axis least
+   aligned with n (ties in order x, y, z), t2 = n x t1. frame receives rows n, t1, t2. */
+CS_API void cs_contact_frame(const double n[3], double frame[9]);
+
+/* ---------------------------------------------------------------- FCLIB (local problems)
+   FCLIB's local problem is W r + q = u with (n, t1, t2) per contact, so W = G, q = g,
+   r = lambda. Available when the library was built with libfclib (CS_ERR_UNSUPPORTED
+   otherwise). */
+
+/* A problem that owns its arrays (from cs_fclib_read_local); free with cs_problem_free. */
+typedef struct csOwnedProblem {
+  csContactProblem p;
+  double* mu;
+  double* G;
+  double* g;
+  double* R;
+  double* lambda;    /* (3nc) stored solution or guess, or NULL */
+  double* velocity;  /* (3nc) stored velocity, or NULL */
+} csOwnedProblem;
+
+/* Write p as an FCLIB local problem (dense W stored as a sparse matrix of its non-zeros),
+   with an optional solution (lambda, and v = G lambda + g). Overwrites path. */
+CS_API csStatus cs_fclib_write_local(const char* path, const csContactProblem* p,
+                                     const double* lambda, const char* title);
+/* Read an FCLIB local problem (spacedim 3). *out is allocated; free with
+   cs_problem_free. */
+CS_API csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out);
+CS_API void cs_problem_free(csOwnedProblem* p);
+/* 1 if the library was built with FCLIB support. */
+CS_API int cs_have_fclib(void);
+
+/* ---------------------------------------------------------------- FCLIB (global problems)
+   FCLIB's global problem (fclib.h, the same in Siconos with q = f):
+     M v = H r + f,   u = H^T v + w,   r in K_mu, u~ = u + (mu |u_T|, 0, 0) in K*_mu, <r, u~> = 0,
+   with M (n x n) symmetric positive definite, H (n x 3nc), per contact (n, t1, t2).
+   Eliminating v gives the local problem W r + q = u with
+     W = H^T M^-1 H,   q = H^T M^-1 f + w,
+   and v = M^-1 (H r + f) recovers the global velocity from a local solution r.
+   Problems with equality constraints (G, b) and rolling friction (spacedim 5) are
+   reported as CS_ERR_UNSUPPORTED. Available with libfclib (see cs_have_fclib). */
+
+/* A sparse matrix in compressed columns: rows sorted within each column, no duplicates. */
+typedef struct csSparseMatrix {
+  int m;             /* rows */
+  int n;             /* columns */
+  int* colptr;       /* (n + 1) */
+  int* rowind;       /* (colptr[n]) */
+  double* val;       /* (colptr[n]) */
+} csSparseMatrix;
+
+typedef struct csGlobalProblem {
+  int n;             /* velocity unknowns (M is n x n) */
+  int nc;            /* contacts (H is n x 3nc) */
+  csSparseMatrix M;  /* both triangles stored */
+  csSparseMatrix H;
+  double* f;         /* (n) */
+  double* w;         /* (3nc) */
+  double* mu;        /* (nc) */
+  double* r;         /* (3nc) stored solution or first guess, or NULL */
+  double* u;         /* (3nc) stored local velocity, or NULL */
+  double* v;         /* (n) stored global velocity, or NULL */
+  void* factor;      /* internal: the Cholesky factor of M, made on first use */
+} csGlobalProblem;
+
+/* Read an FCLIB global problem (spacedim 3), every dataset checked before libfclib reads
+   it. *out is allocated; free with cs_global_problem_free. */
+CS_API csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out);
+CS_API void cs_global_problem_free(csGlobalProblem* g);
+/* The local problem W = H^T M^-1 H (exactly symmetric), q = H^T M^-1 f + w, mu, with the
+   stored r, u as lambda, velocity. Factors M (sparse Cholesky) on first use and keeps the
+   factor in g; CS_ERR_NUMERIC if M is not positive definite. Free with cs_problem_free. */
+CS_API csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out);
+/* v (n) = M^-1 (H r + f) for a local solution r (3nc). */
+CS_API csStatus cs_global_velocity(csGlobalProblem* g, const double* r, double* v);
+/* Siconos' global error of (r, v): |M v - H r - f| / max(|f|, |M v|, |H r|)
+   + err_abs(r, u) / max(|u|, |r|) with u = H^T v + w (spec/solvers.md). u (3nc) receives
+   u if not NULL. */
+CS_API double cs_global_error(const csGlobalProblem* g, const double* r, const double* v,
+                              double* u);
+/* Write g as an FCLIB global problem with an optional solution (r, v; u = H^T v + w).
+   Overwrites path. */
+CS_API csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g,
+                                      const double* r, const double* v, const char* title);
+
+typedef enum csFclibKind {
+  CS_FCLIB_NONE = 0,          /* HDF5 file without an FCLIB problem */
+  CS_FCLIB_LOCAL,
+  CS_FCLIB_GLOBAL,
+  CS_FCLIB_LOCAL_ROLLING,
+  CS_FCLIB_GLOBAL_ROLLING
+} csFclibKind;
+
+/* What an FCLIB file holds, read with plain HDF5 calls (no libfclib: never exits). */
+typedef struct csFclibInfo {
+  csFclibKind kind;
+  int spacedim;      /* 3, or 5 for rolling friction; 0 if absent */
+  int nc;            /* contacts (rows of W or columns of H over spacedim) */
+  int n;             /* global velocity unknowns (0 for local problems) */
+  int rows;          /* local rows: W's size or H's columns */
+  long long nnz[2];  /* stored entries of W (local) or of M and H (global) */
+  int has_solution;  /* /solution present */
+  int has_guess;     /* /guesses present */
+  double mu_min, mu_max;
+  char title[256];   /* empty when absent; truncated */
+  char description[1024];
+} csFclibInfo;
+
+CS_API csStatus cs_fclib_info(const char* path, csFclibInfo* info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,204 @@
+/* Collision driver: geoms placed in the world, broadphase (sweep and prune along the axis
+   of largest spread), filtering, the pair table, and the contact list with frames and
+   friction. Runs inside the step: stack scratch only. */
+#include <math.h>
+#include <string.h>
+
+#include "cs_collision.h"
+#include "cs_error.h"
+#include "cs_math.h"
+#include "cs_memory.h"
+#include "contactsim/cs_dynamics.h"
+
+/* Pair table indexed [type(a)][type(b)] with type(a) <= type(b); NULL: no contact
+   (plane-plane, heightfield pairs not implemented yet). */
+static csCollideFn cs_pair_fn(int ta, int tb) {
+  switch (ta) {
+    case CS_GEOM_PLANE:
+      switch (tb) {
+        case CS_GEOM_SPHERE: return cs_collide_plane_sphere;
+        case CS_GEOM_CAPSULE: return cs_collide_plane_capsule;
+        case CS_GEOM_CYLINDER: return cs_collide_plane_cylinder;
+        case CS_GEOM_BOX: return cs_collide_plane_box;
+        case CS_GEOM_MESH: return cs_collide_plane_mesh;
+        default: return NULL;
+      }
+    case CS_GEOM_SPHERE:
+      switch (tb) {
+        case CS_GEOM_SPHERE: return cs_collide_sphere_sphere;
+        case CS_GEOM_CAPSULE: return cs_collide_sphere_capsule;
+        case CS_GEOM_BOX: return cs_collide_sphere_box;
+        case CS_GEOM_CYLINDER:
+        case CS_GEOM_MESH: return cs_collide_convex;
+        default: return NULL;
+      }
+    case CS_GEOM_CAPSULE:
+      switch (tb) {
+        case CS_GEOM_CAPSULE: return cs_collide_capsule_capsule;
+        case CS_GEOM_BOX: return cs_collide_capsule_box;
+        case CS_GEOM_CYLINDER:
+        case CS_GEOM_MESH: return cs_collide_convex;
+        default: return NULL;
+      }
+    case CS_GEOM_CYLINDER:
+      return (tb == CS_GEOM_CYLINDER || tb == CS_GEOM_BOX || tb == CS_GEOM_MESH)
+                 ? cs_collide_convex
+                 : NULL;
+    case CS_GEOM_BOX:
+      if (tb == CS_GEOM_BOX) return cs_collide_box_box;
+      return tb == CS_GEOM_MESH ? cs_collide_convex : NULL;
+    case CS_GEOM_MESH:
+      return tb == CS_GEOM_MESH ? cs_collide_convex : NULL;
+    default:
+      return NULL;
+  }
+}
+
+/* May geoms a and b touch? contype/conaffinity as MuJoCo, never within one body, never
+   between parent and child bodies (unless the parent is the world), never two world geoms,
+   and never an excluded body pair. */
+static int cs_pair_allowed(const csModel* m, int a, int b) {
+  if (!((m->geom_contype[a] & m->geom_conaffinity[b]) ||
+        (m->geom_contype[b] & m->geom_conaffinity[a])))
+    return 0;
+  int ba = m->geom_body[a], bb = m->geom_body[b];
+  if (ba == bb) return 0;
+  if (ba > bb) {
+    int t = ba;
+    ba = bb, bb = t;
+  }
+  if (ba != 0 && m->body_parent[bb] == ba) return 0;
+  for (int e = 0; e < m->nexclude; e++)
+    if (m->exclude_pair[2 * e] == ba && m->exclude_pair[2 * e + 1] == bb) return 0;
+  return 1;
+}
+
+static void cs_coll_geom(const csModel* m, const csData* d, int g, csCollGeom* out) {
+  out->type = m->geom_type[g];
+  memcpy(out->size, m->geom_size + 3 * g, 3 * sizeof(double));
+  memcpy(out->pos, d->geom_xpos + 3 * g, 3 * sizeof(double));
+  memcpy(out->mat, d->geom_xmat + 9 * g, 9 * sizeof(double));
+  out->rbound = m->geom_rbound[g];
+  out->vert = NULL; /* mesh hulls: wired in with the model's hull arrays */
+  out->nvert = 0;
+}
+
+/* Sort key: lower end of each geom's bounding interval along axis k. Planes are infinite
+   and handled apart. Insertion sort: the order barely changes between steps. */
+static void cs_sort_by(const double* lo, int* idx, int n) {
+  for (int i = 1; i < n; i++) {
+    int v = idx[i];
+    int j = i - 1;
+    while (j >= 0 && lo[idx[j]] > lo[v]) {
+      idx[j + 1] = idx[j];
+      j--;
+    }
+    idx[j + 1] = v;
+  }
+}
+
+static void cs_add_pair(const csModel* m, csData* d, int a, int b) {
+  if (m->geom_type[a] > m->geom_type[b]) {
+    int t = a;
+    a = b, b = t;
+  }
+  csCollideFn fn = cs_pair_fn(m->geom_type[a], m->geom_type[b]);
+  if (!fn) return;
+  double margin = m->opt.margin + fmax(m->geom_margin[a], m->geom_margin[b]);
+  csCollGeom ga, gb;
+  cs_coll_geom(m, d, a, &ga);
+  cs_coll_geom(m, d, b, &gb);
+  csContact tmp[CS_MAX_PAIR_CONTACTS];
+  int n = fn(&ga, &gb, margin, tmp);
+  double mu = fmax(m->geom_friction[a], m->geom_friction[b]);
+  for (int k = 0; k < n; k++) {
+    if (d->ncon >= m->ncon_max) {
+      cs_warning(d, CS_WARN_CONTACTFULL, "more than ncon_max = %d contacts; extra ones dropped",
+                 m->ncon_max);
+      return;
+    }
+    csContact* c = d->contact + d->ncon++;
+    *c = tmp[k];
+    double nrm[3] = {c->frame[0], c->frame[1], c->frame[2]};
+    cs_contact_frame(nrm, c->frame);
+    c->mu = mu;
+    c->geom[0] = a, c->geom[1] = b;
+    c->lambda[0] = c->lambda[1] = c->lambda[2] = 0;
+  }
+}
+
+int cs_collide(const csModel* m, csData* d) {
+  /* keep last step's contacts for warm starting */
+  memcpy(d->contact_prev, d->contact, sizeof(csContact) * (size_t)d->ncon);
+  d->ncon_prev = d->ncon;
+  d->ncon = 0;
+  int ng = m->ngeom;
+  if (ng < 2 || (m->opt.disable & CS_DISABLE_CONTACT)) return 0;
+  size_t mark = cs_stack_mark(d);
+  int* idx = CS_STACK_ALLOC(d, int, ng);
+  int* planes = CS_STACK_ALLOC(d, int, ng);
+  double* lo = CS_STACK_ALLOC(d, double, ng);
+  double* hi = CS_STACK_ALLOC(d, double, ng);
+  if (!idx || !planes || !lo || !hi) {
+    cs_stack_free(d, mark);
+    cs_warning(d, CS_WARN_CONTACTFULL, "arena full in collision; contacts skipped");
+    return 0;
+  }
+  /* sweep axis: largest spread of the geom centres */
+  double mean[3] = {0, 0, 0}, var[3] = {0, 0, 0};
+  int nb = 0, np = 0;
+  for (int g = 0; g < ng; g++) {
+    if (m->geom_type[g] == CS_GEOM_PLANE) {
+      planes[np++] = g;
+      continue;
+    }
+    const double* p = d->geom_xpos + 3 * g;
+    for (int k = 0; k < 3; k++) mean[k] += p[k], var[k] += p[k] * p[k];
+    idx[nb++] = g;
+  }
+  int axis = 0;
+  if (nb > 0) {
+    double best = -1;
+    for (int k = 0; k < 3; k++) {
+      double v = var[k] / nb - (mean[k] / nb) * (mean[k] / nb);
+      if (v > best) best = v, axis = k;
+    }
+  }
+  for (int i = 0; i < nb; i++) {
+    int g = idx[i];
+    double c = d->geom_xpos[3 * g + axis], r = m->geom_rbound[g] + m->opt.margin +
+                                             m->geom_margin[g];
+    lo[g] = c - r, hi[g] = c + r;
+  }
+  cs_sort_by(lo, idx, nb);
+  /* planes against every bounded geom whose bounding sphere reaches the half-space */
+  for (int i = 0; i < np; i++) {
+    int p = planes[i];
+    const double* R = d->geom_xmat + 9 * p;
+    double n[3] = {R[2], R[5], R[8]};
+    for (int j = 0; j < nb; j++) {
+      int g = idx[j];
+      double off[3];
+      cs_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * p);
+      double reach = m->geom_rbound[g] + m->opt.margin + fmax(m->geom_margin[g], m->geom_margin[p]);
+      if (cs_dot3(off, n) > reach) continue;
+      if (cs_pair_allowed(m, p, g)) cs_add_pair(m, d, p, g);
+    }
+  }
+  /* sweep and prune, then the bounding spheres */
+  for (int i = 0; i < nb; i++) {
+    int a = idx[i];
+    for (int j = i + 1; j < nb; j++) {
+      int b = idx[j];
+      if (lo[b] > hi[a]) break;
+      double off[3];
+      cs_sub3(off, d->geom_xpos + 3 * a, d->geom_xpos + 3 * b);
+      double r = m->geom_rbound[a] + m->geom_rbound[b] + m->opt.margin +
+                 fmax(m->geom_margin[a], m->geom_margin[b]);
+      if (cs_dot3(off, off) > r * r) continue;
+      if (cs_pair_allowed(m, a, b)) cs_add_pair(m, d, a, b);
+    }
+  }
+  cs_stack_free(d, mark);
+  return d->ncon;
+}

@@ -1,0 +1,30 @@
+/* Friction cones of the contact problem (internal): projections and distances, shared by
+   the NCP report and the solvers.
+
+   A contact vector is x = (x_N, x_T1, x_T2), normal first. The friction cone is
+   K_mu = { |x_T| <= mu x_N } and its dual K*_mu = { mu |x_T| <= x_N } (aperture 1/mu).
+   mu = 0 is exact, not a limit: K_0 is the ray x_T = 0, x_N >= 0 and K*_0 the half-space
+   x_N >= 0. A negative mu is treated as 0. Every function allows out == x. */
+#ifndef CS_CONTACT_CONE_H
+#define CS_CONTACT_CONE_H
+
+#include <math.h>
+
+/* sqrt(a^2 + b^2) without hypot's overflow guards (several times faster; impulses and
+   velocities never come near 1e154). */
+static inline double cs_norm2(double a, double b) { return sqrt(a * a + b * b); }
+
+/* Euclidean projection of x onto K_mu, with the branch order and arithmetic of Siconos'
+   projectionOnCone (polar cone first), so the natural-map residual matches Siconos. */
+void csu_project_cone(const double* x, double mu, double* out);
+/* Euclidean projection of x onto K*_mu. */
+void csu_project_dual_cone(const double* x, double mu, double* out);
+/* Euclidean distances dist(x, K_mu) and dist(x, K*_mu), in closed form (not |x - P(x)|,
+   which loses digits when x is far from the cone). */
+double csu_dist_cone(const double* x, double mu);
+double csu_dist_dual_cone(const double* x, double mu);
+/* |lambda - P_K(lambda - v~)|^2 with v~ = v + (mu |v_T|, 0, 0): one contact's term of the
+   Siconos natural-map residual (rho = 1). */
+double csu_natural_map_sq(const double* lambda, const double* v, double mu);
+
+#endif

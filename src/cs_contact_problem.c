@@ -1,0 +1,227 @@
+/* The contact problem of the current contacts (DESIGN.md section 4):
+     J      rows n, t1, t2 of every contact: relative velocity of geom[1]'s body with respect
+            to geom[0]'s body at the contact point, in the contact frame;
+     G = J M^-1 J^T through the sparse factor M = L^T D L (no inverse, no M^-1 J^T): with
+            Y = L^-T J^T, G = Y^T D^-1 Y. Row j of J lives on the dofs of the two bodies'
+            chains to the root, and so does Y_j (L^T couples a dof only to its ancestors), so
+            the half solve touches a chain, not the tree;
+     g = J v_free + stabilisation on the normal rows (spec/benchmarks.md "Common settings"):
+            gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
+            phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt).
+   Warm start: impulses of last step's contact with the same geom pair and feature id,
+   carried through the world frame into the new contact frame (the cone projection is done
+   by the solver); none at new impacts and none after a failed solve. */
+#include <math.h>
+#include <string.h>
+
+#include "cs_error.h"
+#include "cs_math.h"
+#include "cs_memory.h"
+#include "contactsim/cs_dynamics.h"
+
+/* rows (3 x nv) += sign * frame * (point Jacobian of body at p) */
+static void cs_contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
+                               const double* frame, double sign, double* rows) {
+  int nv = m->nv;
+  for (int k = m->body_lastdof[body]; k >= 0; k = m->dof_parent[k]) {
+    const double* S = d->cdof + 6 * k; /* [w; v_O]: the point moves at v_O + w x p */
+    double v[3];
+    cs_cross3(v, S, p);
+    v[0] = sign * (v[0] + S[3]), v[1] = sign * (v[1] + S[4]), v[2] = sign * (v[2] + S[5]);
+    rows[k] += cs_dot3(frame, v);
+    rows[nv + k] += cs_dot3(frame + 3, v);
+    rows[2 * nv + k] += cs_dot3(frame + 6, v);
+  }
+}
+
+static void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
+  lambda[0] = lambda[1] = lambda[2] = 0;
+  for (int j = 0; j < d->ncon_prev; j++) {
+    const csContact* q = d->contact_prev + j;
+    if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] || q->feature != c->feature)
+      continue;
+    double f[3];
+    cs_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
+    cs_mulmat3vec(lambda, c->frame, f);
+    return;
+  }
+}
+
+/* The dofs that move contact i: the union of both bodies' chains to the root, in
+   descending order (dof_parent[k] < k, so each walk descends; once the walks meet they
+   share the rest). Returns their number. */
+static int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
+  int n = 0;
+  int k1 = m->body_lastdof[b1], k0 = b0 > 0 ? m->body_lastdof[b0] : -1;
+  while (k1 >= 0 || k0 >= 0) {
+    if (k1 == k0) {
+      chain[n++] = k1;
+      k1 = m->dof_parent[k1], k0 = m->dof_parent[k0];
+    } else if (k1 > k0) {
+      chain[n++] = k1;
+      k1 = m->dof_parent[k1];
+    } else {
+      chain[n++] = k0;
+      k0 = m->dof_parent[k0];
+    }
+  }
+  return n;
+}
+
+csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc;
+  double dt = m->opt.timestep, beta = m->opt.baumgarte;
+  csContactProblem* p = &d->problem;
+  size_t mark = cs_stack_mark(d);
+  int* chain = CS_STACK_ALLOC(d, int, (size_t)nc * nv); /* (nc x nv) dof lists */
+  int* nchain = CS_STACK_ALLOC(d, int, nc);
+  int* single = CS_STACK_ALLOC(d, int, nc); /* the chain is one path to the root */
+  double* za = CS_STACK_ALLOC(d, double, nv);
+  if (!chain || !nchain || !single || !za) {
+    cs_stack_free(d, mark);
+    p->nc = 0;
+    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+  }
+  memset(za, 0, sizeof(double) * (size_t)nv);
+  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
+  for (int i = 0; i < nc; i++) {
+    const csContact* c = d->contact + i;
+    double* rows = d->efc_J + (size_t)3 * i * nv;
+    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+    cs_contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
+    if (b0 > 0) cs_contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
+    d->efc_mu[i] = c->mu;
+    int nch = cs_contact_chain(m, b0, b1, chain + (size_t)i * nv);
+    nchain[i] = nch;
+    /* one path iff its first dof has all the others as ancestors (row length of M) */
+    single[i] = nch > 0 && m->dof_Mnum[chain[(size_t)i * nv]] == nch;
+  }
+  /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
+     which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
+     3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
+  const double* LD = d->qLD;
+  const int* adr = m->dof_Madr;
+  const double* dinv = d->qLDiagInv;
+  double* sd = CS_STACK_ALLOC(d, double, nv); /* D^-1/2 */
+  if (!sd) {
+    cs_stack_free(d, mark);
+    p->nc = 0;
+    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+  }
+  for (int k = 0; k < nv; k++) sd[k] = sqrt(dinv[k]);
+  for (int i = 0; i < nc; i++) {
+    const double* J = d->efc_J + (size_t)3 * i * nv;
+    const int* ch = chain + (size_t)i * nv;
+    int nch = nchain[i];
+    double* Y = d->efc_Y + (size_t)3 * i * nv;
+    double* w = Y; /* first 3 dense rows (a copy of J), then the compact form */
+    memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
+    for (int e = 0; e < nch; e++) {
+      int k = ch[e];
+      double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
+      const double* rk = LD + adr[k];
+      if (single[i]) { /* the ancestors of k are the rest of the chain, in order */
+        for (int t = 1; e + t < nch; t++) {
+          int q = ch[e + t];
+          double l = rk[t];
+          w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
+        }
+      } else {
+        int t = 1;
+        for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
+          double l = rk[t];
+          w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
+        }
+      }
+    }
+    /* compact in place: row r's entries go to [r nch, (r + 1) nch), below row r + 1's
+       sources (at >= (r + 1) nv); within a row they are gathered first */
+    for (int r = 0; r < 3; r++) {
+      for (int e = 0; e < nch; e++) za[e] = w[r * nv + ch[e]] * sd[ch[e]];
+      memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
+    }
+  }
+  /* G_ij = sum over the shared chain of Y_i[:, k] Y_j[:, k]^T: a 3x3 block per pair with
+     nine independent sums (no long addition chains); g = J v_free */
+  for (int i = 0; i < nc; i++) {
+    const int* chi = chain + (size_t)i * nv;
+    int ni = nchain[i];
+    const double* Yi = d->efc_Y + (size_t)3 * i * nv;
+    {
+      const double* J0 = d->efc_J + (size_t)3 * i * nv;
+      double g0 = 0, g1 = 0, g2 = 0;
+      for (int e = 0; e < ni; e++) {
+        int k = chi[e];
+        double v = vfree[k];
+        g0 += J0[k] * v, g1 += J0[nv + k] * v, g2 += J0[2 * nv + k] * v;
+      }
+      d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
+    }
+    for (int j = i; j < nc; j++) {
+      const int* chj = chain + (size_t)j * nv;
+      int nj = nchain[j];
+      const double* Yj = d->efc_Y + (size_t)3 * j * nv;
+      double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      if (single[i] && single[j]) {
+        /* two paths to the root share a common tail: the path of their deepest common
+           dof. Find its length from the ends, then accumulate without branches. */
+        int L = 0;
+        while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
+        const double* a = Yi + (ni - L);
+        const double* b = Yj + (nj - L);
+        for (int e = 0; e < L; e++) {
+          double a0 = a[e], a1 = a[ni + e], a2 = a[2 * ni + e];
+          double b0 = b[e], b1 = b[nj + e], b2 = b[2 * nj + e];
+          B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
+          B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
+          B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
+        }
+      }
+      int ei = 0, ej = 0;
+      if (single[i] && single[j]) ei = ni; /* done above */
+      while (ei < ni && ej < nj) {
+        int ki = chi[ei], kj = chj[ej];
+        if (ki > kj) {
+          ei++;
+        } else if (kj > ki) {
+          ej++;
+        } else {
+          double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
+          double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
+          B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
+          B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
+          B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
+          ei++, ej++;
+        }
+      }
+      double* Gij = d->efc_G + (size_t)(3 * i) * n + 3 * j;
+      double* Gji = d->efc_G + (size_t)(3 * j) * n + 3 * i;
+      Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
+      Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
+      Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
+      Gji[0] = B[0], Gji[1] = B[3], Gji[2] = B[6];
+      Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
+      Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
+    }
+  }
+  cs_stack_free(d, mark);
+  for (int i = 0; i < nc; i++) {
+    double phi = d->contact[i].dist;
+    d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;
+  }
+  int warm = m->opt.warmstart && d->prev_converged;
+  for (int i = 0; i < nc; i++) {
+    if (warm)
+      cs_warmstart(d, d->contact + i, d->efc_lambda + 3 * i);
+    else
+      d->efc_lambda[3 * i] = d->efc_lambda[3 * i + 1] = d->efc_lambda[3 * i + 2] = 0;
+  }
+  p->nc = nc;
+  p->nv = nv;
+  p->mu = d->efc_mu;
+  p->G = d->efc_G;
+  p->g = d->efc_g;
+  p->R = NULL;
+  p->J = d->efc_J;
+  return CS_OK;
+}

@@ -1,0 +1,84 @@
+/* The NCP report every solver fills on exit (spec/solvers.md), and the contact frame. */
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "contactsim/cs_contact.h"
+#include "cs_contact_cone.h"
+
+void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r) {
+  memset(r, 0, sizeof *r);
+  if (!p || p->nc <= 0) return;
+  const size_t n = 3 * (size_t)p->nc;
+  double eps_p = 0, eps_d = 0, eps_c = 0, sig = 0;
+  double err2 = 0, g2 = 0, l2 = 0, v2 = 0;
+  /* One contact at a time (row block i of G times lambda), so no scratch vector of size
+     3nc is needed: this runs inside the step, which must not allocate. */
+  for (int i = 0; i < p->nc; i++) {
+    const double* li = lambda + 3 * (size_t)i;
+    double v[3];
+    for (int k = 0; k < 3; k++) {
+      size_t row = 3 * (size_t)i + (size_t)k;
+      const double* Grow = p->G + row * n;
+      double s = 0;
+      for (size_t j = 0; j < n; j++) s += Grow[j] * lambda[j];
+      v[k] = s + p->g[row];
+      if (p->R) v[k] += p->R[row] * lambda[row];
+      g2 += p->g[row] * p->g[row];
+      l2 += lambda[row] * lambda[row];
+      v2 += v[k] * v[k];
+    }
+    double mu = p->mu[i];
+    /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
+       and maximal dissipation together. */
+    double vs[3] = {v[0] + mu * cs_norm2(v[1], v[2]), v[1], v[2]};
+    double dp = csu_dist_cone(li, mu);
+    double dd = csu_dist_dual_cone(vs, mu);
+    double dc = fabs(li[0] * vs[0] + li[1] * vs[1] + li[2] * vs[2]);
+    double ds = fabs(li[0] * v[0]);
+    if (dp > eps_p) eps_p = dp;
+    if (dd > eps_d) eps_d = dd;
+    if (dc > eps_c) eps_c = dc;
+    if (ds > sig) sig = ds;
+    err2 += csu_natural_map_sq(li, v, mu);
+  }
+  r->eps_p = eps_p;
+  r->eps_d = eps_d;
+  r->eps_c = eps_c;
+  r->eps_abs = fmax(eps_p, fmax(eps_d, eps_c));
+  double err = sqrt(err2), gn = sqrt(g2);
+  /* Siconos 4.4.0 divides by max(|q|, |r|, |u|) only when it exceeds DBL_EPSILON
+     (fabs(norm) > DBL_EPSILON in fc3d_compute_error); same test here, so a zero problem
+     reports the absolute residual. */
+  double scale = fmax(gn, fmax(sqrt(l2), sqrt(v2)));
+  r->error = scale > DBL_EPSILON ? err / scale : err;
+  r->error_1pq = err / (1.0 + gn);
+  r->signorini = sig;
+}
+
+void cs_contact_frame(const double n[3], double frame[9]) {
+  /* e = the world axis least aligned with n; strict < keeps the first of tied axes, so
+     ties go x, then y, then z (the pyramidal LCP's facets depend on this choice). */
+  int e = 0;
+  double an[3] = {fabs(n[0]), fabs(n[1]), fabs(n[2])};
+  if (an[1] < an[e]) e = 1;
+  if (an[2] < an[e]) e = 2;
+  /* t1 = n x e_k written out: the cross product with a unit axis just picks components.
+     0.0 - a rather than -a so a zero component is +0, not -0, in printed frames. */
+  double t1[3];
+  if (e == 0) {
+    t1[0] = 0, t1[1] = n[2], t1[2] = 0.0 - n[1];
+  } else if (e == 1) {
+    t1[0] = 0.0 - n[2], t1[1] = 0, t1[2] = n[0];
+  } else {
+    t1[0] = n[1], t1[1] = 0.0 - n[0], t1[2] = 0;
+  }
+  double len = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  if (len > 0) t1[0] /= len, t1[1] /= len, t1[2] /= len;
+  frame[0] = n[0], frame[1] = n[1], frame[2] = n[2];
+  frame[3] = t1[0], frame[4] = t1[1], frame[5] = t1[2];
+  frame[6] = n[1] * t1[2] - n[2] * t1[1];
+  frame[7] = n[2] * t1[0] - n[0] * t1[2];
+  frame[8] = n[0] * t1[1] - n[1] * t1[0];
+}

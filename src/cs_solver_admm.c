@@ -1,0 +1,520 @@
+/* ADMM on the contact problem (paper 002 Alg. 3), on the CCP and on the NCP.
+
+   Splitting: min 1/2 lambda^T (G + R) lambda + (g + s)^T lambda + I_K(z) s.t. lambda = z,
+   with the unscaled dual gamma. One iteration:
+     lambda = -(G + R + rho I)^-1 (g + s - rho z + gamma)    (dense Cholesky in the workspace)
+     lambda^ = omega lambda + (1 - omega) z                    (over-relaxation, eq. 22)
+     z = P_K(lambda^ + gamma / rho)
+     gamma = gamma + rho (lambda^ - z)
+   Whatever the iterate, z in K, -gamma in K* and <z, gamma> = 0 hold exactly (gamma / rho
+   is the part of lambda^ + gamma / rho that P_K removes, which lies in the polar cone and
+   is orthogonal to its projection). So the two ADMM residuals
+     primal r_p = max |lambda - z|, dual r_d = max |v + s + gamma|,  v = (G + R) lambda + g,
+   bound the distance to the model's KKT conditions: they are a true optimality test, not
+   a step test. (Without relaxation r_d = rho |z - z_prev|, the textbook dual residual.)
+
+   - ccp_admm: s = 0, the CCP (paper 002 eq. 19). Stop: r_p <= tol and r_d <= tol.
+   - ncp_admm: s_i = (mu_i |v_T,i|, 0, 0), de Saxce's shift, recomputed from the velocity of
+     the last iterate at every iteration: a cascade of CCPs whose fixed point is the NCP.
+     Stop: the NCP residual eps_abs <= tol (cs_ncp_report's), on the returned lambda with
+     v = (G + R) lambda + g from a full product. Safeguards, each explained where it acts:
+     no shift at contacts well inside their cone (cs_admm_shift), one restart as a strict
+     CCP-then-shift cascade when the residual stalls (large mu), a warm start worse than
+     none is dropped, and an unconverged run returns its best iterate.
+   Both: after convergence the internal forces (the null-space part of lambda, redundant
+   contacts) are removed as far as the model's criterion allows (cs_admm_polish).
+
+   rho (spec/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
+   (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
+   (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
+   factored again then (no more often than every n/12 iterations, see cs_admm_run). The
+   interface keeps no state between calls, so rho cannot be warm started; lambda is, and so
+   is the dual: gamma0 = -P_K*(v0 + s0) is the dual the warm start would have at a solution
+   (v + s = -gamma in K*). A G that is not exactly symmetric (FCLIB's Capsules) is factored
+   by LU instead of Cholesky. */
+#include <math.h>
+#include <string.h>
+
+#include "cs_contact_cone.h"
+#include "cs_solver.h"
+
+/* ------------------------------------------------------------------ dense linear algebra */
+
+int csu_cholesky(int n, double* A) {
+  /* Row-oriented (left-looking) Cholesky-Crout: every inner product runs along two rows,
+     contiguous in row-major storage. */
+  for (int i = 0; i < n; i++) {
+    double* Li = A + (size_t)i * (size_t)n;
+    for (int j = 0; j <= i; j++) {
+      const double* Lj = A + (size_t)j * (size_t)n;
+      double s = Li[j];
+      for (int k = 0; k < j; k++) s -= Li[k] * Lj[k];
+      if (j < i) {
+        Li[j] = s / Lj[j];
+      } else {
+        if (!(s > 0) || !isfinite(s)) return 0;
+        Li[i] = sqrt(s);
+      }
+    }
+  }
+  return 1;
+}
+
+void csu_cholesky_solve(int n, const double* L, double* x) {
+  for (int i = 0; i < n; i++) { /* L y = b, rows of L */
+    const double* Li = L + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
+    x[i] = s / Li[i];
+  }
+  for (int j = n - 1; j >= 0; j--) { /* L^T x = y, column-oriented: row j of L again */
+    const double* Lj = L + (size_t)j * (size_t)n;
+    double xj = x[j] / Lj[j];
+    x[j] = xj;
+    for (int k = 0; k < j; k++) x[k] -= Lj[k] * xj;
+  }
+}
+
+int csu_is_symmetric(int n, const double* A) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      if (A[(size_t)i * n + j] != A[(size_t)j * n + i]) return 0;
+  return 1;
+}
+
+int csu_lu(int n, double* A, int* piv) {
+  /* Right-looking Doolittle with partial pivoting; the row updates run along rows. */
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++)
+      if (fabs(A[(size_t)i * n + k]) > fabs(A[(size_t)p * n + k])) p = i;
+    piv[k] = p;
+    double* Ak = A + (size_t)k * (size_t)n;
+    if (p != k) {
+      double* Ap = A + (size_t)p * (size_t)n;
+      for (int j = 0; j < n; j++) {
+        double t = Ak[j];
+        Ak[j] = Ap[j], Ap[j] = t;
+      }
+    }
+    double d = Ak[k];
+    if (!(d != 0) || !isfinite(d)) return 0;
+    for (int i = k + 1; i < n; i++) {
+      double* Ai = A + (size_t)i * (size_t)n;
+      double f = Ai[k] / d;
+      Ai[k] = f;
+      if (f == 0) continue;
+      for (int j = k + 1; j < n; j++) Ai[j] -= f * Ak[j];
+    }
+  }
+  return 1;
+}
+
+void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
+  for (int k = 0; k < n; k++)
+    if (piv[k] != k) {
+      double t = x[k];
+      x[k] = x[piv[k]], x[piv[k]] = t;
+    }
+  for (int i = 0; i < n; i++) {
+    const double* Li = LU + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
+    x[i] = s;
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    const double* Ui = LU + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = i + 1; k < n; k++) s -= Ui[k] * x[k];
+    x[i] = s / Ui[i];
+  }
+}
+
+double csu_power_iteration(int n, const double* G, const double* R, double* tmp, int iters) {
+  /* A fixed, non-symmetric start so no eigenvector of a structured G is missed by
+     symmetry; only an estimate is needed (it scales rho). */
+  double* x = tmp;
+  double* y = tmp + n;
+  double lam = 0;
+  for (int i = 0; i < n; i++) x[i] = 1.0 + 0.01 * (double)(i % 7);
+  for (int it = 0; it < iters; it++) {
+    double nx = 0, xy = 0;
+    for (int i = 0; i < n; i++) nx += x[i] * x[i];
+    for (int r = 0; r < n; r++) {
+      const double* Gr = G + (size_t)r * (size_t)n;
+      double s = R ? R[r] * x[r] : 0;
+      for (int c = 0; c < n; c++) s += Gr[c] * x[c];
+      y[r] = s;
+      xy += x[r] * s;
+    }
+    double ny = 0;
+    for (int i = 0; i < n; i++) ny += y[i] * y[i];
+    ny = sqrt(ny);
+    if (!(ny > 0) || !(nx > 0)) return 0;
+    double next = xy / nx; /* Rayleigh quotient of x */
+    for (int i = 0; i < n; i++) x[i] = y[i] / ny;
+    if (it > 2 && fabs(next - lam) <= 1e-3 * next) return next;
+    lam = next;
+  }
+  return lam;
+}
+
+/* ------------------------------------------------------------------ ADMM */
+
+static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
+  (void)opt;
+  size_t n = 3 * (size_t)nc;
+  /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best (n each), two power-iteration
+     vectors; LU row swaps (n ints) */
+  return sizeof(double) * (n * n + 9 * n) + sizeof(int) * n + 128;
+}
+
+/* L = chol(G + R + rho I) (LU if G is not symmetric); raises rho (x10) until the
+   factorization succeeds, which with a PSD G happens only when rho is below the rounding of
+   G's diagonal. Returns rho, or -1. */
+static double cs_admm_factor(const csContactProblem* p, double rho, int sym, double* L, int* piv) {
+  int n = 3 * p->nc;
+  for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
+    memcpy(L, p->G, sizeof(double) * (size_t)n * (size_t)n);
+    for (int i = 0; i < n; i++) L[(size_t)i * n + i] += rho + (p->R ? p->R[i] : 0);
+    if (sym ? csu_cholesky(n, L) : csu_lu(n, L, piv)) return rho;
+  }
+  return -1;
+}
+
+/* s from v: de Saxce's shift (mu |v_T|, 0, 0) per contact, or 0 for the CCP, and 0 for a
+   contact whose z is inside its cone by more than 10 tol. Such a contact sticks at the
+   solution, where v_T = 0 and the shift vanishes anyway; before that, mu |v_T| of its
+   residual slip is not in the range of G (the shift is along the normal only), and its
+   null-space part divided by rho moves lambda along the internal-force directions every
+   iteration (a 4-contact cube at stiction grew an internal force of 0.4 N over 190 steps
+   that way). With s = 0 there, and gamma = 0 (an interior z leaves gamma at 0), the
+   null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
+   lambda ends within ~tol of the boundary, on the shifted side. */
+static void cs_admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z,
+                          double tol, double* s) {
+  for (int i = 0; i < nc; i++) {
+    const double *vi = v + 3 * i, *zi = z + 3 * i;
+    int inside = mu[i] * zi[0] - hypot(zi[1], zi[2]) > 10 * tol;
+    s[3 * i] = ncp && !inside ? mu[i] * sqrt(vi[1] * vi[1] + vi[2] * vi[2]) : 0;
+    s[3 * i + 1] = s[3 * i + 2] = 0;
+  }
+}
+
+static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambda,
+                                   const double* v) {
+  double worst = 0;
+  for (int i = 0; i < nc; i++) {
+    double e = csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
+    if (!(e <= worst)) worst = e; /* NaN propagates */
+  }
+  return worst;
+}
+
+/* The ADMM state and its fixed data. */
+typedef struct csAdmm {
+  const csContactProblem* p;
+  int ncp, n, sym;
+  double *L, *z, *gam, *v, *s, *rhs, *lh, *best;
+  int* piv;
+  double rho, factor, rho_min, rho_max, omega, tol;
+} csAdmm;
+
+/* z = P_K(lambda), gamma = -P_K*(v + s) with v the velocity of lambda and s its shift
+   (shift = 0: s = 0, the CCP start). */
+static void cs_admm_start(csAdmm* a, const double* lambda, int shift) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], a->z + 3 * i);
+  csu_solver_velocity(p, lambda, a->v);
+  cs_admm_shift(a->ncp && shift, nc, p->mu, a->v, a->z, a->tol, a->s);
+  for (int i = 0; i < nc; i++) {
+    double w[3] = {a->v[3 * i] + a->s[3 * i], a->v[3 * i + 1], a->v[3 * i + 2]};
+    csu_project_dual_cone(w, p->mu[i], w);
+    a->gam[3 * i] = -w[0], a->gam[3 * i + 1] = -w[1], a->gam[3 * i + 2] = -w[2];
+  }
+}
+
+/* One iteration from (z, gamma, s): lambda, its velocity v, new z and gamma; the primal
+   and dual residuals into rp, rd. */
+static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  double rho = a->rho;
+  /* lambda-update: (G + R + rho I) lambda = -(g + s) + rho z - gamma */
+  for (int r = 0; r < n; r++) a->rhs[r] = -(p->g[r] + a->s[r]) + rho * a->z[r] - a->gam[r];
+  memcpy(lambda, a->rhs, sizeof(double) * (size_t)n);
+  if (a->sym)
+    csu_cholesky_solve(n, a->L, lambda);
+  else
+    csu_lu_solve(n, a->L, a->piv, lambda);
+  /* v = (G + R) lambda + g = rhs - rho lambda + g: O(n), no product with G */
+  for (int r = 0; r < n; r++) a->v[r] = a->rhs[r] - rho * lambda[r] + p->g[r];
+  for (int r = 0; r < n; r++) a->lh[r] = a->omega * lambda[r] + (1.0 - a->omega) * a->z[r];
+  double ep = 0, ed = 0;
+  for (int i = 0; i < p->nc; i++) {
+    double w[3];
+    for (int k = 0; k < 3; k++) w[k] = a->lh[3 * i + k] + a->gam[3 * i + k] / rho;
+    csu_project_cone(w, p->mu[i], a->z + 3 * i);
+    for (int k = 0; k < 3; k++) {
+      int r = 3 * i + k;
+      a->gam[r] += rho * (a->lh[r] - a->z[r]);
+      ep = fmax(ep, fabs(lambda[r] - a->z[r]));
+      ed = fmax(ed, fabs(a->v[r] + a->s[r] + a->gam[r]));
+    }
+  }
+  *rp = ep, *rd = ed;
+}
+
+/* The model's residual of lambda with its true velocity (into v): eps_abs for the NCP, the
+   CCP natural map for the CCP. */
+static double cs_admm_model_residual(const csAdmm* a, const double* lambda, double* v) {
+  const csContactProblem* p = a->p;
+  csu_solver_velocity(p, lambda, v);
+  double worst = 0;
+  for (int i = 0; i < p->nc; i++) {
+    double e = a->ncp ? csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+/* Internal forces. With redundant contacts (a box on 4 coplanar corners) G is singular and
+   lambda + delta, delta in null(G), has the same velocities: at stiction every such lambda
+   solves the problem, and which one ADMM returns depends on its path (a projection onto
+   the cone boundary in a transient iterate leaves a null-space part) and on the warm
+   start, so internal forces build up step after step. The solution without them is the
+   one with no null-space part, lambda - P lambda, P the orthogonal projector onto null(G);
+   it is also the limit of a vanishing compliance R = eps I. P x is the limit of
+   x <- rho (G + rho I)^-1 x (eigenvalue 1 on null(G), rho / (sigma + rho) < 1 elsewhere),
+   a few solves with the factor at hand. The step delta = -P lambda is taken as far as the
+   model's criterion stays below max(tol / 2, its value at lambda) and no cone is left
+   further than before (t in [0, 1] by bisection; |lambda + t delta| decreases with t): a contact
+   whose share of the load would leave its cone (the unloaded rear contacts of a pushed cube before
+   it slides) stops the step at the cone, which is the least-norm feasible distribution when the
+   freedom is one-dimensional. With a compliance R there is no null space, and an asymmetric G (LU)
+   is left alone. */
+enum { CS_ADMM_POLISH = 50, CS_ADMM_BISECT = 30 };
+
+/* 1 if lambda + t delta (velocity v + t Gd) meets the bound on the model's criterion
+   without leaving any cone further than lambda does (so a contact stopped at its cone is
+   on it, not tol beyond). */
+static int cs_admm_line_ok(const csAdmm* a, const double* lambda, const double* delta,
+                           const double* v, const double* gd, double t, double bound) {
+  const csContactProblem* p = a->p;
+  for (int i = 0; i < p->nc; i++) {
+    double l[3], w[3];
+    for (int k = 0; k < 3; k++) {
+      l[k] = lambda[3 * i + k] + t * delta[3 * i + k];
+      w[k] = v[3 * i + k] + t * gd[3 * i + k];
+    }
+    double e = a->ncp ? csu_ncp_contact_residual(l, w, p->mu[i])
+                      : csu_ccp_contact_residual(l, w, p->mu[i]);
+    if (!(e <= bound)) return 0;
+    if (csu_dist_cone(l, p->mu[i]) > csu_dist_cone(lambda + 3 * i, p->mu[i])) return 0;
+  }
+  return 1;
+}
+
+static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  if (p->R || !a->sym) return;
+  double* x = a->lh; /* P lambda, then delta */
+  double* prev = a->best;
+  double* v = a->rhs; /* v(lambda) */
+  double* gd = a->s;  /* G delta */
+  double lmax = 0;
+  for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
+  if (!(lmax > 0)) return;
+  memcpy(x, lambda, sizeof(double) * (size_t)n);
+  for (int k = 0; k < CS_ADMM_POLISH; k++) {
+    memcpy(prev, x, sizeof(double) * (size_t)n);
+    for (int r = 0; r < n; r++) x[r] *= a->rho;
+    csu_cholesky_solve(n, a->L, x);
+    double d = 0;
+    for (int r = 0; r < n; r++) d = fmax(d, fabs(x[r] - prev[r]));
+    if (d <= 1e-13 * lmax) break;
+  }
+  double xmax = 0;
+  for (int r = 0; r < n; r++) {
+    x[r] = -x[r];
+    xmax = fmax(xmax, fabs(x[r]));
+  }
+  if (xmax <= 1e-14 * lmax) return; /* nothing to remove */
+  csu_solver_velocity(p, lambda, v);
+  for (int r = 0; r < n; r++) { /* G delta, without g */
+    const double* Gr = p->G + (size_t)r * (size_t)n;
+    double sum = 0;
+    for (int c = 0; c < n; c++) sum += Gr[c] * x[c];
+    gd[r] = sum;
+  }
+  /* half the tolerance, or no worse than lambda if it is already above that */
+  double bound = fmax(0.5 * tol, *res);
+  double lo = 0, hi = 1;
+  if (cs_admm_line_ok(a, lambda, x, v, gd, 1, bound)) {
+    lo = 1;
+  } else {
+    for (int k = 0; k < CS_ADMM_BISECT; k++) {
+      double t = 0.5 * (lo + hi);
+      if (cs_admm_line_ok(a, lambda, x, v, gd, t, bound))
+        lo = t;
+      else
+        hi = t;
+    }
+  }
+  if (lo == 0) return;
+  for (int r = 0; r < n; r++) prev[r] = lambda[r] + lo * x[r];
+  double e = cs_admm_model_residual(a, prev, v); /* confirmed with the true product */
+  if (e <= tol) {
+    memcpy(lambda, prev, sizeof(double) * (size_t)n);
+    *res = e;
+  }
+}
+
+/* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
+enum { CS_ADMM_WINDOW = 100 };
+#define CS_ADMM_PROGRESS 0.9
+
+static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
+                            void* ws, double* lambda, csSolverStats* st) {
+  int nc = p->nc, n = 3 * nc;
+  csAdmm a;
+  memset(&a, 0, sizeof a);
+  a.p = p, a.ncp = ncp, a.n = n;
+  a.L = ws;
+  a.z = a.L + (size_t)n * (size_t)n;
+  a.gam = a.z + n, a.v = a.gam + n, a.s = a.v + n, a.rhs = a.s + n, a.lh = a.rhs + n;
+  a.best = a.lh + n;
+  double* tmp = a.best + n; /* 2n */
+  a.piv = (int*)(tmp + 2 * n);
+  a.sym = csu_is_symmetric(n, p->G);
+  a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
+  double tol = opt->tolerance;
+  a.tol = tol;
+  int cap = opt->iterations > 1 ? opt->iterations : 1;
+  memset(st, 0, sizeof *st);
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
+
+  /* rho from the spectrum (spec/solvers.md) */
+  double m = INFINITY;
+  if (p->R)
+    for (int i = 0; i < n; i++) m = fmin(m, p->R[i]);
+  m = (isfinite(m) && m > 0 ? m : 0) + 1e-6;
+  double Lmax = csu_power_iteration(n, p->G, p->R, tmp, 50);
+  if (!(Lmax > m)) Lmax = m;
+  a.factor = pow(Lmax / m, 0.05);
+  /* Below 1e-12 L the factor would only see rounding of G (a singular G, redundant
+     contacts); above 1e6 L the iteration would barely move. */
+  a.rho_min = 1e-12 * Lmax, a.rho_max = 1e6 * Lmax;
+  a.rho = cs_admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, a.piv);
+  if (a.rho < 0) { /* G not monotone or not finite: nothing sensible to do */
+    st->residual = INFINITY;
+    cs_ncp_report(p, lambda, &st->ncp);
+    return CS_OK;
+  }
+  /* A factorization costs ~n/6 iterations (n^3/6 flops against ~n^2; LU 4x that): rho is
+     adapted no more often than every n/12 iterations (n/3 with LU), which keeps
+     refactoring below ~2/3 of the time on large problems; small ones adapt every time. */
+  int every = a.sym ? n / 12 : n / 3, last_factor = 0;
+  if (every < 1) every = 1;
+
+  /* A warm start worse than none (contacts re-detected with new features get the wrong
+     impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and
+     ADMM then takes hundreds of iterations to unwind it) is dropped: the model's residual
+     of lambda against that of lambda = 0 (v = g), O(n) once v is known. */
+  if (opt->warmstart) {
+    csu_solver_velocity(p, lambda, a.v);
+    double rw = 0, r0 = 0;
+    for (int i = 0; i < nc; i++) {
+      const double zero[3] = {0, 0, 0};
+      double ew = ncp ? csu_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
+      double e0 = ncp ? csu_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
+      rw = fmax(rw, ew), r0 = fmax(r0, e0);
+    }
+    if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
+  }
+  cs_admm_start(&a, lambda, 1);
+  double res = INFINITY, best_res = INFINITY, window_best = INFINITY;
+  int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0;
+  while (!done && it < cap) {
+    double rp, rd;
+    cs_admm_iterate(&a, lambda, &rp, &rd);
+    it++;
+    if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
+    if (!ncp) {
+      res = fmax(rp, rd);
+      done = res <= tol;
+      if (res < best_res) best_res = res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
+    } else {
+      res = cs_admm_ncp_residual(nc, p->mu, lambda, a.v);
+      if (res <= tol) {
+        /* confirm with the true product: v above carries the rounding of the solve */
+        csu_solver_velocity(p, lambda, a.v);
+        res = cs_admm_ncp_residual(nc, p->mu, lambda, a.v);
+        done = res <= tol;
+      }
+      if (res < best_res) best_res = res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
+      if (done) break;
+      /* the shift of the next CCP: from this iterate's velocity, except during the CCP
+         phase of a restart (s = 0 until the CCP is solved) */
+      if (ccp_phase && fmax(rp, rd) <= tol) ccp_phase = 0;
+      if (!ccp_phase) cs_admm_shift(1, nc, p->mu, a.v, a.z, tol, a.s);
+      /* Safeguard. With a large mu the shift mu |v_T| amplifies the velocity error of an
+         early iterate: a sticking contact looks sliding, its shift unloads it, and the
+         iteration settles where the NCP residual (whose dual part shrinks like 1/mu) is
+         small but not below tol (mu = 1e3: ~1e-5). If the best residual has not improved
+         by 10% over CS_ADMM_WINDOW iterations, restart once from lambda = 0 as a true
+         cascade of CCPs: solve the CCP (s = 0) to tolerance first, whose sticking
+         contacts have v_T = 0 and so a zero shift, then shift every iteration. */
+      if (best_res < CS_ADMM_PROGRESS * window_best) window_best = best_res, window_start = it;
+      if (!restarted && it - window_start >= CS_ADMM_WINDOW) {
+        restarted = ccp_phase = 1;
+        memset(lambda, 0, sizeof(double) * (size_t)n);
+        cs_admm_start(&a, lambda, 0);
+        window_start = it;
+        continue;
+      }
+    }
+    if (done) break;
+    /* rho rule: keep the primal and dual residuals within a factor 10 of each other */
+    double nrho = a.rho;
+    if (rp > 10 * rd)
+      nrho = fmin(a.rho * a.factor, a.rho_max);
+    else if (rd > 10 * rp)
+      nrho = fmax(a.rho / a.factor, a.rho_min);
+    if (nrho != a.rho && it - last_factor >= every) {
+      last_factor = it;
+      double got = cs_admm_factor(p, nrho, a.sym, a.L, a.piv);
+      if (got < 0) got = cs_admm_factor(p, a.rho, a.sym, a.L, a.piv); /* factored before */
+      a.rho = got;
+    }
+  }
+  if (done) cs_admm_polish(&a, lambda, tol, &res);
+  /* not converged: return the best iterate seen, with its residual */
+  if (!done && best_res < INFINITY) {
+    memcpy(lambda, a.best, sizeof(double) * (size_t)n);
+    res = best_res;
+  }
+  st->iterations = it;
+  st->residual = res;
+  st->converged = done;
+  cs_ncp_report(p, lambda, &st->ncp);
+  return CS_OK;
+}
+
+static csStatus cs_ccp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                                  double* lambda, csSolverStats* st) {
+  return cs_admm_run(0, p, opt, ws, lambda, st);
+}
+
+static csStatus cs_ncp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                                  double* lambda, csSolverStats* st) {
+  return cs_admm_run(1, p, opt, ws, lambda, st);
+}
+
+const csSolver cs_solver_ccp_admm = {"ccp_admm", cs_admm_workspace, cs_ccp_admm_solve};
+const csSolver cs_solver_ncp_admm = {"ncp_admm", cs_admm_workspace, cs_ncp_admm_solve};

@@ -1,0 +1,741 @@
+/* Per-contact bisection (paper 001, RaiSim; spec/solvers.md "Per-contact bisection").
+
+   Single contact (Algorithm 1). On the slip ellipse (the plane v_N = 0 cut with the cone's
+   boundary) lambda = r (1/mu, cos t, sin t) with r from eq. (14); the energy E of eq. (12)
+   is minimised over the angle t by bisection on the sign of dE/dt, computed with the hybrid
+   quantities of eq. (16): v_T = Gbar lambda_T + cbar (v_N = 0 built in), dotted with the
+   unnormalised tangent eta = grad h1 x grad h2 of eq. (10). Both factors are affine in
+   (cos t, sin t) once multiplied by the positive denominator D of eq. (14), so
+   D (dE/dlambda . eta) is expanded once per contact into a quadratic form in (cos t, sin t)
+   and each step costs a handful of flops: no r, no lambda_N, no normalisation.
+
+   Angles are carried as unit vectors (cos t, sin t), never as t: the atan2 guess of the
+   paper is lambda^{v=0}_T / |lambda^{v=0}_T|; a step of the incremental stepping is a
+   rotation by alpha, whose cosine and sine come from a table while alpha = beta1 beta3^k
+   (the common case) and from the half-angle formula after a shrink by beta2 = 1/2; a
+   bisection midpoint is the rotation of one end by half the bracket, whose cosine and sine
+   again follow by the half-angle formula. The search therefore calls no trigonometric
+   function (the golden-section search of cs_solver_single.c, which must evaluate the energy
+   at arbitrary angles, calls cos and sin at every step), and the bisection's choice of the
+   half bracket is a branch-free select.
+
+   Where the paper is ambiguous or wrong, this file decides (each is repeated where it acts):
+   - Algorithm 1, line 13 reads "if grad h2 . (lambda - lambda^{v=0}) < 0 then reject". With
+     the paper's h2 (negative inside the cone) grad h2 is the outward normal, and a boundary
+     point is in line of sight of the outer point lambda^{v=0} iff grad h2 . (lambda -
+     lambda^{v=0}) <= 0: the printed test would reject the initial guess itself. The sign
+     is flipped here; on the ellipse the test reduces to u . lambda^{v=0}_T >= mu
+     lambda^{v=0}_N with u = (cos t, sin t), independent of r.
+   - The sign of eta is fixed so that dE/dt, not an arbitrary multiple, is what is
+     bisected (the cross product of eq. (10) points along +t when r > 0).
+   - The stepping keeps |t - t0| < pi (the line-of-sight arc is symmetric about t0 and at
+     most 2 pi wide), and gives up after 200 evaluations; the bisection stops at the paper's
+     impulse interval |lambda^p - lambda| < tol and returns the lambda of the bracket's
+     midpoint.
+
+   - A rank-deficient G_ii is solved in its range space (csu_single_reduced).
+
+   Multi-contact (Algorithm 2): block SOR over the contacts with the velocity v = G lambda +
+   g kept up to date (as cs_solver_pgs.c); c_i = v_i - G_ii lambda_i; alpha 1 decaying by
+   gamma 0.99 per sweep towards alpha_min 0.7. Stop test: the paper's own, the sum over the
+   contacts of the exact violations of the model's conditions (csu_bis_violation); so that
+   it can be met, each contact's search is run to a tenth of the sweep's tolerance (in
+   impulse and in the friction law) instead of the paper's fixed 1e-6 N s.
+
+   The de Saxce variant (bisection_desaxce) targets the NCP: c_N + mu |v_T| in the case test
+   and the slip solve, with v_T the contact's velocity after its solve; that makes the
+   slipping contact's problem Coulomb's root on the same ellipse (see
+   csu_bisection_coulomb_single in cs_solver_bisection.h), found by the same search. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cs_contact_cone.h"
+#include "cs_solver.h"
+#include "cs_solver_bisection.h"
+
+/* Paper 001, Sec. V-C: relaxation alpha = 1, decay gamma = 0.99, alpha_min = 0.7. */
+#define CSU_BIS_ALPHA0 1.0
+#define CSU_BIS_GAMMA 0.99
+#define CSU_BIS_ALPHA_MIN 0.7
+/* Stepping constants of the public re-implementation named by spec/solvers.md. */
+#define CSU_BIS_BETA1 1e-2
+#define CSU_BIS_BETA2 0.5
+#define CSU_BIS_BETA3 1.3
+/* Evaluations after which the search returns what it has (never reached in the tests). */
+#define CSU_BIS_MAXEVAL 200
+#define CSU_PI 3.14159265358979323846
+
+/* cos and sin of beta1 beta3^k (k = 0, 1, ...) while below pi; printed with %.17g from
+   glibc's cos and sin of the same products (alpha *= 1.3 from 1e-2). The test compares
+   them with libm. */
+static const double csu_bis_rot[22][2] = {
+    {0.99995000041666526, 0.0099998333341666645}, {0.99991550119003492, 0.012999633836427431},
+    {0.99985719839884568, 0.016899195543321463},  {0.99975866925737933, 0.021968232626092259},
+    {0.99959216236443815, 0.02855711714418455},   {0.99931078672446527, 0.037120769605845864},
+    {0.99883532189330015, 0.048249349615383283},  {0.99803195767791075, 0.0627073476842782},
+    {0.99667476145851974, 0.081482635399223416},  {0.99438249693534064, 0.10584634990701054},
+    {0.99051255810894079, 0.1374222406617},       {0.9839837425725767, 0.17825822380149825},
+    {0.97298250319096702, 0.2308788610597339},    {0.95448288968522566, 0.29826567569558082},
+    {0.92348159582619371, 0.38364272724803039},   {0.87183551283326344, 0.48979877354150309},
+    {0.78665964434470415, 0.61738691592830475},   {0.64860845969843295, 0.76112224117261629},
+    {0.43157882253645491, 0.90207522964442777},   {0.10866106127649026, 0.99407885691340747},
+    {-0.32375924907695569, 0.94613949745115589},  {-0.78323301517254895, 0.6217282717905932}};
+
+int csu_bisection_rot_table(int k, double* c, double* s) {
+  if (k < 0 || k >= 22) return 0;
+  *c = csu_bis_rot[k][0], *s = csu_bis_rot[k][1];
+  return 1;
+}
+
+/* ------------------------------------------------------------------ the 1D search
+   Both models search the slip ellipse lambda = r (1/mu, u), u = (cos t, sin t),
+   r = -c_N / D(u) with D(u) = G_NN/mu + a1 ux + a2 uy (eq. 14; r > 0 <=> D > 0), and both
+   signs are quadratic forms in u built from D v_T = P u + q, v_T = Gbar lambda_T + cbar the
+   hybrid tangential velocity of eq. (16) (v_N = 0 built in), P = -c_N Gbar + cbar a_T^T,
+   q = (G_NN/mu) cbar:
+   - paper 001 (energy stationarity): D (dE/dlambda . eta) = (P u + q) . eta_T, with
+     eta_T = (-G_NN uy - mu a2, G_NN ux + mu a1) the tangential part of grad h1 x grad h2
+     (eq. 10, grad h2 ~ (-mu, u) with the factor 2 r > 0 divided out; this orientation is
+     +t, so its sign is that of dE/dt);
+   - Coulomb (de Saxce variant): D (u x v_T) = u x (P u + q), the sign of dE/dt for the
+     energy of the problem shifted by mu |v_T|.
+   Expanded once per contact, each is u^T A u + l . u + k0: five multiplications a step. */
+typedef struct csuSearch {
+  int coulomb;
+  double mu, imu;
+  double lox, loy, mul0n;  /* line of sight: u . lambda^{v=0}_T >= mu lambda^{v=0}_N */
+  double axx, axy, ayy, lx, ly, k0;  /* the sign: u^T A u + l . u + k0 */
+  double dn, a1, a2, mcn;  /* D(u) = dn + a1 ux + a2 uy > 0; r = mcn / D */
+} csuSearch;
+
+static inline void csu_search_init(csuSearch* q, const csuSlip* s, int coulomb) {
+  double mu = s->mu;
+  q->coulomb = coulomb;
+  q->mu = mu, q->imu = 1.0 / mu;
+  q->lox = s->l0x, q->loy = s->l0y, q->mul0n = mu * s->l0n;
+  /* eq. (16): Gbar = G_T,T - G_T,N G_N,T / G_NN (the Schur complement), cbar = c_T -
+     G_T,N c_N / G_NN */
+  double a0 = s->g00, a1 = s->g01, a2 = s->g02, ia0 = 1.0 / a0, mcn = -s->c0;
+  double gb11 = s->g11 - a1 * a1 * ia0, gb12 = s->g12 - a1 * a2 * ia0;
+  double gb22 = s->g22 - a2 * a2 * ia0;
+  double cb1 = s->c1 - a1 * s->c0 * ia0, cb2 = s->c2 - a2 * s->c0 * ia0;
+  double p11 = mcn * gb11 + cb1 * a1, p12 = mcn * gb12 + cb1 * a2;
+  double p21 = mcn * gb12 + cb2 * a1, p22 = mcn * gb22 + cb2 * a2;
+  double dn = a0 / mu, q1 = dn * cb1, q2 = dn * cb2;
+  if (!coulomb) {
+    double h1 = -mu * a2, h2 = mu * a1;
+    q->axx = a0 * p21, q->ayy = -a0 * p12, q->axy = a0 * (p22 - p11);
+    q->lx = p11 * h1 + p21 * h2 + q2 * a0;
+    q->ly = p12 * h1 + p22 * h2 - q1 * a0;
+    q->k0 = q1 * h1 + q2 * h2;
+  } else {
+    q->axx = p21, q->ayy = -p12, q->axy = p22 - p11;
+    q->lx = q2, q->ly = -q1, q->k0 = 0;
+  }
+  q->dn = dn, q->a1 = a1, q->a2 = a2, q->mcn = mcn;
+}
+
+/* At u = (cos t, sin t), a positive multiple of dE/dt (paper's model) or of u x v_T
+   (Coulomb); D > 0 there. */
+static inline double csu_search_grad(const csuSearch* q, double ux, double uy) {
+  return ux * (q->axx * ux + q->axy * uy + q->lx) + uy * (q->ayy * uy + q->ly) + q->k0;
+}
+
+/* r at u, or -1 outside the arc where r > 0. */
+static inline double csu_search_radius(const csuSearch* q, double ux, double uy) {
+  double d = q->dn + q->a1 * ux + q->a2 * uy;
+  return d > 0 ? q->mcn / d : -1.0;
+}
+
+/* Admissible: r > 0 and, for paper 001's energy, in line of sight of lambda^{v=0} (the
+   corrected test of Algorithm 1, line 13). Coulomb's root need not be in sight of the
+   unshifted lambda^{v=0}, so that model only asks r > 0. */
+static inline int csu_search_ok(const csuSearch* q, double ux, double uy) {
+  if (!q->coulomb && ux * q->lox + uy * q->loy < q->mul0n) return 0;
+  return q->dn + q->a1 * ux + q->a2 * uy > 0;
+}
+
+static inline void csu_search_lambda(const csuSearch* q, double r, double ux, double uy,
+                                     double lambda[3]) {
+  lambda[0] = r * q->imu, lambda[1] = r * ux, lambda[2] = r * uy;
+}
+
+/* The model's friction-law violation at u from the sign function's value f there (m/s):
+   paper 001 |v . eta| / |eta| with f = mu D^2 (v_T . eta_T) and eta = (-k/mu, -uy - k ux,
+   ux - k uy), k = (a2 ux - a1 uy) / D; Coulomb |u x v_T| = |f| / D. The multi-contact stop
+   test sums these (csu_bis_violation), so there the search also asks both ends of its
+   bracket to pass the sweep's tolerance, not only the impulse interval. */
+static inline double csu_search_viol(const csuSearch* q, double ux, double uy, double f) {
+  double d = q->dn + q->a1 * ux + q->a2 * uy;
+  if (q->coulomb) return fabs(f) / d;
+  double k = (q->a2 * ux - q->a1 * uy) / d;
+  return fabs(f) / (q->mu * d * d * sqrt(1 + k * k * (1 + q->imu * q->imu)));
+}
+
+/* c ? a : b without a branch (bit masks: exact for any a, b). In the bisection the choice
+   is a coin toss that no predictor learns, and written as a ternary GCC makes it a branch:
+   on the recorded ANYmal slips this select halves the time of a solve. */
+static inline double csu_select(int c, double a, double b) {
+  uint64_t ia, ib, m = (uint64_t)0 - (uint64_t)(c != 0);
+  memcpy(&ia, &a, sizeof ia);
+  memcpy(&ib, &b, sizeof ib);
+  uint64_t r = (ia & m) | (ib & ~m);
+  double o;
+  memcpy(&o, &r, sizeof o);
+  return o;
+}
+
+/* cos and sin of half an angle in [0, pi] from its own. */
+static inline void csu_half_angle(double* c, double* s) {
+  double ch = sqrt(0.5 + 0.5 * *c);
+  double sh = *c < 0 ? sqrt(0.5 - 0.5 * *c) : *s / (2 * ch);
+  *c = ch, *s = sh;
+}
+
+/* The admissible direction of least energy (E = 1/2 l^T G l + c^T l) among 64: a start when
+   the guess is not admissible (rounding only, see below). */
+static void csu_search_scan(const csuSearch* q, const csuSlip* s, double* ux, double* uy) {
+  double best = INFINITY;
+  for (int k = 0; k < 64; k++) {
+    double t = 2 * CSU_PI * (k + 0.5) / 64, cx = cos(t), cy = sin(t);
+    if (!csu_search_ok(q, cx, cy)) continue;
+    double r = csu_search_radius(q, cx, cy), l[3];
+    csu_search_lambda(q, r, cx, cy, l);
+    double e = 0.5 * (l[0] * (s->g00 * l[0] + s->g01 * l[1] + s->g02 * l[2]) +
+                      l[1] * (s->g01 * l[0] + s->g11 * l[1] + s->g12 * l[2]) +
+                      l[2] * (s->g02 * l[0] + s->g12 * l[1] + s->g22 * l[2])) +
+               s->c0 * l[0] + s->c1 * l[1] + s->c2 * l[2];
+    if (e < best) best = e, *ux = cx, *uy = cy;
+  }
+}
+
+/* Algorithm 1 from the direction (ux, uy) (the atan2 guess). The paper stops at the impulse
+   interval tol; vtol (+inf for the paper's single-contact solve) also asks the friction-law
+   violation at both ends of the bracket to be below it (the multi-contact sweep's need). */
+static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double ux, double uy,
+                                   double tol, double vtol, double lambda[3], int* steps) {
+  int nev = 1;
+  if (!csu_search_ok(q, ux, uy)) {
+    /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
+       ellipse) through lambda^{v=0} leaves the ellipse at t0, where it is in sight of
+       lambda^{v=0} and r > 0. */
+    csu_search_scan(q, s, &ux, &uy);
+    nev += 64;
+  }
+  double f0 = csu_search_grad(q, ux, uy);
+  if (f0 == 0 || !csu_search_ok(q, ux, uy)) {
+    /* stationary at the guess, or nothing admissible */
+    double r = csu_search_radius(q, ux, uy);
+    if (!(r > 0)) r = 0;
+    csu_search_lambda(q, r, ux, uy, lambda);
+    if (steps) *steps = nev;
+    return;
+  }
+  /* Incremental stepping (lines 6-23): alpha = -beta1 sgn(D0), grown by beta3 while the
+     sign of the gradient stays, shrunk by beta2 after a step out of the admissible arc. */
+  double sg = f0 > 0 ? -1.0 : 1.0;  /* direction of descent in t */
+  double alpha = CSU_BIS_BETA1, phi = 0;  /* |step| and |t - t0| */
+  int k = 0, shrunk = 0;
+  double ca = csu_bis_rot[0][0], sa = csu_bis_rot[0][1];
+  double bx = 0, by = 0;  /* the far end of the bracket */
+  int bracketed = 0;
+  while (nev < CSU_BIS_MAXEVAL && alpha > 1e-15) {
+    if (phi + alpha < CSU_PI) {
+      double cx = ca * ux - sg * sa * uy, cy = sg * sa * ux + ca * uy;
+      if (csu_search_ok(q, cx, cy)) {
+        double fc = csu_search_grad(q, cx, cy);
+        nev++;
+        if (fc * f0 > 0) {  /* no zero crossing yet: move on and grow the step */
+          ux = cx, uy = cy, phi += alpha;
+          alpha *= CSU_BIS_BETA3;
+          k++;
+          if (!shrunk && k < 22) {
+            ca = csu_bis_rot[k][0], sa = csu_bis_rot[k][1];
+          } else {
+            ca = cos(alpha), sa = sin(alpha);
+          }
+          continue;
+        }
+        bx = cx, by = cy;
+        bracketed = 1;
+        break;
+      }
+    }
+    alpha *= CSU_BIS_BETA2;  /* back to the old angle with a shorter step */
+    shrunk = 1;
+    csu_half_angle(&ca, &sa);
+  }
+  double ra = csu_search_radius(q, ux, uy);
+  if (!bracketed) {
+    csu_search_lambda(q, ra, ux, uy, lambda);
+    if (steps) *steps = nev;
+    return;
+  }
+  /* Bisection (lines 24-33) on the bracket from a = (ux, uy) (gradient of the sign of D0)
+     to b, alpha wide: the midpoint is a rotated by half the bracket. */
+  double rb = csu_search_radius(q, bx, by);
+  double ch = ca, sh = sa;
+  csu_half_angle(&ch, &sh);
+  double tol2 = tol * tol, imu = q->imu;
+  for (;;) {
+    double dn = (ra - rb) * imu, dx = ra * ux - rb * bx, dy = ra * uy - rb * by;
+    if (nev >= CSU_BIS_MAXEVAL) break;
+    if (dn * dn + dx * dx + dy * dy < tol2 &&
+        (vtol == INFINITY ||
+         (csu_search_viol(q, ux, uy, csu_search_grad(q, ux, uy)) <= vtol &&
+          csu_search_viol(q, bx, by, csu_search_grad(q, bx, by)) <= vtol)))
+      break;
+    double sx = sg * sh;
+    double mx = ch * ux - sx * uy, my = sx * ux + ch * uy;
+    double fm = csu_search_grad(q, mx, my);
+    double rm = csu_search_radius(q, mx, my);
+    nev++;
+    int same = fm * f0 > 0;
+    ux = csu_select(same, mx, ux), uy = csu_select(same, my, uy);
+    ra = csu_select(same, rm, ra);
+    bx = csu_select(same, bx, mx), by = csu_select(same, by, my);
+    rb = csu_select(same, rb, rm);
+    csu_half_angle(&ch, &sh);
+  }
+  double sx = sg * sh;
+  double mx = ch * ux - sx * uy, my = sx * ux + ch * uy;
+  double rm = csu_search_radius(q, mx, my);
+  if (!(rm > 0)) rm = ra;
+  csu_search_lambda(q, rm, mx, my, lambda);
+  if (steps) *steps = nev;
+}
+
+static inline int csu_bis_single(const double G[9], const double c[3], double mu, int coulomb,
+                                 double tol, double vtol, double lambda[3], int* steps) {
+  csuSlip s = {0};
+  int k = csu_single_classify(G, c, mu, &s, lambda);
+  if (k != CSU_CASE_SLIP) {
+    if (steps) *steps = 0;
+    return k;
+  }
+  csuSearch q;
+  csu_search_init(&q, &s, coulomb);
+  csu_slip_search(&q, &s, s.ux, s.uy, tol, vtol, lambda, steps);
+  return k;
+}
+
+int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
+                         double lambda[3], int* steps) {
+  return csu_bis_single(G, c, mu, 0, tol, INFINITY, lambda, steps);
+}
+
+int csu_bisection_coulomb_single(const double G[9], const double c[3], double mu, double tol,
+                                 double lambda[3], int* steps) {
+  return csu_bis_single(G, c, mu, 1, tol, INFINITY, lambda, steps);
+}
+
+/* ------------------------------------------------------------------ rank-deficient G
+   G = sum_j sigma_j u_j u_j^T over its range (rank k <= 2). v changes only through
+   y = U^T lambda, so with c_r the range part of c the energy is f(y) = 1/2 sum sigma_j y_j^2
+   + (U^T c) . y; the cone constrains y to the projection of K along the null space, which
+   is a polyhedral cone in R^k (below); the paper's model adds the line v_N = 0 when the
+   normal is in the range. The small QP is solved exactly by its active sets and lambda is
+   lifted back as the impulse of least norm with that y (the null-space part does no work:
+   a pinned joint takes it). */
+
+/* Jacobi eigen-decomposition of a symmetric 3x3: w (descending), columns of V. */
+static void csu_eig3(const double G[9], double w[3], double V[9]) {
+  double A[3][3], P[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) A[i][j] = 0.5 * (G[3 * i + j] + G[3 * j + i]);
+  for (int sweep = 0; sweep < 50; sweep++) {
+    double off = A[0][1] * A[0][1] + A[0][2] * A[0][2] + A[1][2] * A[1][2];
+    double dia = A[0][0] * A[0][0] + A[1][1] * A[1][1] + A[2][2] * A[2][2];
+    if (!(off > 1e-36 * dia)) break;
+    for (int p = 0; p < 2; p++)
+      for (int qq = p + 1; qq < 3; qq++) {
+        if (A[p][qq] == 0) continue;
+        double th = (A[qq][qq] - A[p][p]) / (2 * A[p][qq]);
+        double t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1));
+        double cc = 1 / sqrt(t * t + 1), ss = t * cc;
+        for (int r = 0; r < 3; r++) {
+          double arp = A[r][p], arq = A[r][qq];
+          A[r][p] = cc * arp - ss * arq, A[r][qq] = ss * arp + cc * arq;
+        }
+        for (int r = 0; r < 3; r++) {
+          double apr = A[p][r], aqr = A[qq][r];
+          A[p][r] = cc * apr - ss * aqr, A[qq][r] = ss * apr + cc * aqr;
+        }
+        for (int r = 0; r < 3; r++) {
+          double vrp = P[r][p], vrq = P[r][qq];
+          P[r][p] = cc * vrp - ss * vrq, P[r][qq] = ss * vrp + cc * vrq;
+        }
+      }
+  }
+  int idx[3] = {0, 1, 2};
+  for (int i = 0; i < 2; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (A[idx[j]][idx[j]] > A[idx[i]][idx[i]]) {
+        int t = idx[i];
+        idx[i] = idx[j], idx[j] = t;
+      }
+  for (int j = 0; j < 3; j++) {
+    w[j] = A[idx[j]][idx[j]];
+    for (int r = 0; r < 3; r++) V[3 * r + j] = P[r][idx[j]];
+  }
+}
+
+static double csu_qp_f(int k, const double* sig, const double* ch, const double* y) {
+  double f = 0;
+  for (int j = 0; j < k; j++) f += 0.5 * sig[j] * y[j] * y[j] + ch[j] * y[j];
+  return f;
+}
+
+/* min f(y) over { h_i . y >= 0 } (nh <= 2) and, if eq, e . y = d; k = 1 or 2. */
+static void csu_qp_small(int k, const double* sig, const double* ch, int nh, double h[2][2],
+                         int eq, const double* e, double d, double* y) {
+  if (k == 1) {
+    double t = eq && e[0] != 0 ? d / e[0] : -ch[0] / sig[0];
+    for (int i = 0; i < nh; i++)
+      if (h[i][0] * t < 0) t = 0;
+    y[0] = t;
+    return;
+  }
+  if (eq) {
+    double ee = e[0] * e[0] + e[1] * e[1];
+    if (ee > 0) {
+      double ne = sqrt(ee);
+      double yp[2] = {e[0] * d / ee, e[1] * d / ee}, dv[2] = {-e[1] / ne, e[0] / ne};
+      double num = sig[0] * dv[0] * yp[0] + sig[1] * dv[1] * yp[1] + ch[0] * dv[0] + ch[1] * dv[1];
+      double den = sig[0] * dv[0] * dv[0] + sig[1] * dv[1] * dv[1];
+      double b = -num / den, lo = -INFINITY, hi = INFINITY;
+      int ok = 1;
+      for (int i = 0; i < nh; i++) {
+        double al = h[i][0] * yp[0] + h[i][1] * yp[1], be = h[i][0] * dv[0] + h[i][1] * dv[1];
+        if (be > 0) {
+          if (-al / be > lo) lo = -al / be;
+        } else if (be < 0) {
+          if (-al / be < hi) hi = -al / be;
+        } else if (al < 0) {
+          ok = 0;
+        }
+      }
+      if (ok && lo <= hi) {
+        if (b < lo) b = lo;
+        if (b > hi) b = hi;
+        y[0] = yp[0] + b * dv[0], y[1] = yp[1] + b * dv[1];
+        return;
+      }
+    }
+    /* v_N = 0 out of reach of the cone: the least energy over the cone instead */
+  }
+  double yu[2] = {-ch[0] / sig[0], -ch[1] / sig[1]};
+  int feas = 1;
+  for (int i = 0; i < nh; i++)
+    if (h[i][0] * yu[0] + h[i][1] * yu[1] < 0) feas = 0;
+  if (feas) {
+    y[0] = yu[0], y[1] = yu[1];
+    return;
+  }
+  /* the optimum lies on a boundary ray of the wedge (or at its apex) */
+  double best = 0;
+  y[0] = y[1] = 0;
+  for (int i = 0; i < nh; i++)
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      double dir[2] = {-sgn * h[i][1], sgn * h[i][0]};
+      int in = 1;
+      for (int j = 0; j < nh; j++)
+        if (j != i && h[j][0] * dir[0] + h[j][1] * dir[1] < 0) in = 0;
+      if (!in) continue;
+      double den = sig[0] * dir[0] * dir[0] + sig[1] * dir[1] * dir[1];
+      if (!(den > 0)) continue;
+      double b = -(ch[0] * dir[0] + ch[1] * dir[1]) / den;
+      if (b < 0) b = 0;
+      double yc[2] = {b * dir[0], b * dir[1]};
+      double f = csu_qp_f(2, sig, ch, yc);
+      if (f < best) best = f, y[0] = yc[0], y[1] = yc[1];
+    }
+}
+
+/* The least-norm lambda in K with u . lambda = s (|u| = 1): it lies in the plane of e_N and
+   u_T, on u's line when that is inside the cone, else on a boundary generator. */
+static void csu_lift_rank1(const double* u, double s, double mu, double lambda[3]) {
+  lambda[0] = lambda[1] = lambda[2] = 0;
+  if (s == 0) return;
+  double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+  if (mu * s * u[0] >= fabs(s) * ut) {
+    lambda[0] = s * u[0], lambda[1] = s * u[1], lambda[2] = s * u[2];
+    return;
+  }
+  if (!(ut > 0)) return;
+  double best = INFINITY;
+  for (int sgn = -1; sgn <= 1; sgn += 2) {
+    double den = u[0] + sgn * mu * ut;  /* u . (1, sgn mu u_T/|u_T|) */
+    if (den == 0) continue;
+    double a = s / den;
+    if (a >= 0 && a < best) {
+      best = a;
+      lambda[0] = a, lambda[1] = a * sgn * mu * u[1] / ut, lambda[2] = a * sgn * mu * u[2] / ut;
+    }
+  }
+}
+
+/* The least-norm lambda = p + a w in K (p in the range, w the unit null vector). */
+static void csu_lift_rank2(const double* p, const double* w, double mu, double lambda[3]) {
+  double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
+  lambda[0] = p[0], lambda[1] = p[1], lambda[2] = p[2];
+  if (pt <= mu * p[0]) return;
+  /* |p_T + a w_T|^2 - mu^2 (p_N + a w_N)^2 = A a^2 + 2 B a + C <= 0 on the upper nappe */
+  double A = w[1] * w[1] + w[2] * w[2] - mu * mu * w[0] * w[0];
+  double B = p[1] * w[1] + p[2] * w[2] - mu * mu * p[0] * w[0];
+  double C = pt * pt - mu * mu * p[0] * p[0];
+  double cand[2];
+  int nc = 0;
+  if (fabs(A) > 1e-14 * (fabs(B) + fabs(C) + 1e-300)) {
+    double disc = B * B - A * C;
+    if (disc < 0) disc = 0;
+    double sq = sqrt(disc);
+    /* the two roots without cancellation */
+    double qv = -(B + (B >= 0 ? sq : -sq));
+    cand[nc++] = qv / A;
+    if (qv != 0) cand[nc++] = C / qv;
+  } else if (B != 0) {
+    cand[nc++] = -C / (2 * B);
+  }
+  double best = INFINITY, ab = 0;
+  for (int i = 0; i < nc; i++) {
+    double a = cand[i];
+    if (p[0] + a * w[0] >= 0 && fabs(a) < best) best = fabs(a), ab = a;
+  }
+  if (best == INFINITY) {
+    csu_project_cone(p, mu, lambda);
+    return;
+  }
+  lambda[0] = p[0] + ab * w[0], lambda[1] = p[1] + ab * w[1], lambda[2] = p[2] + ab * w[2];
+  /* rounding may leave the root a hair outside the cone */
+  double lt = sqrt(lambda[1] * lambda[1] + lambda[2] * lambda[2]);
+  if (lambda[0] < 0) lambda[0] = 0;
+  if (lt > mu * lambda[0] && lt > 0) {
+    double sc = mu * lambda[0] / lt;
+    lambda[1] *= sc, lambda[2] *= sc;
+  }
+}
+
+int csu_single_reduced(const double G[9], const double c[3], double mu, double lambda[3]) {
+  double w[3], V[9];
+  csu_eig3(G, w, V);
+  lambda[0] = lambda[1] = lambda[2] = 0;
+  if (!(w[0] > 0)) return CSU_CASE_REDUCED;  /* G = 0: nothing moves the contact */
+  double thr = 1e-12 * w[0];
+  int k = 1 + (w[1] > thr) + (w[2] > thr);
+  if (k == 3) return -1;
+  double u[2][3], sig[2], ch[2], e[2];
+  double gnn = 0;
+  for (int j = 0; j < k; j++) {
+    for (int r = 0; r < 3; r++) u[j][r] = V[3 * r + j];
+    sig[j] = w[j];
+    ch[j] = u[j][0] * c[0] + u[j][1] * c[1] + u[j][2] * c[2];
+    e[j] = sig[j] * u[j][0];  /* v_N = c_N + e . y */
+    gnn += sig[j] * u[j][0] * u[j][0];
+  }
+  /* The contact closes (c_N <= 0): v_N = 0 when the range reaches the normal direction;
+     else v_N is what it is and only the energy is left to minimise. */
+  int eq = gnn > thr;
+  double h[2][2] = {{0, 0}, {0, 0}};
+  int nh = 0;
+  if (k == 1) {
+    /* u . K: [0, inf) if u in K*, (-inf, 0] if -u in K*, else all of R */
+    double ut = sqrt(u[0][1] * u[0][1] + u[0][2] * u[0][2]);
+    if (u[0][0] >= mu * ut) h[nh++][0] = 1;
+    else if (-u[0][0] >= mu * ut) h[nh++][0] = -1;
+  } else {
+    /* The projection of K along the null vector n: y is feasible iff
+       max_a mu (p_N + a n_N) - |p_T + a n_T| >= 0 with p = U y, which is
+       mu p_N - kappa p_par - sqrt(1 - kappa^2) |p_perp| >= 0 (kappa = mu n_N / |n_T|,
+       p_par and p_perp the components of p_T along and across n_T): two half-planes.
+       When mu |n_N| > |n_T| the null line pierces the cone and every y is feasible. */
+    double n[3] = {V[2], V[5], V[8]};
+    double nt = sqrt(n[1] * n[1] + n[2] * n[2]);
+    if (nt > 0 && mu * fabs(n[0]) <= nt) {
+      double wx = n[1] / nt, wy = n[2] / nt, kap = mu * n[0] / nt;
+      double sk = 1 - kap * kap > 0 ? sqrt(1 - kap * kap) : 0;
+      for (int j = 0; j < 2; j++) {
+        double l = mu * u[j][0] - kap * (u[j][1] * wx + u[j][2] * wy);
+        double m = u[j][1] * wy - u[j][2] * wx;
+        h[0][j] = l - sk * m, h[1][j] = l + sk * m;
+      }
+      nh = 2;
+    }
+  }
+  double y[2] = {0, 0};
+  csu_qp_small(k, sig, ch, nh, h, eq, e, -c[0], y);
+  if (k == 1) {
+    csu_lift_rank1(u[0], y[0], mu, lambda);
+  } else {
+    double p[3], n[3] = {V[2], V[5], V[8]};
+    for (int r = 0; r < 3; r++) p[r] = y[0] * u[0][r] + y[1] * u[1][r];
+    csu_lift_rank2(p, n, mu, lambda);
+  }
+  return CSU_CASE_REDUCED;
+}
+
+/* ------------------------------------------------------------------ multi-contact */
+static size_t cs_bis_workspace(int nc, const csSolverOptions* opt) {
+  (void)opt;
+  return sizeof(double) * (size_t)(3 * nc) + 64;
+}
+
+/* One contact's violation of the exact conditions of the solver's model, at impulse l and
+   velocity v; Gi is the contact's own block (with R). The paper's stop test is the sum of
+   these over the contacts, "the exact violations of the physical constraints" (Sec. V-C),
+   in N s and m/s alike ("1 uNs or um/s"):
+   - Signorini: the approach velocity max(0, -v_N) (m/s), a pull max(0, -lambda_N) (N s),
+     and complementarity min(lambda_N, v_N) when both are positive (a pushing contact that
+     separates);
+   - Coulomb's cone: max(0, |lambda_T| - mu lambda_N) (N s);
+   - friction, for a pushing contact (not lambda_N < v_N): strictly inside the cone it must
+     stick: |v_T|; on the cone's boundary it slides as the model says, which for paper 001's
+     model is
+     stationarity of the energy along the slip ellipse, |v . eta| / |eta| with eta the
+     ellipse's tangent at lambda (dE/dt = r v . eta), and for the de Saxce variant (the
+     NCP) Coulomb's law v_T = -|v_T| lambda_T / |lambda_T|: |v_T + |v_T| lambda_T/|lambda_T||.
+   Each term is zero at an exact solution of the model. A contact whose G_ii is rank-deficient
+   (solved in its range space, where v_T != 0 at a pushing, even sticking, contact can be
+   exact: the pinned joint takes the load) counts instead its distance |lambda* - lambda| to
+   the exact per-contact solution lambda* given the other contacts. */
+static double csu_bis_violation(const double Gi[9], const double* l, const double* v,
+                                double mu, int desaxce) {
+  double g00 = Gi[0], g11 = Gi[4], g22 = Gi[8];
+  double det = g00 * (g11 * g22 - Gi[5] * Gi[5]) + Gi[1] * (Gi[2] * Gi[5] - Gi[1] * g22) +
+               Gi[2] * (Gi[1] * Gi[5] - Gi[2] * g11);
+  if (!(det > 1e-10 * g00 * g11 * g22) || !(g00 > 0)) {
+    double c[3], ls[3];
+    for (int a = 0; a < 3; a++)
+      c[a] = v[a] - (Gi[3 * a] * l[0] + Gi[3 * a + 1] * l[1] + Gi[3 * a + 2] * l[2]);
+    csu_bis_single(Gi, c, mu, desaxce, 1e-12, INFINITY, ls, NULL);
+    double d0 = ls[0] - l[0], d1 = ls[1] - l[1], d2 = ls[2] - l[2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+  }
+  double e = 0, vn = v[0], ln = l[0];
+  double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
+  if (vn < 0) e -= vn;
+  if (ln < 0) e -= ln;
+  if (ln > 0 && vn > 0) e += ln < vn ? ln : vn;
+  if (lt > mu * ln) e += lt - mu * ln;
+  /* No friction law for a frictionless contact, nor for an opening one: separating
+     (v_N > 0) with an impulse that complementarity already counts (lambda_N < v_N), e.g.
+     the remainder (1 - alpha)^k lambda_N that Algorithm 2's relaxation leaves. */
+  if (!(ln > 0) || !(mu > 0) || (vn > 0 && ln < vn)) return e;
+  double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
+  if (lt < mu * ln * (1 - 1e-9) || !(lt > 0)) return e + vt;
+  double ux = l[1] / lt, uy = l[2] / lt;
+  if (desaxce) {
+    double dx = v[1] + vt * ux, dy = v[2] + vt * uy;
+    return e + sqrt(dx * dx + dy * dy);
+  }
+  /* lambda(t) = r(t) (1/mu, cos t, sin t) on the plane a . lambda + c_N = 0 (a = normal row
+     of G_ii): d lambda / dt ~ u' - (a . u' / a . u) u with u = (1/mu, ux, uy),
+     u' = (0, -uy, ux) */
+  double au = g00 / mu + Gi[1] * ux + Gi[2] * uy, aup = -Gi[1] * uy + Gi[2] * ux;
+  if (!(au > 0)) return e + vt;
+  double kk = aup / au;
+  double t0 = -kk / mu, t1 = -uy - kk * ux, t2 = ux - kk * uy;
+  double tn = sqrt(t0 * t0 + t1 * t1 + t2 * t2);
+  return e + fabs(v[0] * t0 + v[1] * t1 + v[2] * t2) / tn;
+}
+
+/* Contact i's block G_ii (+ R) into Gi. */
+static inline void csu_bis_block(const csContactProblem* p, int i, double Gi[9]) {
+  int n = 3 * p->nc, r0 = 3 * i;
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) Gi[3 * a + b] = p->G[(size_t)(r0 + a) * n + r0 + b];
+  if (p->R) Gi[0] += p->R[r0], Gi[4] += p->R[r0 + 1], Gi[8] += p->R[r0 + 2];
+}
+
+static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                             double* lambda, csSolverStats* st, int desaxce) {
+  int nc = p->nc, n = 3 * nc;
+  double* v = ws;  /* (3nc) v = G lambda + g (+ R lambda) */
+  const double* G = p->G;
+  const double* R = p->R;
+  memset(st, 0, sizeof *st);
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
+  for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
+  for (int r = 0; r < n; r++) {
+    const double* Gr = G + (size_t)r * n;
+    double s = p->g[r] + (R ? R[r] * lambda[r] : 0);
+    for (int c = 0; c < n; c++) s += Gr[c] * lambda[c];
+    v[r] = s;
+  }
+  double alpha = CSU_BIS_ALPHA0, res = INFINITY, res_prev = INFINITY;
+  int it = 0;
+  /* At least one sweep, as the PGS does: a warm start that already passes is refined once. */
+  while (it < 1 || (res > opt->tolerance && it < opt->iterations)) {
+    for (int i = 0; i < nc; i++) {
+      int r0 = 3 * i;
+      double* l = lambda + r0;
+      double* vi = v + r0;
+      double Gi[9];
+      csu_bis_block(p, i, Gi);
+      double mu = p->mu[i];
+      /* c_i = v_i - G_ii lambda_i: the contact's velocity without its own impulse */
+      double c[3];
+      for (int a = 0; a < 3; a++)
+        c[a] = vi[a] - (Gi[3 * a] * l[0] + Gi[3 * a + 1] * l[1] + Gi[3 * a + 2] * l[2]);
+      /* The paper's interval (1e-6 N s), tightened so that the solve's own error (~ |G_ii|
+         times it in velocity) stays a tenth of what this sweep must reach; and the
+         friction-law violation at the bracket's ends below that tenth too, since a fast slip
+         with a small impulse turns a small angle error into a large velocity one. What this
+         sweep must reach is the tolerance only when the last sweep came near it: solving
+         every contact to the final precision while the others are still far off is wasted
+         (the first sweep uses the paper's interval alone). */
+      double gs = Gi[0] + Gi[4] + Gi[8];
+      double need = res_prev > opt->tolerance ? 0.1 * res_prev : opt->tolerance;
+      if (need < opt->tolerance) need = opt->tolerance;
+      double tol = 0.1 * need / (gs > 1 ? gs : 1);
+      if (tol > CSU_BISECTION_TOL) tol = CSU_BISECTION_TOL;
+      double vtol = 0.1 * need;
+      double ls[3];
+      /* de Saxce: c_N + mu |v_T| with the v_T that results, i.e. the contact's own NCP
+         (csu_bisection_coulomb_single). A shift lagged from the current iterate (each
+         contact then solving a CCP) was tried first: it oscillates at large mu (a box on four
+         corners with mu = 1e3 had not converged after 20,000 sweeps). */
+      csu_bis_single(Gi, c, mu, desaxce, tol, vtol, ls, NULL);
+      /* lambda_i <- alpha lambda* + (1 - alpha) lambda_i (opening: lambda* = 0) */
+      double d[3];
+      for (int a = 0; a < 3; a++) d[a] = alpha * ls[a] + (1 - alpha) * l[a] - l[a];
+      if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
+        const double* G0 = G + (size_t)r0 * n;
+        const double* G1 = G0 + n;
+        const double* G2 = G1 + n;
+        for (int cc = 0; cc < n; cc++) v[cc] += G0[cc] * d[0] + G1[cc] * d[1] + G2[cc] * d[2];
+        if (R) v[r0] += R[r0] * d[0], v[r0 + 1] += R[r0 + 1] * d[1], v[r0 + 2] += R[r0 + 2] * d[2];
+        l[0] += d[0], l[1] += d[1], l[2] += d[2];
+      }
+    }
+    it++;
+    alpha = CSU_BIS_ALPHA_MIN + CSU_BIS_GAMMA * (alpha - CSU_BIS_ALPHA_MIN);
+    res_prev = res = 0;
+    for (int i = 0; i < nc; i++) {
+      double Gi[9];
+      csu_bis_block(p, i, Gi);
+      res += csu_bis_violation(Gi, lambda + 3 * i, v + 3 * i, p->mu[i], desaxce);
+    }
+    res_prev = res;
+  }
+  st->iterations = it;
+  st->residual = res;
+  st->converged = res <= opt->tolerance;
+  cs_ncp_report(p, lambda, &st->ncp);
+  return CS_OK;
+}
+
+static csStatus cs_bis_solve_plain(const csContactProblem* p, const csSolverOptions* opt,
+                                   void* ws, double* lambda, csSolverStats* st) {
+  return cs_bis_solve(p, opt, ws, lambda, st, 0);
+}
+
+static csStatus cs_bis_solve_desaxce(const csContactProblem* p, const csSolverOptions* opt,
+                                     void* ws, double* lambda, csSolverStats* st) {
+  return cs_bis_solve(p, opt, ws, lambda, st, 1);
+}
+
+const csSolver cs_solver_bisection = {"bisection", cs_bis_workspace, cs_bis_solve_plain};
+const csSolver cs_solver_bisection_desaxce = {"bisection_desaxce", cs_bis_workspace,
+                                              cs_bis_solve_desaxce};

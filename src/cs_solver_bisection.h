@@ -1,0 +1,134 @@
+/* Single-contact solves of paper 001 (RaiSim's per-contact bisection) and its Table I
+   baselines (internal; spec/solvers.md "Per-contact bisection").
+
+   One contact: G (3x3, row-major, frame (n, t1, t2), normal first) is the contact's own
+   Delassus block G_ii, c its velocity without its own impulse (v = G lambda + c), mu its
+   friction coefficient. The model is paper 001 eq. (8) (Preclik's maximum-dissipation
+   model): opening if c_N > 0 (lambda = 0); else the impulse in the cone with v_N = 0 that
+   minimises the kinetic energy 1/2 v^T G^-1 v, i.e. sticking (lambda = -G^-1 c inside the
+   cone) or slipping (on the ellipse where the plane v_N = 0 cuts the cone's boundary).
+
+   Every solver below takes the same inputs and returns the case (CSU_CASE_*); tol is the
+   impulse interval (N s) at which the slip search stops, steps (may be NULL) receives the
+   number of function or gradient evaluations of that search (0 for the other cases).
+   Opening, sticking and the degenerate cases are shared (csu_single_classify), so the three
+   methods differ only in the slip search, which is what Table I compares. */
+#ifndef CS_SOLVER_BISECTION_H
+#define CS_SOLVER_BISECTION_H
+
+#include <math.h>
+
+/* The paper's impulse interval (N s) for the single-contact solve (Sec. V-B). */
+#define CSU_BISECTION_TOL 1e-6
+
+enum {
+  CSU_CASE_OPEN = 0,    /* lambda = 0 */
+  CSU_CASE_STICK = 1,   /* lambda = -G^-1 c, inside the cone (or frictionless contact) */
+  CSU_CASE_SLIP = 2,    /* on the slip ellipse */
+  CSU_CASE_REDUCED = 3  /* rank-deficient G: solved in its 1D/2D range space */
+};
+
+/* Paper 001 Algorithm 1: bisection on the sign of the hybrid gradient (eqs. 13-16). */
+int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
+                         double lambda[3], int* steps);
+/* The per-contact problem of the de Saxce variant: the contact's own NCP (Signorini,
+   Coulomb, maximal dissipation). It is paper 001's problem with c_N shifted by mu |v_T|, v_T
+   the contact's velocity after the solve: that shifted problem leaves the opening and
+   sticking cases as they are (v_T = c_T with lambda = 0 makes the shifted opening test
+   c_N >= 0; v = 0 when sticking) and puts a slipping contact on the same slip ellipse
+   (v_N = 0, |lambda_T| = mu lambda_N) where v_T is opposite to lambda_T. The same search
+   finds it, bisecting on the sign of (cos t, sin t) x v_T (eq. 16's hybrid v_T), which is
+   the sign of dE/dt for the shifted problem's energy. */
+int csu_bisection_coulomb_single(const double G[9], const double c[3], double mu, double tol,
+                                 double lambda[3], int* steps);
+/* Table I baselines (cs_solver_single.c): golden-section search of the energy over the
+   line-of-sight arc of the slip ellipse (Preclik), and the analytical method (the quartic in
+   the tangent of the half slip angle, solved in closed form; tol unused: the roots are
+   polished by Newton steps instead). */
+int csu_golden_single(const double G[9], const double c[3], double mu, double tol,
+                      double lambda[3], int* steps);
+int csu_analytic_single(const double G[9], const double c[3], double mu, double tol,
+                        double lambda[3], int* steps);
+
+/* Entry k of the table of cos and sin of beta1 beta3^k used by the stepping (for the test);
+   0 past its end. */
+int csu_bisection_rot_table(int k, double* c, double* s);
+
+/* The reduced solve of a rank-deficient G (rank 0, 1 or 2), for a closing contact (c_N > 0
+   is handled before). Returns CSU_CASE_REDUCED with lambda set, or -1 (lambda untouched)
+   when G has full rank after all. */
+int csu_single_reduced(const double G[9], const double c[3], double mu, double lambda[3]);
+
+/* ------------------------------------------------------------------ shared set-up
+   What the slip searches need, computed once by csu_single_classify. */
+typedef struct csuSlip {
+  double g00, g01, g02, g11, g12, g22;  /* G (symmetric) */
+  double c0, c1, c2;                    /* c */
+  double mu;
+  double l0n, l0x, l0y;  /* lambda^{v=0} = -G^-1 c (normal, t1, t2) */
+  double ux, uy;         /* lambda^{v=0}_T / |lambda^{v=0}_T|: (cos, sin) of the atan2 guess */
+} csuSlip;
+
+/* Opening, sticking, frictionless and degenerate contacts; fills s and returns
+   CSU_CASE_SLIP when the slip search is needed. */
+static inline int csu_single_classify(const double G[9], const double c[3], double mu,
+                                      csuSlip* s, double lambda[3]) {
+  double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
+  double c0 = c[0], c1 = c[1], c2 = c[2];
+  if (!(mu > 0)) {
+    /* Frictionless: K_0 is the normal ray, so only the normal row counts. */
+    double ln = g00 > 0 && c0 < 0 ? -c0 / g00 : 0;
+    lambda[0] = ln, lambda[1] = lambda[2] = 0;
+    return ln > 0 ? CSU_CASE_STICK : CSU_CASE_OPEN;
+  }
+  /* Opening (Algorithm 2, line 3) */
+  if (c0 > 0) {
+    lambda[0] = lambda[1] = lambda[2] = 0;
+    return CSU_CASE_OPEN;
+  }
+  /* G^-1 by cofactors (G symmetric). det / (g00 g11 g22) lies in (0, 1] for an SPD G and
+     falls to ~1e-16 for a rank-deficient one computed in floating point (a contact on a
+     link pinned by a revolute joint): below 1e-10 the eigen-decomposition decides. */
+  double k00 = g11 * g22 - g12 * g12, k01 = g02 * g12 - g01 * g22, k02 = g01 * g12 - g02 * g11;
+  double k11 = g00 * g22 - g02 * g02, k12 = g01 * g02 - g00 * g12, k22 = g00 * g11 - g01 * g01;
+  double det = g00 * k00 + g01 * k01 + g02 * k02;
+  if (!(det > 1e-10 * g00 * g11 * g22) || !(g00 > 0)) {
+    int k = csu_single_reduced(G, c, mu, lambda);
+    if (k >= 0) return k;
+    if (!(det > 0)) {  /* not reachable: a full-rank G has det > 0 */
+      lambda[0] = lambda[1] = lambda[2] = 0;
+      return CSU_CASE_REDUCED;
+    }
+  }
+  double id = -1.0 / det;
+  double l0n = id * (k00 * c0 + k01 * c1 + k02 * c2);
+  double l0x = id * (k01 * c0 + k11 * c1 + k12 * c2);
+  double l0y = id * (k02 * c0 + k12 * c1 + k22 * c2);
+  double lt2 = l0x * l0x + l0y * l0y;
+  /* Sticking: mu lambda_N^{v=0} >= |lambda_T^{v=0}| (Algorithm 2, line 5). */
+  if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
+    lambda[0] = l0n, lambda[1] = l0x, lambda[2] = l0y;
+    return CSU_CASE_STICK;
+  }
+  /* The slip ellipse of the paper's model shrinks to the apex when c_N = 0 (r = 0 in
+     eq. 14): lambda = 0 is then the only slipping impulse. */
+  if (!(c0 < 0)) {
+    lambda[0] = lambda[1] = lambda[2] = 0;
+    return CSU_CASE_OPEN;
+  }
+  s->g00 = g00, s->g01 = g01, s->g02 = g02, s->g11 = g11, s->g12 = g12, s->g22 = g22;
+  s->c0 = c0, s->c1 = c1, s->c2 = c2;
+  s->mu = mu;
+  s->l0n = l0n, s->l0x = l0x, s->l0y = l0y;
+  /* atan2(0, 0) = 0 when lambda^{v=0}_T vanishes (only through rounding: lambda^{v=0} would
+     then be the inner point lambda^{T=0}). */
+  if (lt2 > 0) {
+    double il = 1.0 / sqrt(lt2);
+    s->ux = l0x * il, s->uy = l0y * il;
+  } else {
+    s->ux = 1, s->uy = 0;
+  }
+  return CSU_CASE_SLIP;
+}
+
+#endif
