@@ -19,6 +19,11 @@ int cs_bench_anymal_main(int argc, char** argv);
    (bench_single.c) */
 int cs_bench_single_main(int argc, char** argv);
 
+/* contactsim bench table2 [--task T|all] [--steps N] [--diff-every K] [--plot DIR] [--json]:
+   paper 001's Table II and Figs. 4, 6, 7, bisection vs pgs_raisim on the ANYmal scenes
+   (bench_table2.c) */
+int cs_bench_table2_main(int argc, char** argv);
+
 /* contactsim bench fclib DIR [--tol T] [--solvers a,b,c] [--vs-siconos] [--plot F] [--json]:
    every FCLIB file x every solver (bench_fclib.c). The helpers below are shared with
    `contactsim fclib` (cli/cli_fclib.c). */

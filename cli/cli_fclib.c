@@ -390,6 +390,7 @@ static int cmd_solve(int argc, char** argv) {
     printf("iterations   %d\n", r.iterations);
     printf("time         %.3f ms%s\n", r.ms, set.repeats > 1 ? " (median)" : "");
   }
+  fflush(stdout);
   if (out && r.ok && write_solution(&c, lambda, out, json)) rc = 1;
   free(lambda);
   cs_fclib_case_free(&c);

@@ -69,7 +69,7 @@ static void run_usage(FILE* f) {
           "  --ratio R          stack_ratio: top/bottom mass ratio (default 1)\n"
           "  --steps N          number of steps (default 1000)\n"
           "  --dt S             time step in seconds (default: the model's, 0.001)\n"
-          "  --solver S         contact solver: ncp_pgs (alias pgs), none (default: the model's)\n"
+          "  --solver S         contact solver (default: the model's; list below)\n"
           "  --tol T            solver tolerance (default 1e-6; cube scenes 1e-8)\n"
           "  --iterations N     solver iteration cap (default 150; cube scenes 1000)\n"
           "  --out FILE.csv     write time, qpos, qvel, contacts, energy per step\n"
@@ -86,6 +86,11 @@ static void run_usage(FILE* f) {
           "Scenes are defined in spec/benchmarks.md; their models are in %s\n"
           "(override with the environment variable CONTACTSIM_MODELS).\n",
           cs_cli_models_dir());
+  fprintf(f, "Solvers:");
+  for (int t = 0; t < CS_SOLVER_COUNT; t++)
+    if (t == CS_SOLVER_NONE || cs_solver_get((csSolverType)t))
+      fprintf(f, " %s", cs_solver_name((csSolverType)t));
+  fprintf(f, " (pgs = ncp_pgs)\n");
 }
 
 static void write_row(FILE* f, const csModel* m, csData* d) {

@@ -50,7 +50,7 @@ void cs_option_default(csOption* o) {
   o->timestep = 1e-3;
   o->gravity[2] = -9.81;
   o->integrator = CS_INT_EULER_IMPLICITDAMP;
-  o->solver = CS_SOLVER_NCP_PGS; /* bisection once it lands (issue 4) */
+  o->solver = CS_SOLVER_BISECTION;
   o->iterations = 150;
   o->tolerance = 1e-6;
   o->warmstart = 1;

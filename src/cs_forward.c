@@ -173,8 +173,15 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
     d->problem.nc = 0;
     return;
   }
-  s->solve(&d->problem, &so, ws, d->efc_lambda, &d->solver_stats);
+  csStatus sst = s->solve(&d->problem, &so, ws, d->efc_lambda, &d->solver_stats);
   cs_stack_free(d, mark);
+  if (sst != CS_OK) { /* the solver refused the problem (e.g. too large for it) */
+    cs_warning(d, CS_WARN_SOLVER, "%s: %s; contacts ignored this step", s->name, cs_last_error());
+    d->prev_converged = 0;
+    d->ncon = 0;
+    d->problem.nc = 0;
+    return;
+  }
   if (d->profile) tclock[3] = cs_now_ns();
   if (!d->solver_stats.converged)
     cs_warning(d, CS_WARN_SOLVER, "%s: tolerance %g not met in %d iterations (residual %g)",

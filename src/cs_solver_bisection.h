@@ -28,9 +28,16 @@ enum {
   CSU_CASE_REDUCED = 3  /* rank-deficient G: solved in its 1D/2D range space */
 };
 
-/* Paper 001 Algorithm 1: bisection on the sign of the hybrid gradient (eqs. 13-16). */
+/* Paper 001 Algorithm 1: bisection on the sign of the hybrid gradient (eqs. 13-16). The
+   bracket is sought first where Newton steps on that sign function predict the root, then
+   (if that fails) by the paper's incremental stepping; the bisection and its stop at the
+   impulse interval tol are the paper's (cs_solver_bisection.c, csu_slip_search). */
 int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
                          double lambda[3], int* steps);
+/* The same with the paper's stepping only (beta1 1e-2, beta2 0.5, beta3 1.3 from the atan2
+   guess): the reference of Table I for the Newton-predicted bracket. Same answer to tol. */
+int csu_bisection_single_paper(const double G[9], const double c[3], double mu, double tol,
+                               double lambda[3], int* steps);
 /* The per-contact problem of the de Saxce variant: the contact's own NCP (Signorini,
    Coulomb, maximal dissipation). It is paper 001's problem with c_N shifted by mu |v_T|, v_T
    the contact's velocity after the solve: that shifted problem leaves the opening and

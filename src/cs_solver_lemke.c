@@ -14,11 +14,18 @@
    The LCP matrix (6nc x 6nc) is never stored: its columns come from G on demand, so the
    workspace is the basis inverse (36 nc^2 doubles) plus vectors.
 
+   Numerics: the LCP is scaled symmetrically (cs_lemke_scaling), the basis inverse is
+   recomputed from scratch every n/8 pivots, pivots at the level of their own cancellation
+   noise are refused, and the final basis is solved again with refinement. Still, Lemke in
+   double precision is not robust on very ill-conditioned, degenerate problems: on the
+   1e6 mass-ratio stack it may end on a ray near the solution.
+
    Stop and status: Lemke is a finite pivoting method; it ends on a solution, on a
    secondary ray (converged = 0) or on the pivot cap max(opt->iterations, 10 * 6nc)
    (converged = 0). converged = 1 needs a solution whose box LCP residual (lcp_pgs's
    criterion: csu_box_contact_residual, the largest over the contacts) is <= tolerance,
-   so rounding in an ill-conditioned basis is reported, not hidden. stats.iterations counts
+   so rounding in an ill-conditioned basis is reported, not hidden. On failure the better
+   of the last point and the start (by that residual) is returned. stats.iterations counts
    pivots.
 
    Warm start: the complementary basis the warm start would have (lambda_N > 0: lambda_N
@@ -31,6 +38,7 @@
 
 #include "cs_contact_cone.h"
 #include "cs_lemke.h"
+#include "cs_error.h"
 #include "cs_solver.h"
 
 /* ------------------------------------------------------------------ Lemke's method */
@@ -181,6 +189,60 @@ static void csu_lemke_extract(int n, csuLemkeColumn column, void* ctx, const dou
   }
 }
 
+/* Binv and xB afresh from the basis columns (in-place Gauss-Jordan with partial pivoting;
+   ties as row-swap scratch). The product-form updates accumulate rounding pivot after
+   pivot, and with an ill-conditioned basis (a 1e6 mass ratio) a drifted Binv turns a
+   noise-level entry into a pivot (seen: 2e-11, followed by garbage). 0 if B is singular
+   to rounding (Binv is then lost: the caller stops). */
+static int csu_lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double* q,
+                              csuLemkeWs* w) {
+  for (int k = 0; k < n; k++) {
+    csu_lemke_varcol(n, column, ctx, w->basis[k], w->a);
+    for (int i = 0; i < n; i++) w->Binv[(size_t)i * n + k] = w->a[i];
+  }
+  int* perm = w->ties;
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++)
+      if (fabs(w->Binv[(size_t)i * n + k]) > fabs(w->Binv[(size_t)p * n + k])) p = i;
+    perm[k] = p;
+    double* Bk = w->Binv + (size_t)k * n;
+    if (p != k) {
+      double* Bp = w->Binv + (size_t)p * n;
+      for (int j = 0; j < n; j++) {
+        double t = Bk[j];
+        Bk[j] = Bp[j], Bp[j] = t;
+      }
+    }
+    double piv = Bk[k];
+    if (!(piv != 0) || !isfinite(piv)) return 0;
+    Bk[k] = 1;
+    for (int j = 0; j < n; j++) Bk[j] /= piv;
+    for (int i = 0; i < n; i++) {
+      if (i == k) continue;
+      double* Bi = w->Binv + (size_t)i * n;
+      double f = Bi[k];
+      if (f == 0) continue;
+      Bi[k] = 0;
+      for (int j = 0; j < n; j++) Bi[j] -= f * Bk[j];
+    }
+  }
+  for (int k = n - 1; k >= 0; k--) /* the row swaps become column swaps of the inverse */
+    if (perm[k] != k)
+      for (int i = 0; i < n; i++) {
+        double* Bi = w->Binv + (size_t)i * n;
+        double t = Bi[k];
+        Bi[k] = Bi[perm[k]], Bi[perm[k]] = t;
+      }
+  for (int i = 0; i < n; i++) {
+    const double* Bi = w->Binv + (size_t)i * n;
+    double s = 0;
+    for (int j = 0; j < n; j++) s += Bi[j] * q[j];
+    w->xB[i] = s;
+  }
+  return 1;
+}
+
 /* Leaving row among the candidates (col_i > 0): minimum ratio xB_i / col_i, ties broken
    lexicographically on the rows of Binv / col_i (the perturbation q + (eps, eps^2, ...)),
    the artificial z0 first if it ties. -1 if no candidate (a ray). */
@@ -188,15 +250,20 @@ static int csu_lemke_ratio(int n, csuLemkeWs* w, double xscale) {
   double colmax = 0;
   for (int i = 0; i < n; i++) colmax = fmax(colmax, fabs(w->col[i]));
   if (!(colmax > 0)) return -1;
+  /* A pivot must stand out of the rounding of its own computation: col_i is a sum of terms
+     of total size res_i = sum_j |Binv_ij a_j|, so col_i below 1e-9 res_i is cancellation
+     noise (seen on a 1e6 mass ratio: 1e-10 out of terms of 1e3), and pivoting on it makes
+     the basis singular. */
   double ptol = 1e-11 * colmax;
+  for (int i = 0; i < n; i++) w->res[i] = fmax(ptol, 1e-9 * w->res[i]);
   double theta = INFINITY;
   for (int i = 0; i < n; i++)
-    if (w->col[i] > ptol) theta = fmin(theta, fmax(w->xB[i], 0) / w->col[i]);
+    if (w->col[i] > w->res[i]) theta = fmin(theta, fmax(w->xB[i], 0) / w->col[i]);
   if (theta == INFINITY) return -1;
   double ttol = 1e-11 * (fabs(theta) + xscale / colmax);
   int nt = 0;
   for (int i = 0; i < n; i++)
-    if (w->col[i] > ptol && fmax(w->xB[i], 0) / w->col[i] <= theta + ttol) w->ties[nt++] = i;
+    if (w->col[i] > w->res[i] && fmax(w->xB[i], 0) / w->col[i] <= theta + ttol) w->ties[nt++] = i;
   for (int k = 0; k < nt; k++)
     if (w->basis[w->ties[k]] == 2 * n) return w->ties[k];
   for (int j = 0; j < n && nt > 1; j++) {
@@ -242,7 +309,9 @@ int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, dou
   }
   int np = 0;
   double z0start = -q[r]; /* z0's value after the first pivot */
-  int entering = 2 * n;   /* z0 */
+  /* refactor every n/8 pivots (at least every 8): O(n^3) against n/8 pivots of O(n^2) */
+  int refactor_every = n / 8 > 8 ? n / 8 : 8;
+  int entering = 2 * n; /* z0 */
   csu_lemke_varcol(n, column, ctx, entering, w.col);
   int status = CSU_LEMKE_CAP;
   for (;;) {
@@ -255,13 +324,21 @@ int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, dou
       break;
     }
     if (np >= max_pivots) break;
+    if (np % refactor_every == 0 && !csu_lemke_refactor(n, column, ctx, q, &w)) {
+      status = CSU_LEMKE_ARG; /* the basis became singular to rounding: give up, reported */
+      break;
+    }
     entering = leaving < n ? leaving + n : leaving - n; /* the complement */
     csu_lemke_varcol(n, column, ctx, entering, w.a);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) { /* col = Binv a, and sum |Binv_ij a_j| in res */
       const double* Bi = w.Binv + (size_t)i * (size_t)n;
-      double s = 0;
-      for (int j = 0; j < n; j++) s += Bi[j] * w.a[j];
+      double s = 0, sa = 0;
+      for (int j = 0; j < n; j++) {
+        double t = Bi[j] * w.a[j];
+        s += t, sa += fabs(t);
+      }
       w.col[i] = s;
+      w.res[i] = sa;
     }
     r = csu_lemke_ratio(n, &w, xscale);
     if (r < 0) {
@@ -307,7 +384,8 @@ static const double cs_lemke_dir[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
 
 typedef struct csLemkeCtx {
   const csContactProblem* p;
-  double* gcol; /* (3nc) one column of G + R in contact coordinates */
+  double* gcol;        /* (3nc) one column of G + R in contact coordinates */
+  const double* scale; /* (6nc) the diagonal scaling D of the LCP, see cs_lemke_scaling */
 } csLemkeCtx;
 
 /* Index of a variable: lambda_N,i = i, beta_ik = nc + 4i + k, gamma_i = 5nc + i. */
@@ -318,7 +396,7 @@ static void cs_lemke_column(void* vctx, int j, double* col) {
   memset(col, 0, sizeof(double) * (size_t)(6 * nc));
   if (j >= 5 * nc) { /* gamma_i: +1 in its contact's four generator rows */
     int i = j - 5 * nc;
-    for (int k = 0; k < 4; k++) col[nc + 4 * i + k] = 1;
+    for (int k = 0; k < 4; k++) col[nc + 4 * i + k] = c->scale[nc + 4 * i + k] * c->scale[j];
     return;
   }
   /* the column of G + R for lambda_N,i or beta_ik (a column, not a row: FCLIB's W need
@@ -345,6 +423,34 @@ static void cs_lemke_column(void* vctx, int j, double* col) {
   }
   double mu = p->mu[i] > 0 ? p->mu[i] : 0;
   col[5 * nc + i] = j < nc ? mu : -1.0;
+  for (int r = 0; r < 6 * nc; r++) col[r] *= c->scale[r] * c->scale[j];
+}
+
+/* Symmetric diagonal scaling: the LCP (D M D, D q) has the solutions x' = D^-1 x. A 1e6
+   mass ratio puts entries from 1e-3 to 1e5 in M; pivoting on it in double precision loses
+   the small ones to rounding (noise-level pivots, rays near the solution). D = diag(M)^-1/2
+   on the lambda_N and beta rows brings their diagonal to 1; the slack gamma_i, whose own
+   diagonal is 0, gets the inverse mean scale of its generators, so the +-1 entries that
+   couple them stay of order 1. */
+static void cs_lemke_scaling(const csContactProblem* p, double* D) {
+  int nc = p->nc;
+  size_t n3 = 3 * (size_t)nc;
+  for (int i = 0; i < nc; i++) {
+    const double* G0 = p->G + (3 * (size_t)i) * n3 + 3 * (size_t)i;
+    const double* R = p->R ? p->R + 3 * i : NULL;
+    double gn = G0[0] + (R ? R[0] : 0);
+    double g11 = G0[n3 + 1] + (R ? R[1] : 0), g22 = G0[2 * n3 + 2] + (R ? R[2] : 0);
+    double g12 = 0.5 * (G0[n3 + 2] + G0[2 * n3 + 1]);
+    D[i] = gn > 0 ? 1.0 / sqrt(gn) : 1.0;
+    double sum = 0;
+    for (int k = 0; k < 4; k++) {
+      const double* d = cs_lemke_dir[k];
+      double m = d[0] * d[0] * g11 + d[1] * d[1] * g22 + 2 * d[0] * d[1] * g12;
+      D[nc + 4 * i + k] = m > 0 ? 1.0 / sqrt(m) : 1.0;
+      sum += D[nc + 4 * i + k];
+    }
+    D[5 * nc + i] = 4.0 / sum;
+  }
 }
 
 static void cs_lemke_q(const csContactProblem* p, double* q) {
@@ -367,11 +473,19 @@ static void cs_lemke_to_lambda(int nc, const double* x, double* lambda) {
   }
 }
 
+/* Lemke's dense tableau grows as 36 nc^2 doubles; the arena of every csData is sized for the
+   largest workspace at ncon_max, so Lemke takes problems up to CS_LEMKE_MAX_NC contacts (it
+   is meant for small dense LCPs: impacts, exact references) and reports larger ones as an
+   error instead of making every csData megabytes larger. */
+#define CS_LEMKE_MAX_NC 48
+
 static size_t cs_lemke_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
+  if (nc > CS_LEMKE_MAX_NC) nc = CS_LEMKE_MAX_NC;
   size_t n = 6 * (size_t)nc;
-  /* Lemke, then q, x (n each), the G column (3nc), v (3nc), a pivot row map (n ints) */
-  return csu_lemke_workspace(6 * nc) + sizeof(double) * (2 * n + 6 * (size_t)nc) + sizeof(int) * n +
+  /* Lemke, then q, x (n each), the G column (3nc), v (3nc), D (n), the start (3nc), the
+     warm basis (n ints) */
+  return csu_lemke_workspace(6 * nc) + sizeof(double) * (3 * n + 9 * (size_t)nc) + sizeof(int) * n +
          128;
 }
 
@@ -454,15 +568,21 @@ static csStatus cs_lemke_solve(const csContactProblem* p, const csSolverOptions*
                                double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 6 * nc;
   memset(st, 0, sizeof *st);
+  if (nc > CS_LEMKE_MAX_NC)
+    return cs_error(CS_ERR_ARG, "lemke: %d contacts; it takes at most %d (dense pivoting)", nc,
+                    CS_LEMKE_MAX_NC);
   char* base = ws;
   void* lws = base;
   double* q = (double*)(base + ((csu_lemke_workspace(n) + 63) & ~(size_t)63));
   double* x = q + n;
   double* gcol = x + n;
   double* v = gcol + 3 * nc;
-  int* isz = (int*)(v + 3 * nc);
-  csLemkeCtx ctx = {p, gcol};
+  double* D = v + 3 * nc;
+  int* isz = (int*)(D + n + 3 * nc);
+  csLemkeCtx ctx = {p, gcol, D};
+  cs_lemke_scaling(p, D);
   cs_lemke_q(p, q);
+  for (int r = 0; r < n; r++) q[r] *= D[r];
   int cap = opt->iterations > 10 * n ? opt->iterations : 10 * n;
   if (opt->warmstart) {
     csuLemkeWs w = csu_lemke_layout(n, lws);
@@ -470,6 +590,7 @@ static csStatus cs_lemke_solve(const csContactProblem* p, const csSolverOptions*
     if (cs_lemke_try_warm(p, lambda, v, &ctx, q, w.Binv, x, w.a, isz)) {
       double* keep = w.col; /* the warm start, in case the basis is rejected */
       memcpy(keep, lambda, sizeof(double) * (size_t)(3 * nc));
+      for (int r = 0; r < n; r++) x[r] *= D[r];
       cs_lemke_to_lambda(nc, x, lambda);
       double res = cs_lemke_residual(p, lambda, v);
       if (res <= opt->tolerance) {
@@ -482,18 +603,30 @@ static csStatus cs_lemke_solve(const csContactProblem* p, const csSolverOptions*
       memcpy(lambda, keep, sizeof(double) * (size_t)(3 * nc));
     }
   }
+  /* the start (the warm start, or 0), kept in case Lemke fails: see below */
+  double* start = D + n; /* 3nc, after D */
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)(3 * nc));
+  memcpy(start, lambda, sizeof(double) * (size_t)(3 * nc));
+  double res_start = cs_lemke_residual(p, start, v);
   int piv = 0;
   int status = csu_lemke_cols(n, cs_lemke_column, &ctx, q, x, lws, cap, &piv);
-  if (status == CSU_LEMKE_ARG) {
-    /* non-finite data: keep the input, report it */
-    st->residual = INFINITY;
-    cs_ncp_report(p, lambda, &st->ncp);
-    return CS_OK;
+  double res = INFINITY;
+  if (status != CSU_LEMKE_ARG) {
+    for (int r = 0; r < n; r++) x[r] *= D[r];
+    cs_lemke_to_lambda(nc, x, lambda);
+    res = cs_lemke_residual(p, lambda, v);
   }
-  cs_lemke_to_lambda(nc, x, lambda);
+  /* A ray, the cap or a numerical breakdown leaves an arbitrary complementary point; in a
+     simulation applying it can be worse than the start (a 1e6 mass-ratio stack blew apart
+     that way). Then the better of the two by the same residual is returned, still with
+     converged = 0. */
+  if (status != CSU_LEMKE_OK && !(res <= res_start)) {
+    memcpy(lambda, start, sizeof(double) * (size_t)(3 * nc));
+    res = res_start;
+  }
   st->iterations = piv;
-  st->residual = cs_lemke_residual(p, lambda, v);
-  st->converged = status == CSU_LEMKE_OK && st->residual <= opt->tolerance;
+  st->residual = res;
+  st->converged = status == CSU_LEMKE_OK && res <= opt->tolerance;
   cs_ncp_report(p, lambda, &st->ncp);
   return CS_OK;
 }

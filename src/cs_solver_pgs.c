@@ -28,6 +28,9 @@
 
 enum { CS_PGS_NCP, CS_PGS_LCP, CS_PGS_CCP, CS_PGS_RAISIM };
 
+/* Sweeps after which CCP-PGS must have halved its first residual (see the restart). */
+enum { CS_PGS_PROBE = 20 };
+
 /* Paper 001's relaxation of the PGS steps (eq. 18), constant (spec/benchmarks.md). */
 #define CS_RAISIM_ALPHA 0.6
 
@@ -84,8 +87,8 @@ double csu_box_contact_residual(const double* l, const double* v, double mu) {
 
 static size_t cs_pgs_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
-  /* v (3nc) and three steps per contact (3nc) */
-  return sizeof(double) * (size_t)(6 * nc) + 64;
+  /* v (3nc), three steps per contact (3nc), the start (3nc, ccp_pgs's restart) */
+  return sizeof(double) * (size_t)(9 * nc) + 64;
 }
 
 /* The LCP, CCP and NCP stop residuals: the largest contact residual of the model. */
@@ -238,17 +241,28 @@ static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOp
       default: {
         double tr = gd[0] + gd[1] + gd[2];
         s[0] = tr > 0 ? omega * 3.0 / tr : 0;
+        /* the safe step of the divergence restart below: 1 / (a Gershgorin bound on the
+           largest eigenvalue of G_ii + R_i) */
+        double bound = 0;
+        for (int a = 0; a < 3; a++) {
+          double row = R ? R[3 * i + a] : 0;
+          for (int b = 0; b < 3; b++) row += fabs(G[(3 * i + a) * n + 3 * i + b]);
+          bound = fmax(bound, row);
+        }
+        s[1] = bound > 0 ? omega / bound : 0;
       }
     }
   }
+  double* start = inv + n; /* (3nc) */
+  memcpy(start, lambda, sizeof(double) * (size_t)n);
   csu_solver_velocity(p, lambda, v);
   /* At least one sweep, even when the warm start already meets the tolerance: the stop
      residuals are absolute, and with small impulses (light bodies, short steps) a warm start
      can pass them while leaving a sliding velocity of ~tol / lambda at a sticking contact,
      which then accumulates step after step (a pushed cube creeps before mu m g is
      reached). */
-  double res = INFINITY;
-  int it = 0, stalled = 0;
+  double res = INFINITY, res_first = INFINITY, res_best = INFINITY;
+  int it = 0, stalled = 0, safe = 0;
   while (it < 1 || (res > opt->tolerance && it < opt->iterations && !stalled)) {
     double moved = 0;
     for (int i = 0; i < nc; i++) {
@@ -256,7 +270,7 @@ static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOp
       const double* s = inv + 3 * i;
       switch (kind) {
         case CS_PGS_LCP: moved += cs_pgs_contact_box(p, sym, i, s, omega, l, v); break;
-        case CS_PGS_CCP: moved += cs_pgs_contact_ccp(p, sym, i, s[0], l, v); break;
+        case CS_PGS_CCP: moved += cs_pgs_contact_ccp(p, sym, i, s[safe], l, v); break;
         default: moved += cs_pgs_contact_disk(p, sym, i, omega, s, l, v);
       }
     }
@@ -274,6 +288,23 @@ static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOp
       res = cs_pgs_residual(kind, nc, p->mu, lambda, v);
     }
     stalled = moved == 0;
+    if (it == 1) res_first = res;
+    if (res < res_best) res_best = res;
+    /* CCP-PGS's block step 3 / trace(G_ii) exceeds 2 / lambda_max(G_ii) when G_ii is far
+       from isotropic (the feet of a legged robot): the sweep then oscillates on a 2-cycle
+       (ANYmal landing: residual 2.6, 7.5, ... 8.5 for ever) or diverges, and the simulation
+       blows up within a few steps. If the residual reaches 10 times its best (or
+       overflows), or after CS_PGS_PROBE sweeps the best has not halved the first, the
+       solve restarts from its start with the safe steps 1 / (Gershgorin bound of
+       lambda_max), once. */
+    if (kind == CS_PGS_CCP && !safe &&
+        (!isfinite(res) || res > 10 * res_best ||
+         (it >= CS_PGS_PROBE && res_best > 0.5 * res_first))) {
+      safe = 1;
+      memcpy(lambda, start, sizeof(double) * (size_t)n);
+      csu_solver_velocity(p, lambda, v);
+      res = INFINITY, stalled = 0;
+    }
   }
   st->iterations = it;
   st->residual = res;

@@ -422,6 +422,7 @@ static void test_files(const char* dir) {
     }
     cs_problem_free(o);
   }
+  cs_global_problem_free(g);
 
   /* M stored as one triangle (lower, then upper) reads as the full matrix */
   {

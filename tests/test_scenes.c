@@ -88,6 +88,7 @@ int main(void) {
     /* PGS converges slowly at the edge of stiction (paper 002); give it room so that the test
        measures the model, not the solver's cap */
     s.m->opt.iterations = 100000;
+    s.m->opt.solver = CS_SOLVER_NCP_PGS; /* the Coulomb model: sticks until mu m g exactly */
     double onset = -1;
     for (int k = 0; k < 600 && onset < 0; k++) {
       cs_scene_control(&s, s.m, s.d);

