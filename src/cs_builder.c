@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cs_collision.h"
 #include "cs_error.h"
 #include "cs_math.h"
 #include "cs_model.h"
@@ -508,6 +509,8 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   double* relq = cs_calloc((size_t)nb * 4, sizeof(double));
   double* acc = cs_calloc((size_t)nb * 10, sizeof(double));
   int* jntnew = cs_calloc((size_t)(b->njnt + 1), sizeof(int));
+  int* hull = NULL;    /* hull vertex indices of every mesh, one after another */
+  int* hullnum = NULL; /* (nmesh) */
   csModel* m = cs_calloc(1, sizeof *m);
   if (!movable || !target || !newid || !relp || !relq || !acc || !jntnew || !m) {
     st = cs_error(CS_ERR_MEMORY, "compile: out of memory");
@@ -592,6 +595,38 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   for (int i = 0; i < b->nmesh; i++) {
     m->nmeshvert += b->mesh[i].nvert;
     m->nmeshface += b->mesh[i].nface;
+  }
+  /* convex hulls of the meshes (collision uses them), and the scaled copies per geom */
+  if (b->nmesh) {
+    hull = cs_calloc((size_t)m->nmeshvert + 1, sizeof(int));
+    hullnum = cs_calloc((size_t)b->nmesh, sizeof(int));
+    if (!hull || !hullnum) {
+      st = cs_error(CS_ERR_MEMORY, "%s: out of memory (mesh hulls)", file);
+      goto done;
+    }
+    int off = 0;
+    for (int i = 0; i < b->nmesh; i++) {
+      const bMesh* me = &b->mesh[i];
+      double ext = 0;
+      for (int v = 0; v < 3 * me->nvert; v++) ext = fmax(ext, fabs(me->vert[v]));
+      int nh = csu_convex_hull(me->vert, me->nvert, 1e-9 * (ext > 0 ? ext : 1), hull + off);
+      hullnum[i] = nh > 0 ? nh : 0;
+      off += hullnum[i];
+    }
+    m->nmeshhull = off;
+  }
+  for (int g = 0; g < b->ngeom; g++) {
+    const csGeomSpec* G = &b->geom[g];
+    if (G->type != CS_GEOM_MESH) continue;
+    if (hullnum[G->mesh] == 0 && (G->contype || G->conaffinity)) {
+      st = cs_error(CS_ERR_MODEL,
+                    "%s: geom '%s': mesh '%s' is flat or degenerate (no volume), so it cannot "
+                    "collide; give it contype=\"0\" conaffinity=\"0\" or fix the mesh",
+                    cs_src(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                    b->mesh[G->mesh].name);
+      goto done;
+    }
+    m->ngeomvert += hullnum[G->mesh];
   }
   m->nexclude = b->nexcl / 2;
   /* names: offset 0 is the empty string */
@@ -817,9 +852,17 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
       va += me->nvert;
       fa += me->nface;
     }
+    int ha = 0;
+    for (int i = 0; i < b->nmesh; i++) {
+      m->mesh_hulladr[i] = ha;
+      m->mesh_hullnum[i] = hullnum[i];
+      memcpy(m->mesh_hull + ha, hull + ha, sizeof(int) * (size_t)hullnum[i]);
+      ha += hullnum[i];
+    }
   }
 
   /* geoms: grouped by body (stable) */
+  int gva = 0;
   {
     int gi = 0;
     for (int k = 0; k < nkept; k++) {
@@ -842,6 +885,18 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
         m->geom_friction[gi] = G->friction;
         m->geom_margin[gi] = G->margin;
         int mi = m->geom_mesh[gi];
+        m->geom_vertadr[gi] = -1;
+        m->geom_vertnum[gi] = 0;
+        if (mi >= 0 && m->mesh_hullnum[mi] > 0) {
+          const double* sc = m->geom_size + 3 * gi;
+          const double* mv = m->mesh_vert + 3 * m->mesh_vertadr[mi];
+          m->geom_vertadr[gi] = gva;
+          m->geom_vertnum[gi] = m->mesh_hullnum[mi];
+          for (int h = 0; h < m->mesh_hullnum[mi]; h++, gva++) {
+            const double* v = mv + 3 * m->mesh_hull[m->mesh_hulladr[mi] + h];
+            for (int a = 0; a < 3; a++) m->geom_vert[3 * gva + a] = sc[a] * v[a];
+          }
+        }
         m->geom_rbound[gi] = cs_geom_rbound(G->type, m->geom_size + 3 * gi,
                                             mi >= 0 ? m->mesh_vert + 3 * m->mesh_vertadr[mi] : NULL,
                                             mi >= 0 ? m->mesh_vertnum[mi] : 0);
@@ -924,6 +979,8 @@ done:
   cs_free(relq);
   cs_free(acc);
   cs_free(jntnew);
+  cs_free(hull);
+  cs_free(hullnum);
   if (st != CS_OK) {
     cs_model_free(m);
     return st;

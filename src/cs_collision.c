@@ -79,8 +79,12 @@ static void cs_coll_geom(const csModel* m, const csData* d, int g, csCollGeom* o
   memcpy(out->pos, d->geom_xpos + 3 * g, 3 * sizeof(double));
   memcpy(out->mat, d->geom_xmat + 9 * g, 9 * sizeof(double));
   out->rbound = m->geom_rbound[g];
-  out->vert = NULL; /* mesh hulls: wired in with the model's hull arrays */
+  out->vert = NULL;
   out->nvert = 0;
+  if (out->type == CS_GEOM_MESH && m->geom_vertnum[g] > 0) {
+    out->vert = m->geom_vert + 3 * m->geom_vertadr[g];
+    out->nvert = m->geom_vertnum[g];
+  }
 }
 
 /* Sort key: lower end of each geom's bounding interval along axis k. Planes are infinite

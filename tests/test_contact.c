@@ -338,6 +338,62 @@ static void fclib_round_trip(void) {
   cs_model_free(m);
 }
 
+/* A convex mesh (a cube given as 12 triangles) rests on the plane on its 4 hull corners; a
+   flat mesh that could collide is refused at compile, naming the geom and the mesh. */
+static void mesh_geoms(void) {
+  const double V[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                          {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+  const int F[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                        {2, 3, 7}, {2, 7, 6}, {1, 2, 6}, {1, 6, 5}, {0, 4, 7}, {0, 7, 3}};
+  for (int flat = 0; flat < 2; flat++) {
+    double v[8][3];
+    memcpy(v, V, sizeof v);
+    if (flat)
+      for (int i = 0; i < 8; i++) v[i][2] = 0; /* all in one plane */
+    csBuilder* b = cs_builder_new();
+    int mesh = cs_builder_add_mesh(b, "cube_mesh", 8, &v[0][0], 12, &F[0][0]);
+    csGeomSpec g;
+    cs_geom_spec_default(&g);
+    g.type = CS_GEOM_PLANE, g.name = "floor";
+    cs_builder_add_geom(b, &g);
+    csBodySpec bs;
+    cs_body_spec_default(&bs);
+    bs.name = "cube", bs.mass = 1, bs.pos[2] = 0.1;
+    bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 1.0 / 150;
+    int body = cs_builder_add_body(b, &bs);
+    csJointSpec js;
+    cs_joint_spec_default(&js);
+    js.body = body, js.type = CS_JNT_FREE, js.name = "free";
+    cs_builder_add_joint(b, &js);
+    cs_geom_spec_default(&g);
+    g.type = CS_GEOM_MESH, g.mesh = mesh, g.body = body, g.name = "cube_geom";
+    g.size[0] = g.size[1] = g.size[2] = 0.1; /* scale */
+    cs_builder_add_geom(b, &g);
+    csModel* m = NULL;
+    csStatus st = cs_compile(b, &m);
+    cs_builder_free(b);
+    if (flat) {
+      CHECK(st == CS_ERR_MODEL);
+      CHECK_MSG(strstr(cs_last_error(), "cube_geom") && strstr(cs_last_error(), "cube_mesh"), "%s",
+                cs_last_error());
+      continue;
+    }
+    CHECK(st == CS_OK);
+    if (!m) continue;
+    CHECK(m->geom_vertnum[1] == 8);
+    csData* d = cs_data_new(m);
+    double drift = 0;
+    for (int k = 0; k < 2000; k++) {
+      cs_step(m, d);
+      drift = fmax(drift, fabs(d->qpos[2] - 0.1) + hypot(d->qpos[0], d->qpos[1]));
+    }
+    CHECK_MSG(d->ncon == 4, "mesh cube on the plane: %d contacts", d->ncon);
+    CHECK_MSG(drift < 1e-6, "mesh cube drift %g m", drift);
+    cs_data_free(d);
+    cs_model_free(m);
+  }
+}
+
 int main(void) {
   problem_vs_dense();
   box_at_rest();
@@ -347,5 +403,6 @@ int main(void) {
   overflow_and_options();
   degenerate_geometry();
   fclib_round_trip();
+  mesh_geoms();
   return cs_test_finish("test_contact");
 }

@@ -134,6 +134,8 @@ typedef struct csModel {
   int nmesh;   /* meshes */
   int nmeshvert;  /* total mesh vertices */
   int nmeshface;  /* total mesh triangles */
+  int nmeshhull;  /* total convex-hull vertices over the meshes */
+  int ngeomvert;  /* total (scaled) hull vertices over the mesh geoms */
   int nM;      /* nonzeros of the sparse mass matrix (lower triangle incl. diagonal) */
   int nexclude;   /* excluded body pairs */
   int ncon_max;   /* capacity for contacts */
@@ -248,6 +250,13 @@ typedef struct csModel {
                             motion vector is (0, e_k)), else -1 */
   double* geom_mat;      /* (ngeom x 9) rotation matrix of geom_quat, row-major */
   double* site_mat;      /* (nsite x 9) rotation matrix of site_quat, row-major */
+  int* mesh_hulladr;     /* (nmesh) first entry in mesh_hull */
+  int* mesh_hullnum;     /* (nmesh) convex-hull vertices (0: flat mesh, no volume) */
+  int* mesh_hull;        /* (nmeshhull) indices of the hull's vertices, local to the mesh */
+  int* geom_vertadr;     /* (ngeom) first vertex in geom_vert (-1 if not a mesh) */
+  int* geom_vertnum;     /* (ngeom) hull vertices of a mesh geom (0 otherwise) */
+  double* geom_vert;     /* (ngeomvert x 3) hull vertices in the geom frame, scaled by the
+                            geom's size: what convex collision uses */
 
   char* names;           /* (nnames) NUL-separated names */
   char* notes;           /* (nnote) loader notes: ignored attributes etc., one per line */
