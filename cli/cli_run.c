@@ -23,6 +23,9 @@ int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* con
   } else if (!strcmp(argv[i], "--balance-inertia")) {
     o->balance_inertia = 1;
     *consumed = 1;
+  } else if (!strcmp(argv[i], "--self-collision")) {
+    o->self_collision = 1;
+    *consumed = 1;
   } else if (!strcmp(argv[i], "--package-path")) {
     if (i + 1 >= argc) {
       fprintf(stderr, "--package-path needs a value\n");
@@ -81,6 +84,7 @@ static void run_usage(FILE* f) {
           "  --floating-base    URDF: attach the root link by a free joint (default)\n"
           "  --package-path P   URDF: directories for package:// URIs, ':'-separated\n"
           "  --balance-inertia  repair inertias violating the triangle inequality (noted)\n"
+          "  --self-collision   URDF: let the robot's links collide with each other\n"
           "  --no-gravity       disable gravity\n"
           "  --no-contact       disable contacts\n"
           "Scenes are defined in spec/benchmarks.md; their models are in %s\n"

@@ -56,7 +56,7 @@ static csCollideFn cs_pair_fn(int ta, int tb) {
 
 /* May geoms a and b touch? contype/conaffinity as MuJoCo, never within one body, never
    between parent and child bodies (unless the parent is the world), never two world geoms,
-   and never an excluded body pair. */
+   never an excluded body pair, and never two bodies of one tree if self-collision is off. */
 static int cs_pair_allowed(const csModel* m, int a, int b) {
   if (!((m->geom_contype[a] & m->geom_conaffinity[b]) ||
         (m->geom_contype[b] & m->geom_conaffinity[a])))
@@ -68,6 +68,9 @@ static int cs_pair_allowed(const csModel* m, int a, int b) {
     ba = bb, bb = t;
   }
   if (ba != 0 && m->body_parent[bb] == ba) return 0;
+  if ((m->opt.disable & CS_DISABLE_SELFCOLLISION) && ba != 0 &&
+      m->body_rootid[ba] == m->body_rootid[bb])
+    return 0;
   for (int e = 0; e < m->nexclude; e++)
     if (m->exclude_pair[2 * e] == ba && m->exclude_pair[2 * e + 1] == bb) return 0;
   return 1;

@@ -846,6 +846,7 @@ csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o) {
   if ((st = u_order(&c, root, order)) != CS_OK) goto done;
   cs_builder_set_source(b, path);
   if ((st = u_build(&c, order)) != CS_OK) goto done;
+  if (!c.o->self_collision) cs_builder_option(b)->disable |= CS_DISABLE_SELFCOLLISION;
   u_flush_notes(&c);
 
 done:

@@ -394,6 +394,43 @@ static void mesh_geoms(void) {
   }
 }
 
+/* Self-collision: two overlapping spheres on a grandparent and a grandchild of one tree
+   touch unless CS_DISABLE_SELFCOLLISION (the URDF loader's default) is set. */
+static void self_collision(void) {
+  csBuilder* b = cs_builder_new();
+  int parent = 0;
+  int body[3];
+  for (int k = 0; k < 3; k++) {
+    csBodySpec bs;
+    cs_body_spec_default(&bs);
+    bs.parent = parent, bs.mass = 1, bs.pos[0] = k ? 0.05 : 0;
+    bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 0.01;
+    body[k] = parent = cs_builder_add_body(b, &bs);
+    csJointSpec js;
+    cs_joint_spec_default(&js);
+    js.body = body[k], js.type = k ? CS_JNT_REVOLUTE : CS_JNT_FREE;
+    cs_builder_add_joint(b, &js);
+  }
+  for (int k = 0; k < 3; k += 2) {
+    csGeomSpec g;
+    cs_geom_spec_default(&g);
+    g.type = CS_GEOM_SPHERE, g.body = body[k], g.size[0] = 0.1;
+    cs_builder_add_geom(b, &g);
+  }
+  csModel* m = NULL;
+  CHECK(cs_compile(b, &m) == CS_OK);
+  cs_builder_free(b);
+  if (!m) return;
+  csData* d = cs_data_new(m);
+  cs_forward(m, d);
+  cs_geom_poses(m, d);
+  CHECK_MSG(cs_collide(m, d) == 1, "self-collision on: %d contacts", d->ncon);
+  m->opt.disable |= CS_DISABLE_SELFCOLLISION;
+  CHECK_MSG(cs_collide(m, d) == 0, "self-collision off: %d contacts", d->ncon);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
 int main(void) {
   problem_vs_dense();
   box_at_rest();
@@ -404,5 +441,6 @@ int main(void) {
   degenerate_geometry();
   fclib_round_trip();
   mesh_geoms();
+  self_collision();
   return cs_test_finish("test_contact");
 }

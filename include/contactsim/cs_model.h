@@ -91,7 +91,9 @@ enum {
   CS_DISABLE_DAMPING = 1 << 1,
   CS_DISABLE_ACTUATION = 1 << 2,
   CS_DISABLE_CONTACT = 1 << 3,
-  CS_DISABLE_LIMIT = 1 << 4
+  CS_DISABLE_LIMIT = 1 << 4,
+  CS_DISABLE_SELFCOLLISION = 1 << 5 /* geoms of one kinematic tree (same body_rootid) never
+                                       collide; set by the URDF loader unless asked */
 };
 
 /* ------------------------------------------------------------------ options */
