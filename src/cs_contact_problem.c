@@ -141,61 +141,82 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
       memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
     }
   }
-  /* G_ij = sum over the shared chain of Y_i[:, k] Y_j[:, k]^T: a 3x3 block per pair with
-     nine independent sums (no long addition chains); g = J v_free */
+  /* g = J v_free over each chain */
+  for (int i = 0; i < nc; i++) {
+    const int* chi = chain + (size_t)i * nv;
+    const double* J0 = d->efc_J + (size_t)3 * i * nv;
+    double g0 = 0, g1 = 0, g2 = 0;
+    for (int e = 0, ni = nchain[i]; e < ni; e++) {
+      int k = chi[e];
+      double v = vfree[k];
+      g0 += J0[k] * v, g1 += J0[nv + k] * v, g2 += J0[2 * nv + k] * v;
+    }
+    d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
+  }
+  /* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share.
+     Two single paths to the root share a common tail (the path of their deepest common
+     dof), found from the ends and summed two dofs at a time in the lanes of a vector; other
+     chains (a contact between two moving bodies) merge their dof lists. The upper triangle
+     and its mirror are written together. */
+  double* G = d->efc_G;
   for (int i = 0; i < nc; i++) {
     const int* chi = chain + (size_t)i * nv;
     int ni = nchain[i];
     const double* Yi = d->efc_Y + (size_t)3 * i * nv;
-    {
-      const double* J0 = d->efc_J + (size_t)3 * i * nv;
-      double g0 = 0, g1 = 0, g2 = 0;
-      for (int e = 0; e < ni; e++) {
-        int k = chi[e];
-        double v = vfree[k];
-        g0 += J0[k] * v, g1 += J0[nv + k] * v, g2 += J0[2 * nv + k] * v;
-      }
-      d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
-    }
     for (int j = i; j < nc; j++) {
       const int* chj = chain + (size_t)j * nv;
       int nj = nchain[j];
       const double* Yj = d->efc_Y + (size_t)3 * j * nv;
       double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
       if (single[i] && single[j]) {
-        /* two paths to the root share a common tail: the path of their deepest common
-           dof. Find its length from the ends, then accumulate without branches. */
         int L = 0;
         while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
-        const double* a = Yi + (ni - L);
-        const double* b = Yj + (nj - L);
-        for (int e = 0; e < L; e++) {
-          double a0 = a[e], a1 = a[ni + e], a2 = a[2 * ni + e];
-          double b0 = b[e], b1 = b[nj + e], b2 = b[2 * nj + e];
-          B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
-          B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
-          B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
+        const double* a0p = Yi + ni - L;
+        const double* a1p = a0p + ni;
+        const double* a2p = a1p + ni;
+        const double* b0p = Yj + nj - L;
+        const double* b1p = b0p + nj;
+        const double* b2p = b1p + nj;
+        cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00, s12 = s00, s20 = s00,
+              s21 = s00, s22 = s00;
+        int e = 0;
+        for (; e + 1 < L; e += 2) {
+          cs_v2 x0, x1, x2, y0, y1, y2;
+          memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16), memcpy(&x2, a2p + e, 16);
+          memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16), memcpy(&y2, b2p + e, 16);
+          s00 += x0 * y0, s01 += x0 * y1, s02 += x0 * y2;
+          s10 += x1 * y0, s11 += x1 * y1, s12 += x1 * y2;
+          s20 += x2 * y0, s21 += x2 * y1, s22 += x2 * y2;
+        }
+        B[0] = s00[0] + s00[1], B[1] = s01[0] + s01[1], B[2] = s02[0] + s02[1];
+        B[3] = s10[0] + s10[1], B[4] = s11[0] + s11[1], B[5] = s12[0] + s12[1];
+        B[6] = s20[0] + s20[1], B[7] = s21[0] + s21[1], B[8] = s22[0] + s22[1];
+        if (e < L) {
+          double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e], y1 = b1p[e], y2 = b2p[e];
+          B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+          B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+          B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+        }
+      } else {
+        int ei = 0, ej = 0;
+        while (ei < ni && ej < nj) {
+          int ki = chi[ei], kj = chj[ej];
+          if (ki > kj) {
+            ei++;
+          } else if (kj > ki) {
+            ej++;
+          } else {
+            double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
+            double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
+            B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
+            B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
+            B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
+            ei++, ej++;
+          }
         }
       }
-      int ei = 0, ej = 0;
-      if (single[i] && single[j]) ei = ni; /* done above */
-      while (ei < ni && ej < nj) {
-        int ki = chi[ei], kj = chj[ej];
-        if (ki > kj) {
-          ei++;
-        } else if (kj > ki) {
-          ej++;
-        } else {
-          double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
-          double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
-          B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
-          B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
-          B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
-          ei++, ej++;
-        }
-      }
-      double* Gij = d->efc_G + (size_t)(3 * i) * n + 3 * j;
-      double* Gji = d->efc_G + (size_t)(3 * j) * n + 3 * i;
+      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
       Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
       Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
       Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
