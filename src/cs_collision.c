@@ -104,20 +104,23 @@ static void cs_sort_by(const double* lo, int* idx, int n) {
   }
 }
 
-static void cs_add_pair(const csModel* m, csData* d, int a, int b) {
+static inline double cs_max(double a, double b) { return a > b ? a : b; }
+
+/* Collide geoms a and b (placed in cg) and append their contacts. The pair function writes
+   straight into d->contact when there is room for its largest output. */
+static void cs_add_pair(const csModel* m, csData* d, const csCollGeom* cg, int a, int b) {
   if (m->geom_type[a] > m->geom_type[b]) {
     int t = a;
     a = b, b = t;
   }
   csCollideFn fn = cs_pair_fn(m->geom_type[a], m->geom_type[b]);
   if (!fn) return;
-  double margin = m->opt.margin + fmax(m->geom_margin[a], m->geom_margin[b]);
-  csCollGeom ga, gb;
-  cs_coll_geom(m, d, a, &ga);
-  cs_coll_geom(m, d, b, &gb);
+  double margin = m->opt.margin + cs_max(m->geom_margin[a], m->geom_margin[b]);
   csContact tmp[CS_MAX_PAIR_CONTACTS];
-  int n = fn(&ga, &gb, margin, tmp);
-  double mu = fmax(m->geom_friction[a], m->geom_friction[b]);
+  int direct = d->ncon + CS_MAX_PAIR_CONTACTS <= m->ncon_max;
+  csContact* out = direct ? d->contact + d->ncon : tmp;
+  int n = fn(cg + a, cg + b, margin, out);
+  double mu = cs_max(m->geom_friction[a], m->geom_friction[b]);
   for (int k = 0; k < n; k++) {
     if (d->ncon >= m->ncon_max) {
       cs_warning(d, CS_WARN_CONTACTFULL, "more than ncon_max = %d contacts; extra ones dropped",
@@ -125,9 +128,14 @@ static void cs_add_pair(const csModel* m, csData* d, int a, int b) {
       return;
     }
     csContact* c = d->contact + d->ncon++;
-    *c = tmp[k];
+    if (!direct) *c = tmp[k];
     double nrm[3] = {c->frame[0], c->frame[1], c->frame[2]};
-    cs_contact_frame(nrm, c->frame);
+    /* consecutive contacts often share their normal (a face on a plane, several feet on
+       one floor): reuse the frame rather than pay a square root and a division again */
+    if (c > d->contact && nrm[0] == c[-1].frame[0] && nrm[1] == c[-1].frame[1] && nrm[2] == c[-1].frame[2])
+      memcpy(c->frame, c[-1].frame, sizeof c->frame);
+    else
+      cs_contact_frame(nrm, c->frame);
     c->mu = mu;
     c->geom[0] = a, c->geom[1] = b;
     c->lambda[0] = c->lambda[1] = c->lambda[2] = 0;
@@ -143,10 +151,11 @@ int cs_collide(const csModel* m, csData* d) {
   if (ng < 2 || (m->opt.disable & CS_DISABLE_CONTACT)) return 0;
   size_t mark = cs_stack_mark(d);
   int* idx = CS_STACK_ALLOC(d, int, ng);
+  csCollGeom* cg = CS_STACK_ALLOC(d, csCollGeom, ng); /* every geom placed once */
   int* planes = CS_STACK_ALLOC(d, int, ng);
   double* lo = CS_STACK_ALLOC(d, double, ng);
   double* hi = CS_STACK_ALLOC(d, double, ng);
-  if (!idx || !planes || !lo || !hi) {
+  if (!idx || !cg || !planes || !lo || !hi) {
     cs_stack_free(d, mark);
     cs_warning(d, CS_WARN_CONTACTFULL, "arena full in collision; contacts skipped");
     return 0;
@@ -155,6 +164,8 @@ int cs_collide(const csModel* m, csData* d) {
   double mean[3] = {0, 0, 0}, var[3] = {0, 0, 0};
   int nb = 0, np = 0;
   for (int g = 0; g < ng; g++) {
+    if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue; /* collides with nothing */
+    cs_coll_geom(m, d, g, cg + g);
     if (m->geom_type[g] == CS_GEOM_PLANE) {
       planes[np++] = g;
       continue;
@@ -187,9 +198,9 @@ int cs_collide(const csModel* m, csData* d) {
       int g = idx[j];
       double off[3];
       cs_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * p);
-      double reach = m->geom_rbound[g] + m->opt.margin + fmax(m->geom_margin[g], m->geom_margin[p]);
+      double reach = m->geom_rbound[g] + m->opt.margin + cs_max(m->geom_margin[g], m->geom_margin[p]);
       if (cs_dot3(off, n) > reach) continue;
-      if (cs_pair_allowed(m, p, g)) cs_add_pair(m, d, p, g);
+      if (cs_pair_allowed(m, p, g)) cs_add_pair(m, d, cg, p, g);
     }
   }
   /* sweep and prune, then the bounding spheres */
@@ -201,9 +212,9 @@ int cs_collide(const csModel* m, csData* d) {
       double off[3];
       cs_sub3(off, d->geom_xpos + 3 * a, d->geom_xpos + 3 * b);
       double r = m->geom_rbound[a] + m->geom_rbound[b] + m->opt.margin +
-                 fmax(m->geom_margin[a], m->geom_margin[b]);
+                 cs_max(m->geom_margin[a], m->geom_margin[b]);
       if (cs_dot3(off, off) > r * r) continue;
-      if (cs_pair_allowed(m, a, b)) cs_add_pair(m, d, a, b);
+      if (cs_pair_allowed(m, a, b)) cs_add_pair(m, d, cg, a, b);
     }
   }
   cs_stack_free(d, mark);

@@ -75,7 +75,10 @@ void cs_contact_frame(const double n[3], double frame[9]) {
     t1[0] = n[1], t1[1] = 0.0 - n[0], t1[2] = 0;
   }
   double len = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
-  if (len > 0) t1[0] /= len, t1[1] /= len, t1[2] /= len;
+  if (len > 0) {
+    double inv = 1.0 / len; /* one division, not three: this runs for every contact */
+    t1[0] *= inv, t1[1] *= inv, t1[2] *= inv;
+  }
   frame[0] = n[0], frame[1] = n[1], frame[2] = n[2];
   frame[3] = t1[0], frame[4] = t1[1], frame[5] = t1[2];
   frame[6] = n[1] * t1[2] - n[2] * t1[1];
