@@ -39,7 +39,6 @@
    the same resets (drop: on its own kinetic energy 0.5 v^T M v with the M of the last
    step, as mj_energyVel and our scene compute it). */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,45 +111,6 @@ static void usage(FILE* f) {
           "not available: built without MuJoCo"
 #endif
   );
-}
-
-/* ------------------------------------------------------------------ helpers */
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-/* Median of n values (sorted in place); NaN if n == 0. */
-static double median(double* v, long n) {
-  if (n <= 0) return NAN;
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static int parse_long(const char* s, long lo, long hi, long* out) {
-  if (!s || !*s) return 0;
-  char* end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < lo || v > hi) return 0;
-  *out = v;
-  return 1;
-}
-
-static int parse_double(const char* s, double* out) {
-  if (!s || !*s) return 0;
-  char* end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || *end || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
-}
-
-/* A JSON number (null if not finite). */
-static void json_num(const char* key, double v) {
-  if (isfinite(v)) printf(",\"%s\":%.6g", key, v);
-  else printf(",\"%s\":null", key);
 }
 
 /* ------------------------------------------------------------------ statistics */
@@ -534,18 +494,18 @@ static int run_task(const char* task, int solver, double tol, long iters, long s
     rc = 1;
   }
   s.d->profile = 0;
-  r->us_step = 1e-3 * median(t_plain, n_plain);
-  r->us_dyn = 1e-3 * median(t_stage[0], n_prof);
-  r->us_coll = 1e-3 * median(t_stage[1], n_prof);
-  r->us_build = 1e-3 * median(t_stage[2], n_prof);
-  r->us_solver = 1e-3 * median(t_stage[3], n_prof);
+  r->us_step = 1e-3 * cs_bench_median(t_plain, n_plain);
+  r->us_dyn = 1e-3 * cs_bench_median(t_stage[0], n_prof);
+  r->us_coll = 1e-3 * cs_bench_median(t_stage[1], n_prof);
+  r->us_build = 1e-3 * cs_bench_median(t_stage[2], n_prof);
+  r->us_solver = 1e-3 * cs_bench_median(t_stage[3], n_prof);
   r->resets = s.ctl.resets;
   for (int w = 0; w < CS_WARN_COUNT; w++) r->warnings += s.d->warning[w].count;
   r->base_z = s.d->qpos[2];
   (void)t_mj, (void)n_mj;
 #ifdef CS_HAVE_MUJOCO
   if (r->have_mj) {
-    r->mj_us_step = 1e-3 * median(t_mj, n_mj);
+    r->mj_us_step = 1e-3 * cs_bench_median(t_mj, n_mj);
     r->mj_resets = mjs.ctl.resets;
     r->mj_warnings = mj_warnings(mjs.md);
     r->mj_base_z = mjs.md->qpos[2];
@@ -561,40 +521,42 @@ static int run_task(const char* task, int solver, double tol, long iters, long s
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
 static void print_json(const Result* r) {
+  FILE* f = stdout;
   const Stats* a = &r->ours;
   printf("{\"bench\":\"anymal\",\"task\":\"%s\",\"solver\":\"%s\",\"steps\":%ld", r->task,
          r->solver, r->steps);
-  json_num("dt", r->dt);
-  json_num("us_per_step", r->us_step);
-  json_num("us_per_step_solver", r->us_solver);
-  json_num("contacts_mean", ratio(a->ncon_sum, (double)a->steps));
-  json_num("iterations_mean", ratio(a->iter_sum, (double)a->steps_contact));
-  json_num("converged_fraction",
-           a->steps_contact ? (double)a->converged / (double)a->steps_contact : 1.0);
-  json_num("eps_abs_max", a->eps_abs_max);
-  json_num("penetration_mean_m", ratio(a->pen_sum, (double)a->nactive));
-  json_num("penetration_max_m", a->pen_max);
-  json_num("tolerance", r->tol);
+  cs_bench_json_num(f, "dt", r->dt);
+  cs_bench_json_num(f, "us_per_step", r->us_step);
+  cs_bench_json_num(f, "us_per_step_solver", r->us_solver);
+  cs_bench_json_num(f, "contacts_mean", ratio(a->ncon_sum, (double)a->steps));
+  cs_bench_json_num(f, "iterations_mean", ratio(a->iter_sum, (double)a->steps_contact));
+  cs_bench_json_num(f, "converged_fraction",
+                    a->steps_contact ? (double)a->converged / (double)a->steps_contact : 1.0);
+  cs_bench_json_num(f, "eps_abs_max", a->eps_abs_max);
+  cs_bench_json_num(f, "penetration_mean_m", ratio(a->pen_sum, (double)a->nactive));
+  cs_bench_json_num(f, "penetration_max_m", a->pen_max);
+  cs_bench_json_num(f, "tolerance", r->tol);
   printf(",\"chunk\":%ld", r->chunk);
-  json_num("active_contacts_mean", ratio((double)a->nactive, (double)a->steps));
+  cs_bench_json_num(f, "active_contacts_mean", ratio((double)a->nactive, (double)a->steps));
   printf(",\"iterations_max\":%ld", a->iter_max);
-  json_num("us_per_step_dynamics", r->us_dyn);
-  json_num("us_per_step_collision", r->us_coll);
-  json_num("us_per_step_build", r->us_build);
+  cs_bench_json_num(f, "us_per_step_dynamics", r->us_dyn);
+  cs_bench_json_num(f, "us_per_step_collision", r->us_coll);
+  cs_bench_json_num(f, "us_per_step_build", r->us_build);
   printf(",\"resets\":%d,\"warnings\":%ld,\"nan_steps\":%ld", r->resets, r->warnings,
          a->nan_steps);
-  json_num("base_z_final", r->base_z);
+  cs_bench_json_num(f, "base_z_final", r->base_z);
   if (r->have_mj) {
     const Stats* b = &r->mj;
-    json_num("mujoco_us_per_step", r->mj_us_step);
-    json_num("speedup_vs_mujoco", r->us_step > 0 ? r->mj_us_step / r->us_step : NAN);
-    json_num("mujoco_penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
-    json_num("mujoco_penetration_max_m", b->pen_max);
-    json_num("mujoco_contacts_mean", ratio(b->ncon_sum, (double)b->steps));
-    json_num("mujoco_active_contacts_mean", ratio((double)b->nactive, (double)b->steps));
-    json_num("mujoco_iterations_mean", ratio(b->iter_sum, (double)b->steps_contact));
+    cs_bench_json_num(f, "mujoco_us_per_step", r->mj_us_step);
+    cs_bench_json_num(f, "speedup_vs_mujoco", r->us_step > 0 ? r->mj_us_step / r->us_step : NAN);
+    cs_bench_json_num(f, "mujoco_penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
+    cs_bench_json_num(f, "mujoco_penetration_max_m", b->pen_max);
+    cs_bench_json_num(f, "mujoco_contacts_mean", ratio(b->ncon_sum, (double)b->steps));
+    cs_bench_json_num(f, "mujoco_active_contacts_mean",
+                      ratio((double)b->nactive, (double)b->steps));
+    cs_bench_json_num(f, "mujoco_iterations_mean", ratio(b->iter_sum, (double)b->steps_contact));
     printf(",\"mujoco_resets\":%d,\"mujoco_warnings\":%ld", r->mj_resets, r->mj_warnings);
-    json_num("mujoco_base_z_final", r->mj_base_z);
+    cs_bench_json_num(f, "mujoco_base_z_final", r->mj_base_z);
   }
   printf("}\n");
   fflush(stdout);
@@ -682,25 +644,25 @@ int cs_bench_anymal_main(int argc, char** argv) {
       }
       i++;
     } else if (!strcmp(a, "--steps")) {
-      if (!parse_long(v, 1, 2000000000L, &steps)) {
+      if (!cs_bench_parse_long(v, 1, 2000000000L, &steps)) {
         fprintf(stderr, "bench anymal: --steps needs an integer in [1, 2e9]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--chunk")) {
-      if (!parse_long(v, 1, 100000000L, &chunk)) {
+      if (!cs_bench_parse_long(v, 1, 100000000L, &chunk)) {
         fprintf(stderr, "bench anymal: --chunk needs an integer in [1, 1e8]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--iterations")) {
-      if (!parse_long(v, 1, 1000000000L, &iters)) {
+      if (!cs_bench_parse_long(v, 1, 1000000000L, &iters)) {
         fprintf(stderr, "bench anymal: --iterations needs an integer in [1, 1e9]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--tol")) {
-      if (!parse_double(v, &tol) || tol < 0) {
+      if (!cs_bench_parse_double(v, &tol) || tol < 0) {
         fprintf(stderr, "bench anymal: --tol needs a number >= 0\n");
         return 2;
       }

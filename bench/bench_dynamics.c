@@ -13,10 +13,10 @@
    is timed in the same run, batches alternating with ours: mujoco_ns, and
    speedup_vs_mujoco = mujoco_ns / total_ns. MuJoCo fixes the root of a URDF, so a URDF is
    compared only with --floating 0 (the default); MuJoCo reads a temporary copy of the URDF
-   with mesh URIs resolved (as our loader does) and a <mujoco><compiler/></mujoco> block.
+   with mesh URIs resolved (as our loader does) and a <mujoco><compiler/></mujoco> block
+   (cs_mujoco_urdf.c, MuJoCo's default static-body fusing).
    Uses the public API only. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +25,7 @@
 
 #include "contactsim/contactsim.h"
 #include "cs_bench.h"
+#include "cs_mujoco_urdf.h"
 
 #ifdef CS_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
@@ -101,17 +102,7 @@ static void bench_state(const csModel* m, csData* d, double* tau) {
   for (int i = 0; i < m->nv; i++) tau[i] = bench_gauss();
 }
 
-/* ------------------------------------------------------------------ timing helpers */
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
+/* ------------------------------------------------------------------ timing */
 enum { Q_FK = 0, Q_CRBA, Q_RNEA, Q_FACTOR, Q_ABA, Q_TOTAL, Q_MUJOCO, Q_COUNT };
 
 typedef struct {
@@ -186,165 +177,6 @@ static double run_batch(BenchCtx* c, int q) {
 
 /* ------------------------------------------------------------------ MuJoCo loading */
 #ifdef CS_HAVE_MUJOCO
-typedef struct {
-  char* s;
-  size_t n, cap;
-} TextBuf;
-
-static int tb_append(TextBuf* b, const char* s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->n + n + 1) cap *= 2;
-    char* t = realloc(b->s, cap);
-    if (!t) return 0;
-    b->s = t, b->cap = cap;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = 0;
-  return 1;
-}
-
-static char* read_text(const char* path) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  TextBuf b = {0};
-  char chunk[65536];
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-    if (!tb_append(&b, chunk, k)) {
-      free(b.s);
-      fclose(f);
-      return NULL;
-    }
-  fclose(f);
-  return b.s;
-}
-
-static int is_stl(const char* p) {
-  size_t n = strlen(p);
-  if (n < 4) return 0;
-  const char* e = p + n - 4;
-  return e[0] == '.' && (e[1] == 's' || e[1] == 'S') && (e[2] == 't' || e[2] == 'T') &&
-         (e[3] == 'l' || e[3] == 'L');
-}
-
-/* Mesh URI to an existing file, like our URDF loader: package://PKG/rest -> the shortest
-   suffix of PKG/rest found under the URDF's directory, its parent or grandparent. */
-static int resolve_mesh(const char* uri, const char* dir, char* out, size_t nout) {
-  if (strncmp(uri, "package:", 8) == 0) {
-    const char* rel = uri + 8;
-    while (*rel == '/') rel++;
-    static const char* ups[3] = {"", "/..", "/../.."};
-    for (int u = 0; u < 3; u++)
-      for (const char* tail = rel; tail && *tail; tail = strchr(tail, '/')) {
-        while (*tail == '/') tail++;
-        int n = snprintf(out, nout, "%s%s/%s", dir, ups[u], tail);
-        if (n > 0 && (size_t)n < nout && access(out, R_OK) == 0) return 1;
-      }
-    return 0;
-  }
-  if (strncmp(uri, "file://", 7) == 0) uri += 7;
-  int n = uri[0] == '/' ? snprintf(out, nout, "%s", uri) : snprintf(out, nout, "%s/%s", dir, uri);
-  return n > 0 && (size_t)n < nout && access(out, R_OK) == 0;
-}
-
-/* Temporary copy of a URDF for MuJoCo (see the header comment). Returns 1 on success. */
-static int write_mujoco_urdf(const char* urdf, int balance, char* path, size_t npath) {
-  char* t = read_text(urdf);
-  if (!t) return 0;
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s", urdf);
-  char* slash = strrchr(dir, '/');
-  if (slash) *slash = 0;
-  else snprintf(dir, sizeof dir, ".");
-  const char* robot = strstr(t, "<robot");
-  const char* gt = robot ? strchr(robot, '>') : NULL;
-  if (!gt) {
-    free(t);
-    return 0;
-  }
-  TextBuf o = {0};
-  int ok = tb_append(&o, t, (size_t)(gt + 1 - t));
-  char block[256];
-  snprintf(block, sizeof block,
-           "\n<mujoco><compiler balanceinertia=\"%s\" discardvisual=\"true\" "
-           "strippath=\"false\"/></mujoco>\n",
-           balance ? "true" : "false");
-  ok = ok && tb_append(&o, block, strlen(block));
-  const char* p = gt + 1;
-  while (ok && *p) {
-    const char* lt = strchr(p, '<');
-    if (!lt) {
-      ok = tb_append(&o, p, strlen(p));
-      break;
-    }
-    ok = tb_append(&o, p, (size_t)(lt - p));
-    p = lt;
-    if (strncmp(p, "<!--", 4) == 0) {
-      const char* e = strstr(p, "-->");
-      const char* end = e ? e + 3 : p + strlen(p);
-      ok = ok && tb_append(&o, p, (size_t)(end - p));
-      p = end;
-      continue;
-    }
-    if (strncmp(p, "<collision", 10) == 0 && p[10] && strchr(" \t\r\n>/", p[10])) {
-      const char* e = strstr(p, "</collision>");
-      const char* gt2 = strchr(p, '>');
-      const char* end = e ? e + 12 : (gt2 ? gt2 + 1 : p + strlen(p));
-      size_t len = (size_t)(end - p);
-      char* el = malloc(len + 1);
-      if (!el) {
-        ok = 0;
-        break;
-      }
-      memcpy(el, p, len);
-      el[len] = 0;
-      p = end;
-      char* mesh = strstr(el, "<mesh");
-      char* fn = mesh ? strstr(mesh, "filename=") : NULL;
-      if (!mesh) {
-        ok = tb_append(&o, el, len);
-      } else if (fn && (fn[9] == '"' || fn[9] == '\'')) {
-        char q = fn[9];
-        char* v = fn + 10;
-        char* ve = strchr(v, q);
-        char resolved[4096];
-        if (ve) {
-          *ve = 0;
-          if (is_stl(v) && resolve_mesh(v, dir, resolved, sizeof resolved)) {
-            ok = tb_append(&o, el, (size_t)(v - el)) &&
-                 tb_append(&o, resolved, strlen(resolved)) && tb_append(&o, &q, 1) &&
-                 tb_append(&o, ve + 1, strlen(ve + 1));
-          } /* else: a mesh MuJoCo cannot read; the element is dropped */
-        }
-      }
-      free(el);
-      continue;
-    }
-    ok = tb_append(&o, p, 1);
-    p++;
-  }
-  free(t);
-  if (!ok) {
-    free(o.s);
-    return 0;
-  }
-  snprintf(path, npath, "/tmp/cs_bench_urdf_XXXXXX");
-  int fd = mkstemp(path);
-  if (fd < 0) {
-    free(o.s);
-    return 0;
-  }
-  FILE* f = fdopen(fd, "wb");
-  ok = f && fwrite(o.s, 1, o.n, f) == o.n;
-  if (f) ok = (fclose(f) == 0) && ok;
-  else close(fd);
-  free(o.s);
-  if (!ok) unlink(path);
-  return ok;
-}
-
 static int has_suffix(const char* s, const char* suf) {
   size_t n = strlen(s), k = strlen(suf);
   if (n < k) return 0;
@@ -365,9 +197,10 @@ static mjModel* load_mujoco(const char* path) {
     return mm;
   }
   for (int balance = 0; balance < 2; balance++) {
-    char tmp[64];
-    if (!write_mujoco_urdf(path, balance, tmp, sizeof tmp)) {
-      fprintf(stderr, "bench dynamics: cannot write a MuJoCo copy of %s\n", path);
+    char tmp[64], why[512];
+    if (!cs_mujoco_urdf_write(path, NULL, balance ? CS_MJURDF_BALANCE_INERTIA : 0, tmp,
+                              sizeof tmp, NULL, why, sizeof why)) {
+      fprintf(stderr, "bench dynamics: cannot write a MuJoCo copy of %s: %s\n", path, why);
       return NULL;
     }
     err[0] = 0;
@@ -388,27 +221,6 @@ static mjModel* load_mujoco(const char* path) {
 }
 #endif
 
-/* ------------------------------------------------------------------ output */
-static void json_string(const char* s) {
-  putchar('"');
-  for (const unsigned char* p = (const unsigned char*)s; *p; p++) {
-    if (*p == '"' || *p == '\\') printf("\\%c", *p);
-    else if (*p < 0x20) printf("\\u%04x", *p);
-    else putchar(*p);
-  }
-  putchar('"');
-}
-
-static int parse_int(const char* s, long lo, long hi, int* out) {
-  if (!s || !*s) return 0;
-  char* end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < lo || v > hi) return 0;
-  *out = (int)v;
-  return 1;
-}
-
 int cs_bench_dynamics_main(int argc, char** argv) {
   const char* model = NULL;
   int floating = 0, repeats = DEFAULT_REPEATS, json = 0;
@@ -426,13 +238,13 @@ int cs_bench_dynamics_main(int argc, char** argv) {
       }
       model = argv[++i];
     } else if (!strcmp(a, "--floating")) {
-      if (i + 1 >= argc || !parse_int(argv[i + 1], 0, 1, &floating)) {
+      if (i + 1 >= argc || !cs_bench_parse_int(argv[i + 1], 0, 1, &floating)) {
         fprintf(stderr, "bench dynamics: --floating needs 0 or 1\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--repeats")) {
-      if (i + 1 >= argc || !parse_int(argv[i + 1], 1, 1000000, &repeats)) {
+      if (i + 1 >= argc || !cs_bench_parse_int(argv[i + 1], 1, 1000000, &repeats)) {
         fprintf(stderr, "bench dynamics: --repeats needs an integer in [1, 1000000]\n");
         return 2;
       }
@@ -523,11 +335,12 @@ int cs_bench_dynamics_main(int argc, char** argv) {
   }
   double med[Q_COUNT] = {0};
   for (int q = 0; q < Q_COUNT; q++)
-    if (q != Q_MUJOCO || have_mj) med[q] = median(samples + (size_t)q * (size_t)repeats, repeats);
+    if (q != Q_MUJOCO || have_mj)
+      med[q] = cs_bench_median(samples + (size_t)q * (size_t)repeats, repeats);
 
   if (json) {
     printf("{\"bench\":\"dynamics\",\"model\":");
-    json_string(model);
+    cs_bench_json_str(stdout, model);
     printf(",\"floating\":%d,\"nv\":%d,\"fk_ns\":%.1f,\"crba_ns\":%.1f,\"rnea_ns\":%.1f,"
            "\"factor_ns\":%.1f,\"aba_ns\":%.1f,\"total_ns\":%.1f",
            is_floating, m->nv, med[Q_FK], med[Q_CRBA], med[Q_RNEA], med[Q_FACTOR], med[Q_ABA],

@@ -147,17 +147,6 @@ void cs_fclib_list_solvers(FILE* f) {
 
 /* ---------------------------------------------------------------- runs */
 
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  if (n <= 0) return NAN;
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Report of lambda on the case: error, error_1pq, eps_abs, converged, global_error. */
 static void finish_run(const csFclibCase* c, const csFclibSettings* s, const double* lambda,
                        csFclibRun* r) {
@@ -218,7 +207,7 @@ static void run_ours(const csFclibCase* c, const csSolver* sv, const csFclibSett
     if (!r->ok || times[0] > SLOW_MS) break;
   }
   free(ws);
-  r->ms = median(times, nt);
+  r->ms = cs_bench_median(times, nt);
   finish_run(c, s, lambda, r);
 }
 
@@ -338,7 +327,7 @@ static void siconos_child(const csFclibCase* c, int id, const csFclibSettings* s
     free(mu);
     if (times[0] > SLOW_MS) break;
   }
-  msg.ms = median(times, nt);
+  msg.ms = cs_bench_median(times, nt);
   if (write_all(fd, &msg, sizeof msg) || write_all(fd, r, (size_t)m * sizeof(double))) _exit(4);
   _exit(0);
 }
@@ -422,47 +411,25 @@ void cs_fclib_run(const csFclibCase* c, const char* name, const csFclibSettings*
 
 /* ---------------------------------------------------------------- output */
 
-static void json_num(FILE* f, const char* key, double x) {
-  if (isfinite(x))
-    fprintf(f, ",\"%s\":%.6g", key, x);
-  else
-    fprintf(f, ",\"%s\":null", key);
-}
-
-/* JSON string body: quotes, backslashes and control characters escaped. */
-static void json_str(FILE* f, const char* s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 32)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
 void cs_fclib_print_json(FILE* f, const csFclibCase* c, const char* solver, const csFclibRun* r) {
   fprintf(f, "{\"bench\":\"fclib\",\"file\":");
-  json_str(f, c->name);
+  cs_bench_json_str(f, c->name);
   fprintf(f, ",\"kind\":\"%s\",\"nc\":%d,\"solver\":", c->global ? "global" : "local", c->nc);
-  json_str(f, solver);
+  cs_bench_json_str(f, solver);
   fprintf(f, ",\"converged\":%s", r->converged ? "true" : "false");
-  json_num(f, "error", r->error);
-  json_num(f, "error_1pq", r->error_1pq);
+  cs_bench_json_num(f, "error", r->error);
+  cs_bench_json_num(f, "error_1pq", r->error_1pq);
   fprintf(f, ",\"iterations\":%d", r->iterations);
-  json_num(f, "ms", r->ms);
-  json_num(f, "eps_abs", r->eps_abs);
+  cs_bench_json_num(f, "ms", r->ms);
+  cs_bench_json_num(f, "eps_abs", r->eps_abs);
   if (c->global) {
-    json_num(f, "global_error", r->global_error);
-    json_num(f, "condense_ms", c->condense_ms);
+    cs_bench_json_num(f, "global_error", r->global_error);
+    cs_bench_json_num(f, "condense_ms", c->condense_ms);
   }
   if (!strncmp(solver, "siconos_", 8) && r->ok) fprintf(f, ",\"siconos_info\":%d", r->siconos_info);
   if (r->note[0]) {
     fprintf(f, ",\"note\":");
-    json_str(f, r->note);
+    cs_bench_json_str(f, r->note);
   }
   fprintf(f, "}\n");
 }
@@ -503,7 +470,7 @@ static int write_profile(const char* png, int nfile, int nsolv, const double* t,
       double x = t[p * nsolv + s] / best;
       if (isfinite(x)) ratio[k++] = fmax(1.0, x);
     }
-    qsort(ratio, (size_t)k, sizeof(double), cmp_double);
+    qsort(ratio, (size_t)k, sizeof(double), cs_bench_cmp_double);
     fprintf(f, "# %s\n1 0\n", names[s]);
     for (int j = 0; j < k; j++) fprintf(f, "%.9g %.9g\n", ratio[j], (double)(j + 1) / nfile);
     fprintf(f, "%.9g %.9g\n\n\n", taumax, (double)k / (nfile ? nfile : 1));
@@ -583,22 +550,6 @@ static int cmp_str(const void* a, const void* b) {
   return strcmp(*(char* const*)a, *(char* const*)b);
 }
 
-static int parse_double(const char* s, double* x) {
-  char* end;
-  errno = 0;
-  *x = strtod(s, &end);
-  return !(end == s || *end || errno || !isfinite(*x));
-}
-
-static int parse_int(const char* s, int* x) {
-  char* end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (end == s || *end || errno || v < 1 || v > 1000000000L) return 0;
-  *x = (int)v;
-  return 1;
-}
-
 int cs_bench_fclib_main(int argc, char** argv) {
   csFclibSettings set = {1e-8, 10000, 3, 120.0, 0};
   const char* dir = NULL;
@@ -616,25 +567,25 @@ int cs_bench_fclib_main(int argc, char** argv) {
     } else if (!strcmp(a, "--vs-siconos")) {
       vs_siconos = 1;
     } else if (!strcmp(a, "--tol") && has) {
-      if (!parse_double(argv[++i], &set.tol) || set.tol <= 0) {
+      if (!cs_bench_parse_double(argv[++i], &set.tol) || set.tol <= 0) {
         fprintf(stderr, "contactsim bench fclib: --tol needs a positive number, got '%s'\n",
                 argv[i]);
         return 2;
       }
     } else if (!strcmp(a, "--iterations") && has) {
-      if (!parse_int(argv[++i], &set.iterations)) {
+      if (!cs_bench_parse_int(argv[++i], 1, 1000000000, &set.iterations)) {
         fprintf(stderr, "contactsim bench fclib: --iterations needs a positive integer, "
                 "got '%s'\n", argv[i]);
         return 2;
       }
     } else if (!strcmp(a, "--repeats") && has) {
-      if (!parse_int(argv[++i], &set.repeats) || set.repeats > 64) {
+      if (!cs_bench_parse_int(argv[++i], 1, 1000000000, &set.repeats) || set.repeats > 64) {
         fprintf(stderr, "contactsim bench fclib: --repeats needs an integer in 1..64, got "
                 "'%s'\n", argv[i]);
         return 2;
       }
     } else if (!strcmp(a, "--time-limit") && has) {
-      if (!parse_double(argv[++i], &set.time_limit_s) || set.time_limit_s <= 0) {
+      if (!cs_bench_parse_double(argv[++i], &set.time_limit_s) || set.time_limit_s <= 0) {
         fprintf(stderr, "contactsim bench fclib: --time-limit needs a positive number of "
                 "seconds, got '%s'\n", argv[i]);
         return 2;
@@ -756,10 +707,10 @@ int cs_bench_fclib_main(int argc, char** argv) {
     if (st) {
       if (json) {
         printf("{\"bench\":\"fclib\",\"file\":");
-        json_str(stdout, c.name);
+        cs_bench_json_str(stdout, c.name);
         printf(",\"nc\":%d,\"solver\":null,\"converged\":false,\"error\":\"unsupported\","
                "\"reason\":", c.nc);
-        json_str(stdout, cs_last_error());
+        cs_bench_json_str(stdout, cs_last_error());
         printf("}\n");
       } else {
         printf("%-44s %5d %-6s unsupported: %s\n", c.name, c.nc, "-", cs_last_error());

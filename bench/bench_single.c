@@ -22,7 +22,13 @@
    (no inlining into this loop), as the multi-contact solver calls the bisection.
 
    Agreement: max over samples of |lambda_m - lambda_b| / |lambda_b| for m = golden,
-   analytic (max_rel_disagreement), and the same in N s (max_abs_disagreement_Ns). */
+   analytic (max_rel_disagreement), and the same in N s (max_abs_disagreement_Ns).
+
+   bisection is csu_bisection_single (bracket sought where Newton steps on the sign function
+   predict the root, the paper's stepping as fallback); bisection_paper_* times
+   csu_bisection_single_paper, the paper's stepping only (beta1 1e-2, beta3 1.3 from the
+   atan2 guess), in the same repeats, and max_abs_paper_vs_newton_Ns compares their
+   answers. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -76,7 +82,10 @@ static void usage(FILE* f) {
           "evaluations per solve (bisection_evals_mean: sign evaluations; golden_evals_mean:\n"
           "energy evaluations; analytic_roots_mean: real roots checked), and the speed-ups\n"
           "golden_ns / bisection_ns and analytic_ns / bisection_ns, and *_cpu_ns: the medians of\n"
-          "the thread's CPU time per solve (steadier than wall time on a shared machine).\n",
+          "the thread's CPU time per solve (steadier than wall time on a shared machine);\n"
+          "bisection_paper_ns, _cpu_ns, _evals_mean: the bisection with the paper's stepping\n"
+          "only (no Newton-predicted bracket), max_abs_paper_vs_newton_Ns: the largest\n"
+          "difference of the two bisections' answers.\n",
           DEFAULT_SAMPLES, DEFAULT_REPEATS);
 }
 
@@ -213,8 +222,9 @@ int cs_bench_single_main(int argc, char** argv) {
   double* tb = malloc(sizeof(double) * (size_t)repeats);
   double* tg = malloc(sizeof(double) * (size_t)repeats);
   double* ta = malloc(sizeof(double) * (size_t)repeats);
-  double* cb = malloc(sizeof(double) * 3 * (size_t)repeats);
+  double* cb = malloc(sizeof(double) * 5 * (size_t)repeats);
   double *cg = cb ? cb + repeats : NULL, *ca = cb ? cb + 2 * repeats : NULL;
+  double *tp = cb ? cb + 3 * repeats : NULL, *cp = cb ? cb + 4 * repeats : NULL;
   if (!x || !lb || !lg || !la || !tb || !tg || !ta || !cb) {
     fprintf(stderr, "contactsim bench single-contact: out of memory\n");
     free(x), free(lb), free(lg), free(la), free(tb), free(tg), free(ta), free(cb);
@@ -245,7 +255,14 @@ int cs_bench_single_main(int argc, char** argv) {
     return 1;
   }
   /* Time. */
-  long eb = 0, eg = 0, ea = 0;
+  long eb = 0, eg = 0, ea = 0, ep = 0;
+  double* lpp = malloc(sizeof(double) * 3 * (size_t)n);
+  if (!lpp) {
+    fprintf(stderr, "contactsim bench single-contact: out of memory\n");
+    free(x), free(lb), free(lg), free(la), free(tb), free(tg), free(ta), free(cb);
+    return 1;
+  }
+  timed_pass(csu_bisection_single_paper, x, n, lpp, NULL, NULL);
   timed_pass(csu_bisection_single, x, n, lb, NULL, NULL);
   timed_pass(csu_golden_single, x, n, lg, NULL, NULL);
   timed_pass(csu_analytic_single, x, n, la, NULL, NULL);
@@ -253,11 +270,22 @@ int cs_bench_single_main(int argc, char** argv) {
     tb[r] = timed_pass(csu_bisection_single, x, n, lb, &eb, &cb[r]);
     tg[r] = timed_pass(csu_golden_single, x, n, lg, &eg, &cg[r]);
     ta[r] = timed_pass(csu_analytic_single, x, n, la, &ea, &ca[r]);
+    tp[r] = timed_pass(csu_bisection_single_paper, x, n, lpp, &ep, &cp[r]);
   }
   double nsb = median(tb, (int)repeats), nsg = median(tg, (int)repeats);
   double nsa = median(ta, (int)repeats);
   double cpub = median(cb, (int)repeats), cpug = median(cg, (int)repeats);
   double cpua = median(ca, (int)repeats);
+  double nsp = median(tp, (int)repeats), cpup = median(cp, (int)repeats);
+  /* the paper's stepping against the Newton-predicted bracket: the same roots to tol */
+  double absp = 0;
+  for (long i = 0; i < n; i++) {
+    double d0 = lpp[3 * i] - lb[3 * i], d1 = lpp[3 * i + 1] - lb[3 * i + 1];
+    double d2 = lpp[3 * i + 2] - lb[3 * i + 2];
+    double dd = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+    if (dd > absp) absp = dd;
+  }
+  free(lpp);
   /* Agreement. */
   double rel = 0, absd = 0;
   for (long i = 0; i < n; i++) {
@@ -281,6 +309,9 @@ int cs_bench_single_main(int argc, char** argv) {
            n, nsb, nsg, nsa, rel, absd, CSU_BISECTION_TOL, repeats, nsg / nsb, nsa / nsb,
            (double)eb / (double)n, (double)eg / (double)n, (double)ea / (double)n, cpub, cpug,
            cpua);
+    printf(",\"bisection_paper_ns\":%.4g,\"bisection_paper_cpu_ns\":%.4g,"
+           "\"bisection_paper_evals_mean\":%.3g,\"max_abs_paper_vs_newton_Ns\":%.3g",
+           nsp, cpup, (double)ep / (double)n, absp);
     for (int t = 0; t < ntasks; t++)
       printf(",\"samples_%s\":%ld,\"steps_%s\":%ld", single_tasks[t], got[t], single_tasks[t],
              steps[t]);
@@ -298,6 +329,8 @@ int cs_bench_single_main(int argc, char** argv) {
            (double)eg / (double)n);
     printf("  %-15s %10.1f %10.1f %10.2f %14.2f  (real roots)\n", "analytical", nsa, cpua,
            nsa / nsb, (double)ea / (double)n);
+    printf("  %-15s %10.1f %10.1f %10.2f %14.2f  (paper's stepping, no Newton)\n",
+           "bisection/paper", nsp, cpup, nsp / nsb, (double)ep / (double)n);
     printf("\nlargest disagreement with bisection: %.3g relative, %.3g N s\n", rel, absd);
   }
   free(x), free(lb), free(lg), free(la), free(tb), free(tg), free(ta), free(cb);

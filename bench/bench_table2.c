@@ -31,7 +31,9 @@
    own criterion or 100,000 iterations, and every contact with |lambda_p| > 0 gives a sample
    |lambda_b - lambda_p| / |lambda_p| (3-vectors of that contact). rel_diff_below_1pct is the
    fraction of those samples below 0.01; the same per step with the whole impulse vectors is
-   an extra (rel_diff_step_below_1pct). These solves are outside the timed chunks. */
+   an extra (rel_diff_step_below_1pct), and per step with the generalized impulses J^T lambda
+   (rel_diff_generalized_below_1pct: what moves the robot, unique even where redundant
+   contacts leave the impulses free). These solves are outside the timed chunks. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -149,6 +151,7 @@ typedef struct {
 
 typedef struct {
   long samples, below, step_samples, step_below, ref_solves, ref_converged, ref_iter_max;
+  long gen_samples, gen_below;  /* J^T lambda per step (the generalized impulse) */
   double ref_iter_sum, max_rel;
   long hist[T2_DBINS];
   /* scratch */
@@ -214,6 +217,23 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   if (pn > 0) {
     x->step_samples++;
     x->step_below += sqrt(dn / pn) < 0.01;
+  }
+  /* the generalized impulses J^T lambda, which alone move the system: unique when the
+     impulses are not (redundant contacts) */
+  if (p->J && p->nv > 0) {
+    double gd = 0, gp = 0;
+    for (int k = 0; k < p->nv; k++) {
+      double a = 0, b = 0;
+      for (int r = 0; r < n; r++) {
+        double jr = p->J[(size_t)r * (size_t)p->nv + (size_t)k];
+        a += jr * x->lb[r], b += jr * x->lp[r];
+      }
+      gd += (a - b) * (a - b), gp += b * b;
+    }
+    if (gp > 0) {
+      x->gen_samples++;
+      x->gen_below += sqrt(gd / gp) < 0.01;
+    }
   }
   return 1;
 }
@@ -387,7 +407,7 @@ static int plot_all(const char* dir, Task* t, int nt) {
     fclose(f);
     fprintf(gp,
             "set output '%s/table2_iterations_%s.png'\n"
-            "set title 'Iterations per step, %s (%ld steps; bins 2^k .. 2^(k+1)-1)'\n"
+            "set title 'Iterations per step, %s (%ld steps; bins 2^k .. 2^{k+1}-1)'\n"
             "set xlabel 'iterations (bin start)'\nset ylabel '%% of steps with contacts'\n"
             "set yrange [0:*]\nset xtics rotate by -45\n"
             "plot '%s' using 2:xtic(1) title 'bisection (mean %.3g)', '' using 3 title "
@@ -543,6 +563,8 @@ static void print_json(const Task* t, long diff_every) {
   json_num("rel_diff_max", x->max_rel);
   json_num("rel_diff_step_below_1pct",
            x->step_samples ? ratio((double)x->step_below, (double)x->step_samples) : NAN);
+  json_num("rel_diff_generalized_below_1pct",
+           x->gen_samples ? ratio((double)x->gen_below, (double)x->gen_samples) : NAN);
   printf(",\"rel_diff_ref_solves\":%ld", x->ref_solves);
   json_num("rel_diff_ref_converged_fraction",
            x->ref_solves ? (double)x->ref_converged / (double)x->ref_solves : NAN);

@@ -8,7 +8,6 @@
    The solving and the JSON line are shared with `contactsim bench fclib`
    (bench/bench_fclib.c). */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,10 +62,7 @@ static void usage_solve(FILE* f) {
 }
 
 static int parse_double(const char* opt, const char* s, double* x) {
-  char* end;
-  errno = 0;
-  *x = strtod(s, &end);
-  if (end == s || *end || errno || !isfinite(*x) || *x <= 0) {
+  if (!cs_bench_parse_double(s, x) || *x <= 0) {
     fprintf(stderr, "contactsim fclib: %s needs a positive number, got '%s'\n", opt, s);
     return 0;
   }
@@ -74,14 +70,10 @@ static int parse_double(const char* opt, const char* s, double* x) {
 }
 
 static int parse_int(const char* opt, const char* s, int max, int* x) {
-  char* end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (end == s || *end || errno || v < 1 || v > max) {
+  if (!cs_bench_parse_int(s, 1, max, x)) {
     fprintf(stderr, "contactsim fclib: %s needs an integer in 1..%d, got '%s'\n", opt, max, s);
     return 0;
   }
-  *x = (int)v;
   return 1;
 }
 
@@ -93,27 +85,6 @@ static const char* kind_name(csFclibKind k) {
     case CS_FCLIB_GLOBAL_ROLLING: return "global_rolling";
     default: return "none";
   }
-}
-
-static void json_str(FILE* f, const char* s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 32)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
-static void json_num(FILE* f, const char* key, double x) {
-  if (isfinite(x))
-    fprintf(f, ",\"%s\":%.6g", key, x);
-  else
-    fprintf(f, ",\"%s\":null", key);
 }
 
 static double norm(const double* x, size_t n) {
@@ -187,32 +158,32 @@ static int cmd_info(int argc, char** argv) {
   }
   if (json) {
     printf("{\"file\":");
-    json_str(stdout, c.name);
+    cs_bench_json_str(stdout, c.name);
     printf(",\"kind\":\"%s\",\"spacedim\":%d,\"nc\":%d,\"n\":%d,\"rows\":%d", kind_name(in.kind),
            in.spacedim, in.nc, in.n, in.rows);
     if (in.kind == CS_FCLIB_LOCAL || in.kind == CS_FCLIB_LOCAL_ROLLING)
       printf(",\"nnz_W\":%lld", in.nnz[0]);
     else
       printf(",\"nnz_M\":%lld,\"nnz_H\":%lld", in.nnz[0], in.nnz[1]);
-    json_num(stdout, "mu_min", in.mu_min);
-    json_num(stdout, "mu_max", in.mu_max);
+    cs_bench_json_num(stdout, "mu_min", in.mu_min);
+    cs_bench_json_num(stdout, "mu_max", in.mu_max);
     printf(",\"supported\":%s", lst ? "false" : "true");
     if (lst) {
       printf(",\"reason\":");
-      json_str(stdout, why);
+      cs_bench_json_str(stdout, why);
     } else {
-      json_num(stdout, "w_asymmetry", asym);
-      json_num(stdout, "w_min_diagonal", dmin);
-      json_num(stdout, "condense_ms", c.condense_ms);
+      cs_bench_json_num(stdout, "w_asymmetry", asym);
+      cs_bench_json_num(stdout, "w_min_diagonal", dmin);
+      cs_bench_json_num(stdout, "condense_ms", c.condense_ms);
     }
     printf(",\"has_solution\":%s,\"has_guess\":%s", in.has_solution ? "true" : "false",
            in.has_guess ? "true" : "false");
-    json_num(stdout, "solution_error", sol_err);
-    json_num(stdout, "solution_r_norm", sol_r);
+    cs_bench_json_num(stdout, "solution_error", sol_err);
+    cs_bench_json_num(stdout, "solution_r_norm", sol_r);
     printf(",\"title\":");
-    json_str(stdout, in.title);
+    cs_bench_json_str(stdout, in.title);
     printf(",\"description\":");
-    json_str(stdout, in.description);
+    cs_bench_json_str(stdout, in.description);
     printf("}\n");
   } else {
     printf("file         %s\n", path);

@@ -55,13 +55,16 @@ int main(int argc, char** argv) {
               "  single-contact  paper 001 Table I: one slipping contact by bisection, golden\n"
               "             section and the analytical method (ns per solve)\n"
               "  table2     paper 001 Table II, Figs. 4, 6, 7: bisection vs pgs_raisim on the\n"
-              "             ANYmal tasks (total seconds, iterations, differences, penetration)\n");
+              "             ANYmal tasks (total seconds, iterations, differences, penetration)\n"
+              "  contactbench  paper 002 section IV: cube slide/push, stacks, consistency,\n"
+              "             robots, ANYmal replay, per solver (--plot DIR: PNG figures)\n");
       return argc < 3 ? 2 : 0;
     }
     if (!strcmp(argv[2], "dynamics")) return cs_bench_dynamics_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "fclib")) return cs_bench_fclib_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "anymal")) return cs_bench_anymal_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "single-contact")) return cs_bench_single_main(argc - 2, argv + 2);
+    if (!strcmp(argv[2], "contactbench")) return cs_bench_contactbench_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "table2")) return cs_bench_table2_main(argc - 2, argv + 2);
     fprintf(stderr, "contactsim bench: unknown benchmark '%s' (try --help)\n", argv[2]);
     return 2;

@@ -20,16 +20,16 @@
    - FCLIB's local V, R, s describe extra equality constraints (V^T r + R l + s = 0), not a
      compliance on W; such mixed problems are rejected rather than misread.
    HDF5 prints an error stack on stderr for every failed call by default; that is switched
-   off while this file probes and calls libfclib, and restored afterwards. */
-#include <errno.h>
+   off while this file probes and calls libfclib, and restored afterwards. The probing
+   helpers are shared with cs_io_fclib_global.c (cs_io_hdf5.c). */
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contactsim/cs_contact.h"
 #include "cs_error.h"
+#include "cs_io_hdf5.h"
 
 void cs_problem_free(csOwnedProblem* p) {
   if (!p) return;
@@ -49,138 +49,7 @@ void cs_problem_free(csOwnedProblem* p) {
 
 int cs_have_fclib(void) { return 1; }
 
-/* ---------------------------------------------------------------- HDF5 helpers */
-
-typedef struct csH5Quiet {
-  H5E_auto2_t fn;
-  void* data;
-} csH5Quiet;
-
-static void h5_quiet(csH5Quiet* q) {
-  q->fn = NULL;
-  q->data = NULL;
-  H5Eget_auto2(H5E_DEFAULT, &q->fn, &q->data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void h5_restore(const csH5Quiet* q) { H5Eset_auto2(H5E_DEFAULT, q->fn, q->data); }
-
-static int h5_exists(hid_t f, const char* name) {
-  /* H5Lexists fails (< 0) when an intermediate group is missing: that is "absent" too. */
-  return H5Lexists(f, name, H5P_DEFAULT) > 0;
-}
-
-/* Element count of dataset name (a scalar counts 1), its type class and whether it is a
-   variable-length string, and its rank; -1 if absent or not a dataset. */
-static long long h5_info(hid_t f, const char* name, H5T_class_t* cls, int* varstr, int* rank) {
-  if (!h5_exists(f, name)) return -1;
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) return -1;
-  long long count = -1;
-  hid_t s = H5Dget_space(d), t = H5Dget_type(d);
-  if (s >= 0 && t >= 0) {
-    hssize_t np = H5Sget_simple_extent_npoints(s);
-    int r = H5Sget_simple_extent_ndims(s);
-    if (np >= 0 && r >= 0) {
-      count = (long long)np;
-      if (cls) *cls = H5Tget_class(t);
-      if (varstr) *varstr = H5Tis_variable_str(t) > 0;
-      if (rank) *rank = r;
-    }
-  }
-  if (t >= 0) H5Tclose(t);
-  if (s >= 0) H5Sclose(s);
-  H5Dclose(d);
-  return count;
-}
-
-/* Element count of a numeric (integer or float) dataset, -1 if absent or not numeric. */
-static long long h5_numel(hid_t f, const char* name) {
-  H5T_class_t cls = H5T_NO_CLASS;
-  long long n = h5_info(f, name, &cls, NULL, NULL);
-  if (n < 0 || (cls != H5T_INTEGER && cls != H5T_FLOAT)) return -1;
-  return n;
-}
-
-static int h5_read(hid_t f, const char* name, hid_t memtype, void* buf) {
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) return -1;
-  herr_t e = H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-  H5Dclose(d);
-  return e < 0 ? -1 : 0;
-}
-
 /* ---------------------------------------------------------------- probing */
-
-static csStatus need_int(hid_t f, const char* path, const char* name, int* val) {
-  if (h5_numel(f, name) != 1 || h5_read(f, name, H5T_NATIVE_INT, val) < 0)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not a single number",
-                    path, name);
-  return CS_OK;
-}
-
-static csStatus need_len(hid_t f, const char* path, const char* name, long long len) {
-  long long n = h5_numel(f, name);
-  if (n < 0)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not numeric", path, name);
-  if (n != len)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s has %lld entries, expected %lld", path,
-                    name, n, len);
-  return CS_OK;
-}
-
-/* libfclib reads these with H5LTget_dataset_info into one hsize_t and H5LTread_dataset_string
-   into a buffer of the type's size: only a single fixed-length string is safe. */
-static csStatus check_string(hid_t f, const char* path, const char* name) {
-  H5T_class_t cls = H5T_NO_CLASS;
-  int varstr = 0, rank = 0;
-  long long n = h5_info(f, name, &cls, &varstr, &rank);
-  if (n < 0 && !h5_exists(f, name)) return CS_OK;
-  if (n != 1 || cls != H5T_STRING || varstr || rank > 1)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is not a single fixed-length string",
-                    path, name);
-  return CS_OK;
-}
-
-static csStatus probe_matrix(hid_t f, const char* path, const char* grp, int* m, int* n) {
-  char name[128];
-  int nzmax = 0, nz = 0;
-  csStatus st;
-#define CS_NAME(leaf) (snprintf(name, sizeof name, "%s/%s", grp, leaf), name)
-  if ((st = need_int(f, path, CS_NAME("nzmax"), &nzmax))) return st;
-  if ((st = need_int(f, path, CS_NAME("m"), m))) return st;
-  if ((st = need_int(f, path, CS_NAME("n"), n))) return st;
-  if ((st = need_int(f, path, CS_NAME("nz"), &nz))) return st;
-  if (*m < 0 || *n < 0 || nzmax < 0 || nz < -2)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s has bad sizes m %d, n %d, nzmax %d, nz %d",
-                    path, grp, *m, *n, nzmax, nz);
-  long long lp = h5_numel(f, CS_NAME("p"));
-  long long li = h5_numel(f, CS_NAME("i"));
-  long long lx = h5_numel(f, CS_NAME("x"));
-  int ok;
-  if (nz >= 0) /* triplet: libfclib reads p, i into nz ints and x into nzmax doubles */
-    ok = lp == nz && li == nz && lx >= nz && lx <= nzmax;
-  else if (nz == -1) /* compressed columns */
-    ok = lp == (long long)*n + 1 && li == nzmax && lx == nzmax;
-  else /* compressed rows */
-    ok = lp == (long long)*m + 1 && li == nzmax && lx == nzmax;
-  if (!ok)
-    return cs_error(CS_ERR_PARSE,
-                    "FCLIB file '%s': %s: arrays p, i, x have %lld, %lld, %lld entries, "
-                    "inconsistent with a %d x %d matrix with nz %d, nzmax %d",
-                    path, grp, lp, li, lx, *m, *n, nz, nzmax);
-  /* Optional matrix info: libfclib reads all of it once "conditioning" is there. */
-  if (h5_exists(f, CS_NAME("conditioning"))) {
-    static const char* const leaf[3] = {"conditioning", "determinant", "rank"};
-    for (int k = 0; k < 3; k++)
-      if (h5_numel(f, CS_NAME(leaf[k])) != 1)
-        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not a single number",
-                        path, name);
-    if ((st = check_string(f, path, CS_NAME("comment")))) return st;
-  }
-#undef CS_NAME
-  return CS_OK;
-}
 
 typedef struct csFclibProbe {
   int nrow;          /* 3 nc */
@@ -193,10 +62,12 @@ typedef struct csFclibProbe {
 static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
   csStatus st;
   memset(pr, 0, sizeof *pr);
-  if (!h5_exists(f, "/fclib_local")) {
-    if (h5_exists(f, "/fclib_global"))
-      return cs_error(CS_ERR_UNSUPPORTED, "'%s' is an FCLIB global problem; not read yet", path);
-    if (h5_exists(f, "/fclib_global_rolling") || h5_exists(f, "/fclib_local_rolling"))
+  if (!csu_h5_exists(f, "/fclib_local")) {
+    if (csu_h5_exists(f, "/fclib_global"))
+      return cs_error(CS_ERR_UNSUPPORTED, "'%s' holds an FCLIB global problem, not a local one "
+                      "(read it with cs_fclib_read_global, then cs_global_condense for its "
+                      "local form)", path);
+    if (csu_h5_exists(f, "/fclib_global_rolling") || csu_h5_exists(f, "/fclib_local_rolling"))
       return cs_error(CS_ERR_UNSUPPORTED,
                       "'%s' is an FCLIB rolling-friction problem; not read (libfclib 3.1.0 "
                       "cannot read it either)", path);
@@ -204,36 +75,36 @@ static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
                     "(no /fclib_local or /fclib_global group)", path);
   }
   int spacedim = 0;
-  if ((st = need_int(f, path, "/fclib_local/spacedim", &spacedim))) return st;
+  if ((st = csu_h5_need_int(f, path, "/fclib_local/spacedim", &spacedim))) return st;
   if (spacedim != 3)
     return cs_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': spacedim %d; only 3D contact problems (spacedim 3) are read",
                     path, spacedim);
-  if (h5_exists(f, "/fclib_local/V") || h5_exists(f, "/fclib_local/R"))
+  if (csu_h5_exists(f, "/fclib_local/V") || csu_h5_exists(f, "/fclib_local/R"))
     return cs_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': local problem with equality constraints (V, R, s); "
                     "not read", path);
   int m = 0, n = 0;
-  if ((st = probe_matrix(f, path, "/fclib_local/W", &m, &n))) return st;
+  if ((st = csu_h5_probe_matrix(f, path, "/fclib_local/W", &m, &n))) return st;
   if (m != n || m == 0 || m % 3 != 0)
     return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W is %d x %d, not 3nc x 3nc with nc > 0",
                     path, m, n);
-  if ((st = need_len(f, path, "/fclib_local/vectors/q", m))) return st;
-  if ((st = need_len(f, path, "/fclib_local/vectors/mu", m / 3))) return st;
-  if (h5_exists(f, "/fclib_local/info")) {
-    if ((st = check_string(f, path, "/fclib_local/info/title"))) return st;
-    if ((st = check_string(f, path, "/fclib_local/info/description"))) return st;
-    if ((st = check_string(f, path, "/fclib_local/info/math_info"))) return st;
+  if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/q", m))) return st;
+  if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/mu", m / 3))) return st;
+  if (csu_h5_exists(f, "/fclib_local/info")) {
+    if ((st = csu_h5_check_string(f, path, "/fclib_local/info/title"))) return st;
+    if ((st = csu_h5_check_string(f, path, "/fclib_local/info/description"))) return st;
+    if ((st = csu_h5_check_string(f, path, "/fclib_local/info/math_info"))) return st;
   }
-  if (h5_exists(f, "/solution")) {
-    if ((st = need_len(f, path, "/solution/r", m))) return st;
-    if ((st = need_len(f, path, "/solution/u", m))) return st;
+  if (csu_h5_exists(f, "/solution")) {
+    if ((st = csu_h5_need_len(f, path, "/solution/r", m))) return st;
+    if ((st = csu_h5_need_len(f, path, "/solution/u", m))) return st;
     pr->has_solution = 1;
-  } else if (h5_exists(f, "/guesses/1/r")) {
-    if ((st = need_len(f, path, "/guesses/1/r", m))) return st;
+  } else if (csu_h5_exists(f, "/guesses/1/r")) {
+    if ((st = csu_h5_need_len(f, path, "/guesses/1/r", m))) return st;
     pr->has_guess = 1;
-    if (h5_exists(f, "/guesses/1/u")) {
-      if ((st = need_len(f, path, "/guesses/1/u", m))) return st;
+    if (csu_h5_exists(f, "/guesses/1/u")) {
+      if ((st = csu_h5_need_len(f, path, "/guesses/1/u", m))) return st;
       pr->guess_u = 1;
     }
   }
@@ -284,38 +155,22 @@ static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, cons
   return CS_OK;
 }
 
-static double* dup_doubles(const double* x, size_t n) {
-  double* y = cs_malloc(n * sizeof(double));
-  if (y) memcpy(y, x, n * sizeof(double));
-  return y;
-}
-
 /* ---------------------------------------------------------------- read */
 
 csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   if (out) *out = NULL;
   if (!path || !out) return cs_error(CS_ERR_ARG, "cs_fclib_read_local: NULL path or out");
-  FILE* fp = fopen(path, "rb");
-  if (!fp) return cs_error(CS_ERR_IO, "cannot open FCLIB file '%s': %s", path, strerror(errno));
-  fclose(fp);
 
   csH5Quiet quiet;
-  h5_quiet(&quiet);
+  csu_h5_quiet(&quiet);
   csStatus st = CS_OK;
   struct fclib_local* fl = NULL;
   struct fclib_solution* sol = NULL;
   csOwnedProblem* o = NULL;
   csFclibProbe pr;
 
-  if (H5Fis_hdf5(path) <= 0) {
-    st = cs_error(CS_ERR_PARSE, "'%s' is not an HDF5 file (FCLIB problems are HDF5)", path);
-    goto done;
-  }
-  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0) {
-    st = cs_error(CS_ERR_IO, "cannot open '%s' as an HDF5 file", path);
-    goto done;
-  }
+  hid_t f;
+  if ((st = csu_h5_open_read(path, &f))) goto done;
   st = probe_local(f, path, &pr);
   if (!st && pr.has_guess) {
     /* Read here rather than by fclib_read_guesses (see the top of the file). */
@@ -327,8 +182,8 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
       if (pr.guess_u) o->velocity = cs_malloc((size_t)pr.nrow * sizeof(double));
       if (!o->lambda || (pr.guess_u && !o->velocity))
         st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
-      else if (h5_read(f, "/guesses/1/r", H5T_NATIVE_DOUBLE, o->lambda) < 0 ||
-               (pr.guess_u && h5_read(f, "/guesses/1/u", H5T_NATIVE_DOUBLE, o->velocity) < 0))
+      else if (csu_h5_read(f, "/guesses/1/r", H5T_NATIVE_DOUBLE, o->lambda) < 0 ||
+               (pr.guess_u && csu_h5_read(f, "/guesses/1/u", H5T_NATIVE_DOUBLE, o->velocity) < 0))
         st = cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read /guesses/1", path);
     }
   }
@@ -347,8 +202,8 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
     goto done;
   }
   o->G = cs_calloc((size_t)nrow * (size_t)nrow, sizeof(double));
-  o->g = dup_doubles(fl->q, (size_t)nrow);
-  o->mu = dup_doubles(fl->mu, (size_t)nc);
+  o->g = csu_dup_doubles(fl->q, (size_t)nrow);
+  o->mu = csu_dup_doubles(fl->mu, (size_t)nc);
   if (!o->G || !o->g || !o->mu) {
     st = cs_error(CS_ERR_MEMORY, "out of memory for a %d-contact problem from '%s'", nc, path);
     goto done;
@@ -361,8 +216,8 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
       st = cs_error(CS_ERR_IO, "libfclib could not read the solution in '%s'", path);
       goto done;
     }
-    o->lambda = dup_doubles(sol->r, (size_t)nrow);
-    o->velocity = dup_doubles(sol->u, (size_t)nrow);
+    o->lambda = csu_dup_doubles(sol->r, (size_t)nrow);
+    o->velocity = csu_dup_doubles(sol->u, (size_t)nrow);
     if (!o->lambda || !o->velocity) {
       st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
       goto done;
@@ -384,7 +239,7 @@ done:
     fclib_delete_local(fl); /* frees the members (and info), not the struct itself */
     free(fl);
   }
-  h5_restore(&quiet);
+  csu_h5_restore(&quiet);
   if (st) {
     cs_problem_free(o);
     return st;
@@ -466,21 +321,10 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
   }
 
   csH5Quiet quiet;
-  h5_quiet(&quiet);
-  /* Create (truncate) the file ourselves: plain stdio first for an errno to report, then
-     HDF5, so libfclib finds an empty HDF5 file it is willing to add a problem to. */
-  FILE* fp = fopen(path, "wb");
-  if (!fp) {
-    st = cs_error(CS_ERR_IO, "cannot write FCLIB file '%s': %s", path, strerror(errno));
-    goto done;
-  }
-  fclose(fp);
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) {
-    st = cs_error(CS_ERR_IO, "cannot create HDF5 file '%s'", path);
-    goto done;
-  }
-  H5Fclose(f);
+  csu_h5_quiet(&quiet);
+  /* Create (truncate) the file ourselves, so libfclib finds an empty HDF5 file it is
+     willing to add a problem to. */
+  if ((st = csu_h5_create_empty(path))) goto done;
 
   {
     /* libfclib takes non-const pointers but only reads through them. */
@@ -529,7 +373,7 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
   }
 
 done:
-  h5_restore(&quiet);
+  csu_h5_restore(&quiet);
   cs_free(colptr);
   cs_free(rowind);
   cs_free(val);

@@ -6,7 +6,7 @@
 
    Reading follows src/cs_io_fclib.c: libfclib exits the process on any failed HDF5 call
    and trusts the stored sizes, so every dataset it will touch is checked first with plain
-   HDF5 calls (those helpers are static there, so the few needed are repeated here). Also
+   HDF5 calls (the probing helpers of src/cs_io_hdf5.c, shared with cs_io_fclib.c). Also
    checked here, which libfclib never does: every value finite, mu >= 0, indices inside the
    matrix, M symmetric. The stored solution and the first guess are read directly (sizes
    checked), not by libfclib.
@@ -22,7 +22,6 @@
    tree paths from b's non-zeros to the root. W = X^T X is then summed row by row of X, in
    the same order for W_ab and W_ba, so W is exactly symmetric and positive semidefinite
    up to rounding. */
-#include <errno.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -34,6 +33,7 @@
 #include "contactsim/cs_contact.h"
 #include "cs_contact_cone.h"
 #include "cs_error.h"
+#include "cs_io_hdf5.h"
 
 /* ---------------------------------------------------------------- sparse Cholesky */
 
@@ -532,65 +532,7 @@ void cs_global_problem_free(csGlobalProblem* g) {
 #include <fclib.h>
 #include <hdf5.h>
 
-/* ---------------------------------------------------------------- HDF5 helpers
-   (as in cs_io_fclib.c) */
-
-typedef struct csH5Quiet {
-  H5E_auto2_t fn;
-  void* data;
-} csH5Quiet;
-
-static void h5_quiet(csH5Quiet* q) {
-  q->fn = NULL;
-  q->data = NULL;
-  H5Eget_auto2(H5E_DEFAULT, &q->fn, &q->data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void h5_restore(const csH5Quiet* q) { H5Eset_auto2(H5E_DEFAULT, q->fn, q->data); }
-
-static int h5_exists(hid_t f, const char* name) { return H5Lexists(f, name, H5P_DEFAULT) > 0; }
-
-static long long h5_info(hid_t f, const char* name, H5T_class_t* cls, int* varstr, int* rank) {
-  if (!h5_exists(f, name)) return -1;
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) return -1;
-  long long count = -1;
-  hid_t s = H5Dget_space(d), t = H5Dget_type(d);
-  if (s >= 0 && t >= 0) {
-    hssize_t np = H5Sget_simple_extent_npoints(s);
-    int r = H5Sget_simple_extent_ndims(s);
-    if (np >= 0 && r >= 0) {
-      count = (long long)np;
-      if (cls) *cls = H5Tget_class(t);
-      if (varstr) *varstr = H5Tis_variable_str(t) > 0;
-      if (rank) *rank = r;
-    }
-  }
-  if (t >= 0) H5Tclose(t);
-  if (s >= 0) H5Sclose(s);
-  H5Dclose(d);
-  return count;
-}
-
-static long long h5_numel(hid_t f, const char* name) {
-  H5T_class_t cls = H5T_NO_CLASS;
-  long long n = h5_info(f, name, &cls, NULL, NULL);
-  if (n < 0 || (cls != H5T_INTEGER && cls != H5T_FLOAT)) return -1;
-  return n;
-}
-
-static int h5_read(hid_t f, const char* name, hid_t memtype, void* buf) {
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) return -1;
-  herr_t e = H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-  H5Dclose(d);
-  return e < 0 ? -1 : 0;
-}
-
-static int h5_int(hid_t f, const char* name, int* val) {
-  return h5_numel(f, name) == 1 && h5_read(f, name, H5T_NATIVE_INT, val) == 0;
-}
+/* ---------------------------------------------------------------- HDF5 strings */
 
 /* A string dataset (fixed or variable length, scalar or one element) into buf (always
    terminated, truncated to cap). 0 if absent. */
@@ -598,7 +540,7 @@ static int h5_string(hid_t f, const char* name, char* buf, size_t cap) {
   buf[0] = 0;
   H5T_class_t cls = H5T_NO_CLASS;
   int varstr = 0;
-  if (h5_info(f, name, &cls, &varstr, NULL) != 1 || cls != H5T_STRING) return 0;
+  if (csu_h5_info(f, name, &cls, &varstr, NULL) != 1 || cls != H5T_STRING) return 0;
   hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
   if (d < 0) return 0;
   int ok = 0;
@@ -645,32 +587,25 @@ static int h5_string(hid_t f, const char* name, char* buf, size_t cap) {
 /* ---------------------------------------------------------------- cs_fclib_info */
 
 static long long matrix_nnz(hid_t f, const char* grp) {
-  char name[160];
+  char name[192]; /* grp comes from a char[160] */
   int nz = 0;
   snprintf(name, sizeof name, "%s/nz", grp);
-  if (!h5_int(f, name, &nz)) return -1;
+  if (!csu_h5_int(f, name, &nz)) return -1;
   if (nz >= 0) return nz;
   snprintf(name, sizeof name, "%s/x", grp);
-  return h5_numel(f, name);
+  return csu_h5_numel(f, name);
 }
 
 csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
   if (!path || !info) return cs_error(CS_ERR_ARG, "cs_fclib_info: NULL path or info");
   memset(info, 0, sizeof *info);
-  FILE* fp = fopen(path, "rb");
-  if (!fp) return cs_error(CS_ERR_IO, "cannot open FCLIB file '%s': %s", path, strerror(errno));
-  fclose(fp);
   csH5Quiet quiet;
-  h5_quiet(&quiet);
-  csStatus st = CS_OK;
-  if (H5Fis_hdf5(path) <= 0) {
-    h5_restore(&quiet);
-    return cs_error(CS_ERR_PARSE, "'%s' is not an HDF5 file (FCLIB problems are HDF5)", path);
-  }
-  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0) {
-    h5_restore(&quiet);
-    return cs_error(CS_ERR_IO, "cannot open '%s' as an HDF5 file", path);
+  csu_h5_quiet(&quiet);
+  hid_t f;
+  csStatus st = csu_h5_open_read(path, &f);
+  if (st) {
+    csu_h5_restore(&quiet);
+    return st;
   }
   static const struct {
     const char* grp;
@@ -681,23 +616,23 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
                 {"/fclib_global_rolling", CS_FCLIB_GLOBAL_ROLLING}};
   const char* grp = NULL;
   for (int k = 0; k < 4 && !grp; k++)
-    if (h5_exists(f, kinds[k].grp)) grp = kinds[k].grp, info->kind = kinds[k].kind;
+    if (csu_h5_exists(f, kinds[k].grp)) grp = kinds[k].grp, info->kind = kinds[k].kind;
   if (grp) {
     char name[160];
     const int local = info->kind == CS_FCLIB_LOCAL || info->kind == CS_FCLIB_LOCAL_ROLLING;
     snprintf(name, sizeof name, "%s/spacedim", grp);
-    if (!h5_int(f, name, &info->spacedim)) info->spacedim = 0;
+    if (!csu_h5_int(f, name, &info->spacedim)) info->spacedim = 0;
     if (local) {
       snprintf(name, sizeof name, "%s/W/m", grp);
-      if (!h5_int(f, name, &info->rows)) info->rows = 0;
+      if (!csu_h5_int(f, name, &info->rows)) info->rows = 0;
       snprintf(name, sizeof name, "%s/W", grp);
       info->nnz[0] = matrix_nnz(f, name);
       info->nnz[1] = -1;
     } else {
       snprintf(name, sizeof name, "%s/M/n", grp);
-      if (!h5_int(f, name, &info->n)) info->n = 0;
+      if (!csu_h5_int(f, name, &info->n)) info->n = 0;
       snprintf(name, sizeof name, "%s/H/n", grp);
-      if (!h5_int(f, name, &info->rows)) info->rows = 0;
+      if (!csu_h5_int(f, name, &info->rows)) info->rows = 0;
       snprintf(name, sizeof name, "%s/M", grp);
       info->nnz[0] = matrix_nnz(f, name);
       snprintf(name, sizeof name, "%s/H", grp);
@@ -705,11 +640,11 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
     }
     if (info->spacedim > 0 && info->rows > 0) info->nc = info->rows / info->spacedim;
     snprintf(name, sizeof name, "%s/vectors/mu", grp);
-    long long nmu = h5_numel(f, name);
+    long long nmu = csu_h5_numel(f, name);
     info->mu_min = info->mu_max = NAN;
     if (nmu > 0 && nmu <= 100000000) {
       double* mu = cs_malloc((size_t)nmu * sizeof(double));
-      if (mu && h5_read(f, name, H5T_NATIVE_DOUBLE, mu) == 0) {
+      if (mu && csu_h5_read(f, name, H5T_NATIVE_DOUBLE, mu) == 0) {
         info->mu_min = info->mu_max = mu[0];
         for (long long i = 1; i < nmu; i++) {
           info->mu_min = fmin(info->mu_min, mu[i]);
@@ -723,82 +658,14 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
     snprintf(name, sizeof name, "%s/info/description", grp);
     h5_string(f, name, info->description, sizeof info->description);
   }
-  info->has_solution = h5_exists(f, "/solution");
-  info->has_guess = h5_exists(f, "/guesses");
+  info->has_solution = csu_h5_exists(f, "/solution");
+  info->has_guess = csu_h5_exists(f, "/guesses");
   H5Fclose(f);
-  h5_restore(&quiet);
+  csu_h5_restore(&quiet);
   return st;
 }
 
 /* ---------------------------------------------------------------- probing */
-
-static csStatus need_int(hid_t f, const char* path, const char* name, int* val) {
-  if (!h5_int(f, name, val))
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not a single number",
-                    path, name);
-  return CS_OK;
-}
-
-static csStatus need_len(hid_t f, const char* path, const char* name, long long len) {
-  long long n = h5_numel(f, name);
-  if (n < 0)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not numeric", path, name);
-  if (n != len)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s has %lld entries, expected %lld", path,
-                    name, n, len);
-  return CS_OK;
-}
-
-static csStatus check_string(hid_t f, const char* path, const char* name) {
-  H5T_class_t cls = H5T_NO_CLASS;
-  int varstr = 0, rank = 0;
-  long long n = h5_info(f, name, &cls, &varstr, &rank);
-  if (n < 0 && !h5_exists(f, name)) return CS_OK;
-  if (n != 1 || cls != H5T_STRING || varstr || rank > 1)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is not a single fixed-length string",
-                    path, name);
-  return CS_OK;
-}
-
-/* Everything read_matrix of libfclib reads from grp; m, n, nnz (stored entries) out. */
-static csStatus probe_matrix(hid_t f, const char* path, const char* grp, int* m, int* n) {
-  char name[128];
-  int nzmax = 0, nz = 0;
-  csStatus st;
-#define CS_NAME(leaf) (snprintf(name, sizeof name, "%s/%s", grp, leaf), name)
-  if ((st = need_int(f, path, CS_NAME("nzmax"), &nzmax))) return st;
-  if ((st = need_int(f, path, CS_NAME("m"), m))) return st;
-  if ((st = need_int(f, path, CS_NAME("n"), n))) return st;
-  if ((st = need_int(f, path, CS_NAME("nz"), &nz))) return st;
-  if (*m <= 0 || *n <= 0 || nzmax <= 0 || nz < -2 || nz == 0)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s has bad sizes m %d, n %d, nzmax %d, "
-                    "nz %d (an empty matrix is refused too)", path, grp, *m, *n, nzmax, nz);
-  long long lp = h5_numel(f, CS_NAME("p"));
-  long long li = h5_numel(f, CS_NAME("i"));
-  long long lx = h5_numel(f, CS_NAME("x"));
-  int ok;
-  if (nz > 0) /* triplet: libfclib reads p, i into nz ints and x into nzmax doubles */
-    ok = lp == nz && li == nz && lx >= nz && lx <= nzmax;
-  else if (nz == -1)
-    ok = lp == (long long)*n + 1 && li == nzmax && lx == nzmax;
-  else
-    ok = lp == (long long)*m + 1 && li == nzmax && lx == nzmax;
-  if (!ok)
-    return cs_error(CS_ERR_PARSE,
-                    "FCLIB file '%s': %s: arrays p, i, x have %lld, %lld, %lld entries, "
-                    "inconsistent with a %d x %d matrix with nz %d, nzmax %d",
-                    path, grp, lp, li, lx, *m, *n, nz, nzmax);
-  if (h5_exists(f, CS_NAME("conditioning"))) {
-    static const char* const leaf[3] = {"conditioning", "determinant", "rank"};
-    for (int k = 0; k < 3; k++)
-      if (h5_numel(f, CS_NAME(leaf[k])) != 1)
-        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not a single number",
-                        path, name);
-    if ((st = check_string(f, path, CS_NAME("comment")))) return st;
-  }
-#undef CS_NAME
-  return CS_OK;
-}
 
 typedef struct csGlobalProbe {
   int n, m;
@@ -812,15 +679,15 @@ static csStatus probe_solution(hid_t f, const char* path, const char* grp, csGlo
   char name[64];
   csStatus st;
   snprintf(name, sizeof name, "%s/r", grp);
-  if ((st = need_len(f, path, name, pr->m))) return st;
+  if ((st = csu_h5_need_len(f, path, name, pr->m))) return st;
   snprintf(name, sizeof name, "%s/u", grp);
-  if (h5_exists(f, name)) {
-    if ((st = need_len(f, path, name, pr->m))) return st;
+  if (csu_h5_exists(f, name)) {
+    if ((st = csu_h5_need_len(f, path, name, pr->m))) return st;
     pr->sol_u = 1;
   }
   snprintf(name, sizeof name, "%s/v", grp);
-  if (h5_exists(f, name)) {
-    if ((st = need_len(f, path, name, pr->n))) return st;
+  if (csu_h5_exists(f, name)) {
+    if ((st = csu_h5_need_len(f, path, name, pr->n))) return st;
     pr->sol_v = 1;
   }
   return CS_OK;
@@ -829,30 +696,30 @@ static csStatus probe_solution(hid_t f, const char* path, const char* grp, csGlo
 static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
   csStatus st;
   memset(pr, 0, sizeof *pr);
-  if (!h5_exists(f, "/fclib_global")) {
-    if (h5_exists(f, "/fclib_global_rolling") || h5_exists(f, "/fclib_local_rolling"))
+  if (!csu_h5_exists(f, "/fclib_global")) {
+    if (csu_h5_exists(f, "/fclib_global_rolling") || csu_h5_exists(f, "/fclib_local_rolling"))
       return cs_error(CS_ERR_UNSUPPORTED,
                       "'%s' is an FCLIB rolling-friction problem (spacedim 5); not supported "
                       "(libfclib 3.1.0 cannot read it either)", path);
-    if (h5_exists(f, "/fclib_local"))
+    if (csu_h5_exists(f, "/fclib_local"))
       return cs_error(CS_ERR_ARG, "'%s' holds an FCLIB local problem, not a global one "
                       "(read it with cs_fclib_read_local)", path);
     return cs_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
                     "(no /fclib_local or /fclib_global group)", path);
   }
   int spacedim = 0;
-  if ((st = need_int(f, path, "/fclib_global/spacedim", &spacedim))) return st;
+  if ((st = csu_h5_need_int(f, path, "/fclib_global/spacedim", &spacedim))) return st;
   if (spacedim != 3)
     return cs_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': spacedim %d; only 3D contact problems (spacedim 3) are "
                     "read", path, spacedim);
-  if (h5_exists(f, "/fclib_global/G"))
+  if (csu_h5_exists(f, "/fclib_global/G"))
     return cs_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': global problem with equality constraints (G, b); not "
                     "read", path);
   int mm = 0, mn = 0, hm = 0, hn = 0;
-  if ((st = probe_matrix(f, path, "/fclib_global/M", &mm, &mn))) return st;
-  if ((st = probe_matrix(f, path, "/fclib_global/H", &hm, &hn))) return st;
+  if ((st = csu_h5_probe_matrix(f, path, "/fclib_global/M", &mm, &mn))) return st;
+  if ((st = csu_h5_probe_matrix(f, path, "/fclib_global/H", &hm, &hn))) return st;
   if (mm != mn)
     return cs_error(CS_ERR_PARSE, "FCLIB file '%s': M is %d x %d, not square", path, mm, mn);
   if (hm != mm || hn % 3 != 0)
@@ -860,18 +727,18 @@ static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
                     hn, mm);
   pr->n = mm;
   pr->m = hn;
-  if ((st = need_len(f, path, "/fclib_global/vectors/f", mm))) return st;
-  if ((st = need_len(f, path, "/fclib_global/vectors/w", hn))) return st;
-  if ((st = need_len(f, path, "/fclib_global/vectors/mu", hn / 3))) return st;
-  if (h5_exists(f, "/fclib_global/info")) {
-    if ((st = check_string(f, path, "/fclib_global/info/title"))) return st;
-    if ((st = check_string(f, path, "/fclib_global/info/description"))) return st;
-    if ((st = check_string(f, path, "/fclib_global/info/math_info"))) return st;
+  if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/f", mm))) return st;
+  if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/w", hn))) return st;
+  if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/mu", hn / 3))) return st;
+  if (csu_h5_exists(f, "/fclib_global/info")) {
+    if ((st = csu_h5_check_string(f, path, "/fclib_global/info/title"))) return st;
+    if ((st = csu_h5_check_string(f, path, "/fclib_global/info/description"))) return st;
+    if ((st = csu_h5_check_string(f, path, "/fclib_global/info/math_info"))) return st;
   }
-  if (h5_exists(f, "/solution")) {
+  if (csu_h5_exists(f, "/solution")) {
     if ((st = probe_solution(f, path, "/solution", pr))) return st;
     pr->sol = 1;
-  } else if (h5_exists(f, "/guesses/1/r")) {
+  } else if (csu_h5_exists(f, "/guesses/1/r")) {
     if ((st = probe_solution(f, path, "/guesses/1", pr))) return st;
     pr->sol = 2;
   }
@@ -1083,12 +950,6 @@ static csStatus check_vector(const double* x, int n, const char* what, const cha
   return CS_OK;
 }
 
-static double* dup_doubles(const double* x, size_t n) {
-  double* y = cs_malloc(n * sizeof(double));
-  if (y) memcpy(y, x, n * sizeof(double));
-  return y;
-}
-
 /* ---------------------------------------------------------------- read */
 
 static csStatus read_solution_group(hid_t f, const char* path, const csGlobalProbe* pr,
@@ -1102,16 +963,16 @@ static csStatus read_solution_group(hid_t f, const char* path, const csGlobalPro
   if (!g->r || (pr->sol_u && !g->u) || (pr->sol_v && !g->v))
     return cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
   snprintf(name, sizeof name, "%s/r", grp);
-  if (h5_read(f, name, H5T_NATIVE_DOUBLE, g->r) < 0)
+  if (csu_h5_read(f, name, H5T_NATIVE_DOUBLE, g->r) < 0)
     return cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
   if (pr->sol_u) {
     snprintf(name, sizeof name, "%s/u", grp);
-    if (h5_read(f, name, H5T_NATIVE_DOUBLE, g->u) < 0)
+    if (csu_h5_read(f, name, H5T_NATIVE_DOUBLE, g->u) < 0)
       return cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
   }
   if (pr->sol_v) {
     snprintf(name, sizeof name, "%s/v", grp);
-    if (h5_read(f, name, H5T_NATIVE_DOUBLE, g->v) < 0)
+    if (csu_h5_read(f, name, H5T_NATIVE_DOUBLE, g->v) < 0)
       return cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
   }
   return CS_OK;
@@ -1120,26 +981,16 @@ static csStatus read_solution_group(hid_t f, const char* path, const csGlobalPro
 csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if (out) *out = NULL;
   if (!path || !out) return cs_error(CS_ERR_ARG, "cs_fclib_read_global: NULL path or out");
-  FILE* fp = fopen(path, "rb");
-  if (!fp) return cs_error(CS_ERR_IO, "cannot open FCLIB file '%s': %s", path, strerror(errno));
-  fclose(fp);
 
   csH5Quiet quiet;
-  h5_quiet(&quiet);
+  csu_h5_quiet(&quiet);
   csStatus st = CS_OK;
   struct fclib_global* fg = NULL;
   csGlobalProblem* g = NULL;
   csGlobalProbe pr;
 
-  if (H5Fis_hdf5(path) <= 0) {
-    st = cs_error(CS_ERR_PARSE, "'%s' is not an HDF5 file (FCLIB problems are HDF5)", path);
-    goto done;
-  }
-  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0) {
-    st = cs_error(CS_ERR_IO, "cannot open '%s' as an HDF5 file", path);
-    goto done;
-  }
+  hid_t f;
+  if ((st = csu_h5_open_read(path, &f))) goto done;
   st = probe_global(f, path, &pr);
   if (!st) {
     g = cs_calloc(1, sizeof *g);
@@ -1164,9 +1015,9 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if ((st = to_csc(fg->M, "M", path, &g->M))) goto done;
   if ((st = to_csc(fg->H, "H", path, &g->H))) goto done;
   if ((st = check_symmetric(&g->M, path))) goto done;
-  g->f = dup_doubles(fg->f, (size_t)pr.n);
-  g->w = dup_doubles(fg->w, (size_t)pr.m);
-  g->mu = dup_doubles(fg->mu, (size_t)g->nc);
+  g->f = csu_dup_doubles(fg->f, (size_t)pr.n);
+  g->w = csu_dup_doubles(fg->w, (size_t)pr.m);
+  g->mu = csu_dup_doubles(fg->mu, (size_t)g->nc);
   if (!g->f || !g->w || !g->mu) {
     st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
     goto done;
@@ -1195,7 +1046,7 @@ done:
     fclib_delete_global(fg); /* frees the members (and info), not the struct itself */
     free(fg);
   }
-  h5_restore(&quiet);
+  csu_h5_restore(&quiet);
   if (st) {
     cs_global_problem_free(g);
     return st;
@@ -1224,21 +1075,10 @@ csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const
     sp_tgaxpy(&g->H, v, u);
   }
   csH5Quiet quiet;
-  h5_quiet(&quiet);
+  csu_h5_quiet(&quiet);
   /* libfclib adds to an existing file and refuses a second problem or solution in it: the
      file is created afresh here (as cs_fclib_write_local does). */
-  FILE* fp = fopen(path, "wb");
-  if (!fp) {
-    st = cs_error(CS_ERR_IO, "cannot write FCLIB file '%s': %s", path, strerror(errno));
-    goto done;
-  }
-  fclose(fp);
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) {
-    st = cs_error(CS_ERR_IO, "cannot create HDF5 file '%s'", path);
-    goto done;
-  }
-  H5Fclose(f);
+  if ((st = csu_h5_create_empty(path))) goto done;
   {
     /* libfclib takes non-const pointers but only reads through them */
     struct fclib_matrix M, H;
@@ -1280,7 +1120,7 @@ csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const
     }
   }
 done:
-  h5_restore(&quiet);
+  csu_h5_restore(&quiet);
   cs_free(u);
   return st;
 }

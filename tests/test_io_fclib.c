@@ -4,7 +4,8 @@
    truncated HDF5 file, an unwritable path, nc = 0) give a status and a message naming the
    file, never a crash or an exit. Then, when ../shared is there, every Siconos FCLIB file:
    local problems read with their sizes, G symmetric with a positive diagonal; global ones
-   refused with CS_ERR_UNSUPPORTED. */
+   refused with CS_ERR_UNSUPPORTED (a plain global problem with a message that points to
+   cs_fclib_read_global). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +309,10 @@ static void test_shared(void) {
       CHECK_MSG(st == CS_ERR_UNSUPPORTED && !o, "%s: expected CS_ERR_UNSUPPORTED, got %d (%s)",
                 col[0], st, cs_last_error());
       CHECK_MSG(mentions(path), "%s: message does not name the file: %s", col[0], cs_last_error());
+      if (strcmp(col[2], "fclib_global") == 0)
+        CHECK_MSG(strstr(cs_last_error(), "cs_fclib_read_global") != NULL,
+                  "%s: message does not point to cs_fclib_read_global: %s", col[0],
+                  cs_last_error());
       cs_problem_free(o);
     } else {
       CHECK_MSG(0, "%s: unknown kind '%s' in INDEX.tsv", col[0], col[2]);

@@ -5,12 +5,13 @@
       (max |ours - theirs| / max |theirs|) <= 1e-9, for
         - ANYmal C MJCF (floating base) and the Allegro hand MJCF (fixed palm + free cube);
         - ANYmal C URDF and Solo-12 URDF with a fixed base (MuJoCo fixes URDF roots).
-      MuJoCo reads a temporary copy of each URDF with a <mujoco><compiler .../></mujoco> block
+      MuJoCo reads a temporary copy of each URDF (bench/cs_mujoco_urdf.c, shared with
+      `contactsim bench dynamics`) with a <mujoco><compiler .../></mujoco> block
       and collision-mesh paths resolved to absolute STL paths (collision elements with meshes
       it cannot read, e.g. .dae, are dropped: geometry does not enter M or h). MuJoCo 2.2.2
       diagonalises full inertia tensors with mju_eig3, which stops early (relative errors up
       to ~1e-7 on ANYmal's links, ~1e-7 in M); so the checked copy has fusestatic="false"
-      and states every non-diagonal tensor in its principal axes, computed here to machine
+      and states every non-diagonal tensor in its principal axes, computed to machine
       precision (the same tensor, read by MuJoCo without loss). MuJoCo's default import
       (fusestatic, tensors as written) is compared too, for information only.
       ANYmal C's URDF has a static link (depth_camera_front_camera) whose own inertia
@@ -32,6 +33,7 @@
 #include <mujoco/mujoco.h>
 
 #include "contactsim/contactsim.h"
+#include "cs_mujoco_urdf.h"
 #include "cs_test.h"
 #include "cs_test_models.h"
 
@@ -42,371 +44,30 @@
 /* ------------------------------------------------------------------ small helpers */
 static const char* nz(const char* s) { return s ? s : ""; }
 
-/* Growing text buffer. */
-typedef struct {
-  char* s;
-  size_t n, cap;
-} TextBuf;
-
-static int tb_append(TextBuf* b, const char* s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->n + n + 1) cap *= 2;
-    char* t = realloc(b->s, cap);
-    if (!t) return 0;
-    b->s = t, b->cap = cap;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = 0;
-  return 1;
-}
-
-static int tb_puts(TextBuf* b, const char* s) { return tb_append(b, s, strlen(s)); }
-
-static char* read_text(const char* path) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  TextBuf b = {0};
-  char chunk[65536];
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-    if (!tb_append(&b, chunk, k)) {
-      free(b.s);
-      fclose(f);
-      return NULL;
-    }
-  fclose(f);
-  return b.s;
-}
-
-static int ends_with_stl(const char* p) {
-  size_t n = strlen(p);
-  if (n < 4) return 0;
-  const char* e = p + n - 4;
-  return e[0] == '.' && (e[1] == 's' || e[1] == 'S') && (e[2] == 't' || e[2] == 'T') &&
-         (e[3] == 'l' || e[3] == 'L');
-}
-
-/* Resolve a URDF mesh URI to an existing file: package://a/b/c/REST -> ROOT/REST for the
-   shortest tail REST that exists (the package prefix is dropped component by component);
-   relative paths are tried against urdf_dir. Returns 1 and fills out on success. */
-static int resolve_mesh(const char* uri, const char* root, const char* urdf_dir, char* out,
-                        size_t nout) {
-  const char* p = uri;
-  if (strncmp(p, "package:", 8) == 0) {
-    p += 8;
-    while (*p == '/') p++;
-    for (const char* tail = p; tail && *tail; tail = strchr(tail, '/')) {
-      while (*tail == '/') tail++;
-      int n = snprintf(out, nout, "%s/%s", root, tail);
-      if (n > 0 && (size_t)n < nout && access(out, R_OK) == 0) return 1;
-    }
-    return 0;
-  }
-  if (strncmp(p, "file://", 7) == 0) p += 7;
-  int n = p[0] == '/' ? snprintf(out, nout, "%s", p) : snprintf(out, nout, "%s/%s", urdf_dir, p);
-  return n > 0 && (size_t)n < nout && access(out, R_OK) == 0;
-}
-
-/* ------------------------------------------------------------------ URDF inertia in
-   principal axes. MuJoCo 2.2.2 diagonalises every full inertia tensor with mju_eig3, which
-   stops early: e.g. ANYmal's LF_hip_fixed tensor comes back with a relative error of 6.7e-8
-   (and fusing static bodies diagonalises once more). For the comparison, MuJoCo's copy of
-   the URDF states each non-diagonal tensor in its principal axes (diagonalised here to
-   machine precision, the axes folded into the <origin rpy>): the same tensor, which
-   MuJoCo then reads without loss. */
-static void rpy_to_mat(const double rpy[3], double R[9]) {
-  double cr = cos(rpy[0]), sr = sin(rpy[0]), cp = cos(rpy[1]), sp = sin(rpy[1]);
-  double cy = cos(rpy[2]), sy = sin(rpy[2]);
-  R[0] = cy * cp, R[1] = cy * sp * sr - sy * cr, R[2] = cy * sp * cr + sy * sr;
-  R[3] = sy * cp, R[4] = sy * sp * sr + cy * cr, R[5] = sy * sp * cr - cy * sr;
-  R[6] = -sp, R[7] = cp * sr, R[8] = cp * cr;
-}
-
-/* Symmetric A (3x3) = V diag(lam) V^T by cyclic Jacobi to machine precision. */
-static void jacobi3(const double* A0, double lam[3], double V[9]) {
-  double A[9];
-  memcpy(A, A0, sizeof A);
-  for (int k = 0; k < 9; k++) V[k] = (k % 4 == 0);
-  for (int sweep = 0; sweep < 100; sweep++) {
-    double off = fabs(A[1]) + fabs(A[2]) + fabs(A[5]);
-    if (off == 0) break;
-    for (int p = 0; p < 2; p++)
-      for (int q = p + 1; q < 3; q++) {
-        double apq = A[3 * p + q];
-        if (apq == 0) continue;
-        double theta = (A[3 * q + q] - A[3 * p + p]) / (2 * apq);
-        double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
-        double c = 1 / sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < 3; k++) { /* A = A J */
-          double akp = A[3 * k + p], akq = A[3 * k + q];
-          A[3 * k + p] = c * akp - s * akq;
-          A[3 * k + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < 3; k++) { /* A = J^T A */
-          double apk = A[3 * p + k], aqk = A[3 * q + k];
-          A[3 * p + k] = c * apk - s * aqk;
-          A[3 * q + k] = s * apk + c * aqk;
-        }
-        for (int k = 0; k < 3; k++) { /* V = V J */
-          double vkp = V[3 * k + p], vkq = V[3 * k + q];
-          V[3 * k + p] = c * vkp - s * vkq;
-          V[3 * k + q] = s * vkp + c * vkq;
-        }
-      }
-    if (off < 1e-30 * (fabs(A[0]) + fabs(A[4]) + fabs(A[8]))) break;
-  }
-  lam[0] = A[0], lam[1] = A[4], lam[2] = A[8];
-}
-
-static double det3(const double* R) {
-  return R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
-         R[2] * (R[3] * R[7] - R[4] * R[6]);
-}
-
-/* Value of attribute name in the tag [tag, end) into out; 0 if absent. */
-static int tag_attr(const char* tag, const char* end, const char* name, char* out, size_t n) {
-  size_t ln = strlen(name);
-  for (const char* p = tag; p + ln + 2 < end; p++) {
-    if (!strchr(" \t\r\n", p[0]) || strncmp(p + 1, name, ln) != 0) continue;
-    const char* e = p + 1 + ln;
-    while (e < end && strchr(" \t\r\n", *e)) e++;
-    if (e >= end || *e != '=') continue;
-    e++;
-    while (e < end && strchr(" \t\r\n", *e)) e++;
-    if (e >= end || (*e != '"' && *e != '\'')) continue;
-    const char* v = e + 1;
-    const char* ve = memchr(v, *e, (size_t)(end - v));
-    if (!ve || (size_t)(ve - v) >= n) return 0;
-    memcpy(out, v, (size_t)(ve - v));
-    out[ve - v] = 0;
-    return 1;
-  }
-  return 0;
-}
-
-/* Start and end (past '>') of the first tag <name followed by a separator in [p, end). */
-static const char* find_tag(const char* p, const char* end, const char* name, const char** tend) {
-  size_t ln = strlen(name);
-  for (const char* q = p; q + ln + 1 < end; q++) {
-    if (q[0] != '<' || strncmp(q + 1, name, ln) != 0 || !strchr(" \t\r\n/>", q[1 + ln])) continue;
-    const char* g = memchr(q, '>', (size_t)(end - q));
-    if (!g) return NULL;
-    *tend = g + 1;
-    return q;
-  }
-  return NULL;
-}
-
-/* Rewrite one <inertial>...</inertial> element el (NUL-terminated) in principal axes into o;
-   copies it unchanged if its tensor is already diagonal. Returns 1 if rewritten. */
-static int inertial_principal(TextBuf* o, const char* el) {
-  const char* end = el + strlen(el);
-  const char *tin_end, *tm_end, *to_end = NULL;
-  const char* tin = find_tag(el, end, "inertia", &tin_end);
-  const char* tm = find_tag(el, end, "mass", &tm_end);
-  const char* to = find_tag(el, end, "origin", &to_end);
-  static const char* names[6] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
-  double I6[6] = {0};
-  char buf[256];
-  if (!tin || !tm) {
-    tb_puts(o, el);
-    return 0;
-  }
-  for (int k = 0; k < 6; k++)
-    if (tag_attr(tin, tin_end, names[k], buf, sizeof buf)) I6[k] = atof(buf);
-  if (I6[3] == 0 && I6[4] == 0 && I6[5] == 0) {
-    tb_puts(o, el);
-    return 0;
-  }
-  char xyz[256] = "0 0 0";
-  double rpy[3] = {0, 0, 0};
-  if (to) {
-    tag_attr(to, to_end, "xyz", xyz, sizeof xyz);
-    if (tag_attr(to, to_end, "rpy", buf, sizeof buf))
-      sscanf(buf, "%lf %lf %lf", &rpy[0], &rpy[1], &rpy[2]);
-  }
-  double A[9] = {I6[0], I6[3], I6[4], I6[3], I6[1], I6[5], I6[4], I6[5], I6[2]};
-  double lam[3], V[9], R0[9];
-  jacobi3(A, lam, V);
-  rpy_to_mat(rpy, R0);
-  /* among the proper orderings of the axes, the one farthest from gimbal lock */
-  static const int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
-  double best = 2, Rb[9] = {0}, lb[3] = {0};
-  for (int k = 0; k < 6; k++) {
-    double P[9], R[9];
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) P[3 * r + c] = V[3 * r + perm[k][c]];
-    if (det3(P) < 0)
-      for (int r = 0; r < 3; r++) P[3 * r + 2] = -P[3 * r + 2];
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++)
-        R[3 * r + c] = R0[3 * r] * P[c] + R0[3 * r + 1] * P[3 + c] + R0[3 * r + 2] * P[6 + c];
-    if (fabs(R[6]) < best) {
-      best = fabs(R[6]);
-      memcpy(Rb, R, sizeof R);
-      for (int c = 0; c < 3; c++) lb[c] = lam[perm[k][c]];
-    }
-  }
-  double r = atan2(Rb[7], Rb[8]), pch = atan2(-Rb[6], sqrt(Rb[0] * Rb[0] + Rb[3] * Rb[3]));
-  double y = atan2(Rb[3], Rb[0]);
-  char out[1024];
-  snprintf(out, sizeof out,
-           "<inertial><origin xyz=\"%s\" rpy=\"%.17g %.17g %.17g\"/>", xyz, r, pch, y);
-  tb_puts(o, out);
-  tb_append(o, tm, (size_t)(tm_end - tm));
-  snprintf(out, sizeof out,
-           "<inertia ixx=\"%.17g\" iyy=\"%.17g\" izz=\"%.17g\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/>"
-           "</inertial>", lb[0], lb[1], lb[2]);
-  tb_puts(o, out);
-  return 1;
-}
-
-/* Temporary copy of a URDF for MuJoCo: a <mujoco><compiler/></mujoco> block right after the
-   <robot ...> tag, STL collision meshes with absolute paths (so meshes in several folders
-   work), collision elements with other meshes dropped. principal = 1: fusestatic="false"
-   (fusing diagonalises the merged tensors with mju_eig3 again) and every non-diagonal
-   inertia tensor stated in principal axes; principal = 0: MuJoCo's URDF defaults
-   (fusestatic="true") and the tensors as in the file. Returns 1 with the file name in path
-   (caller unlinks). */
-static int write_mujoco_urdf(const char* urdf, const char* root, int balanceinertia,
-                             int principal, char* path, size_t npath, int* ndropped,
-                             int* nprincipal) {
-  char* t = read_text(urdf);
-  if (!t) {
-    fprintf(stderr, "cannot read %s\n", urdf);
-    return 0;
-  }
-  char urdf_dir[4096];
-  snprintf(urdf_dir, sizeof urdf_dir, "%s", urdf);
-  char* slash = strrchr(urdf_dir, '/');
-  if (slash) *slash = 0;
-  else snprintf(urdf_dir, sizeof urdf_dir, ".");
-  TextBuf o = {0};
-  *ndropped = 0;
-  *nprincipal = 0;
-  const char* robot = strstr(t, "<robot");
-  const char* gt = robot ? strchr(robot, '>') : NULL;
-  if (!gt) {
-    fprintf(stderr, "%s: no <robot> tag\n", urdf);
-    free(t);
-    return 0;
-  }
-  tb_append(&o, t, (size_t)(gt + 1 - t));
-  char block[512];
-  snprintf(block, sizeof block,
-           "\n<mujoco><compiler meshdir=\"%s\" balanceinertia=\"%s\" discardvisual=\"true\" "
-           "strippath=\"false\" fusestatic=\"%s\"/></mujoco>\n",
-           root, balanceinertia ? "true" : "false", principal ? "false" : "true");
-  tb_puts(&o, block);
-  const char* p = gt + 1;
-  while (*p) {
-    const char* lt = strchr(p, '<');
-    if (!lt) {
-      tb_puts(&o, p);
-      break;
-    }
-    tb_append(&o, p, (size_t)(lt - p));
-    p = lt;
-    if (strncmp(p, "<!--", 4) == 0) {
-      const char* e = strstr(p, "-->");
-      const char* end = e ? e + 3 : p + strlen(p);
-      tb_append(&o, p, (size_t)(end - p));
-      p = end;
-      continue;
-    }
-    if (principal && strncmp(p, "<inertial", 9) == 0 && strchr(" \t\r\n>", p[9])) {
-      const char* e = strstr(p, "</inertial>");
-      const char* end = e ? e + 11 : strchr(p, '>') + 1;
-      size_t len = (size_t)(end - p);
-      char* el = malloc(len + 1);
-      memcpy(el, p, len);
-      el[len] = 0;
-      p = end;
-      *nprincipal += inertial_principal(&o, el);
-      free(el);
-      continue;
-    }
-    if (strncmp(p, "<collision", 10) == 0 && strchr(" \t\r\n>/", p[10])) {
-      const char* e = strstr(p, "</collision>");
-      const char* end = e ? e + 12 : strchr(p, '>') + 1;
-      size_t len = (size_t)(end - p);
-      char* el = malloc(len + 1);
-      memcpy(el, p, len);
-      el[len] = 0;
-      p = end;
-      char* mesh = strstr(el, "<mesh");
-      if (!mesh) {
-        tb_puts(&o, el);
-        free(el);
-        continue;
-      }
-      char* fn = strstr(mesh, "filename=");
-      char resolved[4096];
-      if (fn && (fn[9] == '"' || fn[9] == '\'')) {
-        char q = fn[9];
-        char* v = fn + 10;
-        char* ve = strchr(v, q);
-        if (ve) {
-          *ve = 0;
-          if (ends_with_stl(v) && resolve_mesh(v, root, urdf_dir, resolved, sizeof resolved)) {
-            tb_append(&o, el, (size_t)(v - el));
-            tb_puts(&o, resolved);
-            tb_append(&o, &q, 1);
-            tb_puts(&o, ve + 1);
-            free(el);
-            continue;
-          }
-        }
-      }
-      (*ndropped)++;
-      free(el);
-      continue;
-    }
-    tb_append(&o, p, 1);
-    p++;
-  }
-  free(t);
-  snprintf(path, npath, "/tmp/cs_mujoco_urdf_XXXXXX");
-  int fd = mkstemp(path);
-  if (fd < 0) {
-    perror("mkstemp");
-    free(o.s);
-    return 0;
-  }
-  FILE* f = fdopen(fd, "wb");
-  int ok = f && fwrite(o.s, 1, o.n, f) == o.n;
-  if (f) ok = (fclose(f) == 0) && ok;
-  free(o.s);
-  if (!ok) {
-    unlink(path);
-    fprintf(stderr, "cannot write %s\n", path);
-  }
-  return ok;
-}
-
 /* MuJoCo model of a URDF (fixed root). A link whose own inertia violates the triangle
    inequality makes MuJoCo refuse the file with balanceinertia="false"; then the file is
    loaded with balanceinertia="true" and a note is printed: if that link is static (fused
    into the world with the fixed base), M and h are unaffected, which the comparison checks. */
 static mjModel* mujoco_load_urdf(const char* urdf, const char* root, int principal) {
   for (int balance = 0; balance < 2; balance++) {
-    char tmp[64];
-    int dropped = 0, nprincipal = 0;
-    if (!write_mujoco_urdf(urdf, root, balance, principal, tmp, sizeof tmp, &dropped,
-                           &nprincipal))
+    char tmp[64], why[512];
+    csMujocoUrdfInfo info;
+    int flags = (balance ? CS_MJURDF_BALANCE_INERTIA : 0) |
+                (principal ? CS_MJURDF_PRINCIPAL : 0);
+    if (!cs_mujoco_urdf_write(urdf, root, flags, tmp, sizeof tmp, &info, why, sizeof why)) {
+      fprintf(stderr, "%s\n", why);
       return NULL;
+    }
     char err[1000] = "";
     mjModel* mm = mj_loadXML(tmp, NULL, err, sizeof err);
     unlink(tmp);
     if (mm) {
       if (principal)
         printf("  (MuJoCo copy of %s: %d inertia tensors stated in principal axes)\n", urdf,
-               nprincipal);
-      if (dropped)
+               info.nprincipal);
+      if (info.ndropped)
         printf("  (MuJoCo copy of %s: %d collision elements with non-STL or missing meshes "
-               "dropped)\n", urdf, dropped);
+               "dropped)\n", urdf, info.ndropped);
       if (err[0]) printf("  MuJoCo warning: %s\n", err);
       return mm;
     }
