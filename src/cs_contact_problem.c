@@ -88,13 +88,35 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
     const csContact* c = d->contact + i;
     double* rows = d->efc_J + (size_t)3 * i * nv;
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-    cs_contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
-    if (b0 > 0) cs_contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
     d->efc_mu[i] = c->mu;
+    const int* ch = chain + (size_t)i * nv;
     int nch = cs_contact_chain(m, b0, b1, chain + (size_t)i * nv);
     nchain[i] = nch;
     /* one path iff its first dof has all the others as ancestors (row length of M) */
-    single[i] = nch > 0 && m->dof_Mnum[chain[(size_t)i * nv]] == nch;
+    single[i] = nch > 0 && m->dof_Mnum[ch[0]] == nch;
+    if (single[i] && b0 == 0) {
+      /* against the world: J's rows along the chain, written compactly into the contact's
+         Y block (where the solve below continues) and into J */
+      double* y = d->efc_Y + (size_t)3 * i * nv;
+      const double* p0 = c->pos;
+      const double* F = c->frame;
+      for (int e = 0; e < nch; e++) {
+        int k = ch[e];
+        const double* S = d->cdof + 6 * k; /* [w; v_O]: the point moves at v_O + w x p */
+        double v0 = S[1] * p0[2] - S[2] * p0[1] + S[3];
+        double v1 = S[2] * p0[0] - S[0] * p0[2] + S[4];
+        double v2 = S[0] * p0[1] - S[1] * p0[0] + S[5];
+        double j0 = F[0] * v0 + F[1] * v1 + F[2] * v2;
+        double j1 = F[3] * v0 + F[4] * v1 + F[5] * v2;
+        double j2 = F[6] * v0 + F[7] * v1 + F[8] * v2;
+        y[e] = j0, y[nch + e] = j1, y[2 * nch + e] = j2;
+        rows[k] = j0, rows[nv + k] = j1, rows[2 * nv + k] = j2;
+      }
+      single[i] = 2; /* J already gathered */
+      continue;
+    }
+    cs_contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
+    if (b0 > 0) cs_contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
   }
   /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
      which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
@@ -114,24 +136,39 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
     const int* ch = chain + (size_t)i * nv;
     int nch = nchain[i];
     double* Y = d->efc_Y + (size_t)3 * i * nv;
+    if (single[i]) {
+      /* on one path to the root the ancestors of ch[e] are ch[e + 1], ch[e + 2], ... in
+         order, so the solve runs in the compact index space: gather, solve, scale */
+      double* restrict y0 = Y;
+      double* restrict y1 = Y + nch;
+      double* restrict y2 = Y + 2 * nch;
+      if (single[i] == 1)
+        for (int e = 0; e < nch; e++) {
+          int k = ch[e];
+          y0[e] = J[k], y1[e] = J[nv + k], y2[e] = J[2 * nv + k];
+        }
+      for (int e = 0; e < nch; e++) {
+        double a0 = y0[e], a1 = y1[e], a2 = y2[e];
+        int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
+        for (int f = e + 1; f < nch; f++) {
+          double l = LD[rb + f];
+          y0[f] -= l * a0, y1[f] -= l * a1, y2[f] -= l * a2;
+        }
+        double sk = sd[ch[e]];
+        y0[e] = a0 * sk, y1[e] = a1 * sk, y2[e] = a2 * sk;
+      }
+      continue;
+    }
     double* w = Y; /* first 3 dense rows (a copy of J), then the compact form */
     memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
     for (int e = 0; e < nch; e++) {
       int k = ch[e];
       double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
       const double* rk = LD + adr[k];
-      if (single[i]) { /* the ancestors of k are the rest of the chain, in order */
-        for (int t = 1; e + t < nch; t++) {
-          int q = ch[e + t];
-          double l = rk[t];
-          w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
-        }
-      } else {
-        int t = 1;
-        for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
-          double l = rk[t];
-          w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
-        }
+      int t = 1;
+      for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
+        double l = rk[t];
+        w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
       }
     }
     /* compact in place: row r's entries go to [r nch, (r + 1) nch), below row r + 1's
