@@ -1,5 +1,5 @@
 /* A copy of a URDF file for MuJoCo (see cs_mujoco_urdf.h). Plain C and POSIX, no MuJoCo. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cs_mujoco_urdf.h"
 
 #include <errno.h>
@@ -286,8 +286,12 @@ int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* pa
     set_err(err, nerr, "cannot read %s", urdf);
     return 0;
   }
+  /* absolute: the copy lives in /tmp, so mesh paths relative to the URDF must not stay
+     relative */
   char urdf_dir[4096];
-  snprintf(urdf_dir, sizeof urdf_dir, "%s", urdf);
+  char* abs = realpath(urdf, NULL);
+  snprintf(urdf_dir, sizeof urdf_dir, "%s", abs ? abs : urdf);
+  free(abs);
   char* slash = strrchr(urdf_dir, '/');
   if (slash) *slash = 0;
   else snprintf(urdf_dir, sizeof urdf_dir, ".");
