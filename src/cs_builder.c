@@ -20,6 +20,13 @@ typedef struct {
   int* face;
 } bMesh;
 
+typedef struct {
+  char* name;
+  int nrow, ncol;
+  double size[4];
+  double* data; /* (nrow x ncol) in [0, 1] */
+} bHfield;
+
 struct csBuilder {
   csOption opt;
   bBody* body;
@@ -34,6 +41,8 @@ struct csBuilder {
   int nact, cact;
   bMesh* mesh;
   int nmesh, cmesh;
+  bHfield* hfield;
+  int nhfield, chfield;
   int* excl;
   int nexcl, cexcl;
   char* notes;
@@ -75,6 +84,7 @@ void cs_geom_spec_default(csGeomSpec* s) {
   s->contype = 1;
   s->conaffinity = 1;
   s->mesh = -1;
+  s->hfield = -1;
 }
 void cs_site_spec_default(csSiteSpec* s) {
   memset(s, 0, sizeof *s);
@@ -146,6 +156,11 @@ void cs_builder_free(csBuilder* b) {
   cs_free(b->site);
   cs_free(b->act);
   cs_free(b->mesh);
+  for (int i = 0; i < b->nhfield; i++) {
+    cs_free(b->hfield[i].name);
+    cs_free(b->hfield[i].data);
+  }
+  cs_free(b->hfield);
   cs_free(b->excl);
   cs_free(b->notes);
   cs_free(b->source);
@@ -271,6 +286,11 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
              s->mesh);
     return -1;
   }
+  if (s->type == CS_GEOM_HFIELD && (s->hfield < 0 || s->hfield >= b->nhfield)) {
+    cs_error(CS_ERR_MODEL, "%s: geom '%s': heightfield %d does not exist", cs_src(s->source),
+             nm, s->hfield);
+    return -1;
+  }
   if (!GROW(geom, ngeom, cgeom)) return -1;
   csGeomSpec* g = &b->geom[b->ngeom];
   *g = *s;
@@ -365,6 +385,56 @@ int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double*
   memcpy(me->vert, vert, sizeof(double) * 3 * (size_t)nvert);
   memcpy(me->face, face, sizeof(int) * 3 * (size_t)nface);
   return b->nmesh++;
+}
+
+int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol,
+                          const double size[4], const double* data) {
+  const char* nm = name ? name : "";
+  if (nrow < 2 || ncol < 2) {
+    cs_error(CS_ERR_MODEL, "hfield '%s': nrow = %d and ncol = %d must both be >= 2", nm, nrow,
+             ncol);
+    return -1;
+  }
+  if ((long long)nrow * ncol > 1 << 28) {
+    cs_error(CS_ERR_MODEL, "hfield '%s': %d x %d samples is too many", nm, nrow, ncol);
+    return -1;
+  }
+  if (!size || !data) {
+    cs_error(CS_ERR_ARG, "hfield '%s': NULL size or data", nm);
+    return -1;
+  }
+  static const char* const what[4] = {"half extent x", "half extent y", "height",
+                                      "base depth"};
+  for (int k = 0; k < 4; k++)
+    if (!(size[k] > 0) || !isfinite(size[k])) {
+      cs_error(CS_ERR_MODEL, "hfield '%s': size[%d] (%s) = %g must be finite and > 0", nm, k,
+               what[k], size[k]);
+      return -1;
+    }
+  int n = nrow * ncol;
+  for (int i = 0; i < n; i++)
+    if (!(data[i] >= 0 && data[i] <= 1)) {
+      cs_error(CS_ERR_MODEL, "hfield '%s': elevation %d (row %d, column %d) = %g is not in "
+               "[0, 1] (elevations are fractions of size[2])", nm, i, i / ncol, i % ncol,
+               data[i]);
+      return -1;
+    }
+  if (!GROW(hfield, nhfield, chfield)) return -1;
+  bHfield* h = &b->hfield[b->nhfield];
+  h->name = cs_strdup(nm);
+  h->nrow = nrow;
+  h->ncol = ncol;
+  memcpy(h->size, size, sizeof h->size);
+  h->data = cs_malloc(sizeof(double) * (size_t)n);
+  if (!h->name || !h->data) {
+    cs_free(h->name);
+    cs_free(h->data);
+    b->failed = 1;
+    cs_error(CS_ERR_MEMORY, "builder: out of memory");
+    return -1;
+  }
+  memcpy(h->data, data, sizeof(double) * (size_t)n);
+  return b->nhfield++;
 }
 
 int cs_builder_add_exclude(csBuilder* b, int b1, int b2) {
@@ -628,6 +698,27 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     }
     m->ngeomvert += hullnum[G->mesh];
   }
+  /* heightfields; their geoms must be static (welded to the world) */
+  m->nhfield = b->nhfield;
+  {
+    long long nd = 0;
+    for (int i = 0; i < b->nhfield; i++) nd += (long long)b->hfield[i].nrow * b->hfield[i].ncol;
+    if (nd > 1 << 30) {
+      st = cs_error(CS_ERR_MODEL, "%s: %lld heightfield samples in all is too many", file, nd);
+      goto done;
+    }
+    m->nhfielddata = (int)nd;
+  }
+  for (int g = 0; g < b->ngeom; g++) {
+    const csGeomSpec* G = &b->geom[g];
+    if (G->type != CS_GEOM_HFIELD || target[G->body] == 0) continue;
+    st = cs_error(CS_ERR_MODEL,
+                  "%s: geom '%s': a heightfield geom must be static, on the world body (or a "
+                  "body welded to it), but body '%s' moves",
+                  cs_src(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                  b->body[G->body].s.name);
+    goto done;
+  }
   m->nexclude = b->nexcl / 2;
   /* names: offset 0 is the empty string */
   size_t nn = 1;
@@ -637,6 +728,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   for (int i = 0; i < b->nsite; i++) nn += strlen(b->site[i].name) + 1;
   for (int i = 0; i < b->nact; i++) nn += strlen(b->act[i].name) + 1;
   for (int i = 0; i < b->nmesh; i++) nn += strlen(b->mesh[i].name) + 1;
+  for (int i = 0; i < b->nhfield; i++) nn += strlen(b->hfield[i].name) + 1;
   m->nnames = (int)nn;
   m->nnote = (int)b->nnotes + 1 + (b->balance_inertia ? 256 * nkept : 0);
 
@@ -861,6 +953,22 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     }
   }
 
+  /* heightfields */
+  {
+    int da = 0;
+    for (int i = 0; i < b->nhfield; i++) {
+      const bHfield* h = &b->hfield[i];
+      int n = h->nrow * h->ncol;
+      m->hfield_nrow[i] = h->nrow;
+      m->hfield_ncol[i] = h->ncol;
+      memcpy(m->hfield_size + 4 * i, h->size, sizeof h->size);
+      m->hfield_adr[i] = da;
+      memcpy(m->hfield_data + da, h->data, sizeof(double) * (size_t)n);
+      PUTNAME(m->hfield_name[i], h->name);
+      da += n;
+    }
+  }
+
   /* geoms: grouped by body (stable) */
   int gva = 0;
   {
@@ -900,6 +1008,14 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
         m->geom_rbound[gi] = cs_geom_rbound(G->type, m->geom_size + 3 * gi,
                                             mi >= 0 ? m->mesh_vert + 3 * m->mesh_vertadr[mi] : NULL,
                                             mi >= 0 ? m->mesh_vertnum[mi] : 0);
+        m->geom_hfield[gi] = G->type == CS_GEOM_HFIELD ? G->hfield : -1;
+        if (G->type == CS_GEOM_HFIELD) {
+          /* geom_size: the heightfield's extents; rbound: its box (base included) */
+          const double* hs = m->hfield_size + 4 * G->hfield;
+          cs_copy3(m->geom_size + 3 * gi, hs);
+          m->geom_rbound[gi] = sqrt(hs[0] * hs[0] + hs[1] * hs[1] +
+                                    fmax(hs[2], hs[3]) * fmax(hs[2], hs[3]));
+        }
         PUTNAME(m->geom_name[gi], G->name);
         gi++;
       }

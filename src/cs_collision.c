@@ -11,8 +11,10 @@
 #include "contactsim/cs_dynamics.h"
 
 /* Pair table indexed [type(a)][type(b)] with type(a) <= type(b); NULL: no contact
-   (plane-plane, heightfield pairs not implemented yet). */
+   (plane-plane, plane-heightfield and heightfield-heightfield: static geoms). */
 static csCollideFn cs_pair_fn(int ta, int tb) {
+  if (tb == CS_GEOM_HFIELD) /* the heightfield is the last type: always b */
+    return ta >= CS_GEOM_SPHERE && ta <= CS_GEOM_MESH ? cs_collide_hfield : NULL;
   switch (ta) {
     case CS_GEOM_PLANE:
       switch (tb) {
@@ -88,6 +90,16 @@ static void cs_coll_geom(const csModel* m, const csData* d, int g, csCollGeom* o
     out->vert = m->geom_vert + 3 * m->geom_vertadr[g];
     out->nvert = m->geom_vertnum[g];
   }
+  out->hdata = NULL;
+  out->nrow = out->ncol = 0;
+  memset(out->hsize, 0, sizeof out->hsize);
+  if (out->type == CS_GEOM_HFIELD) {
+    int h = m->geom_hfield[g];
+    out->hdata = m->hfield_data + m->hfield_adr[h];
+    out->nrow = m->hfield_nrow[h];
+    out->ncol = m->hfield_ncol[h];
+    memcpy(out->hsize, m->hfield_size + 4 * h, sizeof out->hsize);
+  }
 }
 
 /* Sort key: lower end of each geom's bounding interval along axis k. Planes are infinite
@@ -153,21 +165,26 @@ int cs_collide(const csModel* m, csData* d) {
   int* idx = CS_STACK_ALLOC(d, int, ng);
   csCollGeom* cg = CS_STACK_ALLOC(d, csCollGeom, ng); /* every geom placed once */
   int* planes = CS_STACK_ALLOC(d, int, ng);
+  int* hfields = CS_STACK_ALLOC(d, int, ng);
   double* lo = CS_STACK_ALLOC(d, double, ng);
   double* hi = CS_STACK_ALLOC(d, double, ng);
-  if (!idx || !cg || !planes || !lo || !hi) {
+  if (!idx || !cg || !planes || !hfields || !lo || !hi) {
     cs_stack_free(d, mark);
     cs_warning(d, CS_WARN_CONTACTFULL, "arena full in collision; contacts skipped");
     return 0;
   }
   /* sweep axis: largest spread of the geom centres */
   double mean[3] = {0, 0, 0}, var[3] = {0, 0, 0};
-  int nb = 0, np = 0;
+  int nb = 0, np = 0, nh = 0;
   for (int g = 0; g < ng; g++) {
     if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue; /* collides with nothing */
     cs_coll_geom(m, d, g, cg + g);
     if (m->geom_type[g] == CS_GEOM_PLANE) {
       planes[np++] = g;
+      continue;
+    }
+    if (m->geom_type[g] == CS_GEOM_HFIELD) { /* static and large: handled apart too */
+      hfields[nh++] = g;
       continue;
     }
     const double* p = d->geom_xpos + 3 * g;
@@ -201,6 +218,25 @@ int cs_collide(const csModel* m, csData* d) {
       double reach = m->geom_rbound[g] + m->opt.margin + cs_max(m->geom_margin[g], m->geom_margin[p]);
       if (cs_dot3(off, n) > reach) continue;
       if (cs_pair_allowed(m, p, g)) cs_add_pair(m, d, cg, p, g);
+    }
+  }
+  /* heightfields against every bounded geom whose bounding sphere meets the heightfield's
+     box (x, y extents, base to top) in its own frame */
+  for (int i = 0; i < nh; i++) {
+    int h = hfields[i];
+    const double* R = d->geom_xmat + 9 * h;
+    const double* hs = m->hfield_size + 4 * m->geom_hfield[h];
+    for (int j = 0; j < nb; j++) {
+      int g = idx[j];
+      double off[3], loc[3];
+      cs_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * h);
+      cs_mulmat3tvec(loc, R, off);
+      double reach =
+          m->geom_rbound[g] + m->opt.margin + cs_max(m->geom_margin[g], m->geom_margin[h]);
+      if (fabs(loc[0]) > hs[0] + reach || fabs(loc[1]) > hs[1] + reach || loc[2] > hs[2] + reach ||
+          loc[2] < -hs[3] - reach)
+        continue;
+      if (cs_pair_allowed(m, h, g)) cs_add_pair(m, d, cg, h, g);
     }
   }
   /* sweep and prune, then the bounding spheres */

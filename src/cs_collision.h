@@ -24,6 +24,12 @@ typedef struct csCollGeom {
   const double* vert;  /* mesh: convex-hull vertices in the geom frame, scaled (nvert x 3) */
   int nvert;
   double rbound;       /* bounding-sphere radius about pos (0 for a plane) */
+  /* heightfield (type CS_GEOM_HFIELD; NULL/0 otherwise): the model's elevation grid
+     (nrow x ncol, row-major, row = y, values in [0, 1]) and its size (half x, half y,
+     height of elevation 1, base depth), as csModel.hfield_* */
+  const double* hdata;
+  int nrow, ncol;
+  double hsize[4];
 } csCollGeom;
 
 typedef int (*csCollideFn)(const csCollGeom* a, const csCollGeom* b, double margin,
@@ -45,6 +51,15 @@ int cs_collide_box_box(const csCollGeom* a, const csCollGeom* b, double margin, 
    cylinder, box, mesh, with a multi-point manifold for resting faces; and plane-mesh. */
 int cs_collide_convex(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con);
 int cs_collide_plane_mesh(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con);
+
+/* ---- heightfield pairs (cs_collision_hfield.c): a = sphere, capsule, cylinder, box or mesh,
+   b = the heightfield (the last geom type, so always b): the normal points from the geom
+   into the terrain (downwards for a body resting on it). Each triangle of the cells under
+   the geom, extruded down to the base, is a convex prism collided by cs_collide_convex;
+   normals through shared prism walls or across flat/concave edges are rejected; face
+   contacts at the geom's corners/vertices complete the manifold as a plane would; at most
+   CS_MAX_PAIR_CONTACTS kept. */
+int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con);
 
 /* Convex hull of n points (n x 3): writes the indices of the hull's vertices to idx (room
    for n) and returns their number, or -1 if the points are degenerate (fewer than 4, or

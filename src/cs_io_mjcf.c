@@ -75,6 +75,11 @@ typedef struct {
 } mjMesh;
 
 typedef struct {
+  const char* name;
+  int id; /* builder heightfield index */
+} mjHfield;
+
+typedef struct {
   csBodySpec s;
   int parent; /* local index */
   int bid;    /* builder index once added */
@@ -119,6 +124,8 @@ typedef struct {
   int ncls, ccls;
   mjMesh* mesh;
   int nmesh, cmesh;
+  mjHfield* hfield;
+  int nhfield, chfield;
   mjBody* body;
   int nbody, cbody;
   mjJoint* jnt;
@@ -342,7 +349,7 @@ static const mjAttr mj_attr_geom[] = {
     {"fitscale", 'p', "1", "no fitting of primitives to meshes"},
     {"fluidshape", 'p', "none", "no fluid forces"},
     {"fluidcoef", 'p', NULL, "no fluid forces"},
-    {"hfield", 'p', NULL, "no height fields"},
+    {"hfield", 'u', NULL, NULL},
     {"shellinertia", 'p', "false", "no shell inertia"},
     {NULL, 0, NULL, NULL}};
 
@@ -375,6 +382,12 @@ static const mjAttr mj_attr_mesh[] = {
     {"refpos", 'u', NULL, NULL}, {"refquat", 'u', NULL, NULL},
     {"normal", 'v', NULL, NULL}, {"texcoord", 'v', NULL, NULL},
     {"smoothnormal", 'v', NULL, NULL}, {"content_type", 'v', NULL, NULL},
+    {NULL, 0, NULL, NULL}};
+
+static const mjAttr mj_attr_hfield[] = {
+    {"name", 'u', NULL, NULL}, {"nrow", 'u', NULL, NULL}, {"ncol", 'u', NULL, NULL},
+    {"size", 'u', NULL, NULL}, {"elevation", 'u', NULL, NULL}, {"file", 'u', NULL, NULL},
+    {"content_type", 'v', NULL, NULL},
     {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_option[] = {
@@ -1149,6 +1162,78 @@ done:
   return st;
 }
 
+/* <hfield name nrow ncol size="x y z base" elevation="...">: inline elevations only (a
+   PNG or binary file is refused). As MuJoCo: the first row of the list is the row at +y
+   (rows are flipped on the way in), the values are shifted and scaled to [0, 1] (size[2]
+   gives the metres; a constant list becomes 0), and no list means a flat field at 0. */
+static csStatus mj_hfield(mjCtx* c, mjNode nd) {
+  mj_check_attrs(c, nd, -1, 0, "hfield", mj_attr_hfield);
+  char name[512];
+  char* nm = cs_xml_attr(nd.n, "name");
+  snprintf(name, sizeof name, "%s", nm ? nm : "");
+  if (nm) xmlFree(nm);
+  if (xmlHasProp(nd.n, (const xmlChar*)"file"))
+    return mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file", "hfield '%s': elevation files (PNG or "
+                       "binary) are not supported: give nrow, ncol and an inline elevation "
+                       "list", name);
+  int nrow = 0, ncol = 0;
+  if (!xmlHasProp(nd.n, (const xmlChar*)"nrow") || !xmlHasProp(nd.n, (const xmlChar*)"ncol"))
+    return mj_err(CS_ERR_PARSE, nd, "hfield '%s': needs nrow and ncol (and an inline "
+                  "elevation list)", name);
+  if (cs_xml_ints(nd.file, nd.n, "nrow", &nrow, 1) < 0 ||
+      cs_xml_ints(nd.file, nd.n, "ncol", &ncol, 1) < 0)
+    return CS_ERR_PARSE;
+  if (nrow < 2) return mj_err_attr(CS_ERR_MODEL, nd, "nrow", "hfield '%s': must be >= 2", name);
+  if (ncol < 2) return mj_err_attr(CS_ERR_MODEL, nd, "ncol", "hfield '%s': must be >= 2", name);
+  if ((long long)nrow * ncol > 1 << 28)
+    return mj_err(CS_ERR_MODEL, nd, "hfield '%s': %d x %d samples is too many", name, nrow,
+                  ncol);
+  double size[4];
+  int hs = cs_xml_doubles(nd.file, nd.n, "size", size, 4);
+  if (hs < 0) return CS_ERR_PARSE;
+  if (hs == 0)
+    return mj_err(CS_ERR_PARSE, nd, "hfield '%s': needs size=\"x y height base\"", name);
+  for (int k = 0; k < 4; k++)
+    if (!(size[k] > 0))
+      return mj_err_attr(CS_ERR_MODEL, nd, "size", "hfield '%s': each of half x, half y, "
+                         "height and base depth must be > 0", name);
+  int n = nrow * ncol, ne = 0;
+  double* ev = NULL;
+  csStatus st = mj_num_list(nd, "elevation", &ev, &ne);
+  if (st != CS_OK) return st;
+  if (ev && ne != n) {
+    cs_free(ev);
+    return mj_err(CS_ERR_PARSE, nd, "hfield '%s': elevation has %d numbers, nrow x ncol = "
+                  "%d x %d = %d", name, ne, nrow, ncol, n);
+  }
+  double* data = cs_calloc((size_t)n, sizeof(double));
+  if (!data) {
+    cs_free(ev);
+    return mj_oom();
+  }
+  if (ev) {
+    double emin = INFINITY, emax = -INFINITY;
+    for (int i = 0; i < n; i++) emin = fmin(emin, ev[i]), emax = fmax(emax, ev[i]);
+    double range = emax - emin;
+    for (int i = 0; i < nrow; i++)
+      for (int j = 0; j < ncol; j++) {
+        double v = ev[i * ncol + j] - emin;
+        if (range > 0) v = fmin(1, v / range);
+        data[(nrow - 1 - i) * ncol + j] = v;
+      }
+    cs_free(ev);
+  }
+  int id = cs_builder_add_hfield(c->b, name, nrow, ncol, size, data);
+  cs_free(data);
+  if (id < 0) return mj_err_wrap(CS_ERR_MODEL, nd, "hfield");
+  if (!MJ_GROW(c->hfield, c->nhfield, c->chfield)) return mj_oom();
+  c->hfield[c->nhfield].name = mj_keep(c, name);
+  c->hfield[c->nhfield].id = id;
+  if (!c->hfield[c->nhfield].name) return mj_oom();
+  c->nhfield++;
+  return CS_OK;
+}
+
 static csStatus mj_asset(mjCtx* c, mjNode nd) {
   mjList L = {NULL, 0, 0};
   csStatus st = mj_children(c, nd, &L);
@@ -1161,7 +1246,7 @@ static csStatus mj_asset(mjCtx* c, mjNode nd) {
              strcmp(nm, "skin") == 0)
       mj_vis(c, nm);
     else if (strcmp(nm, "hfield") == 0)
-      mj_note_elem(c, k, "asset", "height fields are not supported");
+      st = mj_hfield(c, k);
     else
       mj_note_elem(c, k, "asset", "unknown element");
   }
@@ -1374,6 +1459,23 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
                   "type=\"mesh\"", mj_geom_types[t]);
   }
 
+  /* heightfield: its asset gives the size; it must be static (checked at compile) */
+  if (t == MJ_HFIELD) {
+    char* hn = mj_str(c, nd, MJ_KGEOM, cls, "hfield");
+    if (!hn) return mj_err(CS_ERR_PARSE, nd, "a heightfield geom needs an hfield attribute");
+    int found = -1;
+    for (int i = 0; i < c->nhfield; i++)
+      if (strcmp(c->hfield[i].name, hn) == 0) found = c->hfield[i].id;
+    if (found < 0) {
+      st = mj_err_attr(CS_ERR_MODEL, nd, "hfield", "unknown hfield '%s'", hn);
+      xmlFree(hn);
+      return st;
+    }
+    xmlFree(hn);
+    s.hfield = found;
+    memset(s.size, 0, sizeof s.size);
+  }
+
   /* mass and inertia */
   if (acc && group >= c->igroup[0] && group <= c->igroup[1] && t != MJ_PLANE && t != MJ_HFIELD) {
     double vol = 0, Ig[6] = {0, 0, 0, 0, 0, 0}, comg[3] = {0, 0, 0};
@@ -1451,10 +1553,6 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   if (t == MJ_ELLIPSOID) {
     mj_note_elem(c, nd, "body", "ellipsoid geoms are not supported for collision: dropped "
                  "(their mass is counted)");
-    return CS_OK;
-  }
-  if (t == MJ_HFIELD) {
-    mj_note_elem(c, nd, "body", "height-field geoms are not supported: dropped");
     return CS_OK;
   }
   if (t == MJ_MESH && mesh->id < 0) return CS_OK; /* noted with the asset */
@@ -1968,6 +2066,7 @@ csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o) {
   cs_free(c->str);
   cs_free(c->cls);
   cs_free(c->mesh);
+  cs_free(c->hfield);
   cs_free(c->body);
   cs_free(c->jnt);
   cs_free(c->geom);

@@ -51,6 +51,9 @@ size_t cs_model_layout(csModel* m, void* base) {
   TAKE(geom_mat, 9 * ng); TAKE(site_mat, 9 * ns);
   TAKE(mesh_hulladr, m->nmesh); TAKE(mesh_hullnum, m->nmesh); TAKE(mesh_hull, m->nmeshhull);
   TAKE(geom_vertadr, ng); TAKE(geom_vertnum, ng); TAKE(geom_vert, 3 * m->ngeomvert);
+  TAKE(geom_hfield, ng); TAKE(hfield_nrow, m->nhfield); TAKE(hfield_ncol, m->nhfield);
+  TAKE(hfield_size, 4 * m->nhfield); TAKE(hfield_adr, m->nhfield);
+  TAKE(hfield_data, m->nhfielddata); TAKE(hfield_name, m->nhfield);
   TAKE(names, m->nnames); TAKE(notes, m->nnote);
   return off + CS_ALIGN;
 }
@@ -133,6 +136,7 @@ static const int* cs_kind_names(const csModel* m, const char* kind, int* n) {
   if (!strcmp(kind, "site")) return *n = m->nsite, m->site_name;
   if (!strcmp(kind, "actuator")) return *n = m->nu, m->actuator_name;
   if (!strcmp(kind, "mesh")) return *n = m->nmesh, m->mesh_name;
+  if (!strcmp(kind, "hfield")) return *n = m->nhfield, m->hfield_name;
   *n = 0;
   return NULL;
 }

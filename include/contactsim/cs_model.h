@@ -56,7 +56,7 @@ typedef enum csGeomType {
   CS_GEOM_CYLINDER,  /* size[0] radius, size[1] half length along z */
   CS_GEOM_BOX,       /* size[0..2] half sizes */
   CS_GEOM_MESH,      /* geom_mesh: index of a mesh; size = mesh scale */
-  CS_GEOM_HFIELD,    /* heightfield (collision issue) */
+  CS_GEOM_HFIELD,    /* geom_hfield: index of a heightfield; static (world body only) */
   CS_GEOM_NTYPES
 } csGeomType;
 
@@ -138,6 +138,8 @@ typedef struct csModel {
   int nmeshface;  /* total mesh triangles */
   int nmeshhull;  /* total convex-hull vertices over the meshes */
   int ngeomvert;  /* total (scaled) hull vertices over the mesh geoms */
+  int nhfield;    /* heightfields */
+  int nhfielddata; /* total elevation samples over the heightfields */
   int nM;      /* nonzeros of the sparse mass matrix (lower triangle incl. diagonal) */
   int nexclude;   /* excluded body pairs */
   int ncon_max;   /* capacity for contacts */
@@ -260,6 +262,23 @@ typedef struct csModel {
   double* geom_vert;     /* (ngeomvert x 3) hull vertices in the geom frame, scaled by the
                             geom's size: what convex collision uses */
 
+  /* heightfields (nhfield), as MuJoCo's: a grid of nrow x ncol elevation samples over the
+     rectangle [-size[0], size[0]] x [-size[1], size[1]] of the geom frame's xy plane.
+     Sample (r, c) sits at x = -size[0] + 2 size[0] c / (ncol - 1),
+     y = -size[1] + 2 size[1] r / (nrow - 1), z = size[2] * data[r ncol + c]. Each cell is
+     split into two triangles along its diagonal from (r, c) to (r + 1, c + 1); the solid
+     is the terrain surface extruded down to z = -size[3]. Collision: cs_collision_hfield.c */
+  int* geom_hfield;      /* (ngeom) heightfield index of a CS_GEOM_HFIELD geom, else -1;
+                            such a geom's geom_size is its hfield_size[0..2] and its
+                            geom_rbound bounds its box (base included) */
+  int* hfield_nrow;      /* (nhfield) samples along y (>= 2) */
+  int* hfield_ncol;      /* (nhfield) samples along x (>= 2) */
+  double* hfield_size;   /* (nhfield x 4) half extent x, half extent y, height of elevation
+                            1 (m), base depth below z = 0 (m); all > 0 */
+  int* hfield_adr;       /* (nhfield) first sample in hfield_data */
+  double* hfield_data;   /* (nhfielddata) elevations in [0, 1], row-major (row = y) */
+  int* hfield_name;      /* (nhfield) */
+
   char* names;           /* (nnames) NUL-separated names */
   char* notes;           /* (nnote) loader notes: ignored attributes etc., one per line */
 
@@ -271,7 +290,8 @@ typedef struct csModel {
 CS_API void cs_model_free(csModel* m);
 /* Index of a named body/joint/geom/site/actuator, or -1. */
 CS_API int cs_name2id(const csModel* m, const char* kind, const char* name);
-/* The name of object id of a kind ("body", "joint", "geom", "site", "actuator", "mesh"). */
+/* The name of object id of a kind ("body", "joint", "geom", "site", "actuator", "mesh",
+   "hfield"). */
 CS_API const char* cs_id2name(const csModel* m, const char* kind, int id);
 /* Deep copy (options may then be changed on the copy). */
 CS_API csModel* cs_model_copy(const csModel* m);
@@ -315,6 +335,8 @@ typedef struct csGeomSpec {
   int conaffinity;     /* default 1 */
   double margin;
   int mesh;            /* mesh index for CS_GEOM_MESH */
+  int hfield;          /* heightfield index for CS_GEOM_HFIELD (default -1); size is then
+                          ignored (the heightfield's own size applies) */
   const char* source;
 } csGeomSpec;
 
@@ -358,6 +380,14 @@ CS_API int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s);
 /* Mesh: nvert vertices (x y z), nface triangles (vertex indices). */
 CS_API int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double* vert,
                                int nface, const int* face);
+/* Heightfield: nrow x ncol (each >= 2) elevations, row-major with row 0 at y = -size[1]
+   and column 0 at x = -size[0] (the csModel layout), each in [0, 1] (a fraction of
+   size[2]; not rescaled: the MJCF loader normalises as MuJoCo does, a builder user
+   divides by the height). size: half extent x, half extent y, height of elevation 1, base
+   depth below z = 0, all finite and > 0. Geoms using it (CS_GEOM_HFIELD, csGeomSpec.hfield)
+   must be static: on the world body or a body welded to it (checked at compile). */
+CS_API int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol,
+                                 const double size[4], const double* data);
 /* Exclude contacts between two bodies (builder indices). */
 CS_API int cs_builder_add_exclude(csBuilder* b, int body1, int body2);
 /* A note for the user (ignored attribute etc.); shown by `contactsim check`. */
