@@ -922,6 +922,18 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
          corners with mu = 1e3 had not converged after 20,000 sweeps). The search starts
          from the current impulse's direction (the last sweep's answer). */
       csu_bis_single(Gi, c, mu, desaxce, Gi[10], Gi[11], 1, l, ls, NULL);
+      if (desaxce) {
+        /* Safeguard: the Coulomb root of a nearly grazing contact can run off along the
+           slip ellipse (one iterate reached 1e105 in the ANYmal `random` task). An impulse
+           far beyond what stops the contact's free velocity is not an answer: take the
+           paper model's root there instead (bounded on its ellipse) for this sweep. */
+        double ns = sqrt(ls[0] * ls[0] + ls[1] * ls[1] + ls[2] * ls[2]);
+        double nl = sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+        double ncv = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        double gm = (Gi[0] + Gi[4] + Gi[8]) / 3;
+        double bound = 1e6 * (nl + (gm > 0 ? ncv / gm : 0)) + 1e-300;
+        if (!(ns <= bound)) csu_bis_single(Gi, c, mu, 0, Gi[10], Gi[11], 1, l, ls, NULL);
+      }
       /* lambda_i <- alpha lambda* + (1 - alpha) lambda_i (opening: lambda* = 0) */
       double d[3];
       for (int a = 0; a < 3; a++) d[a] = alpha * ls[a] + (1 - alpha) * l[a] - l[a];
