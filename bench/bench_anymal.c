@@ -57,7 +57,6 @@
 #define DEFAULT_STEPS 100000L
 #define DEFAULT_CHUNK 1000L
 
-static const char* const anymal_tasks[] = {"hang", "drop", "trot", "random", NULL};
 
 static void usage(FILE* f) {
   csOption o;
@@ -626,9 +625,7 @@ int cs_bench_anymal_main(int argc, char** argv) {
     } else if (!strcmp(a, "--vs-mujoco")) {
       vs_mujoco = 1;
     } else if (!strcmp(a, "--task")) {
-      int ok = v && !strcmp(v, "all");
-      for (int t = 0; v && anymal_tasks[t]; t++) ok |= !strcmp(v, anymal_tasks[t]);
-      if (!ok) {
+      if (!cs_bench_anymal_task_ok(v)) {
         fprintf(stderr, "bench anymal: --task needs hang, drop, trot, random or all\n");
         return 2;
       }
@@ -685,10 +682,10 @@ int cs_bench_anymal_main(int argc, char** argv) {
   if (vs_mujoco) mju_user_warning = mj_warning_to_stderr; /* keep stdout for the results */
 #endif
   int status = 0;
-  for (int t = 0; anymal_tasks[t]; t++) {
-    if (strcmp(task, "all") && strcmp(task, anymal_tasks[t])) continue;
+  for (int t = 0; cs_bench_anymal_tasks[t]; t++) {
+    if (strcmp(task, "all") && strcmp(task, cs_bench_anymal_tasks[t])) continue;
     Result r;
-    int rc = run_task(anymal_tasks[t], solver, tol, iters, steps, chunk, vs_mujoco, &r);
+    int rc = run_task(cs_bench_anymal_tasks[t], solver, tol, iters, steps, chunk, vs_mujoco, &r);
     if (rc == 2) return rc;
     if (rc) { /* message printed; no line for a failed task, the others still run */
       status = rc;

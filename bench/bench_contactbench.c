@@ -231,17 +231,6 @@ static void log_run(const char* exp, const char* solver, const char* extra) {
 }
 
 /* ------------------------------------------------------------------ small helpers */
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, long n) {
-  if (n <= 0) return NAN;
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static FILE* plot_open(const Ctx* c, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 static FILE* plot_open(const Ctx* c, const char* fmt, ...) {
   if (!c->plot) return NULL;
@@ -507,7 +496,7 @@ static int least_norm(int n, const double* r, const double T[3], double* x) {
   if (tn <= 0) return 1;
   double rs[CB_MAXC];
   for (int i = 0; i < n; i++) rs[i] = r[i] > 0 ? r[i] : 0;
-  qsort(rs, (size_t)n, sizeof(double), cmp_double);
+  qsort(rs, (size_t)n, sizeof(double), cs_bench_cmp_double);
   double rem = tn, s = INFINITY;
   int ok = 0;
   for (int k = 0; k < n; k++) {
@@ -1157,7 +1146,7 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
   long m = 0;
   for (long i = 0; i < r->n; i++)
     if (isfinite(w->eps[i])) w->eps[m++] = w->eps[i];
-  ps->eps_med = median(w->eps, m);
+  ps->eps_med = cs_bench_median(w->eps, m);
   return 1;
 }
 
@@ -1207,8 +1196,8 @@ static void replay_all(const Ctx* c, const char* what, const RecSet* r, const in
     }
   }
   for (int i = 0; i < n; i++) {
-    out[i].cold.us = median(tc + i * reps, out[i].repeats);
-    out[i].warm.us = median(tw + i * reps, out[i].repeats);
+    out[i].cold.us = cs_bench_median(tc + i * reps, out[i].repeats);
+    out[i].warm.us = cs_bench_median(tw + i * reps, out[i].repeats);
   }
   passwork_free(&w);
   free(tc);
@@ -1810,25 +1799,22 @@ int cs_bench_contactbench_main(int argc, char** argv) {
     } else if (!strcmp(a, "--shared-models") && v) {
       c.shared = v, i++;
     } else if (!strcmp(a, "--repeats") && v) {
-      char* end;
-      long n = strtol(v, &end, 10);
-      if (*end || n < 1 || n > 1000) {
+      int n;
+      if (!cs_bench_parse_int(v, 1, 1000, &n)) {
         fprintf(stderr, "bench contactbench: --repeats needs an integer in [1, 1000]\n");
         return 2;
       }
-      c.repeats = (int)n, i++;
+      c.repeats = n, i++;
     } else if (!strcmp(a, "--robot-time") && v) {
-      char* end;
-      double t = strtod(v, &end);
-      if (*end || !(t > 0 && t <= 1000)) {
+      double t;
+      if (!cs_bench_parse_double(v, &t) || !(t > 0 && t <= 1000)) {
         fprintf(stderr, "bench contactbench: --robot-time needs seconds in (0, 1000]\n");
         return 2;
       }
       c.robot_time = t, i++;
     } else if (!strcmp(a, "--replay-steps") && v) {
-      char* end;
-      long n = strtol(v, &end, 10);
-      if (*end || n < 1 || n > 100000000L) {
+      long n;
+      if (!cs_bench_parse_long(v, 1, 100000000L, &n)) {
         fprintf(stderr, "bench contactbench: --replay-steps needs an integer in [1, 1e8]\n");
         return 2;
       }

@@ -47,8 +47,6 @@
 #define DEFAULT_SAMPLES 100000L
 #define DEFAULT_REPEATS 15
 
-static const char* const single_tasks[] = {"hang", "drop", "trot", "random", NULL};
-
 typedef struct {
   double G[9], c[3], mu;
 } Sample;
@@ -87,26 +85,6 @@ static void usage(FILE* f) {
           "only (no Newton-predicted bracket), max_abs_paper_vs_newton_Ns: the largest\n"
           "difference of the two bisections' answers.\n",
           DEFAULT_SAMPLES, DEFAULT_REPEATS);
-}
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static int parse_long(const char* s, long lo, long hi, long* out) {
-  if (!s || !*s) return 0;
-  char* end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < lo || v > hi) return 0;
-  *out = v;
-  return 1;
 }
 
 /* Run task until `want` slip samples are added to out[*n..] or `cap` steps are done. */
@@ -200,12 +178,12 @@ int cs_bench_single_main(int argc, char** argv) {
     } else if (!strcmp(argv[i], "--json")) {
       json = 1;
     } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
-      if (!parse_long(argv[++i], 4, 100000000L, &samples)) {
+      if (!cs_bench_parse_long(argv[++i], 4, 100000000L, &samples)) {
         fprintf(stderr, "contactsim bench single-contact: bad --samples '%s'\n", argv[i]);
         return 2;
       }
     } else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) {
-      if (!parse_long(argv[++i], 1, 10000, &repeats)) {
+      if (!cs_bench_parse_long(argv[++i], 1, 10000, &repeats)) {
         fprintf(stderr, "contactsim bench single-contact: bad --repeats '%s'\n", argv[i]);
         return 2;
       }
@@ -236,7 +214,7 @@ int cs_bench_single_main(int argc, char** argv) {
   for (int t = 0; t < ntasks; t++) {
     long want = (samples - n) / (ntasks - t);
     long cap = 40 * (samples / 4 > 1000 ? samples / 4 : 1000);
-    if (!record_task(single_tasks[t], want, cap, x, &n, &steps[t], &got[t])) {
+    if (!record_task(cs_bench_anymal_tasks[t], want, cap, x, &n, &steps[t], &got[t])) {
       free(x), free(lb), free(lg), free(la), free(tb), free(tg), free(ta), free(cb);
       return 1;
     }
@@ -245,7 +223,7 @@ int cs_bench_single_main(int argc, char** argv) {
     /* a second round over the tasks (from their start) for what is missing */
     for (int t = 0; t < ntasks && n < samples; t++) {
       long s2 = 0, g2 = 0;
-      if (!record_task(single_tasks[t], samples - n, 40 * samples, x, &n, &s2, &g2)) break;
+      if (!record_task(cs_bench_anymal_tasks[t], samples - n, 40 * samples, x, &n, &s2, &g2)) break;
       steps[t] += s2, got[t] += g2;
     }
   }
@@ -272,11 +250,11 @@ int cs_bench_single_main(int argc, char** argv) {
     ta[r] = timed_pass(csu_analytic_single, x, n, la, &ea, &ca[r]);
     tp[r] = timed_pass(csu_bisection_single_paper, x, n, lpp, &ep, &cp[r]);
   }
-  double nsb = median(tb, (int)repeats), nsg = median(tg, (int)repeats);
-  double nsa = median(ta, (int)repeats);
-  double cpub = median(cb, (int)repeats), cpug = median(cg, (int)repeats);
-  double cpua = median(ca, (int)repeats);
-  double nsp = median(tp, (int)repeats), cpup = median(cp, (int)repeats);
+  double nsb = cs_bench_median(tb, repeats), nsg = cs_bench_median(tg, repeats);
+  double nsa = cs_bench_median(ta, repeats);
+  double cpub = cs_bench_median(cb, repeats), cpug = cs_bench_median(cg, repeats);
+  double cpua = cs_bench_median(ca, repeats);
+  double nsp = cs_bench_median(tp, repeats), cpup = cs_bench_median(cp, repeats);
   /* the paper's stepping against the Newton-predicted bracket: the same roots to tol */
   double absp = 0;
   for (long i = 0; i < n; i++) {
@@ -313,13 +291,13 @@ int cs_bench_single_main(int argc, char** argv) {
            "\"bisection_paper_evals_mean\":%.3g,\"max_abs_paper_vs_newton_Ns\":%.3g",
            nsp, cpup, (double)ep / (double)n, absp);
     for (int t = 0; t < ntasks; t++)
-      printf(",\"samples_%s\":%ld,\"steps_%s\":%ld", single_tasks[t], got[t], single_tasks[t],
-             steps[t]);
+      printf(",\"samples_%s\":%ld,\"steps_%s\":%ld", cs_bench_anymal_tasks[t], got[t],
+             cs_bench_anymal_tasks[t], steps[t]);
     printf("}\n");
   } else {
     printf("single-contact solve (paper 001, Table I): %ld slip samples", n);
     for (int t = 0; t < ntasks; t++)
-      printf("%s %s %ld (%ld steps)", t ? "," : ":", single_tasks[t], got[t], steps[t]);
+      printf("%s %s %ld (%ld steps)", t ? "," : ":", cs_bench_anymal_tasks[t], got[t], steps[t]);
     printf("\nimpulse interval %g N s, median of %ld passes\n\n", CSU_BISECTION_TOL, repeats);
     printf("  %-15s %10s %10s %10s %14s\n", "method", "ns/solve", "cpu ns", "x bisect.",
            "evals/solve");

@@ -58,7 +58,6 @@
 #define T2_DBINS 20      /* rel-diff bins: < 1e-16, [1e-16, 1e-15), ..., [1e1, inf), NaN */
 #define T2_DLO (-16)
 
-static const char* const t2_tasks[] = {"hang", "drop", "trot", "random", NULL};
 
 static void usage(FILE* f) {
   fprintf(f,
@@ -98,21 +97,6 @@ static void usage(FILE* f) {
 }
 
 /* ------------------------------------------------------------------ helpers */
-static int parse_long(const char* s, long lo, long hi, long* out) {
-  if (!s || !*s) return 0;
-  char* end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < lo || v > hi) return 0;
-  *out = v;
-  return 1;
-}
-
-static void json_num(const char* key, double v) {
-  if (isfinite(v)) printf(",\"%s\":%.6g", key, v);
-  else printf(",\"%s\":null", key);
-}
-
 static void json_hist(const char* key, const long* h, int n) {
   printf(",\"%s\":[", key);
   for (int i = 0; i < n; i++) printf("%s%ld", i ? "," : "", h[i]);
@@ -510,15 +494,17 @@ static void print_json(const Task* t, long diff_every) {
   const Run* b = &t->bis;
   const Run* p = &t->pgs;
   const Diff* x = &t->diff;
+  FILE* f = stdout;
   printf("{\"bench\":\"table2\",\"task\":\"%s\",\"steps\":%ld", t->task, b->steps);
-  json_num("bisection_s", b->total_s);
-  json_num("pgs_raisim_s", p->total_s);
-  json_num("bisection_iter_mean", ratio(b->iter_sum, (double)b->steps_contact));
-  json_num("pgs_raisim_iter_mean", ratio(p->iter_sum, (double)p->steps_contact));
+  cs_bench_json_num(f, "bisection_s", b->total_s);
+  cs_bench_json_num(f, "pgs_raisim_s", p->total_s);
+  cs_bench_json_num(f, "bisection_iter_mean", ratio(b->iter_sum, (double)b->steps_contact));
+  cs_bench_json_num(f, "pgs_raisim_iter_mean", ratio(p->iter_sum, (double)p->steps_contact));
   printf(",\"pgs_raisim_iter_max\":%ld", p->iter_max);
-  json_num("rel_diff_below_1pct", x->samples ? ratio((double)x->below, (double)x->samples) : NAN);
-  json_num("penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
-  json_num("tolerance", T2_TOL);
+  cs_bench_json_num(f, "rel_diff_below_1pct",
+                    x->samples ? ratio((double)x->below, (double)x->samples) : NAN);
+  cs_bench_json_num(f, "penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
+  cs_bench_json_num(f, "tolerance", T2_TOL);
   printf(",\"iterations_cap\":%d", T2_CAP);
   const Run* runs[3] = {b, p, t->have_pgs8 ? &t->pgs8 : NULL};
   const char* pre[3] = {"bisection", "pgs_raisim", "pgs_raisim_1e-8"};
@@ -528,30 +514,31 @@ static void print_json(const Task* t, long diff_every) {
     if (!r) continue;
     if (k == 2) {
       snprintf(key, sizeof key, "%s_s", pre[k]);
-      json_num(key, r->total_s);
+      cs_bench_json_num(f, key, r->total_s);
       snprintf(key, sizeof key, "%s_iter_mean", pre[k]);
-      json_num(key, ratio(r->iter_sum, (double)r->steps_contact));
+      cs_bench_json_num(f, key, ratio(r->iter_sum, (double)r->steps_contact));
     }
     snprintf(key, sizeof key, "%s_solver_s", pre[k]);
-    json_num(key, r->solver_s);
+    cs_bench_json_num(f, key, r->solver_s);
     if (k == 0) {
       snprintf(key, sizeof key, "%s_iter_max", pre[k]);
       printf(",\"%s\":%ld", key, r->iter_max);
     }
     snprintf(key, sizeof key, "%s_converged_fraction", pre[k]);
-    json_num(key, r->steps_contact ? (double)r->converged / (double)r->steps_contact : 1.0);
+    cs_bench_json_num(f, key,
+                      r->steps_contact ? (double)r->converged / (double)r->steps_contact : 1.0);
     snprintf(key, sizeof key, "%s_eps_abs_max", pre[k]);
-    json_num(key, r->eps_max);
+    cs_bench_json_num(f, key, r->eps_max);
     snprintf(key, sizeof key, "%s_eps_abs_mean", pre[k]);
-    json_num(key, ratio(r->eps_sum, (double)r->steps_contact));
+    cs_bench_json_num(f, key, ratio(r->eps_sum, (double)r->steps_contact));
     snprintf(key, sizeof key, "%s_nan_steps", pre[k]);
     printf(",\"%s\":%ld", key, r->nan_steps);
     if (k > 0) {
       snprintf(key, sizeof key, "%s_penetration_mean_m", pre[k]);
-      json_num(key, ratio(r->pen_sum, (double)r->nactive));
+      cs_bench_json_num(f, key, ratio(r->pen_sum, (double)r->nactive));
     }
     snprintf(key, sizeof key, "%s_penetration_max_m", pre[k]);
-    json_num(key, r->pen_max);
+    cs_bench_json_num(f, key, r->pen_max);
     snprintf(key, sizeof key, "%s_steps_contact", pre[k]);
     printf(",\"%s\":%ld", key, r->steps_contact);
     if (k < 2) {
@@ -560,15 +547,16 @@ static void print_json(const Task* t, long diff_every) {
     }
   }
   printf(",\"rel_diff_every\":%ld,\"rel_diff_samples\":%ld", diff_every, x->samples);
-  json_num("rel_diff_max", x->max_rel);
-  json_num("rel_diff_step_below_1pct",
-           x->step_samples ? ratio((double)x->step_below, (double)x->step_samples) : NAN);
-  json_num("rel_diff_generalized_below_1pct",
-           x->gen_samples ? ratio((double)x->gen_below, (double)x->gen_samples) : NAN);
+  cs_bench_json_num(f, "rel_diff_max", x->max_rel);
+  cs_bench_json_num(f, "rel_diff_step_below_1pct",
+                    x->step_samples ? ratio((double)x->step_below, (double)x->step_samples) : NAN);
+  cs_bench_json_num(f, "rel_diff_generalized_below_1pct",
+                    x->gen_samples ? ratio((double)x->gen_below, (double)x->gen_samples) : NAN);
   printf(",\"rel_diff_ref_solves\":%ld", x->ref_solves);
-  json_num("rel_diff_ref_converged_fraction",
-           x->ref_solves ? (double)x->ref_converged / (double)x->ref_solves : NAN);
-  json_num("rel_diff_ref_iter_mean", ratio(x->ref_iter_sum, (double)x->ref_solves));
+  cs_bench_json_num(f, "rel_diff_ref_converged_fraction",
+                    x->ref_solves ? (double)x->ref_converged / (double)x->ref_solves : NAN);
+  cs_bench_json_num(f, "rel_diff_ref_iter_mean",
+                    ratio(x->ref_iter_sum, (double)x->ref_solves));
   printf(",\"rel_diff_ref_iter_max\":%ld", x->ref_iter_max);
   json_hist("rel_diff_hist", x->hist, T2_DBINS);
   printf("}\n");
@@ -619,21 +607,19 @@ int cs_bench_table2_main(int argc, char** argv) {
     } else if (!strcmp(a, "--json")) {
       json = 1;
     } else if (!strcmp(a, "--task")) {
-      int ok = v && !strcmp(v, "all");
-      for (int k = 0; v && t2_tasks[k]; k++) ok |= !strcmp(v, t2_tasks[k]);
-      if (!ok) {
+      if (!cs_bench_anymal_task_ok(v)) {
         fprintf(stderr, "bench table2: --task needs hang, drop, trot, random or all\n");
         return 2;
       }
       task = v, i++;
     } else if (!strcmp(a, "--steps")) {
-      if (!parse_long(v, 1, 2000000000L, &steps)) {
+      if (!cs_bench_parse_long(v, 1, 2000000000L, &steps)) {
         fprintf(stderr, "bench table2: --steps needs an integer in [1, 2e9]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--diff-every")) {
-      if (!parse_long(v, 0, 2000000000L, &diff_every)) {
+      if (!cs_bench_parse_long(v, 0, 2000000000L, &diff_every)) {
         fprintf(stderr, "bench table2: --diff-every needs an integer >= 0\n");
         return 2;
       }
@@ -653,10 +639,10 @@ int cs_bench_table2_main(int argc, char** argv) {
   Task tasks[4];
   memset(tasks, 0, sizeof tasks);
   int nt = 0, status = 0;
-  for (int k = 0; t2_tasks[k]; k++) {
-    if (strcmp(task, "all") && strcmp(task, t2_tasks[k])) continue;
+  for (int k = 0; cs_bench_anymal_tasks[k]; k++) {
+    if (strcmp(task, "all") && strcmp(task, cs_bench_anymal_tasks[k])) continue;
     Task* t = tasks + nt;
-    t->task = t2_tasks[k];
+    t->task = cs_bench_anymal_tasks[k];
     int hang = !strcmp(t->task, "hang");
     int rc =
         run_solver(t->task, "bisection", T2_TOL, steps, diff_every, &t->diff, hang, &t->bis);

@@ -24,6 +24,12 @@ int cs_bench_single_main(int argc, char** argv);
    (bench_table2.c) */
 int cs_bench_table2_main(int argc, char** argv);
 
+/* The ANYmal scenes of spec/benchmarks.md in order, NULL-terminated: hang, drop, trot,
+   random (bench anymal, single-contact and table2). */
+extern const char* const cs_bench_anymal_tasks[];
+/* A --task argument: 1 if v is "all" or one of cs_bench_anymal_tasks, else 0 (v may be NULL). */
+int cs_bench_anymal_task_ok(const char* v);
+
 /* contactsim bench fclib DIR [--tol T] [--solvers a,b,c] [--vs-siconos] [--plot F] [--json]:
    every FCLIB file x every solver (bench_fclib.c). The helpers below are shared with
    `contactsim fclib` (cli/cli_fclib.c). */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cs_bench.h"
@@ -69,4 +70,13 @@ int cs_bench_parse_double(const char* s, double* out) {
   if (errno || *end || !isfinite(v)) return 0;
   *out = v;
   return 1;
+}
+
+const char* const cs_bench_anymal_tasks[] = {"hang", "drop", "trot", "random", NULL};
+
+int cs_bench_anymal_task_ok(const char* v) {
+  if (!v) return 0;
+  int ok = !strcmp(v, "all");
+  for (int t = 0; cs_bench_anymal_tasks[t]; t++) ok |= !strcmp(v, cs_bench_anymal_tasks[t]);
+  return ok;
 }

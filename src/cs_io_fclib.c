@@ -74,12 +74,7 @@ static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
     return cs_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
                     "(no /fclib_local or /fclib_global group)", path);
   }
-  int spacedim = 0;
-  if ((st = csu_h5_need_int(f, path, "/fclib_local/spacedim", &spacedim))) return st;
-  if (spacedim != 3)
-    return cs_error(CS_ERR_UNSUPPORTED,
-                    "FCLIB file '%s': spacedim %d; only 3D contact problems (spacedim 3) are read",
-                    path, spacedim);
+  if ((st = csu_h5_probe_spacedim(f, path, "/fclib_local"))) return st;
   if (csu_h5_exists(f, "/fclib_local/V") || csu_h5_exists(f, "/fclib_local/R"))
     return cs_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': local problem with equality constraints (V, R, s); "
@@ -91,11 +86,7 @@ static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
                     path, m, n);
   if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/q", m))) return st;
   if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/mu", m / 3))) return st;
-  if (csu_h5_exists(f, "/fclib_local/info")) {
-    if ((st = csu_h5_check_string(f, path, "/fclib_local/info/title"))) return st;
-    if ((st = csu_h5_check_string(f, path, "/fclib_local/info/description"))) return st;
-    if ((st = csu_h5_check_string(f, path, "/fclib_local/info/math_info"))) return st;
-  }
+  if ((st = csu_h5_probe_info(f, path, "/fclib_local"))) return st;
   if (csu_h5_exists(f, "/solution")) {
     if ((st = csu_h5_need_len(f, path, "/solution/r", m))) return st;
     if ((st = csu_h5_need_len(f, path, "/solution/u", m))) return st;

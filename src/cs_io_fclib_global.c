@@ -707,12 +707,7 @@ static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
     return cs_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
                     "(no /fclib_local or /fclib_global group)", path);
   }
-  int spacedim = 0;
-  if ((st = csu_h5_need_int(f, path, "/fclib_global/spacedim", &spacedim))) return st;
-  if (spacedim != 3)
-    return cs_error(CS_ERR_UNSUPPORTED,
-                    "FCLIB file '%s': spacedim %d; only 3D contact problems (spacedim 3) are "
-                    "read", path, spacedim);
+  if ((st = csu_h5_probe_spacedim(f, path, "/fclib_global"))) return st;
   if (csu_h5_exists(f, "/fclib_global/G"))
     return cs_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': global problem with equality constraints (G, b); not "
@@ -730,11 +725,7 @@ static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
   if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/f", mm))) return st;
   if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/w", hn))) return st;
   if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/mu", hn / 3))) return st;
-  if (csu_h5_exists(f, "/fclib_global/info")) {
-    if ((st = csu_h5_check_string(f, path, "/fclib_global/info/title"))) return st;
-    if ((st = csu_h5_check_string(f, path, "/fclib_global/info/description"))) return st;
-    if ((st = csu_h5_check_string(f, path, "/fclib_global/info/math_info"))) return st;
-  }
+  if ((st = csu_h5_probe_info(f, path, "/fclib_global"))) return st;
   if (csu_h5_exists(f, "/solution")) {
     if ((st = probe_solution(f, path, "/solution", pr))) return st;
     pr->sol = 1;

@@ -167,4 +167,30 @@ csStatus csu_h5_probe_matrix(hid_t f, const char* path, const char* grp, int* m,
   return CS_OK;
 }
 
+csStatus csu_h5_probe_spacedim(hid_t f, const char* path, const char* grp) {
+  char name[64];
+  snprintf(name, sizeof name, "%s/spacedim", grp);
+  int spacedim = 0;
+  csStatus st = csu_h5_need_int(f, path, name, &spacedim);
+  if (st) return st;
+  if (spacedim != 3)
+    return cs_error(CS_ERR_UNSUPPORTED,
+                    "FCLIB file '%s': spacedim %d; only 3D contact problems (spacedim 3) are read",
+                    path, spacedim);
+  return CS_OK;
+}
+
+csStatus csu_h5_probe_info(hid_t f, const char* path, const char* grp) {
+  static const char* const fields[] = {"title", "description", "math_info"};
+  char name[64];
+  snprintf(name, sizeof name, "%s/info", grp);
+  if (!csu_h5_exists(f, name)) return CS_OK;
+  for (int k = 0; k < 3; k++) {
+    snprintf(name, sizeof name, "%s/info/%s", grp, fields[k]);
+    csStatus st = csu_h5_check_string(f, path, name);
+    if (st) return st;
+  }
+  return CS_OK;
+}
+
 #endif /* CS_HAVE_FCLIB */

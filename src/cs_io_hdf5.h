@@ -65,6 +65,10 @@ csStatus csu_h5_need_len(hid_t f, const char* path, const char* name, long long 
    H5LTget_dataset_info into one hsize_t and H5LTread_dataset_string into a buffer of the
    type's size, so nothing else is safe. */
 csStatus csu_h5_check_string(hid_t f, const char* path, const char* name);
+/* grp/spacedim is a single number and 3 (CS_ERR_UNSUPPORTED for another dimension). */
+csStatus csu_h5_probe_spacedim(hid_t f, const char* path, const char* grp);
+/* grp/info, when present: its title, description and math_info pass csu_h5_check_string. */
+csStatus csu_h5_probe_info(hid_t f, const char* path, const char* grp);
 /* Everything libfclib's read_matrix reads from the group grp (nzmax, m, n, nz, p, i, x and
    the optional conditioning/determinant/rank/comment), sizes consistent with the storage
    (nz >= 1: triplet, -1: compressed columns, -2: compressed rows); m, n out. An empty

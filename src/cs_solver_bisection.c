@@ -418,11 +418,8 @@ static inline int csu_bis_single(const double G[9], const double c[3], double mu
                                  double tol, double vtol, int newton, const double* guess,
                                  double lambda[3], int* steps) {
   csuSlip s = {0};
-  int k = csu_single_classify(G, c, mu, &s, lambda);
-  if (k != CSU_CASE_SLIP) {
-    if (steps) *steps = 0;
-    return k;
-  }
+  int k = csu_single_setup(G, c, mu, &s, lambda, steps);
+  if (k != CSU_CASE_SLIP) return k;
   csuSearch q;
   csu_search_init(&q, &s, coulomb);
   double gx = s.ux, gy = s.uy;

@@ -138,4 +138,14 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
   return CSU_CASE_SLIP;
 }
 
+
+/* The set-up of every single-contact method: csu_single_classify, and *steps = 0 (steps may
+   be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). */
+static inline int csu_single_setup(const double G[9], const double c[3], double mu, csuSlip* s,
+                                   double lambda[3], int* steps) {
+  int k = csu_single_classify(G, c, mu, s, lambda);
+  if (k != CSU_CASE_SLIP && steps) *steps = 0;
+  return k;
+}
+
 #endif

@@ -75,11 +75,8 @@ static inline void csu_gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
 int csu_golden_single(const double G[9], const double c[3], double mu, double tol,
                       double lambda[3], int* steps) {
   csuSlip s = {0};
-  int k = csu_single_classify(G, c, mu, &s, lambda);
-  if (k != CSU_CASE_SLIP) {
-    if (steps) *steps = 0;
-    return k;
-  }
+  int k = csu_single_setup(G, c, mu, &s, lambda, steps);
+  if (k != CSU_CASE_SLIP) return k;
   csuEllipse el;
   csu_ellipse_init(&el, &s);
   /* The initial bracketing: the line-of-sight arc about t0, cut to r > 0. */
@@ -200,11 +197,8 @@ int csu_analytic_single(const double G[9], const double c[3], double mu, double 
                         double lambda[3], int* steps) {
   (void)tol;
   csuSlip s = {0};
-  int k = csu_single_classify(G, c, mu, &s, lambda);
-  if (k != CSU_CASE_SLIP) {
-    if (steps) *steps = 0;
-    return k;
-  }
+  int k = csu_single_setup(G, c, mu, &s, lambda, steps);
+  if (k != CSU_CASE_SLIP) return k;
   csuEllipse el;
   csu_ellipse_init(&el, &s);
   /* The coefficients: D (dE/dt) / (r mu) = u^T A u + l . u + k0 in u = (cos t, sin t)

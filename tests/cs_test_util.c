@@ -3,6 +3,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "contactsim/contactsim.h"
+#include "cs_collision.h"
+#include "cs_math.h"
+
 int cs_test_failures = 0;
 int cs_test_checks = 0;
 
@@ -62,4 +66,49 @@ double cs_test_relerr(const double* a, const double* b, int n, double floor) {
     if (a[i] != a[i]) return INFINITY;
   }
   return err / scale;
+}
+
+void cs_test_random_quat(double q[4]) {
+  for (int k = 0; k < 4; k++) q[k] = cs_test_gauss();
+  cs_quat_normalize(q);
+}
+
+void cs_test_random_rot(double R[9]) {
+  double q[4];
+  cs_test_random_quat(q);
+  cs_quat2mat(R, q);
+}
+
+void cs_test_geom(csCollGeom* g, int type, double s0, double s1, double s2, const double pos[3],
+                  const double mat[9]) {
+  memset(g, 0, sizeof *g);
+  g->type = type;
+  g->size[0] = s0, g->size[1] = s1, g->size[2] = s2;
+  cs_copy3(g->pos, pos);
+  memcpy(g->mat, mat, sizeof g->mat);
+  switch (type) {
+    case CS_GEOM_SPHERE:
+      g->rbound = s0;
+      break;
+    case CS_GEOM_CAPSULE:
+      g->rbound = s0 + s1;
+      break;
+    case CS_GEOM_CYLINDER:
+      g->rbound = sqrt(s0 * s0 + s1 * s1);
+      break;
+    case CS_GEOM_BOX:
+      g->rbound = sqrt(s0 * s0 + s1 * s1 + s2 * s2);
+      break;
+    default:
+      break;
+  }
+}
+
+int cs_test_add_free_body(csBuilder* b, const csBodySpec* bs) {
+  int body = cs_builder_add_body(b, bs);
+  csJointSpec js;
+  cs_joint_spec_default(&js);
+  js.body = body, js.type = CS_JNT_FREE, js.name = "free";
+  cs_builder_add_joint(b, &js);
+  return body;
 }

@@ -11,34 +11,18 @@
 
 /* ------------------------------------------------------------------------ helpers */
 
-static void rand_quat(double q[4]) {
-  for (int k = 0; k < 4; k++) q[k] = cs_test_gauss();
-  cs_quat_normalize(q);
+static void geom_set(csCollGeom* g, int type, double s0, double s1, double s2,
+                     const double pos[3], const double quat[4]) {
+  double R[9];
+  cs_quat2mat(R, quat);
+  cs_test_geom(g, type, s0, s1, s2, pos, R);
 }
 
-static void geom_set(csCollGeom* g, int type, double s0, double s1, double s2, const double pos[3],
-                     const double quat[4]) {
-  memset(g, 0, sizeof *g);
-  g->type = type;
-  g->size[0] = s0, g->size[1] = s1, g->size[2] = s2;
-  cs_copy3(g->pos, pos);
-  cs_quat2mat(g->mat, quat);
-  switch (type) {
-    case CS_GEOM_SPHERE:
-      g->rbound = s0;
-      break;
-    case CS_GEOM_CAPSULE:
-      g->rbound = s0 + s1;
-      break;
-    case CS_GEOM_CYLINDER:
-      g->rbound = sqrt(s0 * s0 + s1 * s1);
-      break;
-    case CS_GEOM_BOX:
-      g->rbound = sqrt(s0 * s0 + s1 * s1 + s2 * s2);
-      break;
-    default:
-      break;
-  }
+/* Positions in [-s, s]^3 (drawn interleaved, a then b per axis) and random rotations. */
+static void rand_pose_pair(double s, double pa[3], double pb[3], double qa[4], double qb[4]) {
+  for (int k = 0; k < 3; k++) pa[k] = cs_test_uniform(-s, s), pb[k] = cs_test_uniform(-s, s);
+  cs_test_random_quat(qa);
+  cs_test_random_quat(qb);
 }
 
 /* the 8 corners of a box as mesh vertices, corner i has bit k set for +size[k] */
@@ -211,7 +195,7 @@ static void test_hull(void) {
   /* the same, rotated and shuffled: still the 8 corners */
   {
     double q[4], R[9];
-    rand_quat(q);
+    cs_test_random_quat(q);
     cs_quat2mat(R, q);
     for (int i = 0; i < ntess; i++) {
       double r[3];
@@ -263,10 +247,7 @@ static void test_sphere_sphere(void) {
   double emax = 0, enmax = 0;
   for (int it = 0; it < 500; it++) {
     double pa[3], pb[3], qa[4], qb[4];
-    for (int k = 0; k < 3; k++)
-      pa[k] = cs_test_uniform(-0.7, 0.7), pb[k] = cs_test_uniform(-0.7, 0.7);
-    rand_quat(qa);
-    rand_quat(qb);
+    rand_pose_pair(0.7, pa, pb, qa, qb);
     double ra = cs_test_uniform(0.1, 1), rb = cs_test_uniform(0.1, 1), margin = 0.05;
     csCollGeom a, b;
     geom_set(&a, CS_GEOM_SPHERE, ra, 0, 0, pa, qa);
@@ -341,8 +322,8 @@ static void test_sphere_box(void) {
   for (int it = 0; it < 1000; it++) {
     double ps[3], pb[3], qa[4], qb[4];
     for (int k = 0; k < 3; k++) ps[k] = cs_test_uniform(-1.2, 1.2), pb[k] = 0;
-    rand_quat(qa);
-    rand_quat(qb);
+    cs_test_random_quat(qa);
+    cs_test_random_quat(qb);
     csCollGeom a, b;
     geom_set(&a, CS_GEOM_SPHERE, cs_test_uniform(0.05, 0.5), 0, 0, ps, qa);
     geom_set(&b, CS_GEOM_BOX, cs_test_uniform(0.1, 1), cs_test_uniform(0.1, 1),
@@ -375,8 +356,8 @@ static void rand_box_pair(csCollGeom* a, csCollGeom* b, double rmax) {
   cs_normalize3(dir);
   cs_scl3(p1, dir, cs_test_uniform(0, rmax));
   for (int k = 0; k < 3; k++) p0[k] = cs_test_uniform(-0.1, 0.1), p1[k] += p0[k];
-  rand_quat(qa);
-  rand_quat(qb);
+  cs_test_random_quat(qa);
+  cs_test_random_quat(qb);
   geom_set(a, CS_GEOM_BOX, cs_test_uniform(0.1, 1), cs_test_uniform(0.1, 1),
            cs_test_uniform(0.1, 1), p0, qa);
   geom_set(b, CS_GEOM_BOX, cs_test_uniform(0.1, 1), cs_test_uniform(0.1, 1),
@@ -465,10 +446,7 @@ static void test_capsule_capsule(void) {
   double emax = 0, enmax = 0;
   for (int it = 0; it < 1000; it++) {
     double pa[3], pb[3], qa[4], qb[4];
-    for (int k = 0; k < 3; k++)
-      pa[k] = cs_test_uniform(-0.5, 0.5), pb[k] = cs_test_uniform(-0.5, 0.5);
-    rand_quat(qa);
-    rand_quat(qb);
+    rand_pose_pair(0.5, pa, pb, qa, qb);
     csCollGeom a, b;
     geom_set(&a, CS_GEOM_CAPSULE, cs_test_uniform(0.05, 0.3), cs_test_uniform(0.1, 0.6), 0, pa, qa);
     geom_set(&b, CS_GEOM_CAPSULE, cs_test_uniform(0.05, 0.3), cs_test_uniform(0.1, 0.6), 0, pb, qb);
@@ -534,8 +512,8 @@ static void test_vs_primitive(void) {
   while (nsb < 1000 && tries++ < 100000) {
     double ps[3], pb[3] = {0, 0, 0}, qa[4], qb[4];
     for (int k = 0; k < 3; k++) ps[k] = cs_test_uniform(-1, 1);
-    rand_quat(qa);
-    rand_quat(qb);
+    cs_test_random_quat(qa);
+    cs_test_random_quat(qb);
     csCollGeom a, b;
     geom_set(&a, CS_GEOM_SPHERE, cs_test_uniform(0.05, 0.5), 0, 0, ps, qa);
     geom_set(&b, CS_GEOM_BOX, cs_test_uniform(0.1, 1), cs_test_uniform(0.1, 1),
@@ -577,7 +555,7 @@ static void test_vs_primitive(void) {
    bottom corners. */
 static void resting_case(int cube_is_mesh, int ground_is_mesh, double pen) {
   double q[4], R[9];
-  rand_quat(q);
+  cs_test_random_quat(q);
   cs_quat2mat(R, q);
   double hg[3] = {2, 1.5, 0.5}, hc[3] = {0.3, 0.25, 0.2};
   double pg_l[3] = {0, 0, 0};
@@ -804,8 +782,8 @@ static void test_mesh_mesh(void) {
     for (int i = 0; i < ha; i++) cs_copy3(va + 3 * i, pa_ + 3 * ia[i]);
     for (int i = 0; i < hb; i++) cs_copy3(vb + 3 * i, pb_ + 3 * ib[i]);
     double qa[4], qb[4], p0[3] = {0, 0, 0}, p1[3];
-    rand_quat(qa);
-    rand_quat(qb);
+    cs_test_random_quat(qa);
+    cs_test_random_quat(qb);
     for (int k = 0; k < 3; k++) p1[k] = cs_test_uniform(-0.8, 0.8);
     csCollGeom a, b;
     mesh_set(&a, va, ha, p0, qa);
@@ -878,7 +856,7 @@ static void test_plane_mesh(void) {
   cs_test_seed(41);
   for (int it = 0; it < 50; it++) {
     double qp[4], R[9];
-    rand_quat(qp);
+    cs_test_random_quat(qp);
     cs_quat2mat(R, qp);
     double pp[3] = {cs_test_uniform(-1, 1), cs_test_uniform(-1, 1), cs_test_uniform(-1, 1)};
     double up[3] = {R[2], R[5], R[8]}, pen = 1e-4, hc[3] = {0.3, 0.2, 0.25};

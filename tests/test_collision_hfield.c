@@ -28,25 +28,11 @@ static void* counting_malloc(size_t n) {
   return malloc(n);
 }
 
-static void rand_quat(double q[4]) {
-  for (int k = 0; k < 4; k++) q[k] = cs_test_gauss();
-  cs_quat_normalize(q);
-}
-
 static void geom_set(csCollGeom* g, int type, double s0, double s1, double s2,
                      const double pos[3], const double quat[4]) {
-  memset(g, 0, sizeof *g);
-  g->type = type;
-  g->size[0] = s0, g->size[1] = s1, g->size[2] = s2;
-  cs_copy3(g->pos, pos);
-  cs_quat2mat(g->mat, quat);
-  switch (type) {
-    case CS_GEOM_SPHERE: g->rbound = s0; break;
-    case CS_GEOM_CAPSULE: g->rbound = s0 + s1; break;
-    case CS_GEOM_CYLINDER: g->rbound = sqrt(s0 * s0 + s1 * s1); break;
-    case CS_GEOM_BOX: g->rbound = sqrt(s0 * s0 + s1 * s1 + s2 * s2); break;
-    default: break;
-  }
+  double R[9];
+  cs_quat2mat(R, quat);
+  cs_test_geom(g, type, s0, s1, s2, pos, R);
 }
 
 /* A terrain: the heightfield geom and what the references need. */
@@ -206,7 +192,7 @@ static void flat_vs_plane(void) {
     if (trial % 4 == 0)
       cs_quat_identity(hq);
     else
-      rand_quat(hq);
+      cs_test_random_quat(hq);
     static Terrain T;
     terrain_init(&T, 11, 9, size, hp, hq);
     for (int i = 0; i < T.nrow * T.ncol; i++) T.data[i] = 0.5;
@@ -253,7 +239,7 @@ static void flat_vs_plane(void) {
         cs_normalize3(ax);
         cs_axisangle2quat(q, ax, cs_test_uniform(-0.05, 0.05));
       } else {
-        rand_quat(q);
+        cs_test_random_quat(q);
       }
       cs_quat_mul(bq, hq, q); /* relative to the heightfield */
       double Rq[9];
@@ -354,7 +340,7 @@ static void spheres_brute_force(void) {
   for (int trial = 0; trial < 600; trial++) {
     double size[4] = {1.2, 1.0, cs_test_uniform(0.05, 0.4), 0.2}, hp[3], hq[4];
     for (int k = 0; k < 3; k++) hp[k] = cs_test_uniform(-1, 1);
-    rand_quat(hq);
+    cs_test_random_quat(hq);
     int nrow = 7 + trial % 9, ncol = 5 + trial % 11;
     terrain_init(&T, nrow, ncol, size, hp, hq);
     bumpy(&T, 0.1 * trial);
@@ -410,7 +396,7 @@ static void spheres_brute_force(void) {
   /* tilted planar field: z = 0.3 (x + 1) / 2 over x in [-1, 1] */
   {
     double size[4] = {1, 1, 0.3, 0.2}, hp[3] = {0.2, -0.1, 0.4}, hq[4];
-    rand_quat(hq);
+    cs_test_random_quat(hq);
     terrain_init(&T, 9, 7, size, hp, hq);
     for (int r2 = 0; r2 < 9; r2++)
       for (int c = 0; c < 7; c++) T.data[r2 * 7 + c] = c / 6.0;
@@ -492,7 +478,7 @@ static void boxes_on_bumps(void) {
   cs_test_seed(7);
   static Terrain T;
   double size[4] = {1, 1, 0.15, 0.2}, hp[3] = {0.3, -0.2, 0.1}, hq[4];
-  rand_quat(hq);
+  cs_test_random_quat(hq);
   terrain_init(&T, 21, 21, size, hp, hq); /* cells of 0.1 m */
   bumpy(&T, 0.3);
   for (int shallow = 0; shallow < 2; shallow++) {
@@ -507,7 +493,7 @@ static void boxes_on_bumps(void) {
                      cs_test_uniform(0.03, 0.2)};
       double q[4], bq[4], l[3], w[3];
       if (trial % 2) {
-        rand_quat(q);
+        cs_test_random_quat(q);
       } else {
         double ax[3] = {cs_test_gauss(), cs_test_gauss(), cs_test_gauss()};
         cs_normalize3(ax);
@@ -604,7 +590,7 @@ static void edges_and_outside(void) {
       if (!all_finite(ch, nh)) nonfinite++;
       CHECK(nh >= 1 && nh <= CS_MAX_PAIR_CONTACTS);
       double qb[4];
-      rand_quat(qb);
+      cs_test_random_quat(qb);
       csCollGeom b;
       geom_set(&b, CS_GEOM_BOX, 0.1, 0.05, 0.08, l, qb);
       nh = cs_collide_hfield(&b, &T.g, 1e-3, ch);
@@ -665,11 +651,7 @@ static csBuilder* terrain_builder(int nrow, int ncol, const double* data, const 
   bs.inertia[1] = (hx * hx + hz * hz) / 3;
   bs.inertia[2] = (hx * hx + hy * hy) / 3;
   if (body_type == CS_GEOM_SPHERE) bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 0.4 * hx * hx;
-  int body = cs_builder_add_body(b, &bs);
-  csJointSpec js;
-  cs_joint_spec_default(&js);
-  js.body = body, js.type = CS_JNT_FREE, js.name = "free";
-  cs_builder_add_joint(b, &js);
+  int body = cs_test_add_free_body(b, &bs);
   cs_geom_spec_default(&g);
   g.body = body, g.type = body_type, g.name = "geom", g.friction = mu;
   g.size[0] = hx, g.size[1] = hy, g.size[2] = hz;

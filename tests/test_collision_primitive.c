@@ -49,13 +49,6 @@ static double dist3(const double* a, const double* b) {
 
 /* ------------------------------------------------------------------------ random poses */
 
-static void rand_mat(double* R) {
-  double q[4];
-  for (int k = 0; k < 4; k++) q[k] = cs_test_gauss();
-  cs_quat_normalize(q);
-  cs_quat2mat(R, q);
-}
-
 static void rand_vec(double* v, double lo, double hi) {
   for (int k = 0; k < 3; k++) v[k] = cs_test_uniform(lo, hi);
 }
@@ -71,31 +64,6 @@ static void col(double* r, const double* mat, int k) {
 
 static void set_col(double* mat, int k, const double* v) {
   mat[k] = v[0], mat[3 + k] = v[1], mat[6 + k] = v[2];
-}
-
-static void geom(csCollGeom* g, int type, double s0, double s1, double s2, const double* pos,
-                 const double* mat) {
-  memset(g, 0, sizeof *g);
-  g->type = type;
-  g->size[0] = s0, g->size[1] = s1, g->size[2] = s2;
-  cs_copy3(g->pos, pos);
-  memcpy(g->mat, mat, sizeof g->mat);
-  switch (type) {
-    case CS_GEOM_SPHERE:
-      g->rbound = s0;
-      break;
-    case CS_GEOM_CAPSULE:
-      g->rbound = s0 + s1;
-      break;
-    case CS_GEOM_CYLINDER:
-      g->rbound = sqrt(s0 * s0 + s1 * s1);
-      break;
-    case CS_GEOM_BOX:
-      g->rbound = sqrt(s0 * s0 + s1 * s1 + s2 * s2);
-      break;
-    default:
-      g->rbound = 0;
-  }
 }
 
 /* --------------------------------------------------------- reference geometry (tests) */
@@ -336,8 +304,8 @@ static void check_swap(int pair, csCollideFn fn, const csCollGeom* a, const csCo
 static void plane_and_height(csCollGeom* pl, double* c, double hgt) {
   double P[3], R[9], n[3], d[3];
   rand_vec(P, -1, 1);
-  rand_mat(R);
-  geom(pl, CS_GEOM_PLANE, 0, 0, 0, P, R);
+  cs_test_random_rot(R);
+  cs_test_geom(pl, CS_GEOM_PLANE, 0, 0, 0, P, R);
   col(n, R, 2);
   rand_vec(c, -2, 2);
   cs_sub3(d, c, P);
@@ -351,8 +319,8 @@ static void test_plane_sphere(void) {
     double c[3], R[9], n[3], d[3];
     double r = cs_test_uniform(0.05, 1), margin = cs_test_uniform(0, 0.1);
     plane_and_height(&pl, c, cs_test_uniform(-r, r + 0.3));
-    rand_mat(R);
-    geom(&sp, CS_GEOM_SPHERE, r, 0, 0, c, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&sp, CS_GEOM_SPHERE, r, 0, 0, c, R);
     col(n, pl.mat, 2);
     cs_sub3(d, c, pl.pos);
     double ex = cs_dot3(n, d) - r; /* closed form */
@@ -381,8 +349,8 @@ static void test_plane_capsule(void) {
     double r = cs_test_uniform(0.05, 0.5), margin = cs_test_uniform(0, 0.1);
     double h = it % 20 == 0 ? 0 : cs_test_uniform(0.01, 1);
     plane_and_height(&pl, c, cs_test_uniform(-r, r + h + 0.3));
-    rand_mat(R);
-    geom(&cp, CS_GEOM_CAPSULE, r, h, 0, c, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&cp, CS_GEOM_CAPSULE, r, h, 0, c, R);
     col(n, pl.mat, 2);
     col(u, R, 2);
     /* closed form: each end a sphere against the plane */
@@ -447,8 +415,8 @@ static void test_plane_cylinder(void) {
     double r = cs_test_uniform(0.05, 0.5), h = cs_test_uniform(0.02, 1);
     double margin = cs_test_uniform(0, 0.1);
     plane_and_height(&pl, c, cs_test_uniform(-0.2, r + h + 0.3));
-    rand_mat(R);
-    geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
     col(n, pl.mat, 2);
     col(u, R, 2);
     cs_sub3(d, c, pl.pos);
@@ -489,7 +457,7 @@ static void test_plane_cylinder(void) {
       cs_mulmat3(R2, R, Rx);
       memcpy(R, R2, sizeof R);
     }
-    geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
+    cs_test_geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
     col(n, pl.mat, 2);
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_plane_cylinder(&pl, &cy, margin, con);
@@ -527,7 +495,7 @@ static void test_plane_cylinder(void) {
     for (int k = 0; k < 3; k++) a[k] = cos(ph) * t0[k] + sin(ph) * t1[k];
     cs_cross3(y, a, n);
     set_col(R, 0, n), set_col(R, 1, y), set_col(R, 2, a); /* n x y = a */
-    geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
+    cs_test_geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_plane_cylinder(&pl, &cy, margin, con);
     check_common(P_PCY, con, nc, margin);
@@ -548,11 +516,11 @@ static void test_plane_box(void) {
     double c[3], R[9], n[3], e[3];
     rand_vec(e, 0.05, 1);
     double margin = cs_test_uniform(0, 0.1);
-    rand_mat(R);
+    cs_test_random_rot(R);
     plane_and_height(&pl, c, 0);
     col(n, pl.mat, 2);
     /* lift the box so that its lowest corner is at a random height */
-    geom(&bx, CS_GEOM_BOX, e[0], e[1], e[2], c, R);
+    cs_test_geom(&bx, CS_GEOM_BOX, e[0], e[1], e[2], c, R);
     double zc[8], zmin = INFINITY, x[3], d[3];
     for (int i = 0; i < 8; i++) {
       box_corner(x, &bx, i);
@@ -626,10 +594,10 @@ static void test_sphere_sphere(void) {
     rand_dir(u);
     double L = cs_test_uniform(0, ra + rb + 0.3);
     for (int k = 0; k < 3; k++) cb[k] = ca[k] + L * u[k];
-    rand_mat(R);
-    geom(&a, CS_GEOM_SPHERE, ra, 0, 0, ca, R);
-    rand_mat(R);
-    geom(&b, CS_GEOM_SPHERE, rb, 0, 0, cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&a, CS_GEOM_SPHERE, ra, 0, 0, ca, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_SPHERE, rb, 0, 0, cb, R);
     double ex = dist3(ca, cb) - ra - rb;
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_sphere_sphere(&a, &b, margin, con);
@@ -651,9 +619,9 @@ static void test_sphere_sphere(void) {
   /* coincident centres: some unit normal, full depth */
   csCollGeom a, b;
   double c[3] = {0.3, -0.2, 0.1}, R[9];
-  rand_mat(R);
-  geom(&a, CS_GEOM_SPHERE, 0.4, 0, 0, c, R);
-  geom(&b, CS_GEOM_SPHERE, 0.25, 0, 0, c, R);
+  cs_test_random_rot(R);
+  cs_test_geom(&a, CS_GEOM_SPHERE, 0.4, 0, 0, c, R);
+  cs_test_geom(&b, CS_GEOM_SPHERE, 0.25, 0, 0, c, R);
   csContact con[CS_MAX_PAIR_CONTACTS];
   int nc = cs_collide_sphere_sphere(&a, &b, 0, con);
   check_common(P_SS, con, nc, 0);
@@ -670,13 +638,13 @@ static void test_sphere_capsule(void) {
     double h = it % 20 == 0 ? 0 : cs_test_uniform(0.01, 1);
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(cb, -1, 1);
-    rand_mat(R);
-    geom(&b, CS_GEOM_CAPSULE, rb, h, 0, cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_CAPSULE, rb, h, 0, cb, R);
     rand_dir(v);
     double L = cs_test_uniform(0, ra + rb + h + 0.3);
     for (int k = 0; k < 3; k++) ca[k] = cb[k] + L * v[k];
-    rand_mat(R);
-    geom(&a, CS_GEOM_SPHERE, ra, 0, 0, ca, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&a, CS_GEOM_SPHERE, ra, 0, 0, ca, R);
     /* closed form: the clamp of the centre onto the axis */
     double dq[3], d[3];
     col(u, b.mat, 2);
@@ -702,11 +670,11 @@ static void test_sphere_capsule(void) {
   /* centre on the axis: a normal across the axis, full depth */
   csCollGeom a, b;
   double c[3] = {0.1, 0.2, 0.3}, R[9], u[3], x[3];
-  rand_mat(R);
-  geom(&b, CS_GEOM_CAPSULE, 0.2, 0.5, 0, c, R);
+  cs_test_random_rot(R);
+  cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0.5, 0, c, R);
   col(u, R, 2);
   for (int k = 0; k < 3; k++) x[k] = c[k] + 0.3 * u[k];
-  geom(&a, CS_GEOM_SPHERE, 0.1, 0, 0, x, R);
+  cs_test_geom(&a, CS_GEOM_SPHERE, 0.1, 0, 0, x, R);
   csContact con[CS_MAX_PAIR_CONTACTS];
   int nc = cs_collide_sphere_capsule(&a, &b, 0, con);
   check_common(P_SC, con, nc, 0);
@@ -723,12 +691,12 @@ static void test_sphere_box(void) {
     double r = cs_test_uniform(0.05, 1), margin = cs_test_uniform(0, 0.1);
     rand_vec(e, 0.05, 1);
     rand_vec(cb, -1, 1);
-    rand_mat(R);
-    geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
     rand_dir(v);
     double L = cs_test_uniform(0, cs_norm3(e) + r + 0.3);
     for (int k = 0; k < 3; k++) ca[k] = cb[k] + L * v[k];
-    geom(&a, CS_GEOM_SPHERE, r, 0, 0, ca, R);
+    cs_test_geom(&a, CS_GEOM_SPHERE, r, 0, 0, ca, R);
     /* closed form in the box frame */
     double l[3], q[3], nl[3], n[3], pos[3], ex;
     to_local(l, &b, ca);
@@ -794,13 +762,13 @@ static void test_capsule_capsule(void) {
     double hb = it % 30 == 0 ? 0 : cs_test_uniform(0.01, 1);
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(ca, -1, 1);
-    rand_mat(R);
-    geom(&a, CS_GEOM_CAPSULE, ra, ha, 0, ca, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&a, CS_GEOM_CAPSULE, ra, ha, 0, ca, R);
     rand_dir(v);
     double L = cs_test_uniform(0, ra + rb + ha + hb + 0.3);
     for (int k = 0; k < 3; k++) cb[k] = ca[k] + L * v[k];
-    rand_mat(R);
-    geom(&b, CS_GEOM_CAPSULE, rb, hb, 0, cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_CAPSULE, rb, hb, 0, cb, R);
     double ex = ref_segseg(&a, &b) - ra - rb;
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_capsule_capsule(&a, &b, margin, con);
@@ -832,8 +800,8 @@ static void test_capsule_capsule(void) {
     double ha = cs_test_uniform(0.05, 1), hb = cs_test_uniform(0.05, 1);
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(ca, -1, 1);
-    rand_mat(R);
-    geom(&a, CS_GEOM_CAPSULE, ra, ha, 0, ca, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&a, CS_GEOM_CAPSULE, ra, ha, 0, ca, R);
     col(u, R, 2), col(x, R, 0), col(y, R, 1);
     double ph = cs_test_uniform(-M_PI, M_PI);
     for (int k = 0; k < 3; k++) w[k] = cos(ph) * x[k] + sin(ph) * y[k];
@@ -846,7 +814,7 @@ static void test_capsule_capsule(void) {
     memcpy(Rb, R, sizeof Rb);
     if (it % 2) /* flipped end for end: rotation by pi about the x axis */
       for (int k = 0; k < 3; k++) Rb[3 * k + 1] = -R[3 * k + 1], Rb[3 * k + 2] = -R[3 * k + 2];
-    geom(&b, CS_GEOM_CAPSULE, rb, hb, 0, cb, Rb);
+    cs_test_geom(&b, CS_GEOM_CAPSULE, rb, hb, 0, cb, Rb);
     double lo = fmax(-ha, off - hb), hi = fmin(ha, off + hb), ex = D - ra - rb;
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_capsule_capsule(&a, &b, margin, con);
@@ -902,13 +870,13 @@ static void test_capsule_box(void) {
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(e, 0.05, 1);
     rand_vec(cb, -1, 1);
-    rand_mat(R);
-    geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
     rand_dir(v);
     double L = cs_test_uniform(0, cs_norm3(e) + r + h + 0.3);
     for (int k = 0; k < 3; k++) ca[k] = cb[k] + L * v[k];
-    rand_mat(R);
-    geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, R);
     double D = ref_segbox(&a, &b);
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_capsule_box(&a, &b, margin, con);
@@ -985,8 +953,8 @@ static void test_capsule_box(void) {
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(e, 0.05, 1);
     rand_vec(cb, -1, 1);
-    rand_mat(R);
-    geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
     int k = it % 3, k1 = (k + 1) % 3, k2 = (k + 2) % 3;
     double sg = (it / 3) % 2 ? -1 : 1, emin = fmin(e[0], fmin(e[1], e[2]));
     double delta = cs_test_uniform(0, 0.1 * emin);
@@ -1001,7 +969,7 @@ static void test_capsule_box(void) {
     cs_normalize3(w);
     for (int m = 0; m < 3; m++) ca[m] = q[m] + h * w[m];
     capsule_frame(Ra, w);
-    geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, Ra);
+    cs_test_geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, Ra);
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_capsule_box(&a, &b, margin, con);
     check_common(P_CB, con, nc, margin);
@@ -1025,8 +993,8 @@ static void test_capsule_box(void) {
     double r = cs_test_uniform(0.05, 0.5), margin = cs_test_uniform(0, 0.1);
     rand_vec(e, 0.05, 1);
     rand_vec(cb, -1, 1);
-    rand_mat(R);
-    geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
     int k = it % 3, k1 = (k + 1) % 3, k2 = (k + 2) % 3;
     double sg = (it / 3) % 2 ? -1 : 1, emin = fmin(e[0], fmin(e[1], e[2]));
     double h = cs_test_uniform(0.01, 0.4) * fmin(e[k1], e[k2]);
@@ -1040,7 +1008,7 @@ static void test_capsule_box(void) {
       ca[m] = cb[m] + (e[k] + r + g) * nf[m] + lu * t1[m] + lv * t2[m];
     }
     capsule_frame(Ra, w);
-    geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, Ra);
+    cs_test_geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, Ra);
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_capsule_box(&a, &b, margin, con);
     check_common(P_CB, con, nc, margin);
@@ -1074,13 +1042,13 @@ static void test_box_box_random(void) {
     rand_vec(ea, 0.05, 1);
     rand_vec(eb, 0.05, 1);
     rand_vec(ca, -1, 1);
-    rand_mat(R);
-    geom(&a, CS_GEOM_BOX, ea[0], ea[1], ea[2], ca, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&a, CS_GEOM_BOX, ea[0], ea[1], ea[2], ca, R);
     rand_dir(v);
     double L = cs_test_uniform(0, cs_norm3(ea) + cs_norm3(eb) + 0.2);
     for (int k = 0; k < 3; k++) cb[k] = ca[k] + L * v[k];
-    rand_mat(R);
-    geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, R);
+    cs_test_random_rot(R);
+    cs_test_geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, R);
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_box_box(&a, &b, margin, con);
     check_common(P_BB, con, nc, margin);
@@ -1179,8 +1147,8 @@ static void test_box_box_face(void) {
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(ea, 0.1, 1);
     rand_vec(ca, -1, 1);
-    rand_mat(Ra);
-    geom(&a, CS_GEOM_BOX, ea[0], ea[1], ea[2], ca, Ra);
+    cs_test_random_rot(Ra);
+    cs_test_geom(&a, CS_GEOM_BOX, ea[0], ea[1], ea[2], ca, Ra);
     int i = it % 3, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
     double sg = (it / 3) % 2 ? -1 : 1;
     int j = aligned ? i : (it / 6) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
@@ -1212,7 +1180,7 @@ static void test_box_box_face(void) {
       fa[k] = ca[k] + sg * ea[i] * Ra[3 * k + i]; /* centre of a's face */
       cb[k] = fa[k] + ou * u[k] + ov * w[k] + (delta + eb[j]) * n[k];
     }
-    geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, Rb);
+    cs_test_geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, Rb);
 
     /* the expected polygon in face coordinates (u, w) about fa */
     double Ac[4][2], Bc[4][2], bc[2] = {ou, ov};
@@ -1290,8 +1258,8 @@ static void test_box_box_edge(void) {
     rand_vec(ea, 0.2, 1);
     rand_vec(eb, 0.2, 1);
     rand_vec(ca, -1, 1);
-    rand_mat(Ra);
-    geom(&a, CS_GEOM_BOX, ea[0], ea[1], ea[2], ca, Ra);
+    cs_test_random_rot(Ra);
+    cs_test_geom(&a, CS_GEOM_BOX, ea[0], ea[1], ea[2], ca, Ra);
     int i = it % 3, k1 = (i + 1) % 3, k2 = (i + 2) % 3;
     double s1 = it & 8 ? -1 : 1, s2 = it & 16 ? -1 : 1;
     double ai[3], N1[3], N2[3], n[3], pA[3];
@@ -1323,7 +1291,7 @@ static void test_box_box_edge(void) {
     double mu = cs_test_uniform(-0.5, 0.5), cb[3];
     for (int k = 0; k < 3; k++)
       cb[k] = pA[k] + delta * n[k] - mu * eb[j] * eB[k] - eb[j1] * M1[k] - eb[j2] * M2[k];
-    geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, Rb);
+    cs_test_geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, Rb);
     csContact con[CS_MAX_PAIR_CONTACTS];
     int nc = cs_collide_box_box(&a, &b, margin, con);
     check_common(P_BB, con, nc, margin);
@@ -1351,8 +1319,8 @@ static void test_degenerate(void) {
   int nc;
 
   /* sphere centre at the box centre: pushed out along the thinnest axis */
-  geom(&a, CS_GEOM_SPHERE, 0.1, 0, 0, o, I);
-  geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
+  cs_test_geom(&a, CS_GEOM_SPHERE, 0.1, 0, 0, o, I);
+  cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
   nc = cs_collide_sphere_box(&a, &b, 0, con);
   check_common(P_SB, con, nc, 0);
   CHECK(nc == 1);
@@ -1361,12 +1329,12 @@ static void test_degenerate(void) {
 
   /* two capsules crossing at their centres: normal across both axes */
   double x[3] = {0, 0, 0};
-  rand_mat(R);
-  geom(&a, CS_GEOM_CAPSULE, 0.1, 0.5, 0, x, R);
+  cs_test_random_rot(R);
+  cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.5, 0, x, R);
   double q[4] = {cos(0.4), sin(0.4), 0, 0}, Q[9], R2[9], u[3], v[3], c[3];
   cs_quat2mat(Q, q);
   cs_mulmat3(R2, R, Q);
-  geom(&b, CS_GEOM_CAPSULE, 0.2, 0.7, 0, x, R2);
+  cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0.7, 0, x, R2);
   nc = cs_collide_capsule_capsule(&a, &b, 0, con);
   check_common(P_CC, con, nc, 0);
   CHECK(nc == 1);
@@ -1381,7 +1349,7 @@ static void test_degenerate(void) {
      about 1e-16 / 1e-12), the distance c.(cb - ca) */
   a.pos[0] = a.pos[1] = a.pos[2] = 0.3;
   for (int k = 0; k < 3; k++) x[k] = a.pos[k] + 0.3 * u[k] + 0.4 * v[k] + 1e-12 * c[k];
-  geom(&b, CS_GEOM_CAPSULE, 0.2, 0.7, 0, x, R2);
+  cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0.7, 0, x, R2);
   nc = cs_collide_capsule_capsule(&a, &b, 0, con);
   check_common(P_CC, con, nc, 0);
   CHECK(nc == 1);
@@ -1392,8 +1360,8 @@ static void test_degenerate(void) {
   x[0] = x[1] = x[2] = 0;
 
   /* two zero-length capsules at one point */
-  geom(&a, CS_GEOM_CAPSULE, 0.1, 0, 0, x, R);
-  geom(&b, CS_GEOM_CAPSULE, 0.2, 0, 0, x, R2);
+  cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0, 0, x, R);
+  cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0, 0, x, R2);
   nc = cs_collide_capsule_capsule(&a, &b, 0, con);
   check_common(P_CC, con, nc, 0);
   CHECK(nc == 1);
@@ -1401,8 +1369,8 @@ static void test_degenerate(void) {
 
   /* axis-aligned capsule lying on a box's top face, and standing on it */
   double cp[3] = {0.1, -0.05, 0.4 + 0.1 + 0.01}, Rx[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
-  geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
-  geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cp, Rx); /* axis along world x */
+  cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
+  cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cp, Rx); /* axis along world x */
   nc = cs_collide_capsule_box(&a, &b, 0.02, con);
   check_common(P_CB, con, nc, 0.02);
   CHECK(nc == 2);
@@ -1411,7 +1379,7 @@ static void test_degenerate(void) {
     CHECK_NEAR(con[i].frame[2], -1, 1e-15);
   }
   cp[2] = 0.4 + 0.2 + 0.1 - 0.03; /* standing, sunk 0.03 */
-  geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cp, I);
+  cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cp, I);
   nc = cs_collide_capsule_box(&a, &b, 0.02, con);
   check_common(P_CB, con, nc, 0.02);
   CHECK(nc == 1);
@@ -1419,7 +1387,7 @@ static void test_degenerate(void) {
   CHECK_NEAR(con[0].frame[2], -1, 1e-15);
   /* zero-length capsule inside the box, nearest the -y face: 0.3 - 0.05 deep plus r */
   cp[2] = 0;
-  geom(&a, CS_GEOM_CAPSULE, 0.1, 0, 0, cp, I);
+  cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0, 0, cp, I);
   nc = cs_collide_capsule_box(&a, &b, 0, con);
   check_common(P_CB, con, nc, 0);
   CHECK(nc == 1);
@@ -1434,13 +1402,13 @@ static void test_degenerate(void) {
     double edge[3] = {0.5, 0.1, 0.4}, cl[3], cw[3], bp[3] = {0.3, -0.7, 0.2}, nx[3];
     cs_normalize3(dcap);
     capsule_frame(Rc, dcap);
-    rand_mat(R0);
+    cs_test_random_rot(R0);
     cs_mulmat3(Rw, R0, Rc);
     for (int k = 0; k < 3; k++) cl[k] = edge[k] + (0.1 + 1e-11) * ne[k];
     cs_mulmat3vec(cw, R0, cl);
     cs_add3(cw, cw, bp);
-    geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, bp, R0);
-    geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cw, Rw);
+    cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, bp, R0);
+    cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cw, Rw);
     nc = cs_collide_capsule_box(&a, &b, 1e-10, con);
     check_common(P_CB, con, nc, 1e-10);
     CHECK(nc == 1);
@@ -1448,22 +1416,22 @@ static void test_degenerate(void) {
     cs_mulmat3vec(nx, R0, ne);
     cs_scl3(nx, nx, -1);
     CHECK_NEAR(dist3(con[0].frame, nx), 0, 1e-12);
-    geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
+    cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
   }
 
   /* two identical boxes at the same pose: pushed apart along the thinnest axis */
-  rand_mat(R);
-  geom(&a, CS_GEOM_BOX, 0.5, 0.3, 0.4, c, R);
-  geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, c, R);
+  cs_test_random_rot(R);
+  cs_test_geom(&a, CS_GEOM_BOX, 0.5, 0.3, 0.4, c, R);
+  cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, c, R);
   nc = cs_collide_box_box(&a, &b, 0, con);
   check_common(P_BB, con, nc, 0);
   CHECK(nc == 4);
   for (int i = 0; i < nc; i++) CHECK_NEAR(con[i].dist, -0.6, 1e-14);
 
   /* a box standing exactly upright on a plane: its 4 bottom corners */
-  geom(&a, CS_GEOM_PLANE, 0, 0, 0, o, I);
+  cs_test_geom(&a, CS_GEOM_PLANE, 0, 0, 0, o, I);
   double cb[3] = {0.3, 0.2, 0.4};
-  geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, cb, I);
+  cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, cb, I);
   nc = cs_collide_plane_box(&a, &b, 0.1, con);
   check_common(P_PB, con, nc, 0.1);
   CHECK(nc == 4);

@@ -39,11 +39,7 @@ static csModel* one_body(int type, double sx, double sy, double sz, double mass,
   bs.inertia[1] = mass * (sx * sx + sz * sz) / 3;
   bs.inertia[2] = mass * (sx * sx + sy * sy) / 3;
   if (type == CS_GEOM_SPHERE) bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 0.4 * mass * sx * sx;
-  int body = cs_builder_add_body(b, &bs);
-  csJointSpec js;
-  cs_joint_spec_default(&js);
-  js.body = body, js.type = CS_JNT_FREE, js.name = "free";
-  cs_builder_add_joint(b, &js);
+  int body = cs_test_add_free_body(b, &bs);
   cs_geom_spec_default(&g);
   g.body = body, g.type = type, g.friction = mu, g.name = "geom";
   g.size[0] = sx, g.size[1] = sy, g.size[2] = sz;
@@ -360,11 +356,7 @@ static void mesh_geoms(void) {
     cs_body_spec_default(&bs);
     bs.name = "cube", bs.mass = 1, bs.pos[2] = 0.1;
     bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 1.0 / 150;
-    int body = cs_builder_add_body(b, &bs);
-    csJointSpec js;
-    cs_joint_spec_default(&js);
-    js.body = body, js.type = CS_JNT_FREE, js.name = "free";
-    cs_builder_add_joint(b, &js);
+    int body = cs_test_add_free_body(b, &bs);
     cs_geom_spec_default(&g);
     g.type = CS_GEOM_MESH, g.mesh = mesh, g.body = body, g.name = "cube_geom";
     g.size[0] = g.size[1] = g.size[2] = 0.1; /* scale */
