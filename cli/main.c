@@ -1,4 +1,8 @@
 /* contactsim: the command-line tool. Uses the public API only. */
+#ifdef CS_HAVE_SICONOS
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +30,23 @@ static void usage(FILE* f) {
           CS_VERSION_STRING);
 }
 
+/* Siconos (linked for `bench fclib --vs-siconos`) brings OpenBLAS, whose thread pool starts
+   when the library loads and keeps the second core busy yielding: on this 2-core machine it
+   made every benchmark of the tool 20-40 % slower. The tool's own work is single-threaded,
+   so the pool is cut to one thread (OPENBLAS_NUM_THREADS set by the user wins). */
+static void cs_single_thread_blas(void) {
+#ifdef CS_HAVE_SICONOS
+  if (getenv("OPENBLAS_NUM_THREADS")) return;
+  void* sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+  if (!sym) return;
+  void (*set)(int);
+  memcpy(&set, &sym, sizeof set); /* object to function pointer, without the cast ISO C lacks */
+  set(1);
+#endif
+}
+
 int main(int argc, char** argv) {
+  cs_single_thread_blas();
   if (argc < 2) {
     usage(stderr);
     return 2;
