@@ -19,18 +19,26 @@
 #include "cs_memory.h"
 #include "contactsim/cs_dynamics.h"
 
+/* The velocity of the point p carried by dof k's motion (S = [w; v_O]: v_O + w x p) in the
+   contact frame F (rows n, t1, t2): one column of the contact's three Jacobian rows. */
+static inline void cs_contact_jac_col(const double* S, const double* p, const double* F,
+                                      double j[3]) {
+  double v0 = S[1] * p[2] - S[2] * p[1] + S[3];
+  double v1 = S[2] * p[0] - S[0] * p[2] + S[4];
+  double v2 = S[0] * p[1] - S[1] * p[0] + S[5];
+  j[0] = F[0] * v0 + F[1] * v1 + F[2] * v2;
+  j[1] = F[3] * v0 + F[4] * v1 + F[5] * v2;
+  j[2] = F[6] * v0 + F[7] * v1 + F[8] * v2;
+}
+
 /* rows (3 x nv) += sign * frame * (point Jacobian of body at p) */
 static void cs_contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
                                const double* frame, double sign, double* rows) {
   int nv = m->nv;
   for (int k = m->body_lastdof[body]; k >= 0; k = m->dof_parent[k]) {
-    const double* S = d->cdof + 6 * k; /* [w; v_O]: the point moves at v_O + w x p */
-    double v[3];
-    cs_cross3(v, S, p);
-    v[0] = sign * (v[0] + S[3]), v[1] = sign * (v[1] + S[4]), v[2] = sign * (v[2] + S[5]);
-    rows[k] += cs_dot3(frame, v);
-    rows[nv + k] += cs_dot3(frame + 3, v);
-    rows[2 * nv + k] += cs_dot3(frame + 6, v);
+    double j[3];
+    cs_contact_jac_col(d->cdof + 6 * k, p, frame, j);
+    rows[k] += sign * j[0], rows[nv + k] += sign * j[1], rows[2 * nv + k] += sign * j[2];
   }
 }
 
@@ -76,13 +84,13 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
   int* chain = CS_STACK_ALLOC(d, int, (size_t)nc * nv); /* (nc x nv) dof lists */
   int* nchain = CS_STACK_ALLOC(d, int, nc);
   int* single = CS_STACK_ALLOC(d, int, nc); /* the chain is one path to the root */
-  double* za = CS_STACK_ALLOC(d, double, nv);
-  if (!chain || !nchain || !single || !za) {
+  double* za = CS_STACK_ALLOC(d, double, nv); /* gather buffer */
+  double* sd = CS_STACK_ALLOC(d, double, nv); /* D^-1/2 */
+  if (!chain || !nchain || !single || !za || !sd) {
     cs_stack_free(d, mark);
     p->nc = 0;
     return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
   }
-  memset(za, 0, sizeof(double) * (size_t)nv);
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
   for (int i = 0; i < nc; i++) {
     const csContact* c = d->contact + i;
@@ -98,19 +106,12 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
       /* against the world: J's rows along the chain, written compactly into the contact's
          Y block (where the solve below continues) and into J */
       double* y = d->efc_Y + (size_t)3 * i * nv;
-      const double* p0 = c->pos;
-      const double* F = c->frame;
       for (int e = 0; e < nch; e++) {
         int k = ch[e];
-        const double* S = d->cdof + 6 * k; /* [w; v_O]: the point moves at v_O + w x p */
-        double v0 = S[1] * p0[2] - S[2] * p0[1] + S[3];
-        double v1 = S[2] * p0[0] - S[0] * p0[2] + S[4];
-        double v2 = S[0] * p0[1] - S[1] * p0[0] + S[5];
-        double j0 = F[0] * v0 + F[1] * v1 + F[2] * v2;
-        double j1 = F[3] * v0 + F[4] * v1 + F[5] * v2;
-        double j2 = F[6] * v0 + F[7] * v1 + F[8] * v2;
-        y[e] = j0, y[nch + e] = j1, y[2 * nch + e] = j2;
-        rows[k] = j0, rows[nv + k] = j1, rows[2 * nv + k] = j2;
+        double j[3];
+        cs_contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
+        y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
+        rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
       }
       single[i] = 2; /* J already gathered */
       continue;
@@ -124,12 +125,6 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
   const double* LD = d->qLD;
   const int* adr = m->dof_Madr;
   const double* dinv = d->qLDiagInv;
-  double* sd = CS_STACK_ALLOC(d, double, nv); /* D^-1/2 */
-  if (!sd) {
-    cs_stack_free(d, mark);
-    p->nc = 0;
-    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
-  }
   for (int k = 0; k < nv; k++) sd[k] = sqrt(dinv[k]);
   for (int i = 0; i < nc; i++) {
     const double* J = d->efc_J + (size_t)3 * i * nv;

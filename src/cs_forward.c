@@ -12,8 +12,8 @@
      qacc = M^-1 (applied + actuator - h - damping)
      v_free = v + dt qacc
      cs_fwd_constraint   geom poses, cs_collide (broadphase, pair table) -> d->contact;
-                         cs_contact_problem_build: J, M^-1 J^T, G, g (+ warm start);
-                         solver table[opt.solver].solve -> lambda; v+ = v_free + M^-1 J^T lambda
+                         cs_contact_problem_build: J, G, g (+ warm start);
+                         solver table[opt.solver].solve -> lambda; v+ = v_free + M^-1 (J^T lambda)
      integrate           q+ = q (+) dt v+   (rolled back if not finite) */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
