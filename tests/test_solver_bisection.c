@@ -790,7 +790,7 @@ static void test_multi_degenerate(void) {
     for (int j = 0; j < 3; j++) G[3 * i + j] = 2.5 * u[i] * u[j];
   csContactProblem p = {1, 0, &mu, G, g, NULL, NULL};
   csSolverOptions o = {100, 1e-8, 1.0, 0};
-  double ws[64];
+  _Alignas(64) double ws[512];
   csSolverStats st;
   const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
   if (!s) return;

@@ -52,6 +52,8 @@ typedef struct csSolverStats {
   int iterations;    /* iterations (sweeps) done */
   int converged;     /* own criterion met within the cap */
   double residual;   /* the solver's own stopping residual at exit */
+  int fallback;      /* 1 if the solver left its own model for a fall-back one (bisection:
+                        Coulomb's law, de Saxce's variant, after its sweeps cycled) */
   csNcpReport ncp;   /* filled by every solver on exit */
 } csSolverStats;
 
