@@ -102,7 +102,9 @@ static void usage(FILE* f) {
           "fraction: 1). Extras: active_contacts_mean, iterations_max, us_per_step_dynamics,\n"
           "_collision, _build (profiled chunks), resets (scene resets), warnings (sum of\n"
           "d->warning counts), nan_steps (steps rolled back as non-finite: the state is then\n"
-          "put back to the start), base_z_final (base height at the end, m).\n",
+          "put back to the start), base_z_final (base height at the end, m), fallback_steps\n"
+          "([n1, n2]: solves that left the solver's own model, csSolverStats.fallback 1, 2;\n"
+          "bisection: 1 de Saxce's variant, 2 ncp_admm, after its sweeps stalled).\n",
           cs_solver_name((csSolverType)o.solver), DEFAULT_STEPS, DEFAULT_CHUNK,
 #ifdef CS_HAVE_MUJOCO
           "MuJoCo configured as spec/benchmarks.md says"
@@ -120,6 +122,7 @@ typedef struct {
   double iter_sum;     /* solver iterations, over steps with contacts */
   long iter_max;
   long converged;      /* steps with contacts whose solve converged */
+  long fallback[2];    /* steps whose solver fell back (csSolverStats.fallback 1, 2) */
   double eps_abs_max;
   long nactive;        /* (step, active contact) pairs */
   double pen_sum, pen_max;
@@ -181,6 +184,7 @@ static csStatus ours_chunk(csScene* s, long n, Stats* a, double stage[4]) {
       for (int j = 0; j < 4; j++) stage[j] += d->time_ns[j];
     const csSolverStats* ss = &d->solver_stats;
     stats_contacts(a, d->ncon, ss->iterations, ss->converged, ss->ncp.eps_abs);
+    if (ss->fallback == 1 || ss->fallback == 2) a->fallback[ss->fallback - 1]++;
     for (int i = 0; i < d->ncon; i++)
       if (d->contact[i].lambda[0] > 0) stats_active(a, d->contact[i].dist);
   }
@@ -543,6 +547,7 @@ static void print_json(const Result* r) {
   cs_bench_json_num(f, "us_per_step_build", r->us_build);
   printf(",\"resets\":%d,\"warnings\":%ld,\"nan_steps\":%ld", r->resets, r->warnings,
          a->nan_steps);
+  printf(",\"fallback_steps\":[%ld,%ld]", a->fallback[0], a->fallback[1]);
   cs_bench_json_num(f, "base_z_final", r->base_z);
   if (r->have_mj) {
     const Stats* b = &r->mj;

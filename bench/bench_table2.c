@@ -89,6 +89,8 @@ static void usage(FILE* f) {
           "share. iter: solver iterations over steps with contacts; iter_hist[k]: steps with\n"
           "2^k <= iterations < 2^(k+1). converged_fraction: steps whose solve met its own\n"
           "criterion within the cap. eps_abs: the NCP report of each solve (max, mean).\n"
+          "fallback_steps: [n1, n2] solves that left the solver's model after its sweeps\n"
+          "stalled (csSolverStats.fallback: 1 de Saxce's variant, 2 ncp_admm).\n"
           "rel_diff_below_1pct: fraction of per-contact samples |lambda_b - lambda_p| /\n"
           "|lambda_p| < 0.01 (contacts with lambda_p != 0). penetration_mean_m: bisection\n"
           "run, mean of max(0, -dist) over (step, contact) pairs with lambda_N > 0\n"
@@ -126,6 +128,7 @@ typedef struct {
   const char* solver;   /* name */
   double tol;
   long steps, steps_contact, converged, nan_steps, iter_max, nactive;
+  long fallback[3];     /* steps by csSolverStats.fallback (0 own model, 1 de Saxce, 2 ADMM) */
   double iter_sum, eps_max, eps_sum, pen_sum, pen_max, total_s, solver_s;
   long ihist[T2_IBINS];
   double* pen_series;   /* (steps / T2_WINDOW) mean penetration per window, or NULL */
@@ -315,6 +318,7 @@ static int run_solver(const char* task, const char* solver, double tol, long ste
         if (ss->iterations > r->iter_max) r->iter_max = ss->iterations;
         r->ihist[ibin(ss->iterations)]++;
         r->converged += ss->converged != 0;
+        r->fallback[ss->fallback >= 0 && ss->fallback <= 2 ? ss->fallback : 0]++;
         double e = ss->ncp.eps_abs;
         if (!isfinite(e)) e = INFINITY;
         r->eps_sum += e;
@@ -533,6 +537,8 @@ static void print_json(const Task* t, long diff_every) {
     cs_bench_json_num(f, key, ratio(r->eps_sum, (double)r->steps_contact));
     snprintf(key, sizeof key, "%s_nan_steps", pre[k]);
     printf(",\"%s\":%ld", key, r->nan_steps);
+    snprintf(key, sizeof key, "%s_fallback_steps", pre[k]);
+    printf(",\"%s\":[%ld,%ld]", key, r->fallback[1], r->fallback[2]);
     if (k > 0) {
       snprintf(key, sizeof key, "%s_penetration_mean_m", pre[k]);
       cs_bench_json_num(f, key, ratio(r->pen_sum, (double)r->nactive));
