@@ -380,6 +380,23 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
           if (steps) *steps = nev;
           return;
         }
+        /* The closing bracket [u, c] is tol / 2 wide by prediction: checked here once, with
+           its midpoint (rotation by 2 atan(st / 2): the midpoint in the tangent of the half
+           angle, one division and no square root) computed alongside; the bisection
+           proper runs only if the check fails. */
+        double sm = 0.5 * st, im = 1.0 / (1 + sm * sm);
+        double cm = (1 - sm * sm) * im, snm = 2 * sm * im;
+        double mx = cm * ux - snm * uy, my = snm * ux + cm * uy;
+        double ra = csu_search_radius(q, ux, uy), rb = csu_search_radius(q, cx, cy);
+        double rm = csu_search_radius(q, mx, my);
+        double dn = (ra - rb) * q->imu, dx = ra * ux - rb * cx, dy = ra * uy - rb * cy;
+        if (dn * dn + dx * dx + dy * dy < tol * tol && rm > 0 &&
+            (vtol == INFINITY || (csu_search_viol(q, ux, uy, f) <= vtol &&
+                                  csu_search_viol(q, cx, cy, fc) <= vtol))) {
+          csu_search_lambda(q, rm, mx, my, lambda);
+          if (steps) *steps = nev;
+          return;
+        }
         double is = 1.0 / (1 + st * st);
         csu_slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is,
                         2 * fabs(st) * is, tol, vtol, &nev, lambda);
