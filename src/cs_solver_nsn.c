@@ -17,16 +17,19 @@
    Since du = W dr, the Newton matrix is J = A + B W.
 
    One iteration: u = W r + g (fresh), the Siconos error (the stop test), F, A, B; the
-   Newton direction d from (J + delta I) d = -F; a non-monotone Armijo line search on
-   phi = 1/2 |F|^2 (reference: the largest phi of the last CS_NSN_MEMORY iterations) along
-   r + t d, with u + t W d, so a trial costs O(nc); when it fails, CS_NSN_SWEEPS projected
-   Gauss-Seidel sweeps of the same local map (the fallback) instead.
+   Newton direction d from (J + delta I) d = -F; a backtracking line search along r + t d
+   (with u + t W d, so a trial costs O(nc)) from t = 1, halving t until phi = 1/2 |F|^2
+   decreases by the Armijo factor (1 - 2e-4 t) or the Siconos error halves; when no t >=
+   2^-39 passes, CS_NSN_SWEEPS projected Gauss-Seidel sweeps of the same local map (the
+   fallback) instead.
    - rho per contact from W's diagonal block, as NCP-PGS's steps (spec/solvers.md): rho_N =
      1 / W_NN, rho_T = 1 / max(W_T1T1, W_T2T2); J's rows are then of order 1.
-   - delta = clamp(error, CS_NSN_DELTA_MIN, CS_NSN_DELTA_MAX), a Levenberg-Marquardt-like
-     damping that keeps J + delta I invertible when W is singular (redundant contacts:
-     spheres-in-a-box has W 768 x 768 of rank <= 588) and vanishes as the error does, so
-     the local convergence stays superlinear.
+   - delta, a Levenberg-Marquardt-like damping, keeps J + delta I invertible when W is
+     singular (redundant contacts: spheres-in-a-box has W 768 x 768 of rank <= 588). It
+     starts at 1e-4, is divided by 10 after a full step (down to 1e-14: Newton's local
+     rate; a 1e6 mass ratio needs it far below 1e-4, whose damping then dominates the
+     heavy body's modes) and multiplied by 10 after a step t < 0.1 (up to 1e-2: shorter,
+     gradient-like directions that the line search accepts; Capsules needs those).
    - The linear solve exploits structure: the rows of open contacts are those of I
      (d_i = -r_i, eliminated first); the rest is J's block-sparse part (3 x 3 blocks where
      W has a non-zero block), factored by block LU (3 x 3 pivots) in a minimum-degree
@@ -40,7 +43,7 @@
      CS_NSN_STALL iterations stops (converged = 0); an unconverged run returns its best
      iterate.
    - Warm start: lambda is kept when its natural-map residual is below that of lambda = 0.
-     Cold starts take CS_NSN_PRESWEEPS Gauss-Seidel sweeps first (a cheap start).
+     (A few Gauss-Seidel sweeps as a cold start were tried: they did not pay on FCLIB.)
    No allocation: every array is carved from the workspace. */
 #include <float.h>
 #include <math.h>
@@ -50,15 +53,16 @@
 #include "cs_solver.h"
 
 enum {
-  CS_NSN_MEMORY = 5,     /* non-monotone line search: merits remembered */
   CS_NSN_BACKTRACK = 40, /* halvings of the step before the fallback */
   CS_NSN_SWEEPS = 10,    /* Gauss-Seidel sweeps of the fallback */
-  CS_NSN_PRESWEEPS = 0,  /* sweeps before Newton on a cold start */
   CS_NSN_STALL = 30      /* iterations without halving the best error: stalled */
 };
-#define CS_NSN_ARMIJO 1e-4
-#define CS_NSN_DELTA_MIN 1e-12
-#define CS_NSN_DELTA_MAX 1e-4
+#define CS_NSN_ARMIJO 1e-4     /* sufficient decrease of phi */
+#define CS_NSN_ERR_DROP 0.5    /* ... or of the Siconos error */
+#define CS_NSN_DELTA0 1e-4     /* damping: first value, */
+#define CS_NSN_DELTA_MIN 1e-14 /* least, */
+#define CS_NSN_DELTA_MAX 1e-2  /* largest */
+#define CS_NSN_SHORT 0.1       /* a step below this raises the damping */
 
 enum { CS_NSN_OPEN = 0, CS_NSN_FREE, CS_NSN_STICK, CS_NSN_SLIDE };
 
@@ -519,7 +523,6 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
   /* start: the warm start if its residual is below that of lambda = 0 (u = g) */
   double* r = lambda;
   double* u = s.u;
-  int cold = 1;
   if (opt->warmstart) {
     double zero[3] = {0, 0, 0}, e0 = 0, ew = 0;
     cs_nsn_mulw(&s, r, 1, u);
@@ -527,22 +530,16 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
       e0 += csu_natural_map_sq(zero, p->g + 3 * i, p->mu[i]);
       ew += csu_natural_map_sq(r + 3 * i, u + 3 * i, p->mu[i]);
     }
-    cold = !(ew <= e0);
-  }
-  if (cold) {
+    if (!(ew <= e0)) memset(r, 0, sizeof(double) * (size_t)n);
+  } else {
     memset(r, 0, sizeof(double) * (size_t)n);
-    if (CS_NSN_PRESWEEPS > 0) {
-      memcpy(u, p->g, sizeof(double) * (size_t)n);
-      cs_nsn_sweeps(&s, r, u, CS_NSN_PRESWEEPS);
-    }
   }
 
-  double hist[CS_NSN_MEMORY];
-  int nhist = 0;
   double err = INFINITY, best = INFINITY, stall_ref = INFINITY;
+  double lm = CS_NSN_DELTA0; /* the damping delta */
   int it = 0, done = 0, stall_it = 0;
   for (;;) {
-    cs_nsn_mulw(&s, r, 1, u);
+    cs_nsn_mulw(&s, r, 1, u); /* fresh: no drift from the updates u + t W d */
     err = cs_nsn_error(&s, r, u);
     if (err < best) {
       best = err;
@@ -557,39 +554,38 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
     if (it - stall_it >= CS_NSN_STALL) break; /* no progress: stalled */
     it++;
 
+    /* Newton direction: (J + delta I) d = -F */
     double phi = cs_nsn_jacobian(&s, r, u);
-    if (nhist == CS_NSN_MEMORY)
-      memmove(hist, hist + 1, sizeof(double) * (CS_NSN_MEMORY - 1)), nhist--;
-    hist[nhist++] = phi;
-    double ref = 0;
-    for (int k = 0; k < nhist; k++) ref = fmax(ref, hist[k]);
-
-    double delta = fmin(CS_NSN_DELTA_MAX, fmax(CS_NSN_DELTA_MIN, err));
-    int na = cs_nsn_assemble(&s, r, delta);
-    int ok = cs_nsn_factor(&s, na);
+    int na = cs_nsn_assemble(&s, r, lm);
     double t = 0;
-    if (ok) {
+    if (cs_nsn_factor(&s, na)) {
       cs_nsn_lusolve(&s, na, s.d);
       cs_nsn_mulw(&s, s.d, 0, s.wd);
-      /* Armijo on phi (d is a descent direction of phi with slope ~ -2 phi), against the
-         largest recent merit */
-      for (int k = 0, tries = 0; tries < CS_NSN_BACKTRACK; tries++, k++) {
+      /* Backtracking from t = 1: accept when phi decreases enough (Armijo; the slope of
+         phi along an exact Newton direction is -2 phi), or when the Siconos error, the
+         stop criterion, halves. The second test matters where the two measures weigh the
+         contacts differently (rho_N = 1 / W_NN is 1e-6 on light bodies, the natural map's
+         rho is 1): spheres-in-a-box crawls with t ~ 1e-3 on phi alone. */
+      for (int k = 0; k < CS_NSN_BACKTRACK; k++) {
         double tt = ldexp(1.0, -k);
         for (int e = 0; e < n; e++) s.rt[e] = r[e] + tt * s.d[e], s.ut[e] = u[e] + tt * s.wd[e];
-        double pt = cs_nsn_merit(&s, s.rt, s.ut);
-        if (pt <= ref - 2 * CS_NSN_ARMIJO * tt * phi) {
+        if (cs_nsn_merit(&s, s.rt, s.ut) <= (1 - 2 * CS_NSN_ARMIJO * tt) * phi ||
+            cs_nsn_error(&s, s.rt, s.ut) <= CS_NSN_ERR_DROP * err) {
           t = tt;
           break;
         }
       }
     }
-    if (t > 0) {
+    /* damping: less after a full step (toward Newton's local rate), more after a short
+       one (toward a gradient-like step that the line search accepts) */
+    if (t == 1)
+      lm = fmax(0.1 * lm, CS_NSN_DELTA_MIN);
+    else if (t < CS_NSN_SHORT)
+      lm = fmin(10 * lm, CS_NSN_DELTA_MAX);
+    if (t > 0)
       memcpy(r, s.rt, sizeof(double) * (size_t)n);
-    } else {
-      /* no acceptable Newton step: Gauss-Seidel sweeps from r, and a fresh memory */
+    else /* no acceptable step (or a pivot that cannot be inverted): Gauss-Seidel sweeps */
       cs_nsn_sweeps(&s, r, u, CS_NSN_SWEEPS);
-      nhist = 0;
-    }
   }
   if (!done && best < err) {
     memcpy(r, s.best, sizeof(double) * (size_t)n);
