@@ -593,7 +593,7 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
   }
   st->iterations = it;
   st->converged = done;
-  st->residual = err;
+  st->residual = isnan(err) ? INFINITY : err; /* NaN input: no residual, not converged */
   cs_ncp_report(p, lambda, &st->ncp);
   return CS_OK;
 }

@@ -204,7 +204,7 @@ static void test_edges(void) {
   /* a NaN in g: CS_OK, not converged, no crash */
   P.g[4] = NAN;
   st = run(s, &P.p, 1e-10, 50, 0, l);
-  CHECK(!st.converged);
+  CHECK(!st.converged && st.residual > 1e-10);
   /* nc = 0 */
   csContactProblem z;
   memset(&z, 0, sizeof z);
