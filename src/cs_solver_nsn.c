@@ -43,7 +43,8 @@
      CS_NSN_STALL iterations stops (converged = 0); an unconverged run returns its best
      iterate.
    - Warm start: lambda is kept when its natural-map residual is below that of lambda = 0.
-     (A few Gauss-Seidel sweeps as a cold start were tried: they did not pay on FCLIB.)
+     A cold start is lambda = 0, without Gauss-Seidel pre-sweeps (not measured: Newton
+     from 0 already takes 4-21 iterations on the FCLIB files).
    No allocation: every array is carved from the workspace. */
 #include <float.h>
 #include <math.h>
