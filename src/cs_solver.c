@@ -6,7 +6,8 @@
 
 static const char* const cs_solver_names[CS_SOLVER_COUNT] = {
     "none",    "bisection", "bisection_desaxce", "pgs_raisim", "lcp_pgs", "ccp_pgs",
-    "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke"};
+    "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke",
+    "nsn_ac"};
 
 static const csSolver* cs_solver_table(int type) {
   switch (type) {
@@ -20,6 +21,7 @@ static const csSolver* cs_solver_table(int type) {
     case CS_SOLVER_NCP_ADMM: return &cs_solver_ncp_admm;
     case CS_SOLVER_STAGGERED: return &cs_solver_staggered;
     case CS_SOLVER_LEMKE: return &cs_solver_lemke;
+    case CS_SOLVER_NSN_AC: return &cs_solver_nsn_ac;
     default: return NULL;
   }
 }

@@ -18,6 +18,7 @@ extern const csSolver cs_solver_ccp_admm;
 extern const csSolver cs_solver_ncp_admm;
 extern const csSolver cs_solver_staggered;
 extern const csSolver cs_solver_lemke;
+extern const csSolver cs_solver_nsn_ac;
 
 /* Helpers shared by the solver files (cs_solver_pgs.c, cs_solver_admm.c). */
 /* v = (G + diag R) lambda + g. */

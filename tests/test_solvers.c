@@ -191,7 +191,7 @@ enum { MODEL_NCP, MODEL_CCP, MODEL_LCP, MODEL_RAISIM, MODEL_OTHER };
 
 static int model_of(const char* name) {
   if (!strcmp(name, "ncp_pgs") || !strcmp(name, "ncp_admm") || !strcmp(name, "staggered") ||
-      !strcmp(name, "pgs_raisim"))
+      !strcmp(name, "pgs_raisim") || !strcmp(name, "nsn_ac"))
     return MODEL_NCP; /* pgs_raisim: paper 001's PGS projects on the disk, its fixed point
                          is the NCP's; it stops on its own test (own_residual: -1) */
   if (!strcmp(name, "ccp_pgs") || !strcmp(name, "ccp_admm")) return MODEL_CCP;
@@ -218,7 +218,7 @@ static double own_residual(const char* sname, int model, const csContactProblem*
   if (model == MODEL_NCP) {
     csNcpReport r;
     cs_ncp_report(p, l, &r);
-    return r.eps_abs;
+    return !strcmp(sname, "nsn_ac") ? r.error : r.eps_abs; /* nsn_ac stops on Siconos' error */
   }
   double worst = 0;
   for (int i = 0; i < p->nc; i++) {

@@ -77,6 +77,7 @@ typedef enum csSolverType {
   CS_SOLVER_NCP_ADMM,
   CS_SOLVER_STAGGERED,
   CS_SOLVER_LEMKE,
+  CS_SOLVER_NSN_AC, /* semismooth Newton on the Alart-Curnier function */
   CS_SOLVER_COUNT
 } csSolverType;
 
