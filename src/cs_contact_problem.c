@@ -1,29 +1,28 @@
 /* The contact problem of the current contacts (DESIGN.md section 4):
-     J      rows n, t1, t2 of every contact: relative velocity of geom[1]'s body
-   with respect to geom[0]'s body at the contact point, in the contact frame; G
-   = J M^-1 J^T through the sparse factor M = L^T D L (no inverse, no M^-1 J^T):
-   with Y = L^-T J^T, G = Y^T D^-1 Y. Row j of J lives on the dofs of the two
-   bodies' chains to the root, and so does Y_j (L^T couples a dof only to its
-   ancestors), so the half solve touches a chain, not the tree; g = J v_free +
-   stabilisation on the normal rows (spec/benchmarks.md "Common settings"): gap
-   phi > 0: the gap may close within the step (v_N >= -phi/dt); phi < 0:
-   Baumgarte pushes out at beta (v_N >= -beta phi/dt). Warm start: impulses of
-   last step's contact with the same geom pair and feature id, carried through
-   the world frame into the new contact frame (the cone projection is done by
-   the solver); none at new impacts and none after a failed solve. */
+     J      rows n, t1, t2 of every contact: relative velocity of geom[1]'s body with respect
+            to geom[0]'s body at the contact point, in the contact frame;
+     G = J M^-1 J^T through the sparse factor M = L^T D L (no inverse, no M^-1 J^T): with
+            Y = L^-T J^T, G = Y^T D^-1 Y. Row j of J lives on the dofs of the two bodies'
+            chains to the root, and so does Y_j (L^T couples a dof only to its ancestors), so
+            the half solve touches a chain, not the tree;
+     g = J v_free + stabilisation on the normal rows (spec/benchmarks.md "Common settings"):
+            gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
+            phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt).
+   Warm start: impulses of last step's contact with the same geom pair and feature id,
+   carried through the world frame into the new contact frame (the cone projection is done
+   by the solver); none at new impacts and none after a failed solve. */
 #include <math.h>
 #include <string.h>
 
-#include "contactsim/cs_dynamics.h"
 #include "cs_error.h"
 #include "cs_math.h"
 #include "cs_memory.h"
+#include "contactsim/cs_dynamics.h"
 
-/* The velocity of the point p carried by dof k's motion (S = [w; v_O]: v_O + w
-   x p) in the contact frame F (rows n, t1, t2): one column of the contact's
-   three Jacobian rows. */
-static inline void cs_contact_jac_col(const double *S, const double *p,
-                                      const double *F, double j[3]) {
+/* The velocity of the point p carried by dof k's motion (S = [w; v_O]: v_O + w x p) in the
+   contact frame F (rows n, t1, t2): one column of the contact's three Jacobian rows. */
+static inline void cs_contact_jac_col(const double* S, const double* p, const double* F,
+                                      double j[3]) {
   double v0 = S[1] * p[2] - S[2] * p[1] + S[3];
   double v1 = S[2] * p[0] - S[0] * p[2] + S[4];
   double v2 = S[0] * p[1] - S[1] * p[0] + S[5];
@@ -33,25 +32,21 @@ static inline void cs_contact_jac_col(const double *S, const double *p,
 }
 
 /* rows (3 x nv) += sign * frame * (point Jacobian of body at p) */
-static void cs_contact_jac_add(const csModel *m, const csData *d, int body,
-                               const double *p, const double *frame,
-                               double sign, double *rows) {
+static void cs_contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
+                               const double* frame, double sign, double* rows) {
   int nv = m->nv;
   for (int k = m->body_lastdof[body]; k >= 0; k = m->dof_parent[k]) {
     double j[3];
     cs_contact_jac_col(d->cdof + 6 * k, p, frame, j);
-    rows[k] += sign * j[0], rows[nv + k] += sign * j[1],
-        rows[2 * nv + k] += sign * j[2];
+    rows[k] += sign * j[0], rows[nv + k] += sign * j[1], rows[2 * nv + k] += sign * j[2];
   }
 }
 
-static void cs_warmstart(const csData *d, const csContact *c, double *lambda) {
+static void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
   lambda[0] = lambda[1] = lambda[2] = 0;
   for (int j = 0; j < d->ncon_prev; j++) {
-    const csContact *q = d->contact_prev + j;
-    if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] ||
-        q->feature != c->feature)
-      continue;
+    const csContact* q = d->contact_prev + j;
+    if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] || q->feature != c->feature) continue;
     double f[3];
     cs_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
     cs_mulmat3vec(lambda, c->frame, f);
@@ -59,10 +54,10 @@ static void cs_warmstart(const csData *d, const csContact *c, double *lambda) {
   }
 }
 
-/* The dofs that move contact i: the union of both bodies' chains to the root,
-   in descending order (dof_parent[k] < k, so each walk descends; once the walks
-   meet they share the rest). Returns their number. */
-static int cs_contact_chain(const csModel *m, int b0, int b1, int *chain) {
+/* The dofs that move contact i: the union of both bodies' chains to the root, in
+   descending order (dof_parent[k] < k, so each walk descends; once the walks meet they
+   share the rest). Returns their number. */
+static int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
   int n = 0;
   int k1 = m->body_lastdof[b1], k0 = b0 > 0 ? m->body_lastdof[b0] : -1;
   while (k1 >= 0 || k0 >= 0) {
@@ -80,27 +75,25 @@ static int cs_contact_chain(const csModel *m, int b0, int b1, int *chain) {
   return n;
 }
 
-/* The general case (some contact between two moving bodies on different
-   branches): J as dense rows, Y per contact on its chain (a path or the union
-   of two), g = J v_free, and G block by block over the dofs two chains share.
- */
-static void cs_build_general(const csModel *m, csData *d, const double *vfree,
-                             const int *chain, const int *nchain, int *single,
-                             const double *sd, double *za) {
+/* The general case (some contact between two moving bodies on different branches): J as
+   dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
+   block by block over the dofs two chains share. */
+static void cs_build_general(const csModel* m, csData* d, const double* vfree, const int* chain,
+                             const int* nchain, int* single, const double* sd, double* za) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
-  const double *LD = d->qLD;
-  const int *adr = m->dof_Madr;
+  const double* LD = d->qLD;
+  const int* adr = m->dof_Madr;
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
   for (int i = 0; i < nc; i++) {
-    const csContact *c = d->contact + i;
-    double *rows = d->efc_J + (size_t)3 * i * nv;
+    const csContact* c = d->contact + i;
+    double* rows = d->efc_J + (size_t)3 * i * nv;
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-    const int *ch = chain + (size_t)i * nv;
+    const int* ch = chain + (size_t)i * nv;
     int nch = nchain[i];
     if (single[i] && b0 == 0) {
-      /* against the world: J's rows along the chain, written compactly into the
-         contact's Y block (where the solve below continues) and into J */
-      double *y = d->efc_Y + (size_t)3 * i * nv;
+      /* against the world: J's rows along the chain, written compactly into the contact's
+         Y block (where the solve below continues) and into J */
+      double* y = d->efc_Y + (size_t)3 * i * nv;
       for (int e = 0; e < nch; e++) {
         int k = ch[e];
         double j[3];
@@ -112,25 +105,22 @@ static void cs_build_general(const csModel *m, csData *d, const double *vfree,
       continue;
     }
     cs_contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
-    if (b0 > 0)
-      cs_contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
+    if (b0 > 0) cs_contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
   }
-  /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its
-     ancestors, which are on the chain), stored compactly: contact i's block at
-     efc_Y + 3 i nv holds 3 rows of nchain[i] entries in chain order, scaled by
-     D^-1/2 so that G = Y^T Y. */
+  /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
+     which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
+     3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
   for (int i = 0; i < nc; i++) {
-    const double *J = d->efc_J + (size_t)3 * i * nv;
-    const int *ch = chain + (size_t)i * nv;
+    const double* J = d->efc_J + (size_t)3 * i * nv;
+    const int* ch = chain + (size_t)i * nv;
     int nch = nchain[i];
-    double *Y = d->efc_Y + (size_t)3 * i * nv;
+    double* Y = d->efc_Y + (size_t)3 * i * nv;
     if (single[i]) {
-      /* on one path to the root the ancestors of ch[e] are ch[e + 1], ch[e +
-         2], ... in order, so the solve runs in the compact index space: gather,
-         solve, scale */
-      double *restrict y0 = Y;
-      double *restrict y1 = Y + nch;
-      double *restrict y2 = Y + 2 * nch;
+      /* on one path to the root the ancestors of ch[e] are ch[e + 1], ch[e + 2], ... in
+         order, so the solve runs in the compact index space: gather, solve, scale */
+      double* restrict y0 = Y;
+      double* restrict y1 = Y + nch;
+      double* restrict y2 = Y + 2 * nch;
       if (single[i] == 1)
         for (int e = 0; e < nch; e++) {
           int k = ch[e];
@@ -138,8 +128,7 @@ static void cs_build_general(const csModel *m, csData *d, const double *vfree,
         }
       for (int e = 0; e < nch; e++) {
         double a0 = y0[e], a1 = y1[e], a2 = y2[e];
-        int rb = adr[ch[e]] -
-                 e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
+        int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
         for (int f = e + 1; f < nch; f++) {
           double l = LD[rb + f];
           y0[f] -= l * a0, y1[f] -= l * a1, y2[f] -= l * a2;
@@ -149,30 +138,29 @@ static void cs_build_general(const csModel *m, csData *d, const double *vfree,
       }
       continue;
     }
-    double *w = Y; /* first 3 dense rows (a copy of J), then the compact form */
+    double* w = Y; /* first 3 dense rows (a copy of J), then the compact form */
     memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
     for (int e = 0; e < nch; e++) {
       int k = ch[e];
       double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
-      const double *rk = LD + adr[k];
+      const double* rk = LD + adr[k];
       int t = 1;
       for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
         double l = rk[t];
         w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
       }
     }
-    /* compact in place: row r's entries go to [r nch, (r + 1) nch), below row r
-       + 1's sources (at >= (r + 1) nv); within a row they are gathered first */
+    /* compact in place: row r's entries go to [r nch, (r + 1) nch), below row r + 1's
+       sources (at >= (r + 1) nv); within a row they are gathered first */
     for (int r = 0; r < 3; r++) {
-      for (int e = 0; e < nch; e++)
-        za[e] = w[r * nv + ch[e]] * sd[ch[e]];
+      for (int e = 0; e < nch; e++) za[e] = w[r * nv + ch[e]] * sd[ch[e]];
       memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
     }
   }
   /* g = J v_free over each chain */
   for (int i = 0; i < nc; i++) {
-    const int *chi = chain + (size_t)i * nv;
-    const double *J0 = d->efc_J + (size_t)3 * i * nv;
+    const int* chi = chain + (size_t)i * nv;
+    const double* J0 = d->efc_J + (size_t)3 * i * nv;
     double g0 = 0, g1 = 0, g2 = 0;
     for (int e = 0, ni = nchain[i]; e < ni; e++) {
       int k = chi[e];
@@ -181,41 +169,37 @@ static void cs_build_general(const csModel *m, csData *d, const double *vfree,
     }
     d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
   }
-  /* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their
-     chains share. Two single paths to the root share a common tail (the path of
-     their deepest common dof), found from the ends and summed two dofs at a
-     time in the lanes of a vector; other chains (a contact between two moving
-     bodies) merge their dof lists. The upper triangle and its mirror are
-     written together. */
-  double *G = d->efc_G;
+  /* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share.
+     Two single paths to the root share a common tail (the path of their deepest common
+     dof), found from the ends and summed two dofs at a time in the lanes of a vector; other
+     chains (a contact between two moving bodies) merge their dof lists. The upper triangle
+     and its mirror are written together. */
+  double* G = d->efc_G;
   for (int i = 0; i < nc; i++) {
-    const int *chi = chain + (size_t)i * nv;
+    const int* chi = chain + (size_t)i * nv;
     int ni = nchain[i];
-    const double *Yi = d->efc_Y + (size_t)3 * i * nv;
+    const double* Yi = d->efc_Y + (size_t)3 * i * nv;
     for (int j = i; j < nc; j++) {
-      const int *chj = chain + (size_t)j * nv;
+      const int* chj = chain + (size_t)j * nv;
       int nj = nchain[j];
-      const double *Yj = d->efc_Y + (size_t)3 * j * nv;
+      const double* Yj = d->efc_Y + (size_t)3 * j * nv;
       double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
       if (single[i] && single[j]) {
         int L = 0;
-        while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L])
-          L++;
-        const double *a0p = Yi + ni - L;
-        const double *a1p = a0p + ni;
-        const double *a2p = a1p + ni;
-        const double *b0p = Yj + nj - L;
-        const double *b1p = b0p + nj;
-        const double *b2p = b1p + nj;
-        cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00,
-              s12 = s00, s20 = s00, s21 = s00, s22 = s00;
+        while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
+        const double* a0p = Yi + ni - L;
+        const double* a1p = a0p + ni;
+        const double* a2p = a1p + ni;
+        const double* b0p = Yj + nj - L;
+        const double* b1p = b0p + nj;
+        const double* b2p = b1p + nj;
+        cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00, s12 = s00, s20 = s00,
+              s21 = s00, s22 = s00;
         int e = 0;
         for (; e + 1 < L; e += 2) {
           cs_v2 x0, x1, x2, y0, y1, y2;
-          memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16),
-              memcpy(&x2, a2p + e, 16);
-          memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16),
-              memcpy(&y2, b2p + e, 16);
+          memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16), memcpy(&x2, a2p + e, 16);
+          memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16), memcpy(&y2, b2p + e, 16);
           s00 += x0 * y0, s01 += x0 * y1, s02 += x0 * y2;
           s10 += x1 * y0, s11 += x1 * y1, s12 += x1 * y2;
           s20 += x2 * y0, s21 += x2 * y1, s22 += x2 * y2;
@@ -224,8 +208,7 @@ static void cs_build_general(const csModel *m, csData *d, const double *vfree,
         B[3] = s10[0] + s10[1], B[4] = s11[0] + s11[1], B[5] = s12[0] + s12[1];
         B[6] = s20[0] + s20[1], B[7] = s21[0] + s21[1], B[8] = s22[0] + s22[1];
         if (e < L) {
-          double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e],
-                 y1 = b1p[e], y2 = b2p[e];
+          double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e], y1 = b1p[e], y2 = b2p[e];
           B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
           B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
           B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
@@ -248,8 +231,8 @@ static void cs_build_general(const csModel *m, csData *d, const double *vfree,
           }
         }
       }
-      double *Gij = G + (size_t)(3 * i) * n + 3 * j;
-      double *Gji = G + (size_t)(3 * j) * n + 3 * i;
+      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
       Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
       Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
       Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
@@ -263,7 +246,7 @@ static void cs_build_general(const csModel *m, csData *d, const double *vfree,
 /* dofs summed per pass of cs_gram */
 #define CS_GRAM_MAXT 8
 
-static inline cs_v2 cs_v2_load(const double *p) {
+static inline cs_v2 cs_v2_load(const double* p) {
   cs_v2 x;
   memcpy(&x, p, sizeof x);
   return x;
@@ -275,50 +258,43 @@ static inline cs_v2 cs_v2_load(const double *p) {
    of the diagonal is also stored transposed below it and the diagonal blocks
    are made symmetric, so G comes out exactly symmetric. Inlined with nt = 6 (a
    floating base) for the broadcast rows to stay in registers. */
-static inline void cs_gram(const double *Y, const double *dv, int ldr, int nt,
-                           int n, int add, double *G) {
+static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
+                           double* G) {
   for (int a = 0; a < n; a += 2) {
     int two = a + 1 < n; /* row a + 1 exists */
     cs_v2 y0[CS_GRAM_MAXT], y1[CS_GRAM_MAXT];
     for (int t = 0; t < nt; t++) {
-      double u = Y[(size_t)t * ldr + a] * dv[t],
-             v = Y[(size_t)t * ldr + a + 1] * dv[t];
+      double u = Y[(size_t)t * ldr + a] * dv[t], v = Y[(size_t)t * ldr + a + 1] * dv[t];
       y0[t] = (cs_v2){u, u}, y1[t] = (cs_v2){v, v};
     }
-    double *G0 = G + (size_t)a * n;
-    double *G1 = G0 + n;
+    double* G0 = G + (size_t)a * n;
+    double* G1 = G0 + n;
     for (int b = a; b < n; b += 2) {
       int full = b + 1 < n; /* column b + 1 exists */
       cs_v2 s0 = {0, 0}, s1 = {0, 0};
       if (add) {
         s0 = (cs_v2){G0[b], full ? G0[b + 1] : 0};
-        if (two)
-          s1 = (cs_v2){G1[b], full ? G1[b + 1] : 0};
+        if (two) s1 = (cs_v2){G1[b], full ? G1[b + 1] : 0};
       }
       for (int t = 0; t < nt; t++) {
         cs_v2 y = cs_v2_load(Y + (size_t)t * ldr + b);
         s0 += y0[t] * y, s1 += y1[t] * y;
       }
-      if (b == a)
-        s1[0] = s0[1];
+      if (b == a) s1[0] = s0[1];
       if (full) {
         memcpy(G0 + b, &s0, sizeof s0);
-        if (two)
-          memcpy(G1 + b, &s1, sizeof s1);
+        if (two) memcpy(G1 + b, &s1, sizeof s1);
       } else {
         G0[b] = s0[0];
-        if (two)
-          G1[b] = s1[0];
+        if (two) G1[b] = s1[0];
       }
       if (b > a) {
-        double *Gb = G + (size_t)b * n + a;
+        double* Gb = G + (size_t)b * n + a;
         Gb[0] = s0[0];
-        if (two)
-          Gb[1] = s1[0];
+        if (two) Gb[1] = s1[0];
         if (full) {
           Gb[n] = s0[1];
-          if (two)
-            Gb[n + 1] = s1[1];
+          if (two) Gb[n + 1] = s1[1];
         }
       }
     }
@@ -340,20 +316,19 @@ static inline void cs_gram(const double *Y, const double *dv, int ldr, int nt,
    D_R^-1 Xr (cs_gram) + the own parts' products for the pairs whose own parts
    meet (two contacts on one branch). J is computed column by column along the
    path, g = J v_free with it. w: scratch of 3 nv. */
-static void cs_build_paths(const csModel *m, csData *d, const double *vfree,
-                           const int *chadr, const int *nchain, int nR,
-                           int *ownadr, double *w) {
+static void cs_build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
+                           const int* nchain, int nR, int* ownadr, double* w) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
-  const double *LD = d->qLD;
-  const double *dinv = d->qLDiagInv;
-  const int *adr = m->dof_Madr;
-  double *Xr = d->efc_Y;
-  double *own = Xr + (size_t)nR * ldr;
+  const double* LD = d->qLD;
+  const double* dinv = d->qLDiagInv;
+  const int* adr = m->dof_Madr;
+  double* Xr = d->efc_Y;
+  double* own = Xr + (size_t)nR * ldr;
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
   int oa = 0;
   for (int i = 0; i < nc; i++) {
-    const csContact *c = d->contact + i;
-    const int *ch = m->dof_Mcol + chadr[i];
+    const csContact* c = d->contact + i;
+    const int* ch = m->dof_Mcol + chadr[i];
     int nch = nchain[i], mi = nch - nR;
     /* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut) move both
        points alike, so J is 0 there; above kcut only the deeper body moves
@@ -361,30 +336,28 @@ static void cs_build_paths(const csModel *m, csData *d, const double *vfree,
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
     int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
     int neg = k0 > k1, kcut = neg ? k1 : k0;
-    double *rows = d->efc_J + (size_t)3 * i * nv;
-    double *restrict w0 = w;
-    double *restrict w1 = w + nch;
-    double *restrict w2 = w + 2 * nch;
+    double* rows = d->efc_J + (size_t)3 * i * nv;
+    double* restrict w0 = w;
+    double* restrict w1 = w + nch;
+    double* restrict w2 = w + 2 * nch;
     double g0 = 0, g1 = 0, g2 = 0;
     int e = 0;
     for (; e < nch && ch[e] > kcut; e++) {
       int k = ch[e];
       double j[3];
       cs_contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
-      if (neg)
-        j[0] = -j[0], j[1] = -j[1], j[2] = -j[2];
+      if (neg) j[0] = -j[0], j[1] = -j[1], j[2] = -j[2];
       rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
       w0[e] = j[0], w1[e] = j[1], w2[e] = j[2];
       double v = vfree[k];
       g0 += j[0] * v, g1 += j[1] * v, g2 += j[2] * v;
     }
-    for (; e < nch; e++)
-      w0[e] = w1[e] = w2[e] = 0;
+    for (; e < nch; e++) w0[e] = w1[e] = w2[e] = 0;
     d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
     /* own part of the solve: the ancestors of ch[e] are ch[e + 1], ch[e + 2],
      * ... */
     ownadr[i] = oa;
-    double *o = own + oa;
+    double* o = own + oa;
     oa += 3 * mi;
     for (e = 0; e < mi; e++) {
       double a0 = w0[e], a1 = w1[e], a2 = w2[e];
@@ -396,24 +369,23 @@ static void cs_build_paths(const csModel *m, csData *d, const double *vfree,
       o[e] = a0, o[mi + e] = a1, o[2 * mi + e] = a2;
     }
     for (int t = 0; t < nR; t++) {
-      double *x = Xr + (size_t)t * ldr + 3 * i;
+      double* x = Xr + (size_t)t * ldr + 3 * i;
       x[0] = w0[mi + t], x[1] = w1[mi + t], x[2] = w2[mi + t];
     }
   }
   if (n & 1)
-    for (int t = 0; t < nR; t++)
-      Xr[(size_t)t * ldr + n] = 0;
+    for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
   /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t +
    * 1], ... */
-  const int *R = m->dof_Mcol + chadr[0] + nchain[0] - nR;
-  double *dv = w; /* D^-1 on R */
+  const int* R = m->dof_Mcol + chadr[0] + nchain[0] - nR;
+  double* dv = w; /* D^-1 on R */
   for (int t = 0; t < nR; t++) {
     int k = R[t], rb = adr[k] - t;
     dv[t] = dinv[k];
-    const double *xt = Xr + (size_t)t * ldr;
+    const double* xt = Xr + (size_t)t * ldr;
     for (int u = t + 1; u < nR; u++) {
       cs_v2 l = {LD[rb + u], LD[rb + u]};
-      double *xu = Xr + (size_t)u * ldr;
+      double* xu = Xr + (size_t)u * ldr;
       for (int b = 0; b < ldr; b += 2) {
         cs_v2 y = cs_v2_load(xu + b) - l * cs_v2_load(xt + b);
         memcpy(xu + b, &y, sizeof y);
@@ -422,7 +394,7 @@ static void cs_build_paths(const csModel *m, csData *d, const double *vfree,
   }
   /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT
      dofs), then the own parts that meet */
-  double *G = d->efc_G;
+  double* G = d->efc_G;
   for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
     int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
     if (nt == 6 && t0 == 0)
@@ -431,26 +403,23 @@ static void cs_build_paths(const csModel *m, csData *d, const double *vfree,
       cs_gram(Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
   }
   for (int i = 0; i < nc; i++) {
-    const int *chi = m->dof_Mcol + chadr[i];
+    const int* chi = m->dof_Mcol + chadr[i];
     int mi = nchain[i] - nR;
-    if (mi == 0)
-      continue;
+    if (mi == 0) continue;
     for (int j = i; j < nc; j++) {
-      const int *chj = m->dof_Mcol + chadr[j];
+      const int* chj = m->dof_Mcol + chadr[j];
       int mj = nchain[j] - nR;
       /* two paths meet above R iff they share the dof just above R */
-      if (mj == 0 || chi[mi - 1] != chj[mj - 1])
-        continue;
+      if (mj == 0 || chi[mi - 1] != chj[mj - 1]) continue;
       int L = 1;
-      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L])
-        L++;
-      const int *kk = chi + mi - L;
-      const double *a0 = own + ownadr[i] + mi - L;
-      const double *a1 = a0 + mi;
-      const double *a2 = a1 + mi;
-      const double *b0 = own + ownadr[j] + mj - L;
-      const double *b1 = b0 + mj;
-      const double *b2 = b1 + mj;
+      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
+      const int* kk = chi + mi - L;
+      const double* a0 = own + ownadr[i] + mi - L;
+      const double* a1 = a0 + mi;
+      const double* a2 = a1 + mi;
+      const double* b0 = own + ownadr[j] + mj - L;
+      const double* b1 = b0 + mj;
+      const double* b2 = b1 + mj;
       double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
       for (int e = 0; e < L; e++) {
         double di = dinv[kk[e]];
@@ -460,36 +429,31 @@ static void cs_build_paths(const csModel *m, csData *d, const double *vfree,
         B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
         B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
       }
-      double *Gij = G + (size_t)(3 * i) * n + 3 * j;
-      double *Gji = G + (size_t)(3 * j) * n + 3 * i;
-      if (i == j)
-        B[3] = B[1], B[6] = B[2], B[7] = B[5]; /* exactly symmetric */
+      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+      if (i == j) B[3] = B[1], B[6] = B[2], B[7] = B[5]; /* exactly symmetric */
       for (int r = 0; r < 3; r++)
-        for (int q = 0; q < 3; q++)
-          Gij[(size_t)r * n + q] += B[3 * r + q];
+        for (int q = 0; q < 3; q++) Gij[(size_t)r * n + q] += B[3 * r + q];
       if (i != j)
         for (int r = 0; r < 3; r++)
-          for (int q = 0; q < 3; q++)
-            Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
+          for (int q = 0; q < 3; q++) Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
     }
   }
 }
 
-csStatus cs_contact_problem_build(const csModel *m, csData *d,
-                                  const double *vfree) {
+csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
   double dt = m->opt.timestep, beta = m->opt.baumgarte;
-  csContactProblem *p = &d->problem;
+  csContactProblem* p = &d->problem;
   size_t mark = cs_stack_mark(d);
-  int *nchain = CS_STACK_ALLOC(d, int, nc);
-  int *chadr = CS_STACK_ALLOC(d, int, nc);  /* paths: the row of dof_Mcol */
-  int *ownadr = CS_STACK_ALLOC(d, int, nc); /* paths: own parts in efc_Y */
-  double *za = CS_STACK_ALLOC(d, double, 3 * (size_t)nv); /* scratch */
+  int* nchain = CS_STACK_ALLOC(d, int, nc);
+  int* chadr = CS_STACK_ALLOC(d, int, nc);                /* paths: the row of dof_Mcol */
+  int* ownadr = CS_STACK_ALLOC(d, int, nc);               /* paths: own parts in efc_Y */
+  double* za = CS_STACK_ALLOC(d, double, 3 * (size_t)nv); /* scratch */
   if (!nchain || !chadr || !ownadr || !za) {
     cs_stack_free(d, mark);
     p->nc = 0;
-    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)",
-                    nc);
+    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
   }
   /* Is every contact's chain one path to the root? The deeper body's last dof
      kd and its ancestors (row kd of dof_Mcol), with the shallower's ks among
@@ -497,61 +461,52 @@ csStatus cs_contact_problem_build(const csModel *m, csData *d,
      tail all paths share. */
   int paths = 1, nR = nv;
   for (int i = 0; i < nc; i++) {
-    const csContact *c = d->contact + i;
+    const csContact* c = d->contact + i;
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
     d->efc_mu[i] = c->mu;
     int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
     int kd = k0 > k1 ? k0 : k1, ks = k0 > k1 ? k1 : k0;
-    if (!paths)
-      continue;
+    if (!paths) continue;
     if (kd < 0 ||
-        (ks >= 0 &&
-         m->dof_Mcol[m->dof_Madr[kd] + m->dof_Mnum[kd] - m->dof_Mnum[ks]] !=
-             ks)) {
+        (ks >= 0 && m->dof_Mcol[m->dof_Madr[kd] + m->dof_Mnum[kd] - m->dof_Mnum[ks]] != ks)) {
       paths = 0;
       continue;
     }
     chadr[i] = m->dof_Madr[kd];
     int nch = nchain[i] = m->dof_Mnum[kd];
-    const int *ch = m->dof_Mcol + chadr[i];
-    const int *c0 = m->dof_Mcol + chadr[0] + nchain[0];
+    const int* ch = m->dof_Mcol + chadr[i];
+    const int* c0 = m->dof_Mcol + chadr[0] + nchain[0];
     int L = 0;
-    while (L < nR && L < nch && ch[nch - 1 - L] == c0[-1 - L])
-      L++;
+    while (L < nR && L < nch && ch[nch - 1 - L] == c0[-1 - L]) L++;
     nR = L;
   }
   if (paths) {
     /* room in efc_Y for Xr (nR x ldr) and the own parts (3 sum m_i) */
     size_t need = (size_t)nR * (size_t)(n + (n & 1));
-    for (int i = 0; i < nc; i++)
-      need += 3 * (size_t)(nchain[i] - nR);
+    for (int i = 0; i < nc; i++) need += 3 * (size_t)(nchain[i] - nR);
     paths = need <= (size_t)3 * (size_t)m->ncon_max * (size_t)nv;
   }
   if (paths) {
     cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za);
   } else {
-    int *chain =
-        CS_STACK_ALLOC(d, int, (size_t)nc *nv); /* (nc x nv) dof lists */
-    int *single =
-        CS_STACK_ALLOC(d, int, nc); /* the chain is one path to the root */
-    double *sd = CS_STACK_ALLOC(d, double, nv); /* D^-1/2 */
+    int* chain = CS_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
+    int* single = CS_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */
+    double* sd = CS_STACK_ALLOC(d, double, nv);          /* D^-1/2 */
     if (!chain || !single || !sd) {
       cs_stack_free(d, mark);
       p->nc = 0;
-      return cs_error(CS_ERR_MEMORY,
-                      "contact problem: arena full (%d contacts)", nc);
+      return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
     }
     for (int i = 0; i < nc; i++) {
-      const csContact *c = d->contact + i;
+      const csContact* c = d->contact + i;
       int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-      int *ch = chain + (size_t)i * nv;
+      int* ch = chain + (size_t)i * nv;
       int nch = nchain[i] = cs_contact_chain(m, b0, b1, ch);
       /* one path iff its first dof has all the others as ancestors (row length
        * of M) */
       single[i] = nch > 0 && m->dof_Mnum[ch[0]] == nch;
     }
-    for (int k = 0; k < nv; k++)
-      sd[k] = sqrt(d->qLDiagInv[k]);
+    for (int k = 0; k < nv; k++) sd[k] = sqrt(d->qLDiagInv[k]);
     cs_build_general(m, d, vfree, chain, nchain, single, sd, za);
   }
   cs_stack_free(d, mark);
@@ -564,8 +519,7 @@ csStatus cs_contact_problem_build(const csModel *m, csData *d,
     if (warm)
       cs_warmstart(d, d->contact + i, d->efc_lambda + 3 * i);
     else
-      d->efc_lambda[3 * i] = d->efc_lambda[3 * i + 1] =
-          d->efc_lambda[3 * i + 2] = 0;
+      d->efc_lambda[3 * i] = d->efc_lambda[3 * i + 1] = d->efc_lambda[3 * i + 2] = 0;
   }
   p->nc = nc;
   p->nv = nv;
