@@ -252,16 +252,28 @@ static inline cs_v2 cs_v2_load(const double* p) {
   return x;
 }
 
-/* G = Y^T diag(dv) Y (n x n) over nt dof rows of Y (dof-major: rows of ldr >= n
-   entries, even, the pad zero); add: G += instead. Two rows of G at a time from
-   their diagonal 2x2 block on, two columns to a vector; every 2x2 block right
-   of the diagonal is also stored transposed below it and the diagonal blocks
-   are made symmetric, so G comes out exactly symmetric. Inlined with nt = 6 (a
-   floating base) for the broadcast rows to stay in registers. */
+/* Rows a and a + 1 of Y^T diag(dv) Y at the columns b, b + 1 (y0, y1: rows a, a + 1 of Y
+   scaled by dv and broadcast), added to s0, s1. */
+static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,
+                                 const cs_v2* y1, cs_v2* s0, cs_v2* s1) {
+  cs_v2 u = *s0, v = *s1;
+  for (int t = 0; t < nt; t++) {
+    cs_v2 y = cs_v2_load(Y + (size_t)t * ldr + b);
+    u += y0[t] * y, v += y1[t] * y;
+  }
+  *s0 = u, *s1 = v;
+}
+
+/* G = Y^T diag(dv) Y (n x n) over nt dof rows of Y (dof-major: rows of ldr >= n entries,
+   even, the pad zero); add: G += instead. Two rows of G at a time, from their diagonal 2x2
+   block on, two columns to a vector; each 2x2 block right of the diagonal is also stored
+   transposed below it and the diagonal blocks are made symmetric, so G comes out exactly
+   symmetric. Inlined with nt = 6 (a floating base) for the broadcast rows to stay in
+   registers. */
 static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
                            double* G) {
+  int ne = n & ~1; /* rows and columns in whole 2x2 blocks */
   for (int a = 0; a < n; a += 2) {
-    int two = a + 1 < n; /* row a + 1 exists */
     cs_v2 y0[CS_GRAM_MAXT], y1[CS_GRAM_MAXT];
     for (int t = 0; t < nt; t++) {
       double u = Y[(size_t)t * ldr + a] * dv[t], v = Y[(size_t)t * ldr + a + 1] * dv[t];
@@ -269,53 +281,52 @@ static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, i
     }
     double* G0 = G + (size_t)a * n;
     double* G1 = G0 + n;
-    for (int b = a; b < n; b += 2) {
-      int full = b + 1 < n; /* column b + 1 exists */
-      cs_v2 s0 = {0, 0}, s1 = {0, 0};
-      if (add) {
-        s0 = (cs_v2){G0[b], full ? G0[b + 1] : 0};
-        if (two) s1 = (cs_v2){G1[b], full ? G1[b + 1] : 0};
-      }
-      for (int t = 0; t < nt; t++) {
-        cs_v2 y = cs_v2_load(Y + (size_t)t * ldr + b);
-        s0 += y0[t] * y, s1 += y1[t] * y;
-      }
-      if (b == a) s1[0] = s0[1];
-      if (full) {
-        memcpy(G0 + b, &s0, sizeof s0);
-        if (two) memcpy(G1 + b, &s1, sizeof s1);
-      } else {
-        G0[b] = s0[0];
-        if (two) G1[b] = s1[0];
-      }
-      if (b > a) {
-        double* Gb = G + (size_t)b * n + a;
-        Gb[0] = s0[0];
-        if (two) Gb[1] = s1[0];
-        if (full) {
-          Gb[n] = s0[1];
-          if (two) Gb[n + 1] = s1[1];
-        }
-      }
+    if (a == ne) { /* n odd: the last row, of which only the diagonal entry is left */
+      cs_v2 s0 = {add ? G0[a] : 0, 0}, s1 = s0;
+      cs_gram_chunk(Y, ldr, nt, a, y0, y1, &s0, &s1);
+      G0[a] = s0[0];
+      break;
+    }
+    cs_v2 s0 = {0, 0}, s1 = {0, 0};
+    if (add) s0 = cs_v2_load(G0 + a), s1 = cs_v2_load(G1 + a);
+    cs_gram_chunk(Y, ldr, nt, a, y0, y1, &s0, &s1);
+    s1[0] = s0[1];
+    memcpy(G0 + a, &s0, sizeof s0), memcpy(G1 + a, &s1, sizeof s1);
+    for (int b = a + 2; b < ne; b += 2) {
+      s0 = s1 = (cs_v2){0, 0};
+      if (add) s0 = cs_v2_load(G0 + b), s1 = cs_v2_load(G1 + b);
+      cs_gram_chunk(Y, ldr, nt, b, y0, y1, &s0, &s1);
+      memcpy(G0 + b, &s0, sizeof s0), memcpy(G1 + b, &s1, sizeof s1);
+      cs_v2 t0 = {s0[0], s1[0]}, t1 = {s0[1], s1[1]};
+      double* Gb = G + (size_t)b * n + a;
+      memcpy(Gb, &t0, sizeof t0), memcpy(Gb + n, &t1, sizeof t1);
+    }
+    if (ne < n) { /* n odd: the last column (its pair in Y is the zero pad) */
+      s0 = s1 = (cs_v2){0, 0};
+      if (add) s0[0] = G0[ne], s1[0] = G1[ne];
+      cs_gram_chunk(Y, ldr, nt, ne, y0, y1, &s0, &s1);
+      G0[ne] = s0[0], G1[ne] = s1[0];
+      cs_v2 t0 = {s0[0], s1[0]};
+      memcpy(G + (size_t)ne * n + a, &t0, sizeof t0);
     }
   }
 }
 
-/* The common case: every contact's chain is one path to the root (a body
-   against the world or against a body on its own path), e.g. a floating-base
-   robot on the ground. Contact i's path is row chadr[i] of dof_Mcol (its deeper
-   body's last dof and that dof's ancestors), nchain[i] dofs. The paths share a
-   tail R of nR dofs (a legged robot: its floating base); contact i's path is
-   its own part, the first m_i = nchain[i] - nR dofs, then R. With X = L^-T J^T
-   (so G = X^T D^-1 X), X is kept in efc_Y in two pieces: Xr   R's rows of X for
-   all 3nc contact rows, dof-major: nR rows of ldr (3nc rounded up to even, the
-   pad zero) - what every pair of contacts shares; own  contact i's own part at
-   own + ownadr[i]: 3 rows of m_i, compact. Each contact's half solve runs over
-   its own part (updating its R entries); R's part is then solved for all
-   contact rows at once, row by row of Xr in the lanes of vectors. G = Xr^T
-   D_R^-1 Xr (cs_gram) + the own parts' products for the pairs whose own parts
-   meet (two contacts on one branch). J is computed column by column along the
-   path, g = J v_free with it. w: scratch of 3 nv. */
+/* The common case: every contact's chain is one path to the root (a body against the world
+   or against a body on its own path), e.g. a floating-base robot on the ground. Contact i's
+   path is row chadr[i] of dof_Mcol (its deeper body's last dof and that dof's ancestors),
+   nchain[i] dofs. All paths share a tail R of nR dofs (a legged robot: its floating base);
+   contact i's path is its own part, the first m_i = nchain[i] - nR dofs, then R.
+   With X = L^-T J^T (so that G = X^T D^-1 X), X is kept in efc_Y in two pieces:
+     Xr   R's rows of X for all 3nc contact rows, dof-major: nR rows of ldr entries (3nc
+          rounded up to even, the pad zero) - the part every pair of contacts shares;
+     own  contact i's own part at own + ownadr[i]: 3 rows of m_i, compact.
+   J is computed column by column along the path straight into X (and g = J v_free with
+   it); each contact's half solve runs over its own part, updating its columns of Xr; R's
+   part is then solved for all contact rows at once, row by row of Xr in the lanes of
+   vectors. Every entry of X gets the operations of a per-chain solve, in the same order.
+   G = Xr^T D_R^-1 Xr (cs_gram) + the own parts' products for the pairs whose own parts
+   meet (two contacts on one branch). w: scratch of nv. */
 static void cs_build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
                            const int* nchain, int nR, int* ownadr, double* w) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
@@ -330,53 +341,58 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
     const csContact* c = d->contact + i;
     const int* ch = m->dof_Mcol + chadr[i];
     int nch = nchain[i], mi = nch - nR;
-    /* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut) move both
-       points alike, so J is 0 there; above kcut only the deeper body moves
-       (sign s) */
+    /* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut) move both points
+       alike, so J is 0 there; above kcut only the deeper body moves (b0 if neg) */
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
     int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
     int neg = k0 > k1, kcut = neg ? k1 : k0;
     double* rows = d->efc_J + (size_t)3 * i * nv;
-    double* restrict w0 = w;
-    double* restrict w1 = w + nch;
-    double* restrict w2 = w + 2 * nch;
-    double g0 = 0, g1 = 0, g2 = 0;
-    int e = 0;
-    for (; e < nch && ch[e] > kcut; e++) {
-      int k = ch[e];
-      double j[3];
-      cs_contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
-      if (neg) j[0] = -j[0], j[1] = -j[1], j[2] = -j[2];
-      rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
-      w0[e] = j[0], w1[e] = j[1], w2[e] = j[2];
-      double v = vfree[k];
-      g0 += j[0] * v, g1 += j[1] * v, g2 += j[2] * v;
-    }
-    for (; e < nch; e++) w0[e] = w1[e] = w2[e] = 0;
-    d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
-    /* own part of the solve: the ancestors of ch[e] are ch[e + 1], ch[e + 2],
-     * ... */
+    double F[9]; /* the frame, negated if b0 is the deeper body (exactly -J) */
+    for (int r = 0; r < 9; r++) F[r] = neg ? -c->frame[r] : c->frame[r];
+    /* J's columns into X: the own part at o (3 rows of m_i), R's into Xr's columns 3i.. */
     ownadr[i] = oa;
     double* o = own + oa;
     oa += 3 * mi;
-    for (e = 0; e < mi; e++) {
-      double a0 = w0[e], a1 = w1[e], a2 = w2[e];
-      int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]) */
-      for (int f = e + 1; f < nch; f++) {
-        double l = LD[rb + f];
-        w0[f] -= l * a0, w1[f] -= l * a1, w2[f] -= l * a2;
+    double g0 = 0, g1 = 0, g2 = 0;
+    for (int e = 0; e < nch; e++) {
+      int k = ch[e];
+      double j[3] = {0, 0, 0};
+      if (k > kcut) {
+        cs_contact_jac_col(d->cdof + 6 * k, c->pos, F, j);
+        rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
+        double v = vfree[k];
+        g0 += j[0] * v, g1 += j[1] * v, g2 += j[2] * v;
       }
-      o[e] = a0, o[mi + e] = a1, o[2 * mi + e] = a2;
+      if (e < mi) {
+        o[e] = j[0], o[mi + e] = j[1], o[2 * mi + e] = j[2];
+      } else {
+        double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
+        x[0] = j[0], x[1] = j[1], x[2] = j[2];
+      }
     }
-    for (int t = 0; t < nR; t++) {
-      double* x = Xr + (size_t)t * ldr + 3 * i;
-      x[0] = w0[mi + t], x[1] = w1[mi + t], x[2] = w2[mi + t];
+    d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
+    /* the own part of the solve, in place (ch[e]'s ancestors are ch[e + 1], ch[e + 2], ...;
+       o[e] is final when e is reached) */
+    double* restrict o0 = o;
+    double* restrict o1 = o + mi;
+    double* restrict o2 = o + 2 * mi;
+    for (int e = 0; e < mi; e++) {
+      double a0 = o0[e], a1 = o1[e], a2 = o2[e];
+      int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]) */
+      for (int f = e + 1; f < mi; f++) {
+        double l = LD[rb + f];
+        o0[f] -= l * a0, o1[f] -= l * a1, o2[f] -= l * a2;
+      }
+      for (int f = mi; f < nch; f++) {
+        double l = LD[rb + f];
+        double* x = Xr + (size_t)(f - mi) * ldr + 3 * i;
+        x[0] -= l * a0, x[1] -= l * a1, x[2] -= l * a2;
+      }
     }
   }
   if (n & 1)
     for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
-  /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t +
-   * 1], ... */
+  /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t + 1], ... */
   const int* R = m->dof_Mcol + chadr[0] + nchain[0] - nR;
   double* dv = w; /* D^-1 on R */
   for (int t = 0; t < nR; t++) {
@@ -392,8 +408,8 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
       }
     }
   }
-  /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT
-     dofs), then the own parts that meet */
+  /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT dofs), then the
+     own parts that meet */
   double* G = d->efc_G;
   for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
     int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
@@ -447,18 +463,17 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
   csContactProblem* p = &d->problem;
   size_t mark = cs_stack_mark(d);
   int* nchain = CS_STACK_ALLOC(d, int, nc);
-  int* chadr = CS_STACK_ALLOC(d, int, nc);                /* paths: the row of dof_Mcol */
-  int* ownadr = CS_STACK_ALLOC(d, int, nc);               /* paths: own parts in efc_Y */
-  double* za = CS_STACK_ALLOC(d, double, 3 * (size_t)nv); /* scratch */
+  int* chadr = CS_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
+  int* ownadr = CS_STACK_ALLOC(d, int, nc);   /* paths: own parts in efc_Y */
+  double* za = CS_STACK_ALLOC(d, double, nv); /* scratch */
   if (!nchain || !chadr || !ownadr || !za) {
     cs_stack_free(d, mark);
     p->nc = 0;
     return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
   }
-  /* Is every contact's chain one path to the root? The deeper body's last dof
-     kd and its ancestors (row kd of dof_Mcol), with the shallower's ks among
-     them: ks sits at the depth Mnum[ks] - 1 of that row. nR: the length of the
-     tail all paths share. */
+  /* Is every contact's chain one path to the root: the deeper body's last dof kd and its
+     ancestors (row kd of dof_Mcol), with the shallower's ks among them? ks would sit at
+     the depth Mnum[ks] - 1 of that row. nR: the length of the tail all paths share. */
   int paths = 1, nR = nv;
   for (int i = 0; i < nc; i++) {
     const csContact* c = d->contact + i;
