@@ -490,10 +490,15 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
     chadr[i] = m->dof_Madr[kd];
     int nch = nchain[i] = m->dof_Mnum[kd];
     const int* ch = m->dof_Mcol + chadr[i];
-    const int* c0 = m->dof_Mcol + chadr[0] + nchain[0];
-    int L = 0;
-    while (L < nR && L < nch && ch[nch - 1 - L] == c0[-1 - L]) L++;
-    nR = L;
+    /* root paths that share their dof at depth L - 1 share all L dofs up to the root */
+    const int* c0 = m->dof_Mcol + chadr[0] + nchain[0]; /* c0[-L]: depth L - 1 */
+    if (i == 0) {
+      nR = nch;
+    } else if (nR > nch || ch[nch - nR] != c0[-nR]) {
+      int L = nR < nch ? nR : nch;
+      while (L > 0 && ch[nch - L] != c0[-L]) L--;
+      nR = L;
+    }
   }
   if (paths) {
     /* room in efc_Y for Xr (nR x ldr) and the own parts (3 sum m_i) */
