@@ -253,11 +253,16 @@ static inline cs_v2 cs_v2_load(const double* p) {
 }
 
 /* Rows a and a + 1 of Y^T diag(dv) Y at the columns b, b + 1 (y0, y1: rows a, a + 1 of Y
-   scaled by dv and broadcast), added to s0, s1. */
+   scaled by dv and broadcast), added to s0, s1 (add) or stored there. */
 static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,
-                                 const cs_v2* y1, cs_v2* s0, cs_v2* s1) {
+                                 const cs_v2* y1, int add, cs_v2* s0, cs_v2* s1) {
   cs_v2 u = *s0, v = *s1;
-  for (int t = 0; t < nt; t++) {
+  int t = 0;
+  if (!add && nt > 0) { /* start from the first product (0 + x costs an addition) */
+    cs_v2 y = cs_v2_load(Y + b);
+    u = y0[0] * y, v = y1[0] * y, t = 1;
+  }
+  for (; t < nt; t++) {
     cs_v2 y = cs_v2_load(Y + (size_t)t * ldr + b);
     u += y0[t] * y, v += y1[t] * y;
   }
@@ -283,19 +288,19 @@ static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, i
     double* G1 = G0 + n;
     if (a == ne) { /* n odd: the last row, of which only the diagonal entry is left */
       cs_v2 s0 = {add ? G0[a] : 0, 0}, s1 = s0;
-      cs_gram_chunk(Y, ldr, nt, a, y0, y1, &s0, &s1);
+      cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
       G0[a] = s0[0];
       break;
     }
     cs_v2 s0 = {0, 0}, s1 = {0, 0};
     if (add) s0 = cs_v2_load(G0 + a), s1 = cs_v2_load(G1 + a);
-    cs_gram_chunk(Y, ldr, nt, a, y0, y1, &s0, &s1);
+    cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
     s1[0] = s0[1];
     memcpy(G0 + a, &s0, sizeof s0), memcpy(G1 + a, &s1, sizeof s1);
     for (int b = a + 2; b < ne; b += 2) {
       s0 = s1 = (cs_v2){0, 0};
       if (add) s0 = cs_v2_load(G0 + b), s1 = cs_v2_load(G1 + b);
-      cs_gram_chunk(Y, ldr, nt, b, y0, y1, &s0, &s1);
+      cs_gram_chunk(Y, ldr, nt, b, y0, y1, add, &s0, &s1);
       memcpy(G0 + b, &s0, sizeof s0), memcpy(G1 + b, &s1, sizeof s1);
       cs_v2 t0 = {s0[0], s1[0]}, t1 = {s0[1], s1[1]};
       double* Gb = G + (size_t)b * n + a;
@@ -304,7 +309,7 @@ static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, i
     if (ne < n) { /* n odd: the last column (its pair in Y is the zero pad) */
       s0 = s1 = (cs_v2){0, 0};
       if (add) s0[0] = G0[ne], s1[0] = G1[ne];
-      cs_gram_chunk(Y, ldr, nt, ne, y0, y1, &s0, &s1);
+      cs_gram_chunk(Y, ldr, nt, ne, y0, y1, add, &s0, &s1);
       G0[ne] = s0[0], G1[ne] = s1[0];
       cs_v2 t0 = {s0[0], s1[0]};
       memcpy(G + (size_t)ne * n + a, &t0, sizeof t0);
@@ -358,7 +363,11 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
       int k = ch[e];
       double j[3] = {0, 0, 0};
       if (k > kcut) {
-        cs_contact_jac_col(d->cdof + 6 * k, c->pos, F, j);
+        int tk = m->dof_tran[k];
+        if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
+          j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
+        else
+          cs_contact_jac_col(d->cdof + 6 * k, c->pos, F, j);
         rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
         double v = vfree[k];
         g0 += j[0] * v, g1 += j[1] * v, g2 += j[2] * v;
@@ -395,15 +404,22 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
   /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t + 1], ... */
   const int* R = m->dof_Mcol + chadr[0] + nchain[0] - nR;
   double* dv = w; /* D^-1 on R */
-  for (int t = 0; t < nR; t++) {
-    int k = R[t], rb = adr[k] - t;
-    dv[t] = dinv[k];
-    const double* xt = Xr + (size_t)t * ldr;
-    for (int u = t + 1; u < nR; u++) {
-      cs_v2 l = {LD[rb + u], LD[rb + u]};
-      double* xu = Xr + (size_t)u * ldr;
+  for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
+  /* row u gets its terms t < u in ascending t (the operations of the solve above, rows
+     loaded and stored once per group of CS_GRAM_MAXT terms) */
+  for (int u = 1; u < nR; u++) {
+    double* xu = Xr + (size_t)u * ldr;
+    for (int t0 = 0; t0 < u; t0 += CS_GRAM_MAXT) {
+      int nt = u - t0 < CS_GRAM_MAXT ? u - t0 : CS_GRAM_MAXT;
+      cs_v2 l[CS_GRAM_MAXT];
+      for (int t = 0; t < nt; t++) {
+        double x = LD[adr[R[t0 + t]] + u - t0 - t]; /* L(R[t], R[u]) */
+        l[t] = (cs_v2){x, x};
+      }
+      const double* x0 = Xr + (size_t)t0 * ldr;
       for (int b = 0; b < ldr; b += 2) {
-        cs_v2 y = cs_v2_load(xu + b) - l * cs_v2_load(xt + b);
+        cs_v2 y = cs_v2_load(xu + b);
+        for (int t = 0; t < nt; t++) y -= l[t] * cs_v2_load(x0 + (size_t)t * ldr + b);
         memcpy(xu + b, &y, sizeof y);
       }
     }
