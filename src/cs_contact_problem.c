@@ -352,8 +352,8 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
     int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
     int neg = k0 > k1, kcut = neg ? k1 : k0;
     double* rows = d->efc_J + (size_t)3 * i * nv;
-    double F[9]; /* the frame, negated if b0 is the deeper body (exactly -J) */
-    for (int r = 0; r < 9; r++) F[r] = neg ? -c->frame[r] : c->frame[r];
+    double F[9], sg = neg ? -1.0 : 1.0; /* the frame, negated if b0 is the deeper body */
+    for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
     /* J's columns into X: the own part at o (3 rows of m_i), R's into Xr's columns 3i.. */
     ownadr[i] = oa;
     double* o = own + oa;
@@ -392,11 +392,17 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
         double l = LD[rb + f];
         o0[f] -= l * a0, o1[f] -= l * a1, o2[f] -= l * a2;
       }
-      for (int f = mi; f < nch; f++) {
-        double l = LD[rb + f];
-        double* x = Xr + (size_t)(f - mi) * ldr + 3 * i;
-        x[0] -= l * a0, x[1] -= l * a1, x[2] -= l * a2;
+    }
+    /* R's entries less the own part's terms, in ascending e as in the solve, each entry
+       loaded and stored once */
+    for (int t = 0; t < nR && mi > 0; t++) {
+      double* x = Xr + (size_t)t * ldr + 3 * i;
+      double x0 = x[0], x1 = x[1], x2 = x[2];
+      for (int e = 0; e < mi; e++) {
+        double l = LD[adr[ch[e]] + mi + t - e]; /* L(ch[e], ch[mi + t]) */
+        x0 -= l * o0[e], x1 -= l * o1[e], x2 -= l * o2[e];
       }
+      x[0] = x0, x[1] = x1, x[2] = x2;
     }
   }
   if (n & 1)
