@@ -4,7 +4,14 @@
      G = J M^-1 J^T through the sparse factor M = L^T D L (no inverse, no M^-1 J^T): with
             Y = L^-T J^T, G = Y^T D^-1 Y. Row j of J lives on the dofs of the two bodies'
             chains to the root, and so does Y_j (L^T couples a dof only to its ancestors), so
-            the half solve touches a chain, not the tree;
+            the half solve touches a chain, not the tree. Two ways:
+            - paths (cs_build_paths), when every contact's chain is one path to the root (a
+              floating-base robot or free bodies on the ground): the tail the paths share
+              (the floating base) is solved for all contacts at once and G's part over it is
+              one dense Gram matrix in vector lanes; the rest of each path adds only where
+              two contacts are on one branch;
+            - general (cs_build_general), chains that are the union of two paths (a contact
+              between two branches): Y per contact, G block by block over shared dofs;
      g = J v_free + stabilisation on the normal rows (spec/benchmarks.md "Common settings"):
             gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
             phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt).
