@@ -415,7 +415,7 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
   if (n & 1)
     for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
   /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t + 1], ... */
-  const int* R = m->dof_Mcol + chadr[0] + nchain[0] - nR;
+  const int* R = nR > 0 ? m->dof_Mcol + chadr[0] + nchain[0] - nR : NULL;
   double* dv = w; /* D^-1 on R */
   for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
   /* row u gets its terms t < u in ascending t (the operations of the solve above, rows
@@ -503,7 +503,7 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
   /* Is every contact's chain one path to the root: the deeper body's last dof kd and its
      ancestors (row kd of dof_Mcol), with the shallower's ks among them? ks would sit at
      the depth Mnum[ks] - 1 of that row. nR: the length of the tail all paths share. */
-  int paths = 1, nR = nv;
+  int paths = 1, nR = 0;
   for (int i = 0; i < nc; i++) {
     const csContact* c = d->contact + i;
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];

@@ -600,10 +600,65 @@ static void spheres_problem_vs_dense(void) {
   }
 }
 
+/* A floating chain of 6 links (free base, 5 revolute joints about alternating axes) with
+   spheres on the last two links resting on the plane: their paths share 10 dofs (more than
+   one pass of the shared Gram part) and each has its own part or none. */
+static void chain_problem_vs_dense(void) {
+  csBuilder* b = cs_builder_new();
+  csGeomSpec g;
+  cs_geom_spec_default(&g);
+  g.type = CS_GEOM_PLANE, g.name = "floor";
+  cs_builder_add_geom(b, &g);
+  int parent = 0;
+  for (int k = 0; k < 6; k++) {
+    csBodySpec bs;
+    cs_body_spec_default(&bs);
+    bs.parent = parent, bs.mass = 1 + 0.1 * k;
+    bs.pos[0] = k ? 0.25 : 0, bs.pos[2] = k ? 0 : 0.0995;
+    bs.inertia[0] = 0.01, bs.inertia[1] = 0.02, bs.inertia[2] = 0.015;
+    int body = k ? cs_builder_add_body(b, &bs) : cs_test_add_free_body(b, &bs);
+    if (k) {
+      csJointSpec js;
+      cs_joint_spec_default(&js);
+      js.body = body, js.type = CS_JNT_REVOLUTE;
+      js.axis[0] = 0, js.axis[1] = k % 2, js.axis[2] = 1 - k % 2;
+      cs_builder_add_joint(b, &js);
+    }
+    if (k >= 4) {
+      cs_geom_spec_default(&g);
+      g.body = body, g.type = CS_GEOM_SPHERE, g.size[0] = 0.1;
+      cs_builder_add_geom(b, &g);
+    }
+    parent = body;
+  }
+  csModel* m = NULL;
+  CHECK(cs_compile(b, &m) == CS_OK);
+  cs_builder_free(b);
+  if (!m) return;
+  csData* d = cs_data_new(m);
+  int nv = m->nv;
+  CHECK(nv == 11);
+  double v[11], vfree[11];
+  cs_test_seed(5);
+  for (int k = 0; k < nv; k++) v[k] = cs_test_gauss(), vfree[k] = cs_test_gauss();
+  cs_data_set_state(m, d, NULL, 0, v, nv);
+  cs_forward(m, d);
+  cs_geom_poses(m, d);
+  int nc = cs_collide(m, d);
+  CHECK_MSG(nc == 2, "chain: %d contacts", nc);
+  cs_contact_problem_build(m, d, vfree);
+  problem_matches_dense(m, d, vfree, 1e-12, "chain, 10 shared dofs");
+  d->ncon = 0; /* nothing to build */
+  CHECK(cs_contact_problem_build(m, d, vfree) == CS_OK && d->problem.nc == 0);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
 int main(void) {
   problem_vs_dense();
   anymal_problem_vs_dense();
   spheres_problem_vs_dense();
+  chain_problem_vs_dense();
   box_at_rest();
   sphere_drop();
   cube_slide();
