@@ -324,6 +324,46 @@ static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, i
   }
 }
 
+/* The shared tail's part of the solve for all contact rows at once (Xr: nR rows of ldr
+   entries, dof-major; R[t]'s ancestors are R[t + 1], ...): row u gets its terms t < u in
+   ascending t, the operations of the per-chain solve in its order. Up to CS_TAIL_MAXT rows,
+   two columns at a time with the rows in registers (inlined with nR = 6, a floating base);
+   more, row by row. */
+#define CS_TAIL_MAXT 8
+static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
+                                 int ldr, int nR) {
+  if (nR <= CS_TAIL_MAXT) {
+    cs_v2 l[CS_TAIL_MAXT * (CS_TAIL_MAXT - 1) / 2]; /* L(R[t], R[u]) by u, then t */
+    for (int u = 1, q = 0; u < nR; u++)
+      for (int t = 0; t < u; t++, q++) {
+        double x = LD[adr[R[t]] + u - t];
+        l[q] = (cs_v2){x, x};
+      }
+    for (int b = 0; b < ldr; b += 2) {
+      cs_v2 x[CS_TAIL_MAXT];
+      for (int u = 0, q = 0; u < nR; u++) {
+        cs_v2 y = cs_v2_load(Xr + (size_t)u * ldr + b);
+        for (int t = 0; t < u; t++, q++) y -= l[q] * x[t];
+        x[u] = y;
+        if (u > 0) memcpy(Xr + (size_t)u * ldr + b, &y, sizeof y);
+      }
+    }
+    return;
+  }
+  for (int u = 1; u < nR; u++) {
+    double* xu = Xr + (size_t)u * ldr;
+    for (int t = 0; t < u; t++) {
+      double v = LD[adr[R[t]] + u - t];
+      cs_v2 lt = {v, v};
+      const double* xt = Xr + (size_t)t * ldr;
+      for (int b = 0; b < ldr; b += 2) {
+        cs_v2 y = cs_v2_load(xu + b) - lt * cs_v2_load(xt + b);
+        memcpy(xu + b, &y, sizeof y);
+      }
+    }
+  }
+}
+
 /* The common case: every contact's chain is one path to the root (a body against the world
    or against a body on its own path), e.g. a floating-base robot on the ground. Contact i's
    path is row chadr[i] of dof_Mcol (its deeper body's last dof and that dof's ancestors),
@@ -418,25 +458,10 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
   const int* R = nR > 0 ? m->dof_Mcol + chadr[0] + nchain[0] - nR : NULL;
   double* dv = w; /* D^-1 on R */
   for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
-  /* row u gets its terms t < u in ascending t (the operations of the solve above, rows
-     loaded and stored once per group of CS_GRAM_MAXT terms) */
-  for (int u = 1; u < nR; u++) {
-    double* xu = Xr + (size_t)u * ldr;
-    for (int t0 = 0; t0 < u; t0 += CS_GRAM_MAXT) {
-      int nt = u - t0 < CS_GRAM_MAXT ? u - t0 : CS_GRAM_MAXT;
-      cs_v2 l[CS_GRAM_MAXT];
-      for (int t = 0; t < nt; t++) {
-        double x = LD[adr[R[t0 + t]] + u - t0 - t]; /* L(R[t], R[u]) */
-        l[t] = (cs_v2){x, x};
-      }
-      const double* x0 = Xr + (size_t)t0 * ldr;
-      for (int b = 0; b < ldr; b += 2) {
-        cs_v2 y = cs_v2_load(xu + b);
-        for (int t = 0; t < nt; t++) y -= l[t] * cs_v2_load(x0 + (size_t)t * ldr + b);
-        memcpy(xu + b, &y, sizeof y);
-      }
-    }
-  }
+  if (nR == 6)
+    cs_tail_solve(Xr, LD, adr, R, ldr, 6);
+  else
+    cs_tail_solve(Xr, LD, adr, R, ldr, nR);
   /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT dofs), then the
      own parts that meet */
   double* G = d->efc_G;
