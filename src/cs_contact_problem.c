@@ -476,7 +476,23 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
     const int* chi = m->dof_Mcol + chadr[i];
     int mi = nchain[i] - nR;
     if (mi == 0) continue;
-    for (int j = i; j < nc; j++) {
+    const double* a0 = own + ownadr[i];
+    const double* a1 = a0 + mi;
+    const double* a2 = a1 + mi;
+    /* the diagonal block: its upper triangle, mirrored */
+    double B0 = 0, B1 = 0, B2 = 0, B4 = 0, B5 = 0, B8 = 0;
+    for (int e = 0; e < mi; e++) {
+      double di = dinv[chi[e]];
+      double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
+      double y0 = a0[e], y1 = a1[e], y2 = a2[e];
+      B0 += x0 * y0, B1 += x0 * y1, B2 += x0 * y2;
+      B4 += x1 * y1, B5 += x1 * y2, B8 += x2 * y2;
+    }
+    double* Gii = G + (size_t)(3 * i) * n + 3 * i;
+    Gii[0] += B0, Gii[1] += B1, Gii[2] += B2;
+    Gii[n + 1] += B4, Gii[n + 2] += B5, Gii[2 * n + 2] += B8;
+    Gii[n] = Gii[1], Gii[2 * n] = Gii[2], Gii[2 * n + 1] = Gii[n + 2];
+    for (int j = i + 1; j < nc; j++) {
       const int* chj = m->dof_Mcol + chadr[j];
       int mj = nchain[j] - nR;
       /* two paths meet above R iff they share the dof just above R */
@@ -484,16 +500,13 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
       int L = 1;
       while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
       const int* kk = chi + mi - L;
-      const double* a0 = own + ownadr[i] + mi - L;
-      const double* a1 = a0 + mi;
-      const double* a2 = a1 + mi;
       const double* b0 = own + ownadr[j] + mj - L;
       const double* b1 = b0 + mj;
       const double* b2 = b1 + mj;
       double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-      for (int e = 0; e < L; e++) {
+      for (int e = 0, f = mi - L; e < L; e++, f++) {
         double di = dinv[kk[e]];
-        double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
+        double x0 = a0[f] * di, x1 = a1[f] * di, x2 = a2[f] * di;
         double y0 = b0[e], y1 = b1[e], y2 = b2[e];
         B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
         B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
@@ -501,12 +514,11 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
       }
       double* Gij = G + (size_t)(3 * i) * n + 3 * j;
       double* Gji = G + (size_t)(3 * j) * n + 3 * i;
-      if (i == j) B[3] = B[1], B[6] = B[2], B[7] = B[5]; /* exactly symmetric */
       for (int r = 0; r < 3; r++)
-        for (int q = 0; q < 3; q++) Gij[(size_t)r * n + q] += B[3 * r + q];
-      if (i != j)
-        for (int r = 0; r < 3; r++)
-          for (int q = 0; q < 3; q++) Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
+        for (int q = 0; q < 3; q++) {
+          Gij[(size_t)r * n + q] += B[3 * r + q];
+          Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
+        }
     }
   }
 }

@@ -602,8 +602,10 @@ static void spheres_problem_vs_dense(void) {
 
 /* A floating chain of 6 links (free base, 5 revolute joints about alternating axes) with
    spheres on the last two links resting on the plane: their paths share 10 dofs (more than
-   one pass of the shared Gram part) and each has its own part or none. */
-static void chain_problem_vs_dense(void) {
+   one pass of the shared Gram part), one has an own part, the other none. with_base: a
+   sphere on the base too, so the paths share the base's 6 dofs, the two links' own parts
+   meet on 4 (an off-diagonal own block), and there are 9 rows (odd). */
+static void chain_problem_vs_dense(int with_base) {
   csBuilder* b = cs_builder_new();
   csGeomSpec g;
   cs_geom_spec_default(&g);
@@ -624,7 +626,7 @@ static void chain_problem_vs_dense(void) {
       js.axis[0] = 0, js.axis[1] = k % 2, js.axis[2] = 1 - k % 2;
       cs_builder_add_joint(b, &js);
     }
-    if (k >= 4) {
+    if (k >= 4 || (with_base && k == 0)) {
       cs_geom_spec_default(&g);
       g.body = body, g.type = CS_GEOM_SPHERE, g.size[0] = 0.1;
       cs_builder_add_geom(b, &g);
@@ -645,9 +647,9 @@ static void chain_problem_vs_dense(void) {
   cs_forward(m, d);
   cs_geom_poses(m, d);
   int nc = cs_collide(m, d);
-  CHECK_MSG(nc == 2, "chain: %d contacts", nc);
+  CHECK_MSG(nc == 2 + with_base, "chain: %d contacts", nc);
   cs_contact_problem_build(m, d, vfree);
-  problem_matches_dense(m, d, vfree, 1e-12, "chain, 10 shared dofs");
+  problem_matches_dense(m, d, vfree, 1e-12, with_base ? "chain and base" : "chain");
   d->ncon = 0; /* nothing to build */
   CHECK(cs_contact_problem_build(m, d, vfree) == CS_OK && d->problem.nc == 0);
   cs_data_free(d);
@@ -658,7 +660,8 @@ int main(void) {
   problem_vs_dense();
   anymal_problem_vs_dense();
   spheres_problem_vs_dense();
-  chain_problem_vs_dense();
+  chain_problem_vs_dense(0);
+  chain_problem_vs_dense(1);
   box_at_rest();
   sphere_drop();
   cube_slide();
