@@ -385,6 +385,8 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
   const double* LD = d->qLD;
   const double* dinv = d->qLDiagInv;
   const int* adr = m->dof_Madr;
+  const double* cdof = d->cdof;
+  const int* tran = m->dof_tran;
   double* Xr = d->efc_Y;
   double* own = Xr + (size_t)nR * ldr;
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
@@ -405,16 +407,17 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
     ownadr[i] = oa;
     double* o = own + oa;
     oa += 3 * mi;
+    double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
     double g0 = 0, g1 = 0, g2 = 0;
     for (int e = 0; e < nch; e++) {
       int k = ch[e];
       double j[3] = {0, 0, 0};
       if (k > kcut) {
-        int tk = m->dof_tran[k];
+        int tk = tran[k];
         if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
           j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
         else
-          cs_contact_jac_col(d->cdof + 6 * k, c->pos, F, j);
+          cs_contact_jac_col(cdof + 6 * k, P, F, j);
         rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
         double v = vfree[k];
         g0 += j[0] * v, g1 += j[1] * v, g2 += j[2] * v;
