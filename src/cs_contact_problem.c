@@ -403,57 +403,44 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
     double* rows = d->efc_J + (size_t)3 * i * nv;
     double F[9], sg = neg ? -1.0 : 1.0; /* the frame, negated if b0 is the deeper body */
     for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
-    /* J's columns into X: the own part at o (3 rows of m_i), R's into Xr's columns 3i.. */
+    /* J's columns along the path into X, each less the terms of the own part's entries
+       before it (left-looking: L^T couples ch[e] to ch[f], f < e, which are final by then,
+       and the terms come in ascending f, the order of the right-looking solve): the own
+       part at o (3 rows of m_i), R's into Xr's columns 3i.. */
     ownadr[i] = oa;
-    double* o = own + oa;
+    double* restrict o0 = own + oa;
+    double* restrict o1 = o0 + mi;
+    double* restrict o2 = o1 + mi;
     oa += 3 * mi;
     double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
     double g0 = 0, g1 = 0, g2 = 0;
     for (int e = 0; e < nch; e++) {
       int k = ch[e];
-      double j[3] = {0, 0, 0};
+      double j0 = 0, j1 = 0, j2 = 0;
       if (k > kcut) {
+        double j[3];
         int tk = tran[k];
         if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
           j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
         else
           cs_contact_jac_col(cdof + 6 * k, P, F, j);
-        rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
+        j0 = j[0], j1 = j[1], j2 = j[2];
+        rows[k] = j0, rows[nv + k] = j1, rows[2 * nv + k] = j2;
         double v = vfree[k];
-        g0 += j[0] * v, g1 += j[1] * v, g2 += j[2] * v;
+        g0 += j0 * v, g1 += j1 * v, g2 += j2 * v;
+      }
+      for (int f = 0, nf = e < mi ? e : mi; f < nf; f++) {
+        double l = LD[adr[ch[f]] + e - f]; /* L(ch[f], ch[e]) */
+        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
       }
       if (e < mi) {
-        o[e] = j[0], o[mi + e] = j[1], o[2 * mi + e] = j[2];
+        o0[e] = j0, o1[e] = j1, o2[e] = j2;
       } else {
         double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
-        x[0] = j[0], x[1] = j[1], x[2] = j[2];
+        x[0] = j0, x[1] = j1, x[2] = j2;
       }
     }
     d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
-    /* the own part of the solve, in place (ch[e]'s ancestors are ch[e + 1], ch[e + 2], ...;
-       o[e] is final when e is reached) */
-    double* restrict o0 = o;
-    double* restrict o1 = o + mi;
-    double* restrict o2 = o + 2 * mi;
-    for (int e = 0; e < mi; e++) {
-      double a0 = o0[e], a1 = o1[e], a2 = o2[e];
-      int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]) */
-      for (int f = e + 1; f < mi; f++) {
-        double l = LD[rb + f];
-        o0[f] -= l * a0, o1[f] -= l * a1, o2[f] -= l * a2;
-      }
-    }
-    /* R's entries less the own part's terms, in ascending e as in the solve, each entry
-       loaded and stored once */
-    for (int t = 0; t < nR && mi > 0; t++) {
-      double* x = Xr + (size_t)t * ldr + 3 * i;
-      double x0 = x[0], x1 = x[1], x2 = x[2];
-      for (int e = 0; e < mi; e++) {
-        double l = LD[adr[ch[e]] + mi + t - e]; /* L(ch[e], ch[mi + t]) */
-        x0 -= l * o0[e], x1 -= l * o1[e], x2 -= l * o2[e];
-      }
-      x[0] = x0, x[1] = x1, x[2] = x2;
-    }
   }
   if (n & 1)
     for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
