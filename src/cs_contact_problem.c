@@ -373,12 +373,12 @@ static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, c
      Xr   R's rows of X for all 3nc contact rows, dof-major: nR rows of ldr entries (3nc
           rounded up to even, the pad zero) - the part every pair of contacts shares;
      own  contact i's own part at own + ownadr[i]: 3 rows of m_i, compact.
-   J is computed column by column along the path straight into X (and g = J v_free with
-   it); each contact's half solve runs over its own part, updating its columns of Xr; R's
-   part is then solved for all contact rows at once, row by row of Xr in the lanes of
-   vectors. Every entry of X gets the operations of a per-chain solve, in the same order.
-   G = Xr^T D_R^-1 Xr (cs_gram) + the own parts' products for the pairs whose own parts
-   meet (two contacts on one branch). w: scratch of nv. */
+   J is computed column by column along the path (and g = J v_free with it), each column
+   less the terms of the contact's own part before it, and stored once into X; R's part of
+   the solve then runs for all contact rows at once (cs_tail_solve). Every entry of X gets
+   the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
+   (cs_gram) + the own parts' products for the pairs whose own parts meet (a contact with
+   itself, or two contacts on one branch). w: scratch of nv. */
 static void cs_build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
                            const int* nchain, int nR, int* ownadr, double* w) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
