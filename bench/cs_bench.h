@@ -14,6 +14,10 @@ int cs_bench_dynamics_main(int argc, char** argv);
    [--vs-mujoco] [--json]: the ANYmal scenes of spec/benchmarks.md (bench_anymal.c) */
 int cs_bench_anymal_main(int argc, char** argv);
 
+/* contactsim bench build [--task drop|hang|all] [--repeats N] [--batch N] [--json]: the
+   contact problem build alone at a resting ANYmal C state (bench_build.c) */
+int cs_bench_build_main(int argc, char** argv);
+
 /* contactsim bench single-contact [--samples N] [--repeats R] [--json]: paper 001's Table I,
    one slipping contact by bisection, golden section and the analytical method
    (bench_single.c) */

@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
               "  fclib DIR  every FCLIB file x every solver (--vs-siconos: Siconos' solvers)\n"
               "  anymal     ANYmal C scenes hang, drop, trot, random: time per step, contact\n"
               "             statistics (--vs-mujoco: the same task in MuJoCo)\n"
+              "  build      contact problem build (J, G, g) alone at resting ANYmal C states\n"
+              "             with 8 (drop) and 4 (hang) contacts; collision time too\n"
               "  single-contact  paper 001 Table I: one slipping contact by bisection, golden\n"
               "             section and the analytical method (ns per solve)\n"
               "  table2     paper 001 Table II, Figs. 4, 6, 7: bisection vs pgs_raisim on the\n"
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
     if (!strcmp(argv[2], "dynamics")) return cs_bench_dynamics_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "fclib")) return cs_bench_fclib_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "anymal")) return cs_bench_anymal_main(argc - 2, argv + 2);
+    if (!strcmp(argv[2], "build")) return cs_bench_build_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "single-contact")) return cs_bench_single_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "contactbench")) return cs_bench_contactbench_main(argc - 2, argv + 2);
     if (!strcmp(argv[2], "table2")) return cs_bench_table2_main(argc - 2, argv + 2);

@@ -4,7 +4,14 @@
      G = J M^-1 J^T through the sparse factor M = L^T D L (no inverse, no M^-1 J^T): with
             Y = L^-T J^T, G = Y^T D^-1 Y. Row j of J lives on the dofs of the two bodies'
             chains to the root, and so does Y_j (L^T couples a dof only to its ancestors), so
-            the half solve touches a chain, not the tree;
+            the half solve touches a chain, not the tree. Two ways:
+            - paths (cs_build_paths), when every contact's chain is one path to the root (a
+              floating-base robot or free bodies on the ground): the tail the paths share
+              (the floating base) is solved for all contacts at once and G's part over it is
+              one dense Gram matrix in vector lanes; the rest of each path adds only where
+              two contacts are on one branch;
+            - general (cs_build_general), chains that are the union of two paths (a contact
+              between two branches): Y per contact, G block by block over shared dofs;
      g = J v_free + stabilisation on the normal rows (spec/benchmarks.md "Common settings"):
             gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
             phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt).
@@ -46,8 +53,7 @@ static void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
   lambda[0] = lambda[1] = lambda[2] = 0;
   for (int j = 0; j < d->ncon_prev; j++) {
     const csContact* q = d->contact_prev + j;
-    if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] || q->feature != c->feature)
-      continue;
+    if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] || q->feature != c->feature) continue;
     double f[3];
     cs_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
     cs_mulmat3vec(lambda, c->frame, f);
@@ -76,32 +82,21 @@ static int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
   return n;
 }
 
-csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
+/* The general case (some contact between two moving bodies on different branches): J as
+   dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
+   block by block over the dofs two chains share. */
+static void cs_build_general(const csModel* m, csData* d, const double* vfree, const int* chain,
+                             const int* nchain, int* single, const double* sd, double* za) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
-  double dt = m->opt.timestep, beta = m->opt.baumgarte;
-  csContactProblem* p = &d->problem;
-  size_t mark = cs_stack_mark(d);
-  int* chain = CS_STACK_ALLOC(d, int, (size_t)nc * nv); /* (nc x nv) dof lists */
-  int* nchain = CS_STACK_ALLOC(d, int, nc);
-  int* single = CS_STACK_ALLOC(d, int, nc); /* the chain is one path to the root */
-  double* za = CS_STACK_ALLOC(d, double, nv); /* gather buffer */
-  double* sd = CS_STACK_ALLOC(d, double, nv); /* D^-1/2 */
-  if (!chain || !nchain || !single || !za || !sd) {
-    cs_stack_free(d, mark);
-    p->nc = 0;
-    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
-  }
+  const double* LD = d->qLD;
+  const int* adr = m->dof_Madr;
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
   for (int i = 0; i < nc; i++) {
     const csContact* c = d->contact + i;
     double* rows = d->efc_J + (size_t)3 * i * nv;
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-    d->efc_mu[i] = c->mu;
     const int* ch = chain + (size_t)i * nv;
-    int nch = cs_contact_chain(m, b0, b1, chain + (size_t)i * nv);
-    nchain[i] = nch;
-    /* one path iff its first dof has all the others as ancestors (row length of M) */
-    single[i] = nch > 0 && m->dof_Mnum[ch[0]] == nch;
+    int nch = nchain[i];
     if (single[i] && b0 == 0) {
       /* against the world: J's rows along the chain, written compactly into the contact's
          Y block (where the solve below continues) and into J */
@@ -122,10 +117,6 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
   /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
      which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
      3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
-  const double* LD = d->qLD;
-  const int* adr = m->dof_Madr;
-  const double* dinv = d->qLDiagInv;
-  for (int k = 0; k < nv; k++) sd[k] = sqrt(dinv[k]);
   for (int i = 0; i < nc; i++) {
     const double* J = d->efc_J + (size_t)3 * i * nv;
     const int* ch = chain + (size_t)i * nv;
@@ -256,6 +247,343 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
       Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
       Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
     }
+  }
+}
+
+/* dofs summed per pass of cs_gram */
+#define CS_GRAM_MAXT 8
+
+static inline cs_v2 cs_v2_load(const double* p) {
+  cs_v2 x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+
+/* Rows a and a + 1 of Y^T diag(dv) Y at the columns b, b + 1 (y0, y1: rows a, a + 1 of Y
+   scaled by dv and broadcast), added to s0, s1 (add) or stored there. */
+static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,
+                                 const cs_v2* y1, int add, cs_v2* s0, cs_v2* s1) {
+  cs_v2 u = *s0, v = *s1;
+  int t = 0;
+  if (!add && nt > 0) { /* start from the first product (0 + x costs an addition) */
+    cs_v2 y = cs_v2_load(Y + b);
+    u = y0[0] * y, v = y1[0] * y, t = 1;
+  }
+  for (; t < nt; t++) {
+    cs_v2 y = cs_v2_load(Y + (size_t)t * ldr + b);
+    u += y0[t] * y, v += y1[t] * y;
+  }
+  *s0 = u, *s1 = v;
+}
+
+/* G = Y^T diag(dv) Y (n x n) over nt dof rows of Y (dof-major: rows of ldr >= n entries,
+   even, the pad zero); add: G += instead. Two rows of G at a time, from their diagonal 2x2
+   block on, two columns to a vector; each 2x2 block right of the diagonal is also stored
+   transposed below it and the diagonal blocks are made symmetric, so G comes out exactly
+   symmetric. Inlined with nt = 6 (a floating base) for the broadcast rows to stay in
+   registers. */
+static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
+                           double* G) {
+  int ne = n & ~1; /* rows and columns in whole 2x2 blocks */
+  for (int a = 0; a < n; a += 2) {
+    cs_v2 y0[CS_GRAM_MAXT], y1[CS_GRAM_MAXT];
+    for (int t = 0; t < nt; t++) {
+      double u = Y[(size_t)t * ldr + a] * dv[t], v = Y[(size_t)t * ldr + a + 1] * dv[t];
+      y0[t] = (cs_v2){u, u}, y1[t] = (cs_v2){v, v};
+    }
+    double* G0 = G + (size_t)a * n;
+    double* G1 = G0 + n;
+    if (a == ne) { /* n odd: the last row, of which only the diagonal entry is left */
+      cs_v2 s0 = {add ? G0[a] : 0, 0}, s1 = s0;
+      cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
+      G0[a] = s0[0];
+      break;
+    }
+    cs_v2 s0 = {0, 0}, s1 = {0, 0};
+    if (add) s0 = cs_v2_load(G0 + a), s1 = cs_v2_load(G1 + a);
+    cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
+    s1[0] = s0[1];
+    memcpy(G0 + a, &s0, sizeof s0), memcpy(G1 + a, &s1, sizeof s1);
+    for (int b = a + 2; b < ne; b += 2) {
+      s0 = s1 = (cs_v2){0, 0};
+      if (add) s0 = cs_v2_load(G0 + b), s1 = cs_v2_load(G1 + b);
+      cs_gram_chunk(Y, ldr, nt, b, y0, y1, add, &s0, &s1);
+      memcpy(G0 + b, &s0, sizeof s0), memcpy(G1 + b, &s1, sizeof s1);
+      cs_v2 t0 = {s0[0], s1[0]}, t1 = {s0[1], s1[1]};
+      double* Gb = G + (size_t)b * n + a;
+      memcpy(Gb, &t0, sizeof t0), memcpy(Gb + n, &t1, sizeof t1);
+    }
+    if (ne < n) { /* n odd: the last column (its pair in Y is the zero pad) */
+      s0 = s1 = (cs_v2){0, 0};
+      if (add) s0[0] = G0[ne], s1[0] = G1[ne];
+      cs_gram_chunk(Y, ldr, nt, ne, y0, y1, add, &s0, &s1);
+      G0[ne] = s0[0], G1[ne] = s1[0];
+      cs_v2 t0 = {s0[0], s1[0]};
+      memcpy(G + (size_t)ne * n + a, &t0, sizeof t0);
+    }
+  }
+}
+
+/* The shared tail's part of the solve for all contact rows at once (Xr: nR rows of ldr
+   entries, dof-major; R[t]'s ancestors are R[t + 1], ...): row u gets its terms t < u in
+   ascending t, the operations of the per-chain solve in its order. Up to CS_TAIL_MAXT rows,
+   two columns at a time with the rows in registers (inlined with nR = 6, a floating base);
+   more, row by row. */
+#define CS_TAIL_MAXT 8
+static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
+                                 int ldr, int nR) {
+  if (nR <= CS_TAIL_MAXT) {
+    cs_v2 l[CS_TAIL_MAXT * (CS_TAIL_MAXT - 1) / 2]; /* L(R[t], R[u]) by u, then t */
+    for (int u = 1, q = 0; u < nR; u++)
+      for (int t = 0; t < u; t++, q++) {
+        double x = LD[adr[R[t]] + u - t];
+        l[q] = (cs_v2){x, x};
+      }
+    for (int b = 0; b < ldr; b += 2) {
+      cs_v2 x[CS_TAIL_MAXT];
+      for (int u = 0, q = 0; u < nR; u++) {
+        cs_v2 y = cs_v2_load(Xr + (size_t)u * ldr + b);
+        for (int t = 0; t < u; t++, q++) y -= l[q] * x[t];
+        x[u] = y;
+        if (u > 0) memcpy(Xr + (size_t)u * ldr + b, &y, sizeof y);
+      }
+    }
+    return;
+  }
+  for (int u = 1; u < nR; u++) {
+    double* xu = Xr + (size_t)u * ldr;
+    for (int t = 0; t < u; t++) {
+      double v = LD[adr[R[t]] + u - t];
+      cs_v2 lt = {v, v};
+      const double* xt = Xr + (size_t)t * ldr;
+      for (int b = 0; b < ldr; b += 2) {
+        cs_v2 y = cs_v2_load(xu + b) - lt * cs_v2_load(xt + b);
+        memcpy(xu + b, &y, sizeof y);
+      }
+    }
+  }
+}
+
+/* The common case: every contact's chain is one path to the root (a body against the world
+   or against a body on its own path), e.g. a floating-base robot on the ground. Contact i's
+   path is row chadr[i] of dof_Mcol (its deeper body's last dof and that dof's ancestors),
+   nchain[i] dofs. All paths share a tail R of nR dofs (a legged robot: its floating base);
+   contact i's path is its own part, the first m_i = nchain[i] - nR dofs, then R.
+   With X = L^-T J^T (so that G = X^T D^-1 X), X is kept in efc_Y in two pieces:
+     Xr   R's rows of X for all 3nc contact rows, dof-major: nR rows of ldr entries (3nc
+          rounded up to even, the pad zero) - the part every pair of contacts shares;
+     own  contact i's own part at own + ownadr[i]: 3 rows of m_i, compact.
+   J is computed column by column along the path (and g = J v_free with it), each column
+   less the terms of the contact's own part before it, and stored once into X; R's part of
+   the solve then runs for all contact rows at once (cs_tail_solve). Every entry of X gets
+   the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
+   (cs_gram) + the own parts' products for the pairs whose own parts meet (a contact with
+   itself, or two contacts on one branch). w: scratch of nv. */
+static void cs_build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
+                           const int* nchain, int nR, int* ownadr, double* w) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
+  const double* LD = d->qLD;
+  const double* dinv = d->qLDiagInv;
+  const int* adr = m->dof_Madr;
+  const double* cdof = d->cdof;
+  const int* tran = m->dof_tran;
+  double* Xr = d->efc_Y;
+  double* own = Xr + (size_t)nR * ldr;
+  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
+  int oa = 0;
+  for (int i = 0; i < nc; i++) {
+    const csContact* c = d->contact + i;
+    const int* ch = m->dof_Mcol + chadr[i];
+    int nch = nchain[i], mi = nch - nR;
+    /* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut) move both points
+       alike, so J is 0 there; above kcut only the deeper body moves (b0 if neg) */
+    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+    int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
+    int neg = k0 > k1, kcut = neg ? k1 : k0;
+    double* rows = d->efc_J + (size_t)3 * i * nv;
+    double F[9], sg = neg ? -1.0 : 1.0; /* the frame, negated if b0 is the deeper body */
+    for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
+    /* J's columns along the path into X, each less the terms of the own part's entries
+       before it (left-looking: L^T couples ch[e] to ch[f], f < e, which are final by then,
+       and the terms come in ascending f, the order of the right-looking solve): the own
+       part at o (3 rows of m_i), R's into Xr's columns 3i.. */
+    ownadr[i] = oa;
+    double* restrict o0 = own + oa;
+    double* restrict o1 = o0 + mi;
+    double* restrict o2 = o1 + mi;
+    oa += 3 * mi;
+    double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
+    double g0 = 0, g1 = 0, g2 = 0;
+    for (int e = 0; e < nch; e++) {
+      int k = ch[e];
+      double j0 = 0, j1 = 0, j2 = 0;
+      if (k > kcut) {
+        double j[3];
+        int tk = tran[k];
+        if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
+          j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
+        else
+          cs_contact_jac_col(cdof + 6 * k, P, F, j);
+        j0 = j[0], j1 = j[1], j2 = j[2];
+        rows[k] = j0, rows[nv + k] = j1, rows[2 * nv + k] = j2;
+        double v = vfree[k];
+        g0 += j0 * v, g1 += j1 * v, g2 += j2 * v;
+      }
+      for (int f = 0, nf = e < mi ? e : mi; f < nf; f++) {
+        double l = LD[adr[ch[f]] + e - f]; /* L(ch[f], ch[e]) */
+        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+      }
+      if (e < mi) {
+        o0[e] = j0, o1[e] = j1, o2[e] = j2;
+      } else {
+        double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
+        x[0] = j0, x[1] = j1, x[2] = j2;
+      }
+    }
+    d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
+  }
+  if (n & 1)
+    for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
+  /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t + 1], ... */
+  const int* R = nR > 0 ? m->dof_Mcol + chadr[0] + nchain[0] - nR : NULL;
+  double* dv = w; /* D^-1 on R */
+  for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
+  if (nR == 6)
+    cs_tail_solve(Xr, LD, adr, R, ldr, 6);
+  else
+    cs_tail_solve(Xr, LD, adr, R, ldr, nR);
+  /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT dofs), then the
+     own parts that meet */
+  double* G = d->efc_G;
+  for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
+    int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
+    if (nt == 6 && t0 == 0)
+      cs_gram(Xr, dv, ldr, 6, n, 0, G);
+    else
+      cs_gram(Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
+  }
+  for (int i = 0; i < nc; i++) {
+    const int* chi = m->dof_Mcol + chadr[i];
+    int mi = nchain[i] - nR;
+    if (mi == 0) continue;
+    const double* a0 = own + ownadr[i];
+    const double* a1 = a0 + mi;
+    const double* a2 = a1 + mi;
+    /* the diagonal block: its upper triangle, mirrored */
+    double B0 = 0, B1 = 0, B2 = 0, B4 = 0, B5 = 0, B8 = 0;
+    for (int e = 0; e < mi; e++) {
+      double di = dinv[chi[e]];
+      double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
+      double y0 = a0[e], y1 = a1[e], y2 = a2[e];
+      B0 += x0 * y0, B1 += x0 * y1, B2 += x0 * y2;
+      B4 += x1 * y1, B5 += x1 * y2, B8 += x2 * y2;
+    }
+    double* Gii = G + (size_t)(3 * i) * n + 3 * i;
+    Gii[0] += B0, Gii[1] += B1, Gii[2] += B2;
+    Gii[n + 1] += B4, Gii[n + 2] += B5, Gii[2 * n + 2] += B8;
+    Gii[n] = Gii[1], Gii[2 * n] = Gii[2], Gii[2 * n + 1] = Gii[n + 2];
+    for (int j = i + 1; j < nc; j++) {
+      const int* chj = m->dof_Mcol + chadr[j];
+      int mj = nchain[j] - nR;
+      /* two paths meet above R iff they share the dof just above R */
+      if (mj == 0 || chi[mi - 1] != chj[mj - 1]) continue;
+      int L = 1;
+      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
+      const int* kk = chi + mi - L;
+      const double* b0 = own + ownadr[j] + mj - L;
+      const double* b1 = b0 + mj;
+      const double* b2 = b1 + mj;
+      double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      for (int e = 0, f = mi - L; e < L; e++, f++) {
+        double di = dinv[kk[e]];
+        double x0 = a0[f] * di, x1 = a1[f] * di, x2 = a2[f] * di;
+        double y0 = b0[e], y1 = b1[e], y2 = b2[e];
+        B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+        B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+        B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+      }
+      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+      for (int r = 0; r < 3; r++)
+        for (int q = 0; q < 3; q++) {
+          Gij[(size_t)r * n + q] += B[3 * r + q];
+          Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
+        }
+    }
+  }
+}
+
+csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc;
+  double dt = m->opt.timestep, beta = m->opt.baumgarte;
+  csContactProblem* p = &d->problem;
+  size_t mark = cs_stack_mark(d);
+  int* nchain = CS_STACK_ALLOC(d, int, nc);
+  int* chadr = CS_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
+  int* ownadr = CS_STACK_ALLOC(d, int, nc);   /* paths: own parts in efc_Y */
+  double* za = CS_STACK_ALLOC(d, double, nv); /* scratch */
+  if (!nchain || !chadr || !ownadr || !za) {
+    cs_stack_free(d, mark);
+    p->nc = 0;
+    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+  }
+  /* Is every contact's chain one path to the root: the deeper body's last dof kd and its
+     ancestors (row kd of dof_Mcol), with the shallower's ks among them? ks would sit at
+     the depth Mnum[ks] - 1 of that row. nR: the length of the tail all paths share. */
+  int paths = 1, nR = 0;
+  for (int i = 0; i < nc; i++) {
+    const csContact* c = d->contact + i;
+    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+    d->efc_mu[i] = c->mu;
+    int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
+    int kd = k0 > k1 ? k0 : k1, ks = k0 > k1 ? k1 : k0;
+    if (!paths) continue;
+    if (kd < 0 ||
+        (ks >= 0 && m->dof_Mcol[m->dof_Madr[kd] + m->dof_Mnum[kd] - m->dof_Mnum[ks]] != ks)) {
+      paths = 0;
+      continue;
+    }
+    chadr[i] = m->dof_Madr[kd];
+    int nch = nchain[i] = m->dof_Mnum[kd];
+    const int* ch = m->dof_Mcol + chadr[i];
+    /* root paths that share their dof at depth L - 1 share all L dofs up to the root */
+    const int* c0 = m->dof_Mcol + chadr[0] + nchain[0]; /* c0[-L]: depth L - 1 */
+    if (i == 0) {
+      nR = nch;
+    } else if (nR > nch || ch[nch - nR] != c0[-nR]) {
+      int L = nR < nch ? nR : nch;
+      while (L > 0 && ch[nch - L] != c0[-L]) L--;
+      nR = L;
+    }
+  }
+  if (paths) {
+    /* room in efc_Y for Xr (nR x ldr) and the own parts (3 sum m_i) */
+    size_t need = (size_t)nR * (size_t)(n + (n & 1));
+    for (int i = 0; i < nc; i++) need += 3 * (size_t)(nchain[i] - nR);
+    paths = need <= (size_t)3 * (size_t)m->ncon_max * (size_t)nv;
+  }
+  if (paths) {
+    cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za);
+  } else {
+    int* chain = CS_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
+    int* single = CS_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */
+    double* sd = CS_STACK_ALLOC(d, double, nv);          /* D^-1/2 */
+    if (!chain || !single || !sd) {
+      cs_stack_free(d, mark);
+      p->nc = 0;
+      return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+    }
+    for (int i = 0; i < nc; i++) {
+      const csContact* c = d->contact + i;
+      int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+      int* ch = chain + (size_t)i * nv;
+      int nch = nchain[i] = cs_contact_chain(m, b0, b1, ch);
+      /* one path iff its first dof has all the others as ancestors (row length
+       * of M) */
+      single[i] = nch > 0 && m->dof_Mnum[ch[0]] == nch;
+    }
+    for (int k = 0; k < nv; k++) sd[k] = sqrt(d->qLDiagInv[k]);
+    cs_build_general(m, d, vfree, chain, nchain, single, sd, za);
   }
   cs_stack_free(d, mark);
   for (int i = 0; i < nc; i++) {

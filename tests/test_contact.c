@@ -11,6 +11,7 @@
 
 #include "contactsim/contactsim.h"
 #include "cs_test.h"
+#include "cs_scene.h"
 #include "cs_test_models.h"
 
 #ifndef M_PI
@@ -94,7 +95,8 @@ static void problem_vs_dense(void) {
     for (int c = 0; c < n; c++) {
       double s = 0;
       for (int i = 0; i < nv; i++)
-        for (int j = 0; j < nv; j++) s += d->efc_J[a * nv + i] * Minv[6 * i + j] * d->efc_J[c * nv + j];
+        for (int j = 0; j < nv; j++)
+          s += d->efc_J[a * nv + i] * Minv[6 * i + j] * d->efc_J[c * nv + j];
       maxerr = fmax(maxerr, fabs(s - d->problem.G[a * n + c]));
       scale = fmax(scale, fabs(s));
     }
@@ -117,7 +119,8 @@ static void problem_vs_dense(void) {
     double p2[3];
     for (int k = 0; k < 3; k++)
       p2[k] = d2->xpos[3 + k] + R2[3 * k] * pl[0] + R2[3 * k + 1] * pl[1] + R2[3 * k + 2] * pl[2];
-    double vel[3] = {(p2[0] - con->pos[0]) / h, (p2[1] - con->pos[1]) / h, (p2[2] - con->pos[2]) / h};
+    double vel[3] = {(p2[0] - con->pos[0]) / h, (p2[1] - con->pos[1]) / h,
+                     (p2[2] - con->pos[2]) / h};
     for (int r = 0; r < 3; r++) {
       double fd = con->frame[3 * r] * vel[0] + con->frame[3 * r + 1] * vel[1] +
                   con->frame[3 * r + 2] * vel[2];
@@ -132,7 +135,8 @@ static void problem_vs_dense(void) {
   for (int c = 0; c < nc; c++) {
     const double* F = d->contact[c].frame;
     CHECK_NEAR(F[2], 1.0, 1e-12);
-    double cr[3] = {F[4] * F[8] - F[5] * F[7], F[5] * F[6] - F[3] * F[8], F[3] * F[7] - F[4] * F[6]};
+    double cr[3] = {F[4] * F[8] - F[5] * F[7], F[5] * F[6] - F[3] * F[8],
+                    F[3] * F[7] - F[4] * F[6]};
     CHECK_NEAR(cr[0] * F[0] + cr[1] * F[1] + cr[2] * F[2], 1.0, 1e-12);
   }
   cs_data_free(d);
@@ -217,8 +221,9 @@ static void cube_slide(void) {
   slide_distance(1e-4, &e1);
   slide_distance(2e-4, &e2);
   slide_distance(4e-4, &e4);
-  printf("cube slide: relative error of the stop distance %.3g (dt 0.1 ms), %.3g (0.2), %.3g (0.4)\n",
-         e1, e2, e4);
+  printf(
+      "cube slide: relative error of the stop distance %.3g (dt 0.1 ms), %.3g (0.2), %.3g (0.4)\n",
+      e1, e2, e4);
   CHECK_MSG(fabs(e1) <= 1e-3, "stop distance error %g at dt 0.1 ms", e1);
   /* first order: the error halves with dt */
   CHECK_MSG(fabs(e2 / e1 - 2) < 0.2 && fabs(e4 / e2 - 2) < 0.2, "ratios %g %g", e2 / e1, e4 / e2);
@@ -423,8 +428,240 @@ static void self_collision(void) {
   cs_model_free(m);
 }
 
+/* The built problem (J, G, g) of the current contacts of d against a dense
+   reference: J from cs_jac of both bodies in the contact frame, G = J M^-1 J^T
+   with M^-1 by Gauss-Jordan on the dense M, g = J vfree + the stabilisation
+   rule. Relative to each quantity's largest entry. Returns 1 if all agree to
+   tol. */
+static int problem_matches_dense(const csModel* m, csData* d, const double* vfree, double tol,
+                                 const char* what) {
+  int nv = m->nv, nc = d->ncon, n = 3 * nc;
+  double* M = malloc(sizeof(double) * (size_t)nv * nv);
+  double* A = malloc(sizeof(double) * (size_t)nv * 2 * nv);
+  double* J = malloc(sizeof(double) * (size_t)n * nv);
+  double* X = malloc(sizeof(double) * (size_t)nv * n); /* M^-1 J^T */
+  double* jp = malloc(sizeof(double) * 3 * (size_t)nv);
+  double* jq = malloc(sizeof(double) * 3 * (size_t)nv);
+  int ok = M && A && J && X && jp && jq;
+  CHECK(ok);
+  if (ok) {
+    cs_test_dense_m(m, d, M);
+    for (int i = 0; i < nv; i++)
+      for (int j = 0; j < 2 * nv; j++) A[2 * nv * i + j] = j < nv ? M[nv * i + j] : (j - nv == i);
+    for (int c = 0; c < nv; c++) {
+      double piv = A[2 * nv * c + c];
+      for (int j = 0; j < 2 * nv; j++) A[2 * nv * c + j] /= piv;
+      for (int r = 0; r < nv; r++)
+        if (r != c) {
+          double f = A[2 * nv * r + c];
+          for (int j = 0; j < 2 * nv; j++) A[2 * nv * r + j] -= f * A[2 * nv * c + j];
+        }
+    }
+    for (int c = 0; c < nc; c++) {
+      const csContact* con = d->contact + c;
+      int b0 = m->geom_body[con->geom[0]], b1 = m->geom_body[con->geom[1]];
+      cs_jac(m, d, jp, NULL, con->pos, b1);
+      if (b0 > 0) {
+        cs_jac(m, d, jq, NULL, con->pos, b0);
+        for (int k = 0; k < 3 * nv; k++) jp[k] -= jq[k];
+      }
+      for (int r = 0; r < 3; r++)
+        for (int k = 0; k < nv; k++)
+          J[(3 * c + r) * nv + k] = con->frame[3 * r] * jp[k] + con->frame[3 * r + 1] * jp[nv + k] +
+                                    con->frame[3 * r + 2] * jp[2 * nv + k];
+    }
+    for (int k = 0; k < nv; k++)
+      for (int a = 0; a < n; a++) {
+        double s = 0;
+        for (int j = 0; j < nv; j++) s += A[2 * nv * k + nv + j] * J[a * nv + j];
+        X[k * n + a] = s;
+      }
+    double ej = 0, sj = 0, eg = 0, sg = 0, ev = 0, sv = 0, asym = 0;
+    for (int a = 0; a < n * nv; a++) {
+      ej = fmax(ej, fabs(J[a] - d->efc_J[a]));
+      sj = fmax(sj, fabs(J[a]));
+    }
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < n; b++) {
+        double s = 0;
+        for (int k = 0; k < nv; k++) s += J[a * nv + k] * X[k * n + b];
+        eg = fmax(eg, fabs(s - d->problem.G[a * n + b]));
+        sg = fmax(sg, fabs(s));
+        asym = fmax(asym, fabs(d->problem.G[a * n + b] - d->problem.G[b * n + a]));
+      }
+      double s = 0;
+      for (int k = 0; k < nv; k++) s += J[a * nv + k] * vfree[k];
+      if (a % 3 == 0) {
+        double phi = d->contact[a / 3].dist, dt = m->opt.timestep;
+        s += phi > 0 ? phi / dt : m->opt.baumgarte * phi / dt;
+      }
+      ev = fmax(ev, fabs(s - d->problem.g[a]));
+      sv = fmax(sv, fabs(s));
+    }
+    ok = ej <= tol * sj && eg <= tol * sg && ev <= tol * sv && asym == 0;
+    CHECK_MSG(ok,
+              "%s (%d contacts): J %g (scale %g), G %g (scale %g), g %g (scale "
+              "%g), G asymmetry %g",
+              what, nc, ej, sj, eg, sg, ev, sv, asym);
+  }
+  free(M), free(A), free(J), free(X), free(jp), free(jq);
+  return ok;
+}
+
+/* ANYmal C in the drop scene at random states near its rest on the plane with 8
+   contacts (4 feet, 4 torso corners): J, G, g against the dense reference. */
+static void anymal_problem_vs_dense(void) {
+  csScene s;
+  CHECK(cs_scene_load("drop", cs_test_source("models"), NAN, &s) == CS_OK);
+  if (!s.m) return;
+  csModel* m = s.m;
+  csData* d = s.d;
+  int nv = m->nv, nq = m->nq;
+  cs_set_log(NULL);
+  int held = 0;
+  for (int k = 0; k < 5000 && held < 20; k++) {
+    cs_scene_control(&s, m, d);
+    cs_step(m, d);
+    held = d->ncon == 8 ? held + 1 : 0;
+  }
+  CHECK_MSG(held == 20, "drop: no rest with 8 contacts");
+  int torso = cs_name2id(m, "geom", "torso");
+  double* q0 = malloc(sizeof(double) * (size_t)nq);
+  double* q = malloc(sizeof(double) * (size_t)nq);
+  double* v = malloc(sizeof(double) * (size_t)nv);
+  double* vfree = malloc(sizeof(double) * (size_t)nv);
+  memcpy(q0, d->qpos, sizeof(double) * (size_t)nq);
+  cs_test_seed(7);
+  int tested8 = 0, tested = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    memcpy(q, q0, sizeof(double) * (size_t)nq);
+    q[2] -= cs_test_uniform(0.001, 0.004);
+    for (int k = 3; k < 7; k++) q[k] += cs_test_uniform(-0.001, 0.001);
+    for (int k = 7; k < nq; k++) q[k] += cs_test_uniform(-0.01, 0.01);
+    for (int k = 0; k < nv; k++) v[k] = cs_test_gauss(), vfree[k] = cs_test_gauss();
+    cs_data_set_state(m, d, q, nq, v, nv); /* normalises the quaternion */
+    cs_forward(m, d);
+    cs_geom_poses(m, d);
+    int nc = cs_collide(m, d);
+    if (nc == 0) continue;
+    int ntorso = 0;
+    for (int c = 0; c < nc; c++)
+      ntorso += d->contact[c].geom[0] == torso || d->contact[c].geom[1] == torso;
+    cs_contact_problem_build(m, d, vfree);
+    char what[64];
+    snprintf(what, sizeof what, "anymal trial %d (%d torso contacts)", trial, ntorso);
+    problem_matches_dense(m, d, vfree, 1e-12, what);
+    tested++;
+    tested8 += nc == 8 && ntorso == 4;
+  }
+  CHECK_MSG(tested8 >= 10, "anymal: %d of %d states with 8 contacts incl. 4 torso corners", tested8,
+            tested);
+  free(q0), free(q), free(v), free(vfree);
+  cs_scene_free(&s);
+}
+
+/* Three free spheres on the plane: apart (every contact against the world:
+   paths sharing no dof, 3 contacts, an odd 9 rows), then the first two touching
+   (a contact between two branches: the general path). */
+static void spheres_problem_vs_dense(void) {
+  for (int touch = 0; touch < 2; touch++) {
+    csBuilder* b = cs_builder_new();
+    csGeomSpec g;
+    cs_geom_spec_default(&g);
+    g.type = CS_GEOM_PLANE, g.name = "floor";
+    cs_builder_add_geom(b, &g);
+    for (int k = 0; k < 3; k++) {
+      csBodySpec bs;
+      cs_body_spec_default(&bs);
+      bs.mass = 1 + k, bs.pos[0] = k * (touch ? 0.19 : 0.3), bs.pos[2] = 0.0995;
+      bs.inertia[0] = 0.01, bs.inertia[1] = 0.02, bs.inertia[2] = 0.015;
+      int body = cs_test_add_free_body(b, &bs);
+      cs_geom_spec_default(&g);
+      g.body = body, g.type = CS_GEOM_SPHERE, g.size[0] = 0.1;
+      cs_builder_add_geom(b, &g);
+    }
+    csModel* m = NULL;
+    CHECK(cs_compile(b, &m) == CS_OK);
+    cs_builder_free(b);
+    if (!m) return;
+    csData* d = cs_data_new(m);
+    cs_test_seed(11 + touch);
+    double v[18], vfree[18];
+    for (int k = 0; k < 18; k++) v[k] = cs_test_gauss(), vfree[k] = cs_test_gauss();
+    cs_data_set_state(m, d, NULL, 0, v, 18);
+    cs_forward(m, d);
+    cs_geom_poses(m, d);
+    int nc = cs_collide(m, d);
+    CHECK_MSG(nc == 3 + 2 * touch, "spheres (touch %d): %d contacts", touch, nc);
+    cs_contact_problem_build(m, d, vfree);
+    problem_matches_dense(m, d, vfree, 1e-12, touch ? "spheres touching" : "spheres apart");
+    cs_data_free(d);
+    cs_model_free(m);
+  }
+}
+
+/* A floating chain of 6 links (free base, 5 revolute joints about alternating axes) with
+   spheres on the last two links resting on the plane: their paths share 10 dofs (more than
+   one pass of the shared Gram part), one has an own part, the other none. with_base: a
+   sphere on the base too, so the paths share the base's 6 dofs, the two links' own parts
+   meet on 4 (an off-diagonal own block), and there are 9 rows (odd). */
+static void chain_problem_vs_dense(int with_base) {
+  csBuilder* b = cs_builder_new();
+  csGeomSpec g;
+  cs_geom_spec_default(&g);
+  g.type = CS_GEOM_PLANE, g.name = "floor";
+  cs_builder_add_geom(b, &g);
+  int parent = 0;
+  for (int k = 0; k < 6; k++) {
+    csBodySpec bs;
+    cs_body_spec_default(&bs);
+    bs.parent = parent, bs.mass = 1 + 0.1 * k;
+    bs.pos[0] = k ? 0.25 : 0, bs.pos[2] = k ? 0 : 0.0995;
+    bs.inertia[0] = 0.01, bs.inertia[1] = 0.02, bs.inertia[2] = 0.015;
+    int body = k ? cs_builder_add_body(b, &bs) : cs_test_add_free_body(b, &bs);
+    if (k) {
+      csJointSpec js;
+      cs_joint_spec_default(&js);
+      js.body = body, js.type = CS_JNT_REVOLUTE;
+      js.axis[0] = 0, js.axis[1] = k % 2, js.axis[2] = 1 - k % 2;
+      cs_builder_add_joint(b, &js);
+    }
+    if (k >= 4 || (with_base && k == 0)) {
+      cs_geom_spec_default(&g);
+      g.body = body, g.type = CS_GEOM_SPHERE, g.size[0] = 0.1;
+      cs_builder_add_geom(b, &g);
+    }
+    parent = body;
+  }
+  csModel* m = NULL;
+  CHECK(cs_compile(b, &m) == CS_OK);
+  cs_builder_free(b);
+  if (!m) return;
+  csData* d = cs_data_new(m);
+  int nv = m->nv;
+  CHECK(nv == 11);
+  double v[11], vfree[11];
+  cs_test_seed(5);
+  for (int k = 0; k < nv; k++) v[k] = cs_test_gauss(), vfree[k] = cs_test_gauss();
+  cs_data_set_state(m, d, NULL, 0, v, nv);
+  cs_forward(m, d);
+  cs_geom_poses(m, d);
+  int nc = cs_collide(m, d);
+  CHECK_MSG(nc == 2 + with_base, "chain: %d contacts", nc);
+  cs_contact_problem_build(m, d, vfree);
+  problem_matches_dense(m, d, vfree, 1e-12, with_base ? "chain and base" : "chain");
+  d->ncon = 0; /* nothing to build */
+  CHECK(cs_contact_problem_build(m, d, vfree) == CS_OK && d->problem.nc == 0);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
 int main(void) {
   problem_vs_dense();
+  anymal_problem_vs_dense();
+  spheres_problem_vs_dense();
+  chain_problem_vs_dense(0);
+  chain_problem_vs_dense(1);
   box_at_rest();
   sphere_drop();
   cube_slide();

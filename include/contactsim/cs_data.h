@@ -76,8 +76,9 @@ typedef struct csData {
   /* ---- the contact problem of the last step (nc = ncon), rows n, t1, t2 per contact */
   csContactProblem problem; /* points into the arrays below */
   double* efc_J;          /* (3 ncon_max x nv) contact Jacobian */
-  double* efc_Y;          /* (3 ncon_max x nv) scratch of the build: D^-1/2 L^-T J^T per contact
-                             on its dof chain (M = L^T D L), so that G = Y^T Y */
+  double* efc_Y;          /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
+                             the contacts' dof chains, laid out as src/cs_contact_problem.c
+                             says */
   double* efc_G;          /* (3 ncon_max x 3 ncon_max) Delassus J M^-1 J^T (3nc x 3nc used) */
   double* efc_g;          /* (3 ncon_max) free velocity J v_free + stabilisation */
   double* efc_mu;         /* (ncon_max) */
