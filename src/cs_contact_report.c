@@ -17,13 +17,17 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
      3nc is needed: this runs inside the step, which must not allocate. */
   for (int i = 0; i < p->nc; i++) {
     const double* li = lambda + 3 * (size_t)i;
-    double v[3];
+    const size_t r0 = 3 * (size_t)i;
+    /* the three rows in one pass over lambda (each sum in the same order as alone) */
+    const double *G0 = p->G + r0 * n, *G1 = G0 + n, *G2 = G1 + n;
+    double s0 = 0, s1 = 0, s2 = 0;
+    for (size_t j = 0; j < n; j++) {
+      double lj = lambda[j];
+      s0 += G0[j] * lj, s1 += G1[j] * lj, s2 += G2[j] * lj;
+    }
+    double v[3] = {s0 + p->g[r0], s1 + p->g[r0 + 1], s2 + p->g[r0 + 2]};
     for (int k = 0; k < 3; k++) {
-      size_t row = 3 * (size_t)i + (size_t)k;
-      const double* Grow = p->G + row * n;
-      double s = 0;
-      for (size_t j = 0; j < n; j++) s += Grow[j] * lambda[j];
-      v[k] = s + p->g[row];
+      size_t row = r0 + (size_t)k;
       if (p->R) v[k] += p->R[row] * lambda[row];
       g2 += p->g[row] * p->g[row];
       l2 += lambda[row] * lambda[row];
@@ -31,17 +35,25 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
     }
     double mu = p->mu[i];
     /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
-       and maximal dissipation together. */
-    double vs[3] = {v[0] + mu * cs_norm2(v[1], v[2]), v[1], v[2]};
+       and maximal dissipation together. |v_T| once for v~, its distance to K* and the
+       natural map (the values csu_dist_dual_cone and csu_natural_map_sq would compute). */
+    double vt = cs_norm2(v[1], v[2]);
+    double vs[3] = {v[0] + mu * vt, v[1], v[2]};
     double dp = csu_dist_cone(li, mu);
-    double dd = csu_dist_dual_cone(vs, mu);
+    double dd = 0, mu0 = mu < 0 ? 0 : mu;
+    if (!(mu0 * vt <= vs[0]))
+      dd = vt <= -mu0 * vs[0] ? cs_norm2(vs[0], vt) : (mu0 * vt - vs[0]) / sqrt(1.0 + mu0 * mu0);
     double dc = fabs(li[0] * vs[0] + li[1] * vs[1] + li[2] * vs[2]);
     double ds = fabs(li[0] * v[0]);
     if (dp > eps_p) eps_p = dp;
     if (dd > eps_d) eps_d = dd;
     if (dc > eps_c) eps_c = dc;
     if (ds > sig) sig = ds;
-    err2 += csu_natural_map_sq(li, v, mu);
+    /* csu_natural_map_sq (Siconos' operations and order) with this |v_T| */
+    double w[3] = {li[0] - vs[0], li[1] - v[1], li[2] - v[2]};
+    csu_project_cone(w, mu, w);
+    double d0 = li[0] - w[0], d1 = li[1] - w[1], d2 = li[2] - w[2];
+    err2 += d0 * d0 + d1 * d1 + d2 * d2;
   }
   r->eps_p = eps_p;
   r->eps_d = eps_d;

@@ -246,7 +246,8 @@ csStatus cs_step(const csModel* m, csData* d) {
     cs_stack_free(d, mark);
     return cs_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
-  for (int i = 0; i < nv; i++) d->qacc[i] = (vnew[i] - d->qvel[i]) / dt;
+  double idt = 1.0 / dt; /* one division, not nv */
+  for (int i = 0; i < nv; i++) d->qacc[i] = (vnew[i] - d->qvel[i]) * idt;
   memcpy(d->qvel, vnew, sizeof(double) * (size_t)nv);
   memcpy(d->qpos, qnew, sizeof(double) * (size_t)nq);
   d->time += dt;
