@@ -177,26 +177,62 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
   const int* adr = m->dof_Madr;
   const int* num = m->dof_Mnum;
   const int* Mcol = m->dof_Mcol;
+  const int* tran = m->dof_tran;
   /* the ancestors of each row from dof_Mcol (independent index loads, not a walk along
      dof_parent, whose dependent loads made this the slowest part of the step's dynamics);
      the same operations in the same order as that walk */
   for (int r = 0; r < nrhs; r++, x += nv, b += nv) {
     if (x != b) memcpy(x, b, sizeof(double) * (size_t)nv);
-    /* L^T y = b */
+    /* L^T y = b. The six dofs of a free root (r..r+5) end the row of every dof below it
+       (..., r+5, r+4, ..., r) and take the updates of all of them: they are kept in
+       registers (xb) from the first such row until the root's own rows, in the same order of
+       operations as in memory, instead of a chain of stores and reloads of the same six
+       entries. */
+    double xb[6] = {0, 0, 0, 0, 0, 0};
+    int r0 = -1;
     for (int k = nv - 1; k >= 0; k--) {
+      if (r0 >= 0 && k == r0 + 5) { /* the root's own rows: its entries back to memory */
+        for (int j = 0; j < 6; j++) x[r0 + j] = xb[j];
+        r0 = -2;
+      }
       double xk = x[k];
       if (xk == 0) continue;
       const double* rk = L + adr[k];
       const int* col = Mcol + adr[k];
-      for (int t = 1, n = num[k]; t < n; t++) x[col[t]] -= rk[t] * xk;
+      int n = num[k];
+      if (n > 6 && tran[col[n - 1]] == 0 && r0 != -2 && (r0 < 0 || col[n - 1] == r0)) {
+        if (r0 < 0) {
+          r0 = col[n - 1];
+          for (int j = 0; j < 6; j++) xb[j] = x[r0 + j];
+        }
+        for (int t = 1; t < n - 6; t++) x[col[t]] -= rk[t] * xk;
+        const double* rb = rk + n - 6; /* dofs r0+5, ..., r0 */
+        xb[5] -= rb[0] * xk, xb[4] -= rb[1] * xk, xb[3] -= rb[2] * xk;
+        xb[2] -= rb[3] * xk, xb[1] -= rb[4] * xk, xb[0] -= rb[5] * xk;
+        continue;
+      }
+      for (int t = 1; t < n; t++) x[col[t]] -= rk[t] * xk;
     }
+    if (r0 >= 0)
+      for (int j = 0; j < 6; j++) x[r0 + j] = xb[j];
     for (int i = 0; i < nv; i++) x[i] *= d->qLDiagInv[i];
-    /* L x = z */
+    /* L x = z. Below a free root the row's six root terms are summed as a tree, off the
+       chain of the others' subtractions (the order of a sum, so rounding-level changes). */
     for (int k = 0; k < nv; k++) {
       const double* rk = L + adr[k];
       const int* col = Mcol + adr[k];
       double s = x[k];
-      for (int t = 1, n = num[k]; t < n; t++) s -= rk[t] * x[col[t]];
+      int n = num[k];
+      if (n > 6 && tran[col[n - 1]] == 0) {
+        const double* rb = rk + n - 6;
+        const double* xr = x + col[n - 1]; /* dofs r, ..., r+5 */
+        double sb = (rb[0] * xr[5] + rb[1] * xr[4]) + (rb[2] * xr[3] + rb[3] * xr[2]) +
+                   (rb[4] * xr[1] + rb[5] * xr[0]);
+        for (int t = 1; t < n - 6; t++) s -= rk[t] * x[col[t]];
+        x[k] = s - sb;
+        continue;
+      }
+      for (int t = 1; t < n; t++) s -= rk[t] * x[col[t]];
       x[k] = s;
     }
   }
