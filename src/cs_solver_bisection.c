@@ -391,8 +391,8 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
         double rm = csu_search_radius(q, mx, my);
         double dn = (ra - rb) * q->imu, dx = ra * ux - rb * cx, dy = ra * uy - rb * cy;
         if (dn * dn + dx * dx + dy * dy < tol * tol && rm > 0 &&
-            (vtol == INFINITY || (csu_search_viol(q, ux, uy, f) <= vtol &&
-                                  csu_search_viol(q, cx, cy, fc) <= vtol))) {
+            (vtol == INFINITY ||
+             (csu_search_viol(q, ux, uy, f) <= vtol && csu_search_viol(q, cx, cy, fc) <= vtol))) {
           csu_search_lambda(q, rm, mx, my, lambda);
           if (steps) *steps = nev;
           return;
@@ -433,10 +433,13 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
    paper's stepping from the guess (csu_bisection_single_paper). */
 static inline int csu_bis_single(const double G[9], const double c[3], double mu, int coulomb,
                                  double tol, double vtol, int newton, const double* guess,
-                                 double lambda[3], int* steps) {
+                                 double lambda[3], int* steps, const double* kk) {
   csuSlip s = {0};
-  int k = csu_single_setup(G, c, mu, &s, lambda, steps);
-  if (k != CSU_CASE_SLIP) return k;
+  int k = csu_single_classify_k(G, c, mu, &s, lambda, kk);
+  if (k != CSU_CASE_SLIP) {
+    if (steps) *steps = 0;
+    return k;
+  }
   csuSearch q;
   csu_search_init(&q, &s, coulomb);
   double gx = s.ux, gy = s.uy;
@@ -453,17 +456,17 @@ static inline int csu_bis_single(const double G[9], const double c[3], double mu
 
 int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
                          double lambda[3], int* steps) {
-  return csu_bis_single(G, c, mu, 0, tol, INFINITY, 1, NULL, lambda, steps);
+  return csu_bis_single(G, c, mu, 0, tol, INFINITY, 1, NULL, lambda, steps, NULL);
 }
 
 int csu_bisection_single_paper(const double G[9], const double c[3], double mu, double tol,
                                double lambda[3], int* steps) {
-  return csu_bis_single(G, c, mu, 0, tol, INFINITY, 0, NULL, lambda, steps);
+  return csu_bis_single(G, c, mu, 0, tol, INFINITY, 0, NULL, lambda, steps, NULL);
 }
 
 int csu_bisection_coulomb_single(const double G[9], const double c[3], double mu, double tol,
                                  double lambda[3], int* steps) {
-  return csu_bis_single(G, c, mu, 1, tol, INFINITY, 1, NULL, lambda, steps);
+  return csu_bis_single(G, c, mu, 1, tol, INFINITY, 1, NULL, lambda, steps, NULL);
 }
 
 /* ------------------------------------------------------------------ rank-deficient G
@@ -750,7 +753,7 @@ static double csu_bis_violation(const double Gi[9], int full, const double* l, c
     double c[3], ls[3];
     for (int a = 0; a < 3; a++)
       c[a] = v[a] - (Gi[3 * a] * l[0] + Gi[3 * a + 1] * l[1] + Gi[3 * a + 2] * l[2]);
-    csu_bis_single(Gi, c, mu, desaxce, 1e-12, INFINITY, 1, NULL, ls, NULL);
+    csu_bis_single(Gi, c, mu, desaxce, 1e-12, INFINITY, 1, NULL, ls, NULL, NULL);
     double d0 = ls[0] - l[0], d1 = ls[1] - l[1], d2 = ls[2] - l[2];
     return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
   }
@@ -787,21 +790,20 @@ static double csu_bis_violation(const double Gi[9], int full, const double* l, c
   return e + (sl < vt ? sl : vt);
 }
 
-/* Contact i's block G_ii (+ R) into Gi; returns 1 if it has full rank (the test of
+/* Contact i's block G_ii (+ R) into Gi (CSU_BIS_BLK); returns 1 if it has full rank (the test of
    csu_single_classify), 0 if the reduced solve handles it. */
-static inline int csu_bis_block(const csContactProblem* p, int i, double Gi[9]) {
+static inline int csu_bis_block(const csContactProblem* p, int i, double* Gi) {
   int n = 3 * p->nc, r0 = 3 * i;
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) Gi[3 * a + b] = p->G[(size_t)(r0 + a) * n + r0 + b];
   if (p->R) Gi[0] += p->R[r0], Gi[4] += p->R[r0 + 1], Gi[8] += p->R[r0 + 2];
-  double g00 = Gi[0], g11 = Gi[4], g22 = Gi[8];
-  double det = g00 * (g11 * g22 - Gi[5] * Gi[5]) + Gi[1] * (Gi[2] * Gi[5] - Gi[1] * g22) +
-               Gi[2] * (Gi[1] * Gi[5] - Gi[2] * g11);
-  return det > 1e-10 * g00 * g11 * g22 && g00 > 0;
+  /* and its cofactors for the sweeps' classification (Gi + 12) */
+  return csu_single_cofactors(Gi, Gi + 12);
 }
 
-/* Per contact, kept for the whole solve: G_ii, its rank flag, the search's intervals. */
-enum { CSU_BIS_BLK = 12 };
+/* Per contact, kept for the whole solve: G_ii, its rank flag, the search's intervals, its
+   cofactors and -1 / det (12..18). */
+enum { CSU_BIS_BLK = 20 };
 /* Sweeps between two active-set corrections (csu_bis_active_solve), from this sweep on. */
 #define CSU_BIS_STICK_EVERY 8
 /* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
@@ -1032,7 +1034,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
          contact then solving a CCP) was tried first: it oscillates at large mu (a box on four
          corners with mu = 1e3 had not converged after 20,000 sweeps). The search starts
          from the current impulse's direction (the last sweep's answer). */
-      csu_bis_single(Gi, c, mu, desaxce, Gi[10], Gi[11], 1, l, ls, NULL);
+      csu_bis_single(Gi, c, mu, desaxce, Gi[10], Gi[11], 1, l, ls, NULL,
+                     Gi[9] != 0 ? Gi + 12 : NULL);
       if (desaxce) {
         /* Safeguard: the Coulomb root of a nearly grazing contact can run off along the
            slip ellipse (one iterate reached 1e105 in the ANYmal `random` task). An impulse
@@ -1043,7 +1046,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
         double ncv = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
         double gm = (Gi[0] + Gi[4] + Gi[8]) / 3;
         double bound = 1e6 * (nl + (gm > 0 ? ncv / gm : 0)) + 1e-300;
-        if (!(ns <= bound)) csu_bis_single(Gi, c, mu, 0, Gi[10], Gi[11], 1, l, ls, NULL);
+        if (!(ns <= bound))
+          csu_bis_single(Gi, c, mu, 0, Gi[10], Gi[11], 1, l, ls, NULL, Gi[9] != 0 ? Gi + 12 : NULL);
       }
       /* lambda_i <- alpha lambda* + (1 - alpha) lambda_i (opening: lambda* = 0) */
       double d[3];

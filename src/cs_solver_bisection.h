@@ -17,15 +17,16 @@
 #define CS_SOLVER_BISECTION_H
 
 #include <math.h>
+#include <stddef.h>
 
 /* The paper's impulse interval (N s) for the single-contact solve (Sec. V-B). */
 #define CSU_BISECTION_TOL 1e-6
 
 enum {
-  CSU_CASE_OPEN = 0,    /* lambda = 0 */
-  CSU_CASE_STICK = 1,   /* lambda = -G^-1 c, inside the cone (or frictionless contact) */
-  CSU_CASE_SLIP = 2,    /* on the slip ellipse */
-  CSU_CASE_REDUCED = 3  /* rank-deficient G: solved in its 1D/2D range space */
+  CSU_CASE_OPEN = 0,   /* lambda = 0 */
+  CSU_CASE_STICK = 1,  /* lambda = -G^-1 c, inside the cone (or frictionless contact) */
+  CSU_CASE_SLIP = 2,   /* on the slip ellipse */
+  CSU_CASE_REDUCED = 3 /* rank-deficient G: solved in its 1D/2D range space */
 };
 
 /* Paper 001 Algorithm 1: bisection on the sign of the hybrid gradient (eqs. 13-16). The
@@ -52,8 +53,8 @@ int csu_bisection_coulomb_single(const double G[9], const double c[3], double mu
    line-of-sight arc of the slip ellipse (Preclik), and the analytical method (the quartic in
    the tangent of the half slip angle, solved in closed form; tol unused: the roots are
    polished by Newton steps instead). */
-int csu_golden_single(const double G[9], const double c[3], double mu, double tol,
-                      double lambda[3], int* steps);
+int csu_golden_single(const double G[9], const double c[3], double mu, double tol, double lambda[3],
+                      int* steps);
 int csu_analytic_single(const double G[9], const double c[3], double mu, double tol,
                         double lambda[3], int* steps);
 
@@ -69,17 +70,30 @@ int csu_single_reduced(const double G[9], const double c[3], double mu, double l
 /* ------------------------------------------------------------------ shared set-up
    What the slip searches need, computed once by csu_single_classify. */
 typedef struct csuSlip {
-  double g00, g01, g02, g11, g12, g22;  /* G (symmetric) */
-  double c0, c1, c2;                    /* c */
+  double g00, g01, g02, g11, g12, g22; /* G (symmetric) */
+  double c0, c1, c2;                   /* c */
   double mu;
-  double l0n, l0x, l0y;  /* lambda^{v=0} = -G^-1 c (normal, t1, t2) */
-  double ux, uy;         /* lambda^{v=0}_T / |lambda^{v=0}_T|: (cos, sin) of the atan2 guess */
+  double l0n, l0x, l0y; /* lambda^{v=0} = -G^-1 c (normal, t1, t2) */
+  double ux, uy;        /* lambda^{v=0}_T / |lambda^{v=0}_T|: (cos, sin) of the atan2 guess */
 } csuSlip;
 
+/* G's cofactors k00, k01, k02, k11, k12, k22 and -1 / det into kk (7); 1 if G has full rank
+   by csu_single_classify's test (kk is then what it would compute), else 0. */
+static inline int csu_single_cofactors(const double G[9], double kk[7]) {
+  double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
+  double k00 = g11 * g22 - g12 * g12, k01 = g02 * g12 - g01 * g22, k02 = g01 * g12 - g02 * g11;
+  double k11 = g00 * g22 - g02 * g02, k12 = g01 * g02 - g00 * g12, k22 = g00 * g11 - g01 * g01;
+  double det = g00 * k00 + g01 * k01 + g02 * k02;
+  kk[0] = k00, kk[1] = k01, kk[2] = k02, kk[3] = k11, kk[4] = k12, kk[5] = k22;
+  kk[6] = -1.0 / det;
+  return det > 1e-10 * g00 * g11 * g22 && g00 > 0;
+}
+
 /* Opening, sticking, frictionless and degenerate contacts; fills s and returns
-   CSU_CASE_SLIP when the slip search is needed. */
-static inline int csu_single_classify(const double G[9], const double c[3], double mu,
-                                      csuSlip* s, double lambda[3]) {
+   CSU_CASE_SLIP when the slip search is needed. kk: NULL, or csu_single_cofactors of a
+   full-rank G (a solve that meets the same block many times computes them once). */
+static inline int csu_single_classify_k(const double G[9], const double c[3], double mu, csuSlip* s,
+                                        double lambda[3], const double* kk) {
   double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
   double c0 = c[0], c1 = c[1], c2 = c[2];
   if (!(mu > 0)) {
@@ -96,18 +110,23 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
   /* G^-1 by cofactors (G symmetric). det / (g00 g11 g22) lies in (0, 1] for an SPD G and
      falls to ~1e-16 for a rank-deficient one computed in floating point (a contact on a
      link pinned by a revolute joint): below 1e-10 the eigen-decomposition decides. */
-  double k00 = g11 * g22 - g12 * g12, k01 = g02 * g12 - g01 * g22, k02 = g01 * g12 - g02 * g11;
-  double k11 = g00 * g22 - g02 * g02, k12 = g01 * g02 - g00 * g12, k22 = g00 * g11 - g01 * g01;
-  double det = g00 * k00 + g01 * k01 + g02 * k02;
-  if (!(det > 1e-10 * g00 * g11 * g22) || !(g00 > 0)) {
-    int k = csu_single_reduced(G, c, mu, lambda);
-    if (k >= 0) return k;
-    if (!(det > 0)) {  /* not reachable: a full-rank G has det > 0 */
-      lambda[0] = lambda[1] = lambda[2] = 0;
-      return CSU_CASE_REDUCED;
+  double k00, k01, k02, k11, k12, k22, id;
+  if (kk) {
+    k00 = kk[0], k01 = kk[1], k02 = kk[2], k11 = kk[3], k12 = kk[4], k22 = kk[5], id = kk[6];
+  } else {
+    k00 = g11 * g22 - g12 * g12, k01 = g02 * g12 - g01 * g22, k02 = g01 * g12 - g02 * g11;
+    k11 = g00 * g22 - g02 * g02, k12 = g01 * g02 - g00 * g12, k22 = g00 * g11 - g01 * g01;
+    double det = g00 * k00 + g01 * k01 + g02 * k02;
+    if (!(det > 1e-10 * g00 * g11 * g22) || !(g00 > 0)) {
+      int k = csu_single_reduced(G, c, mu, lambda);
+      if (k >= 0) return k;
+      if (!(det > 0)) { /* not reachable: a full-rank G has det > 0 */
+        lambda[0] = lambda[1] = lambda[2] = 0;
+        return CSU_CASE_REDUCED;
+      }
     }
+    id = -1.0 / det;
   }
-  double id = -1.0 / det;
   double l0n = id * (k00 * c0 + k01 * c1 + k02 * c2);
   double l0x = id * (k01 * c0 + k11 * c1 + k12 * c2);
   double l0y = id * (k02 * c0 + k12 * c1 + k22 * c2);
@@ -138,6 +157,10 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
   return CSU_CASE_SLIP;
 }
 
+static inline int csu_single_classify(const double G[9], const double c[3], double mu, csuSlip* s,
+                                      double lambda[3]) {
+  return csu_single_classify_k(G, c, mu, s, lambda, NULL);
+}
 
 /* The set-up of every single-contact method: csu_single_classify, and *steps = 0 (steps may
    be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). */
