@@ -4,19 +4,24 @@
    Paper 001's Table II and Figs. 4, 6, 7 (spec/benchmarks.md "Multi-contact tasks"), on the
    ANYmal scenes of bench/cs_scene.c (the same as `contactsim bench anymal`).
 
-   Per task, two simulations of N steps (default 100,000) from the scene's start:
+   Per task, two simulations of N steps (default 100,000) from the scene's start, each on its
+   own scene (csModel, csData), interleaved (see Timing):
    - bisection  (paper's settings: alpha 1, decay 0.99, alpha_min 0.7, built into the solver)
    - pgs_raisim (paper's PGS, alpha 0.6 constant)
    both at tolerance 1e-6 on their own criterion with an iteration cap of 100,000, each with
    the pipeline's warm start. In hang, a third run of pgs_raisim at 1e-8 (the paper's Fig. 7
    also shows PGS at a tighter threshold).
 
-   Timing (Table II): the simulation runs in chunks of 1000 steps, each timed as a whole with
-   CLOCK_MONOTONIC (scene controller + cs_step + the per-step statistics, a few ns);
-   <solver>_s is the sum over all chunks: the total seconds of the N steps. Odd chunks run
-   with d->profile = 1 (about 4 clock reads per step, ~1 % of a step): <solver>_solver_s is
-   the solve's share, the profiled chunks' mean solve time per step times N. Before each run
-   one untimed chunk warms the caches and the scene is put back to its start.
+   Timing (Table II): the simulations run in chunks of 1000 steps, interleaved: a bisection
+   chunk, then a pgs_raisim chunk (in hang then a pgs_raisim 1e-8 chunk), and so on, as
+   `contactsim bench anymal --vs-mujoco` alternates with MuJoCo, so that a change of load on
+   the machine falls on all runs alike. Each chunk is timed as a whole with CLOCK_MONOTONIC
+   (scene controller + cs_step + the per-step statistics, a few ns); <solver>_s is the sum
+   over that run's chunks: the total seconds of its N steps, and bisection_over_pgs =
+   bisection_s / pgs_raisim_s a same-run ratio. Each run's odd chunks have d->profile = 1
+   (about 4 clock reads per step, ~1 % of a step): <solver>_solver_s is the solve's share, the
+   profiled chunks' mean solve time per step times N. Before timing starts, each run does one
+   untimed chunk that warms the caches, and its scene is put back to its start.
 
    Statistics per run, over the steps with contacts: iterations (mean, max, and the Fig. 4
    histogram: bin k counts steps with 2^k <= iterations < 2^(k+1)), the fraction of steps
@@ -66,7 +71,8 @@ static void usage(FILE* f) {
           "\n"
           "Paper 001's Table II and Figs. 4, 6, 7 on the ANYmal scenes: per task, N steps\n"
           "with the bisection solver and N with pgs_raisim, both at tolerance 1e-6 on their\n"
-          "own criterion and an iteration cap of 100,000 (in hang also pgs_raisim at 1e-8).\n"
+          "own criterion and an iteration cap of 100,000 (in hang also pgs_raisim at 1e-8),\n"
+          "each on its own scene, the runs interleaved in chunks of 1000 steps.\n"
           "\n"
           "  --task T        hang, drop, trot, random, or all (default all)\n"
           "  --steps N       steps of 1 ms per run (default %ld)\n"
@@ -79,16 +85,20 @@ static void usage(FILE* f) {
           "                  table2_time.png (Table II)\n"
           "  --json          one JSON object per task and line on stdout:\n"
           "                  {\"bench\":\"table2\",\"task\":..,\"bisection_s\":..,\n"
-          "                  \"pgs_raisim_s\":..,\"bisection_iter_mean\":..,\n"
-          "                  \"pgs_raisim_iter_mean\":..,\"pgs_raisim_iter_max\":..,\n"
-          "                  \"rel_diff_below_1pct\":..,\"penetration_mean_m\":.., extras}\n"
+          "                  \"pgs_raisim_s\":..,\"bisection_over_pgs\":..,\n"
+          "                  \"bisection_iter_mean\":..,\"pgs_raisim_iter_mean\":..,\n"
+          "                  \"pgs_raisim_iter_max\":..,\"rel_diff_below_1pct\":..,\n"
+          "                  \"penetration_mean_m\":.., extras}\n"
           "  --help          this text\n"
           "\n"
           "Definitions. <solver>_s: total wall seconds of the N steps (chunks of 1000 timed\n"
-          "as a whole; odd chunks profiled, ~1 %% overhead); <solver>_solver_s: the solve's\n"
-          "share. iter: solver iterations over steps with contacts; iter_hist[k]: steps with\n"
-          "2^k <= iterations < 2^(k+1). converged_fraction: steps whose solve met its own\n"
-          "criterion within the cap. eps_abs: the NCP report of each solve (max, mean).\n"
+          "as a whole, the runs' chunks interleaved: bisection, pgs_raisim, bisection, ...;\n"
+          "one untimed warm-up chunk each; odd chunks profiled, ~1 %% overhead);\n"
+          "bisection_over_pgs: bisection_s / pgs_raisim_s (same run); <solver>_solver_s:\n"
+          "the solve's share. iter: solver iterations over steps with contacts;\n"
+          "iter_hist[k]: steps with 2^k <= iterations < 2^(k+1). converged_fraction: steps\n"
+          "whose solve met its own criterion within the cap. eps_abs: the NCP report of each\n"
+          "solve (max, mean).\n"
           "fallback_steps: [n1, n2] solves that left the solver's model after its sweeps\n"
           "stalled (csSolverStats.fallback: 1 de Saxce's variant, 2 ncp_admm).\n"
           "rel_diff_below_1pct: fraction of per-contact samples |lambda_b - lambda_p| /\n"
@@ -227,18 +237,38 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
 
 static int tty_progress = 0;
 
-static void progress(const char* task, const char* solver, long done, long total) {
+static void progress(const char* task, long done, long total) {
   if (!tty_progress) return;
-  fprintf(stderr, "\rbench table2 %-6s %-10s %3ld%%", task, solver,
-          total ? 100 * done / total : 100);
+  fprintf(stderr, "\rbench table2 %-6s %3ld%%", task, total ? 100 * done / total : 100);
   fflush(stderr);
 }
 
-/* N steps of task with solver at tol; Fig. 6 samples into diff when diff != NULL.
-   Returns 0 or an exit code (message printed). */
-static int run_solver(const char* task, const char* solver, double tol, long steps,
-                      long diff_every, Diff* diff, int series, Run* r) {
+/* One run (a task with one solver) on its own scene, advanced chunk by chunk (sim_chunk) so
+   that a task's runs interleave. */
+typedef struct {
+  const char* task;
+  csScene s;
+  int loaded;
+  long diff_every;
+  Diff* diff;          /* Fig. 6 samples, or NULL */
+  const csSolver* ref; /* pgs_raisim, when diff */
+  int series;
+  Run* r;
+  long done, prof_steps, win_n;
+  double prof_ns, win_sum;
+} Sim;
+
+/* Loads the scene of task for solver at tol; Fig. 6 samples into diff when diff != NULL.
+   Returns 0 or an exit code (message printed); sim_free in either case. */
+static int sim_init(Sim* x, const char* task, const char* solver, double tol, long steps,
+                    long diff_every, Diff* diff, int series, Run* r) {
+  memset(x, 0, sizeof *x);
   memset(r, 0, sizeof *r);
+  x->task = task;
+  x->diff_every = diff_every;
+  x->diff = diff;
+  x->series = series;
+  x->r = r;
   r->solver = solver;
   r->tol = tol;
   int type = cs_solver_from_name(solver);
@@ -246,22 +276,20 @@ static int run_solver(const char* task, const char* solver, double tol, long ste
     fprintf(stderr, "bench table2: solver %s is not available\n", solver);
     return 1;
   }
-  const csSolver* ref = NULL;
   if (diff) {
     int rt = cs_solver_from_name("pgs_raisim");
-    ref = rt >= 0 ? cs_solver_get((csSolverType)rt) : NULL;
-    if (!ref) {
+    x->ref = rt >= 0 ? cs_solver_get((csSolverType)rt) : NULL;
+    if (!x->ref) {
       fprintf(stderr, "bench table2: pgs_raisim is not available for Fig. 6\n");
       return 1;
     }
   }
-  csScene s;
-  if (cs_scene_load(task, cs_cli_models_dir(), NAN, &s) != CS_OK) {
+  if (cs_scene_load(task, cs_cli_models_dir(), NAN, &x->s) != CS_OK) {
     fprintf(stderr, "bench table2: scene %s: %s\n", task, cs_last_error());
     return 1;
   }
-  csModel* m = s.m;
-  csData* d = s.d;
+  x->loaded = 1;
+  csModel* m = x->s.m;
   m->opt.solver = type;
   m->opt.tolerance = tol;
   m->opt.iterations = T2_CAP;
@@ -269,93 +297,110 @@ static int run_solver(const char* task, const char* solver, double tol, long ste
     r->nseries = steps / T2_WINDOW;
     r->pen_series = calloc((size_t)(r->nseries > 0 ? r->nseries : 1), sizeof(double));
     if (!r->pen_series) {
-      cs_scene_free(&s);
       fprintf(stderr, "bench table2: out of memory\n");
       return 1;
     }
   }
-  /* warm-up chunk, silent, then back to the start */
-  cs_set_log(NULL);
-  cs_scene_reset(&s);
+  return 0;
+}
+
+/* The warm-up: one untimed chunk, then back to the start. */
+static void sim_warmup(Sim* x, long steps) {
+  csModel* m = x->s.m;
+  csData* d = x->s.d;
+  cs_scene_reset(&x->s);
   d->profile = 0;
   for (long k = 0; k < T2_CHUNK && k < steps; k++) {
-    cs_scene_control(&s, m, d);
+    cs_scene_control(&x->s, m, d);
     cs_step(m, d);
   }
-  cs_scene_reset(&s);
-  double prof_ns = 0;
-  long prof_steps = 0, done = 0, win_n = 0;
-  double win_sum = 0;
+  cs_scene_reset(&x->s);
+}
+
+/* The run's next n steps, timed as a whole (less the Fig. 6 reference solves) into
+   r->total_s; odd chunks profiled. Returns 0 or an exit code (message printed). */
+static int sim_chunk(Sim* x, long n) {
+  csModel* m = x->s.m;
+  csData* d = x->s.d;
+  Run* r = x->r;
+  double prof_ns = x->prof_ns, win_sum = x->win_sum;
+  long prof_steps = x->prof_steps, win_n = x->win_n, done = x->done;
   int rc = 0;
-  while (done < steps && !rc) {
-    long n = steps - done < T2_CHUNK ? steps - done : T2_CHUNK;
-    int prof = (int)((done / T2_CHUNK) % 2);
-    d->profile = prof;
-    double t0 = cs_bench_now_ns(), tdiff = 0;
-    for (long k = 0; k < n; k++) {
-      cs_scene_control(&s, m, d);
-      csStatus st = cs_step(m, d);
-      long step = done + k;
-      if (st != CS_OK) {
-        if (st != CS_ERR_NUMERIC) {
-          fprintf(stderr, "bench table2 %s %s: step %ld failed: %s\n", task, solver, step,
-                  cs_last_error());
-          rc = 1;
-          break;
-        }
-        r->nan_steps++;
-        cs_data_set_state(m, d, s.qpos0, m->nq, s.qvel0, m->nv);
-        d->time += m->opt.timestep;
-        r->steps++;
-        continue;
+  int prof = (int)((done / T2_CHUNK) % 2);
+  d->profile = prof;
+  double t0 = cs_bench_now_ns(), tdiff = 0;
+  for (long k = 0; k < n; k++) {
+    cs_scene_control(&x->s, m, d);
+    csStatus st = cs_step(m, d);
+    long step = done + k;
+    if (st != CS_OK) {
+      if (st != CS_ERR_NUMERIC) {
+        fprintf(stderr, "bench table2 %s %s: step %ld failed: %s\n", x->task, r->solver, step,
+                cs_last_error());
+        rc = 1;
+        break;
       }
+      r->nan_steps++;
+      cs_data_set_state(m, d, x->s.qpos0, m->nq, x->s.qvel0, m->nv);
+      d->time += m->opt.timestep;
       r->steps++;
-      if (prof) prof_ns += d->time_ns[3], prof_steps++;
-      const csSolverStats* ss = &d->solver_stats;
-      if (d->ncon > 0) {
-        r->steps_contact++;
-        r->iter_sum += ss->iterations;
-        if (ss->iterations > r->iter_max) r->iter_max = ss->iterations;
-        r->ihist[ibin(ss->iterations)]++;
-        r->converged += ss->converged != 0;
-        r->fallback[ss->fallback >= 0 && ss->fallback <= 2 ? ss->fallback : 0]++;
-        double e = ss->ncp.eps_abs;
-        if (!isfinite(e)) e = INFINITY;
-        r->eps_sum += e;
-        if (e > r->eps_max) r->eps_max = e;
-      }
-      for (int i = 0; i < d->ncon; i++) {
-        if (!(d->contact[i].lambda[0] > 0)) continue;
-        double pen = d->contact[i].dist < 0 ? -d->contact[i].dist : 0;
-        r->nactive++;
-        r->pen_sum += pen;
-        if (pen > r->pen_max) r->pen_max = pen;
-        win_sum += pen, win_n++;
-      }
-      if (series && (step + 1) % T2_WINDOW == 0 && (step + 1) / T2_WINDOW <= r->nseries) {
-        r->pen_series[(step + 1) / T2_WINDOW - 1] = win_n ? win_sum / (double)win_n : NAN;
-        win_sum = 0, win_n = 0;
-      }
-      if (diff && diff_every > 0 && d->ncon > 0 && step % diff_every == 0) {
-        double a = cs_bench_now_ns();
-        if (!diff_sample(diff, d, ref)) {
-          fprintf(stderr, "bench table2: out of memory\n");
-          rc = 1;
-          break;
-        }
-        tdiff += cs_bench_now_ns() - a;
-      }
+      continue;
     }
-    double t1 = cs_bench_now_ns();
-    r->total_s += 1e-9 * (t1 - t0 - tdiff);
-    done += n;
-    progress(task, solver, done, steps);
+    r->steps++;
+    if (prof) prof_ns += d->time_ns[3], prof_steps++;
+    const csSolverStats* ss = &d->solver_stats;
+    if (d->ncon > 0) {
+      r->steps_contact++;
+      r->iter_sum += ss->iterations;
+      if (ss->iterations > r->iter_max) r->iter_max = ss->iterations;
+      r->ihist[ibin(ss->iterations)]++;
+      r->converged += ss->converged != 0;
+      r->fallback[ss->fallback >= 0 && ss->fallback <= 2 ? ss->fallback : 0]++;
+      double e = ss->ncp.eps_abs;
+      if (!isfinite(e)) e = INFINITY;
+      r->eps_sum += e;
+      if (e > r->eps_max) r->eps_max = e;
+    }
+    for (int i = 0; i < d->ncon; i++) {
+      if (!(d->contact[i].lambda[0] > 0)) continue;
+      double pen = d->contact[i].dist < 0 ? -d->contact[i].dist : 0;
+      r->nactive++;
+      r->pen_sum += pen;
+      if (pen > r->pen_max) r->pen_max = pen;
+      win_sum += pen, win_n++;
+    }
+    if (x->series && (step + 1) % T2_WINDOW == 0 && (step + 1) / T2_WINDOW <= r->nseries) {
+      r->pen_series[(step + 1) / T2_WINDOW - 1] = win_n ? win_sum / (double)win_n : NAN;
+      win_sum = 0, win_n = 0;
+    }
+    if (x->diff && x->diff_every > 0 && d->ncon > 0 && step % x->diff_every == 0) {
+      double a = cs_bench_now_ns();
+      if (!diff_sample(x->diff, d, x->ref)) {
+        fprintf(stderr, "bench table2: out of memory\n");
+        rc = 1;
+        break;
+      }
+      tdiff += cs_bench_now_ns() - a;
+    }
   }
-  d->profile = 0;
-  r->solver_s = prof_steps ? 1e-9 * prof_ns / (double)prof_steps * (double)r->steps : NAN;
-  r->ok = !rc;
-  cs_scene_free(&s);
+  double t1 = cs_bench_now_ns();
+  r->total_s += 1e-9 * (t1 - t0 - tdiff);
+  x->done = done + n;
+  x->prof_ns = prof_ns, x->prof_steps = prof_steps, x->win_sum = win_sum, x->win_n = win_n;
   return rc;
+}
+
+/* The solve's share from the profiled chunks; frees the scene. */
+static void sim_free(Sim* x, int ok) {
+  Run* r = x->r;
+  if (!r) return;
+  r->solver_s = x->prof_steps ? 1e-9 * x->prof_ns / (double)x->prof_steps * (double)r->steps : NAN;
+  r->ok = ok;
+  if (x->loaded) {
+    x->s.d->profile = 0;
+    cs_scene_free(&x->s);
+    x->loaded = 0;
+  }
 }
 
 /* ------------------------------------------------------------------ plots */
@@ -502,6 +547,7 @@ static void print_json(const Task* t, long diff_every) {
   printf("{\"bench\":\"table2\",\"task\":\"%s\",\"steps\":%ld", t->task, b->steps);
   cs_bench_json_num(f, "bisection_s", b->total_s);
   cs_bench_json_num(f, "pgs_raisim_s", p->total_s);
+  cs_bench_json_num(f, "bisection_over_pgs", p->total_s > 0 ? b->total_s / p->total_s : NAN);
   cs_bench_json_num(f, "bisection_iter_mean", ratio(b->iter_sum, (double)b->steps_contact));
   cs_bench_json_num(f, "pgs_raisim_iter_mean", ratio(p->iter_sum, (double)p->steps_contact));
   printf(",\"pgs_raisim_iter_max\":%ld", p->iter_max);
@@ -577,6 +623,8 @@ static void print_table(const Task* t) {
   printf("  %-34s %12s %12s\n", "", "bisection", "pgs_raisim");
   printf("  %-34s %12.3f %12.3f\n", "total s (Table II)", b->total_s, p->total_s);
   printf("  %-34s %12.3f %12.3f\n", "  of which solve s", b->solver_s, p->solver_s);
+  printf("  %-34s %12.3f\n", "bisection / pgs_raisim (total s)",
+         p->total_s > 0 ? b->total_s / p->total_s : NAN);
   printf("  %-34s %12.2f %12.2f\n", "iterations mean",
          ratio(b->iter_sum, (double)b->steps_contact), ratio(p->iter_sum, (double)p->steps_contact));
   printf("  %-34s %12ld %12ld\n", "iterations max", b->iter_max, p->iter_max);
@@ -599,6 +647,35 @@ static void print_table(const Task* t) {
 }
 
 /* ------------------------------------------------------------------ main */
+/* The task's runs (bisection, pgs_raisim, in hang also pgs_raisim at 1e-8), each on its own
+   scene: one warm-up chunk each, then their chunks interleaved (bisection, pgs_raisim[, 1e-8],
+   bisection, ...). Returns 0 or an exit code (message printed). */
+static int run_task(Task* t, long steps, long diff_every) {
+  int hang = !strcmp(t->task, "hang");
+  int ns = hang ? 3 : 2;
+  Sim sim[3];
+  memset(sim, 0, sizeof sim);
+  int rc =
+      sim_init(&sim[0], t->task, "bisection", T2_TOL, steps, diff_every, &t->diff, hang, &t->bis);
+  if (!rc) rc = sim_init(&sim[1], t->task, "pgs_raisim", T2_TOL, steps, 0, NULL, hang, &t->pgs);
+  if (!rc && hang)
+    rc = sim_init(&sim[2], t->task, "pgs_raisim", 1e-8, steps, 0, NULL, hang, &t->pgs8);
+  if (!rc) {
+    cs_set_log(NULL);
+    for (int i = 0; i < ns; i++) sim_warmup(&sim[i], steps);
+    long done = 0;
+    while (done < steps && !rc) {
+      long n = steps - done < T2_CHUNK ? steps - done : T2_CHUNK;
+      for (int i = 0; i < ns && !rc; i++) rc = sim_chunk(&sim[i], n);
+      done += n;
+      progress(t->task, done, steps);
+    }
+  }
+  for (int i = 0; i < ns; i++) sim_free(&sim[i], !rc);
+  t->have_pgs8 = hang && !rc;
+  return rc;
+}
+
 int cs_bench_table2_main(int argc, char** argv) {
   const char* task = "all";
   const char* plot = NULL;
@@ -649,14 +726,7 @@ int cs_bench_table2_main(int argc, char** argv) {
     if (strcmp(task, "all") && strcmp(task, cs_bench_anymal_tasks[k])) continue;
     Task* t = tasks + nt;
     t->task = cs_bench_anymal_tasks[k];
-    int hang = !strcmp(t->task, "hang");
-    int rc =
-        run_solver(t->task, "bisection", T2_TOL, steps, diff_every, &t->diff, hang, &t->bis);
-    if (!rc) rc = run_solver(t->task, "pgs_raisim", T2_TOL, steps, 0, NULL, hang, &t->pgs);
-    if (!rc && hang) {
-      rc = run_solver(t->task, "pgs_raisim", 1e-8, steps, 0, NULL, hang, &t->pgs8);
-      t->have_pgs8 = !rc;
-    }
+    int rc = run_task(t, steps, diff_every);
     if (tty_progress) fprintf(stderr, "\r%60s\r", "");
     nt++;
     if (rc) {
