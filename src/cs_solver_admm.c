@@ -224,8 +224,32 @@ typedef struct csAdmm {
   int ncp, n, sym;
   double *L, *z, *gam, *v, *s, *rhs, *lh, *best;
   int* piv;
-  double rho, factor, rho_min, rho_max, omega, tol;
+  double rho, factor, rho_min, rho_max, omega, tol, Lmax;
 } csAdmm;
+
+/* gamma = the projection of -w onto the normal cone N_K(z) of K at z (z in K), so that
+   P_K(z + gamma / rho) = z for every rho: z apex, N_K = -K*, gamma = -P_K*(w); z inside,
+   gamma = 0 (inside by more than 10 tol, cs_admm_shift's margin); z on the boundary, the ray of the
+   outward normal n = (-mu, z_T / |z_T|) / sqrt(1 + mu^2), gamma = max(0, -<w, n>) n (mu = 0: the
+   tangential plane). */
+static void cs_admm_normal_dual(const double* z, double mu, const double* w, double tol,
+                                double* gam) {
+  double r = sqrt(z[1] * z[1] + z[2] * z[2]);
+  if (!(z[0] > 0) || (mu > 0 && !(r > 0) && mu * z[0] <= 10 * tol)) {
+    double q[3];
+    csu_project_dual_cone(w, mu, q);
+    gam[0] = -q[0], gam[1] = -q[1], gam[2] = -q[2];
+  } else if (mu == 0) {
+    gam[0] = 0, gam[1] = -w[1], gam[2] = -w[2];
+  } else if (mu * z[0] - r > 10 * tol) {
+    gam[0] = gam[1] = gam[2] = 0;
+  } else {
+    double t1 = z[1] / r, t2 = z[2] / r, k = 1.0 / (1.0 + mu * mu);
+    double c = mu * w[0] - t1 * w[1] - t2 * w[2]; /* -<w, n> sqrt(1 + mu^2) */
+    c = c > 0 ? c * k : 0;
+    gam[0] = -mu * c, gam[1] = c * t1, gam[2] = c * t2;
+  }
+}
 
 /* z = P_K(lambda), gamma = -P_K*(v + s) with v the velocity of lambda and s its shift
    (shift = 0: s = 0, the CCP start). */
@@ -237,8 +261,12 @@ static void cs_admm_start(csAdmm* a, const double* lambda, int shift) {
   cs_admm_shift(a->ncp && shift, nc, p->mu, a->v, a->z, a->tol, a->s);
   for (int i = 0; i < nc; i++) {
     double w[3] = {a->v[3 * i] + a->s[3 * i], a->v[3 * i + 1], a->v[3 * i + 2]};
-    csu_project_dual_cone(w, p->mu[i], w);
-    a->gam[3 * i] = -w[0], a->gam[3 * i + 1] = -w[1], a->gam[3 * i + 2] = -w[2];
+    if (a->ncp) {
+      cs_admm_normal_dual(a->z + 3 * i, p->mu[i] < 0 ? 0 : p->mu[i], w, a->tol, a->gam + 3 * i);
+    } else {
+      csu_project_dual_cone(w, p->mu[i], w);
+      a->gam[3 * i] = -w[0], a->gam[3 * i + 1] = -w[1], a->gam[3 * i + 2] = -w[2];
+    }
   }
 }
 
@@ -335,14 +363,25 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
   double lmax = 0;
   for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
   if (!(lmax > 0)) return;
+  /* rho (G + rho I)^-1 shrinks the range of G by rho / (sigma + rho) per step: with the
+     iteration's rho (up to ~L) that took up to CS_ADMM_POLISH solves, most of them to find
+     that a full-rank G (legged robots' point feet) has nothing to remove. A factor at 1e-6 L
+     gets there in a few steps; it stays far above the rounding of G (1e-16 L), so the null
+     directions keep their eigenvalue 1 to ~1e-10. */
+  double rp = fmax(1e-6 * a->Lmax, a->rho_min);
+  if (a->rho > rp) {
+    double got = cs_admm_factor(p, rp, 1, a->L, a->piv);
+    if (got < 0) return;
+    a->rho = got;
+  }
   memcpy(x, lambda, sizeof(double) * (size_t)n);
   for (int k = 0; k < CS_ADMM_POLISH; k++) {
     memcpy(prev, x, sizeof(double) * (size_t)n);
     for (int r = 0; r < n; r++) x[r] *= a->rho;
     csu_cholesky_solve(n, a->L, x);
-    double d = 0;
-    for (int r = 0; r < n; r++) d = fmax(d, fabs(x[r] - prev[r]));
-    if (d <= 1e-13 * lmax) break;
+    double d = 0, xm = 0;
+    for (int r = 0; r < n; r++) d = fmax(d, fabs(x[r] - prev[r])), xm = fmax(xm, fabs(x[r]));
+    if (d <= 1e-13 * lmax || xm <= 1e-14 * lmax) break;
   }
   double xmax = 0;
   for (int r = 0; r < n; r++) {
@@ -404,6 +443,30 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
 
+  /* A warm start worse than none (contacts re-detected with new features get the wrong
+     impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and
+     ADMM then takes hundreds of iterations to unwind it) is dropped: the model's residual
+     of lambda against that of lambda = 0 (v = g), O(n) once v is known (for the NCP, of
+     z0 = P_K(lambda), where the iteration starts). No early exit on a warm start that
+     already meets the tolerance: at least one iteration and the polish, or the
+     distribution of a redundant contact set drifts with the load (cube_push: 0.5 N of
+     internal force). */
+  if (opt->warmstart) {
+    if (ncp)
+      for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
+    csu_solver_velocity(p, lambda, a.v);
+    double rw = 0, r0 = 0;
+    for (int i = 0; i < nc; i++) {
+      const double zero[3] = {0, 0, 0};
+      double ew = ncp ? csu_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
+      double e0 = ncp ? csu_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
+      rw = fmax(rw, ew), r0 = fmax(r0, e0);
+    }
+    if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
+  }
+
   /* rho from the spectrum (spec/solvers.md) */
   double m = INFINITY;
   if (p->R)
@@ -412,6 +475,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   double Lmax = csu_power_iteration(n, p->G, p->R, tmp, 50);
   if (!(Lmax > m)) Lmax = m;
   a.factor = pow(Lmax / m, 0.05);
+  a.Lmax = Lmax;
   /* Below 1e-12 L the factor would only see rounding of G (a singular G, redundant
      contacts); above 1e6 L the iteration would barely move. */
   a.rho_min = 1e-12 * Lmax, a.rho_max = 1e6 * Lmax;
@@ -427,23 +491,6 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   int every = a.sym ? n / 12 : n / 3, last_factor = 0;
   if (every < 1) every = 1;
 
-  /* A warm start worse than none (contacts re-detected with new features get the wrong
-     impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and
-     ADMM then takes hundreds of iterations to unwind it) is dropped: the model's residual
-     of lambda against that of lambda = 0 (v = g), O(n) once v is known. */
-  if (opt->warmstart) {
-    csu_solver_velocity(p, lambda, a.v);
-    double rw = 0, r0 = 0;
-    for (int i = 0; i < nc; i++) {
-      const double zero[3] = {0, 0, 0};
-      double ew = ncp ? csu_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
-                      : csu_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
-      double e0 = ncp ? csu_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
-                      : csu_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
-      rw = fmax(rw, ew), r0 = fmax(r0, e0);
-    }
-    if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
-  }
   cs_admm_start(&a, lambda, 1);
   double res = INFINITY, best_res = INFINITY, window_best = INFINITY;
   int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0;
