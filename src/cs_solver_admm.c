@@ -40,7 +40,6 @@
    (v + s = -gamma in K*). A G that is not exactly symmetric (FCLIB's Capsules) is factored
    by LU instead of Cholesky. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cs_contact_cone.h"
@@ -447,6 +446,18 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
     if (got < 0) return;
     a->rho = got;
   }
+  /* No null space, nothing to remove: a unit null vector u of G whose last nonzero entry is
+     u_k is a null vector of the leading k x k block too, so that block plus rho I has the
+     eigenvalue rho and the k-th pivot of the factor is at most rho / u_k^2. Pivots all
+     above 100 rho leave no null vector with a last entry above 0.1 (nor a near-null one
+     with sigma below ~100 rho): a full-rank G (a legged robot on its point feet) is
+     recognised from the factor alone, without the solves. */
+  double dmin = INFINITY;
+  for (int r = 0; r < n; r++) {
+    double d = a->L[(size_t)r * n + r];
+    dmin = d * d < dmin ? d * d : dmin;
+  }
+  if (dmin > 100 * a->rho) return;
   memcpy(x, lambda, sizeof(double) * (size_t)n);
   for (int k = 0; k < CS_ADMM_POLISH; k++) {
     memcpy(prev, x, sizeof(double) * (size_t)n);
