@@ -280,16 +280,6 @@ static void cs_admm_shift(int ncp, int nc, const double* mu, const double* v, co
   }
 }
 
-static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambda,
-                                   const double* v) {
-  double worst = 0;
-  for (int i = 0; i < nc; i++) {
-    double e = csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
-    if (!(e <= worst)) worst = e; /* NaN propagates */
-  }
-  return worst;
-}
-
 /* The ADMM state and its fixed data. */
 typedef struct csAdmm {
   const csContactProblem* p;
@@ -298,6 +288,63 @@ typedef struct csAdmm {
   int* piv;
   double rho, factor, rho_min, rho_max, omega, tol, Lmax;
 } csAdmm;
+
+/* csu_ncp_contact_residual with the same operations in the same order (so the same value),
+   inlined: it runs every iteration on every contact, and the two cone distances share
+   sqrt(1 + mu^2) and |v_T|. */
+static inline double cs_admm_contact_residual(const double* l, const double* v, double mu) {
+  if (mu < 0) mu = 0;
+  double vt = cs_norm2(v[1], v[2]), k = sqrt(1.0 + mu * mu);
+  double vs0 = v[0] + mu * vt;
+  double r = cs_norm2(l[1], l[2]), e;
+  if (r <= mu * l[0])
+    e = 0;
+  else if (mu * r <= -l[0])
+    e = cs_norm2(l[0], r);
+  else
+    e = (r - mu * l[0]) / k;
+  double ed;
+  if (mu * vt <= vs0)
+    ed = 0;
+  else if (vt <= -mu * vs0)
+    ed = cs_norm2(vs0, vt);
+  else
+    ed = (mu * vt - vs0) / k;
+  double ec = fabs(l[0] * vs0 + l[1] * v[1] + l[2] * v[2]);
+  if (ed > e) e = ed;
+  return ec > e ? ec : e;
+}
+
+static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambda,
+                                   const double* v) {
+  double worst = 0;
+  for (int i = 0; i < nc; i++) {
+    double e = cs_admm_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
+    if (!(e <= worst)) worst = e; /* NaN propagates */
+  }
+  return worst;
+}
+
+/* vz = v + (G + R)(z - lambda) with v the velocity of lambda: only the columns of the
+   contacts where z differs from lambda (with omega = 1, those the projection moved: a
+   contact inside its cone has gamma = 0 and z = lambda exactly), read as rows of a
+   symmetric G. An asymmetric G gets the full product. */
+static void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  if (!a->sym) {
+    csu_solver_velocity(p, a->z, vz);
+    return;
+  }
+  memcpy(vz, a->v, sizeof(double) * (size_t)n);
+  for (int c = 0; c < n; c++) {
+    double d = a->z[c] - lambda[c];
+    if (d == 0) continue;
+    const double* Gc = p->G + (size_t)c * (size_t)n;
+    for (int r = 0; r < n; r++) vz[r] += Gc[r] * d;
+    if (p->R) vz[c] += p->R[c] * d;
+  }
+}
 
 /* gamma = the projection of -w onto the normal cone N_K(z) of K at z (z in K), so that
    P_K(z + gamma / rho) = z for every rho: z apex, N_K = -K*, gamma = -P_K*(w); z inside,
@@ -589,9 +636,15 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       done = res <= tol;
       if (res < best_res) best_res = res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
     } else {
-      /* the answer is z, in K; its residual with its true velocity (into tmp) */
-      csu_solver_velocity(p, a.z, tmp);
+      /* the answer is z, in K; its residual with its velocity (into tmp), updated from
+         lambda's, and confirmed with the true product: the update carries the rounding
+         of the solve */
+      cs_admm_velocity_z(&a, lambda, tmp);
       res = cs_admm_ncp_residual(nc, p->mu, a.z, tmp);
+      if (res <= tol) {
+        csu_solver_velocity(p, a.z, tmp);
+        res = cs_admm_ncp_residual(nc, p->mu, a.z, tmp);
+      }
       done = res <= tol;
       if (res < best_res) best_res = res, memcpy(a.best, a.z, sizeof(double) * (size_t)n);
       if (done) {
