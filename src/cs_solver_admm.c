@@ -290,6 +290,8 @@ typedef struct csAdmm {
   int* piv;
   double *A, *ab, *dir; /* active-set step */
   int *apiv, *cls, *cls_prev, *cls_tried;
+  int full_rank; /* set by an accepted active-set step whose system was G itself */
+  int singular;  /* an active-set system was singular: redundant contacts, no more tries */
   double rho, factor, rho_min, rho_max, omega, tol, Lmax;
 } csAdmm;
 
@@ -606,6 +608,7 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
   int nc = p->nc, n = a->n;
   int m = cs_admm_classify(a, z, a->cls);
   const int* cls = a->cls;
+  a->full_rank = 0;
   double mdp_prev = INFINITY;
   int nstick = 0;
   for (int i = 0; i < nc; i++) nstick += cls[i] == 1 ? 3 : 0;
@@ -642,9 +645,17 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
     }
     if (m > 0) {
       if (!(amax > 0) || !isfinite(amax) || !csu_lu(m, a->A, a->apiv)) return 0;
-      for (int k = 0; k < m; k++)
-        if (!(fabs(a->A[(size_t)k * m + k]) >= 1e-10 * amax)) return 0;
-      csu_lu_solve(m, a->A, a->apiv, a->ab);
+      double umin = INFINITY;
+      for (int k = 0; k < m; k++) umin = fmin(umin, fabs(a->A[(size_t)k * m + k]));
+      if (umin >= 1e-10 * amax) {
+        /* every contact sticking: the system is G + R itself, and pivots above 1e-4 of its
+           largest entry say it has no null space (no internal force to polish away) */
+        a->full_rank = m == n && umin >= 1e-4 * amax;
+        csu_lu_solve(m, a->A, a->apiv, a->ab);
+      } else {
+        a->singular = 1;
+        return 0;
+      }
     }
     int u = 0;
     for (int i = 0; i < nc; i++) {
@@ -749,7 +760,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       for (int i = 0; i < n; i++)
         dmax = cs_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
       a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
-      cs_admm_polish(&a, lambda, tol, &r0);
+      if (!a.full_rank) cs_admm_polish(&a, lambda, tol, &r0);
       st->residual = r0;
       st->converged = 1;
       cs_ncp_report(p, lambda, &st->ncp);
@@ -813,7 +824,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       }
       /* the active-set step on z's modes, once they have held for two iterations and
          were not tried before (at most CS_ADMM_TRIES times a solve) */
-      if (!ccp_phase && tries < CS_ADMM_TRIES) {
+      if (!ccp_phase && tries < CS_ADMM_TRIES && !a.singular) {
         cs_admm_classify(&a, a.z, a.cls);
         if (!memcmp(a.cls, a.cls_prev, (size_t)nmode) &&
             memcmp(a.cls, a.cls_tried, (size_t)nmode)) {
@@ -862,7 +873,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       a.rho = got;
     }
   }
-  if (done) cs_admm_polish(&a, lambda, tol, &res);
+  if (done && !a.full_rank) cs_admm_polish(&a, lambda, tol, &res);
   /* not converged: return the best iterate seen, with its residual */
   if (!done && best_res < INFINITY) {
     memcpy(lambda, a.best, sizeof(double) * (size_t)n);
