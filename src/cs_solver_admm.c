@@ -215,9 +215,8 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
   /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best, the factor's reciprocal
      diagonal (n each), two power-iteration vectors; LU row swaps (n ints); the active-set
      step: its matrix (n x n), right-hand side, friction directions (n each), its row swaps
-     (n ints) and three contact classifications (nc ints each); a singular one's null space
-     (n x n), Gram matrix (n x n) and a diagonal (n) */
-  return sizeof(double) * (4 * n * n + 13 * n) + sizeof(int) * (2 * n + 3 * (size_t)nc) + 128;
+     (n ints) and three contact classifications (nc ints each) */
+  return sizeof(double) * (2 * n * n + 12 * n) + sizeof(int) * (2 * n + 3 * (size_t)nc) + 128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -290,7 +289,6 @@ typedef struct csAdmm {
   double *L, *z, *gam, *v, *s, *rhs, *lh, *best, *dinv;
   int* piv;
   double *A, *ab, *dir; /* active-set step */
-  double *N, *Ndinv;    /* its null space: N (n x n), N^T N (n x n), a diagonal (n) */
   int *apiv, *cls, *cls_prev, *cls_tried;
   int full_rank; /* set by an accepted active-set step whose system was G itself */
   int singular;  /* an active-set system was singular: redundant contacts, no more tries */
@@ -605,143 +603,6 @@ static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
   return m;
 }
 
-/* The active-set system of the modes in a->cls (m unknowns) into a->A, a->ab; returns its
-   largest entry. Unknown u: contact j and a column of B in contact j's coordinates
-   (identity columns sticking, (1, mu t) sliding); equation e: a row r of v = 0. */
-static double cs_admm_refine_build(csAdmm* a, int m) {
-  const csContactProblem* p = a->p;
-  int nc = p->nc, n = a->n;
-  const int* cls = a->cls;
-  int e = 0;
-  double amax = 0;
-  for (int i = 0; i < nc; i++) {
-    if (cls[i] == 0) continue;
-    for (int k = 0; k < (cls[i] == 1 ? 3 : 1); k++, e++) {
-      int r = 3 * i + k;
-      const double* Gr = p->G + (size_t)r * (size_t)n;
-      double* Ae = a->A + (size_t)e * (size_t)m;
-      int u = 0;
-      for (int j = 0; j < nc; j++) {
-        const double* Gj = Gr + 3 * j;
-        double rr = p->R && r >= 3 * j && r < 3 * j + 3 ? p->R[r] : 0; /* (G + R)_{r, 3j+q} */
-        if (cls[j] == 1) {
-          for (int q = 0; q < 3; q++) {
-            double g = Gj[q] + (r == 3 * j + q ? rr : 0);
-            Ae[u++] = g;
-            amax = cs_max(amax, fabs(g));
-          }
-        } else if (cls[j] == 2) {
-          double t1 = a->dir[2 * j], t2 = a->dir[2 * j + 1];
-          double g = Gj[0] + t1 * Gj[1] + t2 * Gj[2];
-          g += rr * (r == 3 * j ? 1 : r == 3 * j + 1 ? t1 : t2);
-          Ae[u++] = g;
-          amax = cs_max(amax, fabs(g));
-        }
-      }
-      a->ab[e] = -p->g[r];
-    }
-  }
-  return amax;
-}
-
-/* A singular active-set system (redundant contacts) is consistent when the modes are right:
-   Gaussian elimination with complete pivoting to its numerical rank r (pivots >= 1e-10 of
-   the largest entry), the basic solution (the other unknowns 0) if the rows left over are
-   ~0, else -1. The basic solution puts the load of a redundant set on some of its contacts;
-   the acceptance test and then the polish decide what is kept of it. x (m) out, y (m)
-   scratch, cp (m ints) the column order. */
-static int cs_admm_basic_solve(int m, double* A, double* b, double amax, double* x, double* y,
-                               int* cp, double* N, double* M, double* dinv) {
-  double bmax = 0;
-  for (int i = 0; i < m; i++) cp[i] = i, bmax = cs_max(bmax, fabs(b[i]));
-  int r = 0;
-  for (; r < m; r++) {
-    int pi = r, pj = r;
-    double best = 0;
-    for (int i = r; i < m; i++)
-      for (int j = r; j < m; j++) {
-        double v = fabs(A[(size_t)i * m + j]);
-        if (v > best) best = v, pi = i, pj = j;
-      }
-    if (!(best >= 1e-10 * amax)) break;
-    if (pi != r) {
-      for (int j = 0; j < m; j++) {
-        double t = A[(size_t)r * m + j];
-        A[(size_t)r * m + j] = A[(size_t)pi * m + j], A[(size_t)pi * m + j] = t;
-      }
-      double t = b[r];
-      b[r] = b[pi], b[pi] = t;
-    }
-    if (pj != r) {
-      for (int i = 0; i < m; i++) {
-        double t = A[(size_t)i * m + r];
-        A[(size_t)i * m + r] = A[(size_t)i * m + pj], A[(size_t)i * m + pj] = t;
-      }
-      int t = cp[r];
-      cp[r] = cp[pj], cp[pj] = t;
-    }
-    const double* Ar = A + (size_t)r * m;
-    double inv = 1.0 / Ar[r];
-    for (int i = r + 1; i < m; i++) {
-      double* Ai = A + (size_t)i * m;
-      double f = Ai[r] * inv;
-      if (f == 0) continue;
-      for (int j = r; j < m; j++) Ai[j] -= f * Ar[j];
-      b[i] -= f * b[r];
-    }
-  }
-  for (int i = r; i < m; i++)
-    if (!(fabs(b[i]) <= 1e-8 * bmax)) return -1;
-  /* y = the basic solution, then the null vectors N (m x f, f = m - r: free unknown q set
-     to 1, the pivots from U y_p = -A_pq), and y - N (N^T N)^-1 N^T y, the least-norm
-     solution: the least-norm distribution over a redundant set (equal shares over the two
-     points of a foot), which the cones accept where the basic one may not. */
-  int f = m - r;
-  for (int k = m - 1; k >= 0; k--) {
-    if (k >= r) {
-      y[k] = 0;
-      continue;
-    }
-    const double* Ak = A + (size_t)k * m;
-    double sum = b[k];
-    for (int j = k + 1; j < r; j++) sum -= Ak[j] * y[j];
-    y[k] = sum / Ak[k];
-  }
-  if (f > 0) {
-    for (int q = 0; q < f; q++) { /* column q of N, stored as row q of N (m each) */
-      double* Nq = N + (size_t)q * m;
-      for (int k = r; k < m; k++) Nq[k] = k == r + q ? 1 : 0;
-      for (int k = r - 1; k >= 0; k--) {
-        const double* Ak = A + (size_t)k * m;
-        double sum = -Ak[r + q];
-        for (int j = k + 1; j < r; j++) sum -= Ak[j] * Nq[j];
-        Nq[k] = sum / Ak[k];
-      }
-    }
-    /* (N^T N) c = N^T y, f x f, by Cholesky into the top of M (f x f), c into x */
-    for (int q = 0; q < f; q++) {
-      const double* Nq = N + (size_t)q * m;
-      double t = 0;
-      for (int k = 0; k < m; k++) t += Nq[k] * y[k];
-      x[q] = t;
-      for (int w = 0; w <= q; w++) {
-        const double* Nw = N + (size_t)w * m;
-        double g = 0;
-        for (int k = 0; k < m; k++) g += Nq[k] * Nw[k];
-        M[(size_t)q * f + w] = M[(size_t)w * f + q] = g;
-      }
-    }
-    if (!cs_admm_chol(f, M, dinv)) return -1;
-    cs_admm_chol_solve(f, M, dinv, x);
-    for (int q = 0; q < f; q++) {
-      const double* Nq = N + (size_t)q * m;
-      for (int k = 0; k < m; k++) y[k] -= x[q] * Nq[k];
-    }
-  }
-  for (int k = 0; k < m; k++) x[cp[k]] = y[k];
-  return r;
-}
-
 static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
@@ -752,7 +613,36 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
   int nstick = 0;
   for (int i = 0; i < nc; i++) nstick += cls[i] == 1 ? 3 : 0;
   for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
-    double amax = cs_admm_refine_build(a, m);
+    /* unknown u: contact j, column w (3-vector within contact j) of B; equation e: row r */
+    int e = 0;
+    double amax = 0;
+    for (int i = 0; i < nc; i++) {
+      if (cls[i] == 0) continue;
+      for (int k = 0; k < (cls[i] == 1 ? 3 : 1); k++, e++) {
+        int r = 3 * i + k;
+        const double* Gr = p->G + (size_t)r * (size_t)n;
+        double* Ae = a->A + (size_t)e * (size_t)m;
+        int u = 0;
+        for (int j = 0; j < nc; j++) {
+          const double* Gj = Gr + 3 * j;
+          double rr = p->R && r >= 3 * j && r < 3 * j + 3 ? p->R[r] : 0; /* (G + R)_{r, 3j+q} */
+          if (cls[j] == 1) {
+            for (int q = 0; q < 3; q++) {
+              double g = Gj[q] + (r == 3 * j + q ? rr : 0);
+              Ae[u++] = g;
+              amax = cs_max(amax, fabs(g));
+            }
+          } else if (cls[j] == 2) {
+            double t1 = a->dir[2 * j], t2 = a->dir[2 * j + 1];
+            double g = Gj[0] + t1 * Gj[1] + t2 * Gj[2];
+            g += rr * (r == 3 * j ? 1 : r == 3 * j + 1 ? t1 : t2);
+            Ae[u++] = g;
+            amax = cs_max(amax, fabs(g));
+          }
+        }
+        a->ab[e] = -p->g[r];
+      }
+    }
     if (m > 0) {
       if (!(amax > 0) || !isfinite(amax) || !csu_lu(m, a->A, a->apiv)) return 0;
       double umin = INFINITY;
@@ -764,11 +654,7 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
         csu_lu_solve(m, a->A, a->apiv, a->ab);
       } else {
         a->singular = 1;
-        cs_admm_refine_build(a, m); /* csu_lu overwrote it */
-        if (cs_admm_basic_solve(m, a->A, a->ab, amax, vout, out, a->apiv, a->N, a->N + m * m,
-                                a->Ndinv) < 0)
-          return 0;
-        memcpy(a->ab, vout, sizeof(double) * (size_t)m);
+        return 0;
       }
     }
     int u = 0;
@@ -826,9 +712,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   a.A = tmp + 2 * n;
   a.ab = a.A + (size_t)n * (size_t)n;
   a.dir = a.ab + n;
-  a.N = a.dir + n;
-  a.Ndinv = a.N + 2 * (size_t)n * (size_t)n;
-  a.piv = (int*)(a.Ndinv + n);
+  a.piv = (int*)(a.dir + n);
   a.apiv = a.piv + n;
   a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
   a.sym = csu_is_symmetric(n, p->G);
@@ -940,7 +824,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       }
       /* the active-set step on z's modes, once they have held for two iterations and
          were not tried before (at most CS_ADMM_TRIES times a solve) */
-      if (!ccp_phase && tries < CS_ADMM_TRIES) {
+      if (!ccp_phase && tries < CS_ADMM_TRIES && !a.singular) {
         cs_admm_classify(&a, a.z, a.cls);
         if (!memcmp(a.cls, a.cls_prev, (size_t)nmode) &&
             memcmp(a.cls, a.cls_tried, (size_t)nmode)) {
