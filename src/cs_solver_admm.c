@@ -299,8 +299,8 @@ typedef struct csAdmm {
   int* piv;
   double *A, *ab, *dir; /* active-set step */
   int *apiv, *cls, *cls_prev, *cls_tried;
-  int full_rank; /* set by an accepted active-set step whose system was G itself */
-  int singular;  /* an active-set system was singular: redundant contacts, no more tries */
+  int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
+  int singular; /* an active-set system was singular: redundant contacts, no more tries */
   double rho, factor, rho_min, rho_max, omega, tol, Lmax;
 } csAdmm;
 
@@ -621,7 +621,7 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
   int nc = p->nc, n = a->n;
   int m = cs_admm_classify(a, z, a->cls);
   const int* cls = a->cls;
-  a->full_rank = 0;
+  a->unique = m == 0; /* lambda = 0: nothing to polish */
   double mdp_prev = INFINITY;
   int nstick = 0;
   for (int i = 0; i < nc; i++) nstick += cls[i] == 1 ? 3 : 0;
@@ -661,9 +661,12 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
       double umin = INFINITY;
       for (int k = 0; k < m; k++) umin = fmin(umin, fabs(a->A[(size_t)k * m + k]));
       if (umin >= 1e-10 * amax) {
-        /* every contact sticking: the system is G + R itself, and pivots above 1e-4 of its
-           largest entry say it has no null space (no internal force to polish away) */
-        a->full_rank = m == n && umin >= 1e-4 * amax;
+        /* Pivots above 1e-4 of the largest entry: the solution with these modes is unique
+           and well-conditioned, so no internal force is left to polish away (a null vector
+           of G that kept the modes would be one of this system; one that changes them
+           breaks complementarity at once: a sliding contact leaving its cone's boundary, an
+           open one taking load). With every contact sticking the system is G + R itself. */
+        a->unique = umin >= 1e-4 * amax;
         csu_lu_solve(m, a->A, a->apiv, a->ab);
       } else {
         a->singular = 1;
@@ -783,7 +786,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       for (int i = 0; i < n; i++)
         dmax = cs_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
       a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
-      if (!a.full_rank) cs_admm_polish(&a, lambda, tol, &r0);
+      if (!a.unique) cs_admm_polish(&a, lambda, tol, &r0);
       st->residual = r0;
       st->converged = 1;
       cs_ncp_report(p, lambda, &st->ncp);
@@ -819,7 +822,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
 
   cs_admm_start(&a, lambda, 1);
   double res = INFINITY, best_res = INFINITY, window_best = INFINITY;
-  int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0;
+  int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0, refined = 0;
   while (!done && it < cap) {
     double rp, rd;
     cs_admm_iterate(&a, lambda, &rp, &rd);
@@ -856,7 +859,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
           memcpy(a.cls_tried, a.cls, (size_t)nmode);
           if (cs_admm_refine(&a, a.z, a.lh, tmp, &r1)) {
             memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
-            res = r1, done = 1;
+            res = r1, done = refined = 1;
             break;
           }
         }
@@ -896,7 +899,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       a.rho = got;
     }
   }
-  if (done && !a.full_rank) cs_admm_polish(&a, lambda, tol, &res);
+  if (done && !(refined && a.unique)) cs_admm_polish(&a, lambda, tol, &res);
   /* not converged: return the best iterate seen, with its residual */
   if (!done && best_res < INFINITY) {
     memcpy(lambda, a.best, sizeof(double) * (size_t)n);
