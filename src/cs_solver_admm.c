@@ -224,8 +224,8 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
   /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best, the factor's reciprocal
      diagonal (n each), two power-iteration vectors; LU row swaps (n ints); the active-set
      step: its matrix (n x n), right-hand side, friction directions (n each), its row swaps
-     (n ints) and three contact classifications (nc ints each) */
-  return sizeof(double) * (2 * n * n + 12 * n) + sizeof(int) * (2 * n + 3 * (size_t)nc) + 128;
+     (n ints), three contact classifications (nc ints each) and slip angles (n) */
+  return sizeof(double) * (2 * n * n + 13 * n) + sizeof(int) * (2 * n + 3 * (size_t)nc) + 128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -298,6 +298,7 @@ typedef struct csAdmm {
   double *L, *z, *gam, *v, *s, *rhs, *lh, *best, *dinv;
   int* piv;
   double *A, *ab, *dir; /* active-set step */
+  double* hist;         /* its previous slip angle per contact */
   int *apiv, *cls, *cls_prev, *cls_tried;
   int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
   int singular; /* an active-set system was singular: redundant contacts, no more tries */
@@ -587,6 +588,8 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
 
 /* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
 enum { CS_ADMM_WINDOW = 100 };
+#define CS_ADMM_2PI 6.283185307179586
+
 /* Active-set steps a solve may try (each costs about two iterations). */
 enum { CS_ADMM_TRIES = 4 };
 /* Friction-direction rounds of one active-set step. */
@@ -729,6 +732,23 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
       if (!(vt > 0)) return 0; /* not sliding after all */
       double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
       mdp = cs_max(mdp, out[3 * i] * cs_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
+      if (mu > 0) {
+        /* Steffensen on the slip angle: the rounds are a fixed-point iteration phi <- F(phi)
+           converging linearly (ratio ~0.2-0.7, near 1 for slow slip); every second round
+           takes Aitken's extrapolation of the last three angles instead */
+        double fin = atan2(a->dir[2 * i + 1], a->dir[2 * i]), fout = atan2(d2, d1);
+        double* h = a->hist + 2 * i;
+        if (round % 2 == 1) {
+          double e1 = remainder(fin - h[0], CS_ADMM_2PI), e2 = remainder(fout - fin, CS_ADMM_2PI);
+          double den = e2 - e1;
+          if (fabs(den) > 1e-300 && fabs(e2) < 0.5) {
+            double ph = fout - e2 * e2 / den;
+            if (fabs(remainder(ph - fout, CS_ADMM_2PI)) < 4 * fabs(e2) + 1e-12)
+              d1 = mu * cos(ph), d2 = mu * sin(ph);
+          }
+        }
+        h[0] = fin;
+      }
       a->dir[2 * i] = d1, a->dir[2 * i + 1] = d2;
     }
     if (*res <= a->tol && mdp <= a->tol) return 1;
@@ -756,7 +776,8 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   a.A = tmp + 2 * n;
   a.ab = a.A + (size_t)n * (size_t)n;
   a.dir = a.ab + n;
-  a.piv = (int*)(a.dir + n);
+  a.hist = a.dir + n;
+  a.piv = (int*)(a.hist + n);
   a.apiv = a.piv + n;
   a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
   a.sym = csu_is_symmetric(n, p->G);
