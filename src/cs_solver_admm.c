@@ -753,7 +753,8 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
     }
     if (*res <= a->tol && mdp <= a->tol) return 1;
     if (m == nstick) return 0; /* no sliding contact: no direction to settle */
-    if (round > 0 && !(mdp <= 0.5 * mdp_prev)) return 0; /* the direction does not settle */
+    /* the direction does not settle (judged from the first extrapolated round on) */
+    if (round > 1 && !(mdp <= 0.5 * mdp_prev)) return 0;
     mdp_prev = mdp;
   }
   return 0;
