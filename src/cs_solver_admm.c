@@ -563,8 +563,9 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
     for (int c = 0; c < n; c++) sum += Gr[c] * x[c];
     gd[r] = sum;
   }
-  /* half the tolerance, or no worse than lambda if it is already above that */
-  double bound = fmax(0.5 * tol, *res);
+  /* the tolerance, or no worse than lambda if it is already above that (half the tolerance
+     stopped the step short in the last steps before cube_push slides: 0.010 N left) */
+  double bound = fmax(tol, *res);
   double lo = 0, hi = 1;
   if (cs_admm_line_ok(a, lambda, x, v, gd, 1, bound)) {
     lo = 1;
