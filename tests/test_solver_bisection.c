@@ -800,6 +800,61 @@ static void test_multi_degenerate(void) {
   CHECK(st.converged && isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]));
 }
 
+/* The stall guard (not in the paper): a 3-contact problem recorded in the ANYmal `random`
+   task (near t = 85.95 s; two slipping feet of one stance) on which the paper model's sweeps
+   cycle with period 2 and the de Saxce variant's sweeps cycle too (as ncp_pgs's do). The
+   solve must end converged, through its last resort (ncp_admm on the same Coulomb NCP:
+   csSolverStats.fallback = 2), with the NCP report of a Coulomb solution. The session-2
+   solver ran to any cap here. */
+static void test_stall_guard(void) {
+  static const double G[81] = {
+      1.0390272357486083, 1.0136156337105446, -0.44619273186949793, -0.0025935494454883182,
+      -0.0013992767803577607, -0.0062175817589918301, 0.037910600628358944, 0.98682655656933715,
+      0.99110075404222031, 1.0136156337105446, 4.5541445400674272, -2.4727781060936422,
+      0.0015338046686605312, 0.0027851869562247585, 0.0012147562014148407, -0.13866675374567528,
+      4.73603506724809, 0.91237145090442362, -0.44619273186949793, -2.4727781060936422,
+      1.7244170250587183, 0.0035664715274257514, 0.0051848637626465931, 0.0022317042094835171,
+      0.40438593978271004, -2.7526699334135802, -0.39922849103966518, -0.0025935494454883182,
+      0.0015338046686605312, 0.0035664715274257514, 2.8770173126798908, -1.6994342335230734,
+      2.5700324219808208, -1.2119916367286125, 2.6978104957189206, -3.1307079460847209,
+      -0.0013992767803577607, 0.0027851869562247585, 0.0051848637626465931, -1.6994342335230734,
+      2.407103617659732, -2.0847634736444038, 0.53285630749191404, -3.0304005477043714,
+      1.8769600882764175, -0.0062175817589918301, 0.0012147562014148407, 0.0022317042094835171,
+      2.5700324219808208, -2.0847634736444038, 3.0137280831338766, -1.4197942043588949,
+      3.223155039611584, -2.8302698759204925, 0.037910600628358944, -0.13866675374567528,
+      0.40438593978271004, -1.2119916367286125, 0.53285630749191404, -1.4197942043588949,
+      1.1784293458056303, -1.4415068799715329, 1.3671927318032639, 0.98682655656933715,
+      4.73603506724809, -2.7526699334135802, 2.6978104957189206, -3.0304005477043714,
+      3.223155039611584, -1.4415068799715329, 9.1238419096991237, -2.0873231758445385,
+      0.99110075404222031, 0.91237145090442362, -0.39922849103966518, -3.1307079460847209,
+      1.8769600882764175, -2.8302698759204925, 1.3671927318032639, -2.0873231758445385,
+      4.3490712642809202};
+  static const double g[9] = {
+      -0.20836346862514293, -0.45744527041637006, 0.23958276330704262, -0.75940669584896536,
+      1.5568641744679095, -1.2713381787642111, 0.27755382100001702, -2.3341469483805848,
+      0.69730166654218273};
+  static const double mu[3] = {0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
+  csContactProblem p = {3, 0, mu, G, g, NULL, NULL};
+  static _Alignas(64) double ws[1 << 14];
+  double l[9] = {0};
+  csSolverOptions o = {100000, 1e-6, 1.0, 0};
+  csSolverStats st;
+  const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
+  CHECK(s->workspace_bytes(3, &o) <= sizeof ws);
+  CHECK(s->solve(&p, &o, ws, l, &st) == CS_OK);
+  printf("stall guard: %d iterations, converged %d, residual %.3g, fallback %d, eps_abs %.3g\n",
+         st.iterations, st.converged, st.residual, st.fallback, st.ncp.eps_abs);
+  CHECK_MSG(st.converged && st.residual <= 1e-6, "not converged (residual %g)", st.residual);
+  CHECK_MSG(st.fallback == 2, "fallback %d (2 expected: the last resort)", st.fallback);
+  CHECK_MSG(st.iterations < 100000, "ran to the cap");
+  CHECK_MSG(st.ncp.eps_abs <= 1e-6, "eps_abs %g of the Coulomb solution", st.ncp.eps_abs);
+  /* at Algorithm 2's default cap of 150 the guard has not acted: an honest failure */
+  o.iterations = 150;
+  memset(l, 0, sizeof l);
+  CHECK(s->solve(&p, &o, ws, l, &st) == CS_OK);
+  CHECK(!st.converged && st.fallback == 0 && st.iterations == 150);
+}
+
 int main(void) {
   /* 100,000 random problems (about 4 s at -O2); a tenth with CS_TEST_QUICK, a fifth in an
      AddressSanitizer build (about 10x slower) */
@@ -814,5 +869,6 @@ int main(void) {
   test_degenerate(N / 10);
   test_multi();
   test_multi_degenerate();
+  test_stall_guard();
   return cs_test_finish("test_solver_bisection");
 }
