@@ -770,7 +770,9 @@ static double csu_bis_violation(const double Gi[9], int full, const double* l, c
   double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
   double gap = mu * ln - lt;
   if (gap < 0) gap = 0;
-  if (!(lt > 0)) return e + vt;
+  /* min(sl + gap, vt) is vt whenever vt <= gap (sl >= 0): a contact sticking well inside
+     its cone needs no slip-law term */
+  if (!(lt > 0) || vt <= gap) return e + vt;
   double ux = l[1] / lt, uy = l[2] / lt, sl;
   if (desaxce) {
     double dx = v[1] + vt * ux, dy = v[2] + vt * uy;
