@@ -1111,8 +1111,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       r_keep = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
       memcpy(keep, lambda, sizeof(double) * (size_t)n);
       memcpy(keep + n, v, sizeof(double) * (size_t)n);
-      csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
-                           getenv("NOSLIP") ? 0 : 1);
+      csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 1);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       pending = res > opt->tolerance;
     }
