@@ -304,6 +304,12 @@ static inline double csu_search_dgrad(const csuSearch* q, double ux, double uy) 
   return 2 * (q->ayy - q->axx) * ux * uy + q->axy * (ux * ux - uy * uy) - q->lx * uy + q->ly * ux;
 }
 
+/* d^2/dt^2 of csu_search_grad along u = (cos t, sin t). */
+static inline double csu_search_d2grad(const csuSearch* q, double ux, double uy) {
+  return 2 * (q->ayy - q->axx) * (ux * ux - uy * uy) - 4 * q->axy * ux * uy - q->lx * ux -
+         q->ly * uy;
+}
+
 /* u rotated by the angle 2 atan(s) (cos and sin from the tangent of the half angle: no
    square root, no trigonometry). */
 static inline void csu_rot_half_tan(double s, double* ux, double* uy) {
@@ -358,7 +364,12 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
     for (int k = 0; k < 6; k++) {
       double fp = csu_search_dgrad(q, ux, uy);
       if (!(fp > 0)) break;
-      double del = -f / fp;
+      /* Halley's step where its correction is moderate (|f f''| <= f'^2), else Newton's:
+         the step is 2 atan(Nh / Dh) with Nh = -f f', Dh = 2 f'^2 - f f'' (Newton: f'' = 0) */
+      double fpp = csu_search_d2grad(q, ux, uy);
+      double ffpp = f * fpp, fp2 = fp * fp;
+      double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
+      double del = 2 * Nh / Dh;
       double hk = h;
       if (hvf > 0 && hvf / fp < hk) hk = hvf / fp;
       if (hk > 0.05) hk = 0.05;
@@ -404,9 +415,9 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
       }
       double cx = ux, cy = uy;
       if (fabs(del) <= 0.5) {
-        /* rotation by 2 atan(del / 2) with one division: s = -f / (2 fp) */
-        double f2 = f * f, p4 = 4 * fp * fp, id = 1.0 / (p4 + f2);
-        double c = (p4 - f2) * id, sn = -4 * f * fp * id;
+        /* rotation by 2 atan(Nh / Dh) with one division */
+        double n2 = Nh * Nh, d2 = Dh * Dh, id = 1.0 / (d2 + n2);
+        double c = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
         cx = c * ux - sn * uy, cy = sn * ux + c * uy;
       } else {
         csu_rot_half_tan(del > 0 ? 0.25 : -0.25, &cx, &cy);
