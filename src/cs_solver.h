@@ -30,8 +30,8 @@ double csu_ccp_contact_residual(const double* l, const double* v, double mu);
 double csu_box_contact_residual(const double* l, const double* v, double mu);
 /* In-place dense Cholesky of an SPD n x n row-major matrix (L in the lower triangle);
    0 if a pivot is not positive. Then x <- A^-1 x. */
-int csu_cholesky(int n, double* A);
-void csu_cholesky_solve(int n, const double* L, double* x);
+int csu_cholesky(int n, double* A, double* dinv);
+void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x);
 /* The same for a general matrix: in-place LU with partial pivoting (piv: n row swaps).
    FCLIB's W is not always symmetric (Capsules: |W - W^T| up to 1e-2). */
 int csu_lu(int n, double* A, int* piv);

@@ -47,7 +47,7 @@
    = P_K(lambda0) (ncp_admm; cs_admm_normal_dual), so (z0, gamma0) is a fixed point of the
    z-update for every rho, or -P_K*(v0 + s0) (ccp_admm). A G that is not exactly symmetric
    (FCLIB's Capsules) is factored by LU instead of Cholesky. Factor and solves use the
-   reciprocal diagonal (cs_admm_chol). */
+   reciprocal diagonal (csu_cholesky). */
 #include <math.h>
 #include <string.h>
 
@@ -56,36 +56,39 @@
 
 /* ------------------------------------------------------------------ dense linear algebra */
 
-int csu_cholesky(int n, double* A) {
+int csu_cholesky(int n, double* A, double* dinv) {
   /* Row-oriented (left-looking) Cholesky-Crout: every inner product runs along two rows,
-     contiguous in row-major storage. */
+     contiguous in row-major storage. The reciprocals of the diagonal are kept in dinv, so
+     the factorization and every solve multiply where they would divide (n^2 / 2 + 2n
+     divisions a factorization, 2n a solve: on the 12 x 12 problems of a legged robot the
+     divisions were a third of the ADMM's time). */
   for (int i = 0; i < n; i++) {
     double* Li = A + (size_t)i * (size_t)n;
-    for (int j = 0; j <= i; j++) {
+    for (int j = 0; j < i; j++) {
       const double* Lj = A + (size_t)j * (size_t)n;
       double s = Li[j];
       for (int k = 0; k < j; k++) s -= Li[k] * Lj[k];
-      if (j < i) {
-        Li[j] = s / Lj[j];
-      } else {
-        if (!(s > 0) || !isfinite(s)) return 0;
-        Li[i] = sqrt(s);
-      }
+      Li[j] = s * dinv[j];
     }
+    double s = Li[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * Li[k];
+    if (!(s > 0) || !isfinite(s)) return 0;
+    Li[i] = sqrt(s);
+    dinv[i] = 1.0 / Li[i];
   }
   return 1;
 }
 
-void csu_cholesky_solve(int n, const double* L, double* x) {
+void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
   for (int i = 0; i < n; i++) { /* L y = b, rows of L */
     const double* Li = L + (size_t)i * (size_t)n;
     double s = x[i];
     for (int k = 0; k < i; k++) s -= Li[k] * x[k];
-    x[i] = s / Li[i];
+    x[i] = s * dinv[i];
   }
   for (int j = n - 1; j >= 0; j--) { /* L^T x = y, column-oriented: row j of L again */
     const double* Lj = L + (size_t)j * (size_t)n;
-    double xj = x[j] / Lj[j];
+    double xj = x[j] * dinv[j];
     x[j] = xj;
     for (int k = 0; k < j; k++) x[k] -= Lj[k] * xj;
   }
@@ -181,43 +184,6 @@ double csu_power_iteration(int n, const double* G, const double* R, double* tmp,
    residual is caught by isfinite on the results) */
 static inline double cs_max(double a, double b) { return a > b ? a : b; }
 
-/* The ADMM's own Cholesky: csu_cholesky's row-oriented Crout, but with the reciprocals of
-   the diagonal kept in dinv, so the factorization and every solve multiply where
-   csu_cholesky divides (n^2 / 2 + 2n divisions a factorization, 2n a solve: on the 12 x 12
-   problems of a legged robot the divisions were a third of the ADMM's time). */
-static int cs_admm_chol(int n, double* A, double* dinv) {
-  for (int i = 0; i < n; i++) {
-    double* Li = A + (size_t)i * (size_t)n;
-    for (int j = 0; j < i; j++) {
-      const double* Lj = A + (size_t)j * (size_t)n;
-      double s = Li[j];
-      for (int k = 0; k < j; k++) s -= Li[k] * Lj[k];
-      Li[j] = s * dinv[j];
-    }
-    double s = Li[i];
-    for (int k = 0; k < i; k++) s -= Li[k] * Li[k];
-    if (!(s > 0) || !isfinite(s)) return 0;
-    Li[i] = sqrt(s);
-    dinv[i] = 1.0 / Li[i];
-  }
-  return 1;
-}
-
-static void cs_admm_chol_solve(int n, const double* L, const double* dinv, double* x) {
-  for (int i = 0; i < n; i++) { /* L y = b, rows of L */
-    const double* Li = L + (size_t)i * (size_t)n;
-    double s = x[i];
-    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
-    x[i] = s * dinv[i];
-  }
-  for (int j = n - 1; j >= 0; j--) { /* L^T x = y, column-oriented: row j of L again */
-    const double* Lj = L + (size_t)j * (size_t)n;
-    double xj = x[j] * dinv[j];
-    x[j] = xj;
-    for (int k = 0; k < j; k++) x[k] -= Lj[k] * xj;
-  }
-}
-
 static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   size_t n = 3 * (size_t)nc;
@@ -267,7 +233,7 @@ static double cs_admm_factor(const csContactProblem* p, double rho, int sym, dou
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
     memcpy(L, p->G, sizeof(double) * (size_t)n * (size_t)n);
     for (int i = 0; i < n; i++) L[(size_t)i * n + i] += rho + (p->R ? p->R[i] : 0);
-    if (sym ? cs_admm_chol(n, L, dinv) : csu_lu(n, L, piv)) return rho;
+    if (sym ? csu_cholesky(n, L, dinv) : csu_lu(n, L, piv)) return rho;
   }
   return -1;
 }
@@ -415,7 +381,7 @@ static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
   for (int r = 0; r < n; r++) a->rhs[r] = -(p->g[r] + a->s[r]) + rho * a->z[r] - a->gam[r];
   memcpy(lambda, a->rhs, sizeof(double) * (size_t)n);
   if (a->sym)
-    cs_admm_chol_solve(n, a->L, a->dinv, lambda);
+    csu_cholesky_solve(n, a->L, a->dinv, lambda);
   else
     csu_lu_solve(n, a->L, a->piv, lambda);
   /* v = (G + R) lambda + g = rhs - rho lambda + g: O(n), no product with G */
@@ -539,7 +505,7 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
   for (int k = 0; k < CS_ADMM_POLISH; k++) {
     memcpy(prev, x, sizeof(double) * (size_t)n);
     for (int r = 0; r < n; r++) x[r] *= a->rho;
-    cs_admm_chol_solve(n, a->L, a->dinv, x);
+    csu_cholesky_solve(n, a->L, a->dinv, x);
     double d = 0, xm = 0;
     for (int r = 0; r < n; r++) d = cs_max(d, fabs(x[r] - prev[r])), xm = cs_max(xm, fabs(x[r]));
     if (d <= 1e-13 * lmax || xm <= 1e-14 * lmax) break;

@@ -36,6 +36,7 @@ typedef struct csStagQP {
   int tangent;                   /* 0: rows 3i, x >= 0; 1: rows 3i+1, 3i+2, disks */
   int sym;                       /* the sub-block is symmetric: Cholesky, else LU */
   double* L;                     /* factor of A + rho I (n x n) */
+  double* dinv;                  /* (n) the Cholesky factor's reciprocal diagonal */
   int* piv;                      /* (n) LU row swaps */
   int since;                     /* inner iterations since the last factorization */
   double *x, *z, *gam, *rhs, *b; /* (n) */
@@ -61,7 +62,7 @@ static void cs_stag_gather(const csContactProblem* p, const csStagQP* q, double 
 static int cs_stag_factor(const csContactProblem* p, csStagQP* q, double rho) {
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
     cs_stag_gather(p, q, rho);
-    if (q->sym ? csu_cholesky(q->n, q->L) : csu_lu(q->n, q->L, q->piv)) {
+    if (q->sym ? csu_cholesky(q->n, q->L, q->dinv) : csu_lu(q->n, q->L, q->piv)) {
       q->rho = rho;
       q->since = 0;
       return 1;
@@ -106,7 +107,7 @@ static int cs_stag_solve(const csContactProblem* p, csStagQP* q, const double* r
     for (int k = 0; k < n; k++) q->rhs[k] = -q->b[k] + q->rho * q->z[k] - q->gam[k];
     memcpy(q->x, q->rhs, sizeof(double) * (size_t)n);
     if (q->sym)
-      csu_cholesky_solve(n, q->L, q->x);
+      csu_cholesky_solve(n, q->L, q->dinv, q->x);
     else
       csu_lu_solve(n, q->L, q->piv, q->x);
     q->since++;
@@ -145,8 +146,9 @@ static size_t cs_stag_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   size_t c = (size_t)nc;
   /* factors nc^2 + 4nc^2; v 3nc; per QP x z gamma rhs b (5nc + 10nc); radii nc; power
-     iteration 4nc; LU row swaps 3nc ints */
-  return sizeof(double) * (5 * c * c + 3 * c + 15 * c + c + 4 * c) + sizeof(int) * 3 * c + 128;
+     iteration 4nc; the factors' reciprocal diagonals 3nc; LU row swaps 3nc ints */
+  return sizeof(double) * (5 * c * c + 3 * c + 15 * c + c + 4 * c + 3 * c) +
+         sizeof(int) * 3 * c + 128;
 }
 
 static double cs_stag_residual(int nc, const double* mu, const double* lambda, const double* v) {
@@ -178,6 +180,8 @@ static csStatus cs_stag_run(const csContactProblem* p, const csSolverOptions* op
     qs[k]->b = w + 4 * m;
     w += 5 * m;
   }
+  qn.dinv = w, qt.dinv = w + nc;
+  w += 3 * nc;
   double* rad = w;
   double* tmp = rad + nc; /* 4nc */
   qn.piv = (int*)(tmp + 4 * nc);
