@@ -50,8 +50,11 @@ double csu_dist_cone(const double* x, double mu) {
 }
 
 double csu_dist_dual_cone(const double* x, double mu) {
+  return csu_dist_dual_cone_r(x[0], cs_norm2(x[1], x[2]), mu);
+}
+
+double csu_dist_dual_cone_r(double xn, double r, double mu) {
   if (mu < 0) mu = 0;
-  double xn = x[0], r = cs_norm2(x[1], x[2]);
   if (mu * r <= xn) return 0;
   if (r <= -mu * xn) return cs_norm2(xn, r);
   /* mu = 0 gives -x_N, the distance to the half-space. */
@@ -59,8 +62,11 @@ double csu_dist_dual_cone(const double* x, double mu) {
 }
 
 double csu_natural_map_sq(const double* lambda, const double* v, double mu) {
+  return csu_natural_map_sq_vt(lambda, v, cs_norm2(v[1], v[2]), mu);
+}
+
+double csu_natural_map_sq_vt(const double* lambda, const double* v, double vt, double mu) {
   /* Same operations in the same order as Siconos' fc3d_unitary_compute_and_add_error. */
-  double vt = cs_norm2(v[1], v[2]);
   double w[3] = {lambda[0] - (v[0] + mu * vt), lambda[1] - v[1], lambda[2] - v[2]};
   csu_project_cone(w, mu, w);
   double d0 = lambda[0] - w[0], d1 = lambda[1] - w[1], d2 = lambda[2] - w[2];

@@ -23,8 +23,12 @@ void csu_project_dual_cone(const double* x, double mu, double* out);
    which loses digits when x is far from the cone). */
 double csu_dist_cone(const double* x, double mu);
 double csu_dist_dual_cone(const double* x, double mu);
+/* The same from x_N and r = |x_T| (a caller that has r already). */
+double csu_dist_dual_cone_r(double xn, double r, double mu);
 /* |lambda - P_K(lambda - v~)|^2 with v~ = v + (mu |v_T|, 0, 0): one contact's term of the
    Siconos natural-map residual (rho = 1). */
 double csu_natural_map_sq(const double* lambda, const double* v, double mu);
+/* The same with |v_T| given (vt = cs_norm2(v[1], v[2])). */
+double csu_natural_map_sq_vt(const double* lambda, const double* v, double vt, double mu);
 
 #endif

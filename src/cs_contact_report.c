@@ -36,24 +36,18 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
     double mu = p->mu[i];
     /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
        and maximal dissipation together. |v_T| once for v~, its distance to K* and the
-       natural map (the values csu_dist_dual_cone and csu_natural_map_sq would compute). */
+       natural map. */
     double vt = cs_norm2(v[1], v[2]);
     double vs[3] = {v[0] + mu * vt, v[1], v[2]};
     double dp = csu_dist_cone(li, mu);
-    double dd = 0, mu0 = mu < 0 ? 0 : mu;
-    if (!(mu0 * vt <= vs[0]))
-      dd = vt <= -mu0 * vs[0] ? cs_norm2(vs[0], vt) : (mu0 * vt - vs[0]) / sqrt(1.0 + mu0 * mu0);
+    double dd = csu_dist_dual_cone_r(vs[0], vt, mu);
     double dc = fabs(li[0] * vs[0] + li[1] * vs[1] + li[2] * vs[2]);
     double ds = fabs(li[0] * v[0]);
     if (dp > eps_p) eps_p = dp;
     if (dd > eps_d) eps_d = dd;
     if (dc > eps_c) eps_c = dc;
     if (ds > sig) sig = ds;
-    /* csu_natural_map_sq (Siconos' operations and order) with this |v_T| */
-    double w[3] = {li[0] - vs[0], li[1] - v[1], li[2] - v[2]};
-    csu_project_cone(w, mu, w);
-    double d0 = li[0] - w[0], d1 = li[1] - w[1], d2 = li[2] - w[2];
-    err2 += d0 * d0 + d1 * d1 + d2 * d2;
+    err2 += csu_natural_map_sq_vt(li, v, vt, mu);
   }
   r->eps_p = eps_p;
   r->eps_d = eps_d;
