@@ -445,11 +445,8 @@ static inline int csu_bis_single(const double G[9], const double c[3], double mu
                                  double tol, double vtol, int newton, const double* guess,
                                  double lambda[3], int* steps, const double* kk) {
   csuSlip s = {0};
-  int k = csu_single_classify_k(G, c, mu, &s, lambda, kk);
-  if (k != CSU_CASE_SLIP) {
-    if (steps) *steps = 0;
-    return k;
-  }
+  int k = csu_single_setup(G, c, mu, kk, &s, lambda, steps);
+  if (k != CSU_CASE_SLIP) return k;
   csuSearch q;
   csu_search_init(&q, &s, coulomb);
   double gx = s.ux, gy = s.uy;

@@ -17,7 +17,6 @@
 #define CS_SOLVER_BISECTION_H
 
 #include <math.h>
-#include <stddef.h>
 
 /* The paper's impulse interval (N s) for the single-contact solve (Sec. V-B). */
 #define CSU_BISECTION_TOL 1e-6
@@ -92,8 +91,8 @@ static inline int csu_single_cofactors(const double G[9], double kk[7]) {
 /* Opening, sticking, frictionless and degenerate contacts; fills s and returns
    CSU_CASE_SLIP when the slip search is needed. kk: NULL, or csu_single_cofactors of a
    full-rank G (a solve that meets the same block many times computes them once). */
-static inline int csu_single_classify_k(const double G[9], const double c[3], double mu, csuSlip* s,
-                                        double lambda[3], const double* kk) {
+static inline int csu_single_classify(const double G[9], const double c[3], double mu,
+                                      const double* kk, csuSlip* s, double lambda[3]) {
   double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
   double c0 = c[0], c1 = c[1], c2 = c[2];
   if (!(mu > 0)) {
@@ -157,16 +156,12 @@ static inline int csu_single_classify_k(const double G[9], const double c[3], do
   return CSU_CASE_SLIP;
 }
 
-static inline int csu_single_classify(const double G[9], const double c[3], double mu, csuSlip* s,
-                                      double lambda[3]) {
-  return csu_single_classify_k(G, c, mu, s, lambda, NULL);
-}
-
 /* The set-up of every single-contact method: csu_single_classify, and *steps = 0 (steps may
-   be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). */
-static inline int csu_single_setup(const double G[9], const double c[3], double mu, csuSlip* s,
-                                   double lambda[3], int* steps) {
-  int k = csu_single_classify(G, c, mu, s, lambda);
+   be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). kk: NULL or
+   the block's csu_single_cofactors. */
+static inline int csu_single_setup(const double G[9], const double c[3], double mu,
+                                   const double* kk, csuSlip* s, double lambda[3], int* steps) {
+  int k = csu_single_classify(G, c, mu, kk, s, lambda);
   if (k != CSU_CASE_SLIP && steps) *steps = 0;
   return k;
 }

@@ -20,6 +20,7 @@
    checks keep the roots with r > 0 and in line of sight and pick the one of least energy.
    tol is not used: the roots are exact up to rounding. */
 #include <math.h>
+#include <stddef.h>
 
 #include "cs_solver_bisection.h"
 
@@ -75,7 +76,7 @@ static inline void csu_gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
 int csu_golden_single(const double G[9], const double c[3], double mu, double tol,
                       double lambda[3], int* steps) {
   csuSlip s = {0};
-  int k = csu_single_setup(G, c, mu, &s, lambda, steps);
+  int k = csu_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
   csuEllipse el;
   csu_ellipse_init(&el, &s);
@@ -197,7 +198,7 @@ int csu_analytic_single(const double G[9], const double c[3], double mu, double 
                         double lambda[3], int* steps) {
   (void)tol;
   csuSlip s = {0};
-  int k = csu_single_setup(G, c, mu, &s, lambda, steps);
+  int k = csu_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
   csuEllipse el;
   csu_ellipse_init(&el, &s);
