@@ -821,11 +821,11 @@ enum { CSU_BIS_BLK = 20 };
 /* Bytes before the last resort's (ncp_admm's) workspace, a multiple of 64. */
 static size_t cs_bis_own_bytes(int nc) {
   /* v, the blocks, and for the active-set correction a 3nc x 3nc matrix, the right-hand
-     side and impulse changes (6nc), the contacts' indices, cases and slip directions, a copy
-     of lambda and v to go back to (6nc), and the rows, pivots (3nc ints each) and the
-     contacts' states (nc ints) */
-  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 1 + 1 + 3 + 6) * nc + 9 * nc * nc) +
-             sizeof(int) * (size_t)(7 * nc);
+     side and impulse changes (6nc), the slip directions (3nc), a copy of lambda and v to go
+     back to (6nc); the rows, pivots (3nc ints each), the contacts' indices, cases and states
+     (nc ints each) */
+  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 3 + 6) * nc + 9 * nc * nc) +
+             sizeof(int) * (size_t)(9 * nc);
   return (b + 63) & ~(size_t)63;
 }
 
@@ -858,24 +858,21 @@ enum { CSU_ACT_FREE = 0, CSU_ACT_FORCE_SLIP = 1, CSU_ACT_RELEASED = 2 };
    otherwise lambda_N > 0), by bisection on t (each case's set is convex and contains t = 0). */
 static double csu_act_tmax(const double* l, const double* d, double mu, int kind) {
   double lo = 0, hi = 1;
-  for (int b = 0; b < 40; b++) {
-    double t = b == 0 ? 1 : 0.5 * (lo + hi);
+  for (int b = -1; b < 39; b++) {
+    double t = b < 0 ? 1 : 0.5 * (lo + hi); /* t = 1 first, then the bisection */
     double ln = l[0] + t * d[0], l1 = l[1] + t * d[1], l2 = l[2] + t * d[2];
-    int in = ln > 0 && (kind != CSU_ACT_STICK || l1 * l1 + l2 * l2 <= mu * mu * ln * ln);
-    if (b == 0 && in) return 1;
-    if (b > 0) {
-      if (in)
-        lo = t;
-      else
-        hi = t;
-    }
+    if (ln > 0 && (kind != CSU_ACT_STICK || l1 * l1 + l2 * l2 <= mu * mu * ln * ln))
+      lo = t;
+    else
+      hi = t;
+    if (lo == 1) break;
   }
   return lo;
 }
 
 static void csu_bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
-                                 double* v, double* M, double* x, double* idx, double* kind,
-                                 double* dirs, int* ra, int* piv, int* state, int with_slip) {
+                                 double* v, double* M, double* x, int* idx, int* kind, double* dirs,
+                                 int* ra, int* piv, int* state, int with_slip) {
   int nc = p->nc, n = 3 * nc;
   for (int i = 0; i < nc; i++) state[i] = CSU_ACT_FREE;
   for (int pass = 0; pass < CSU_ACT_PASSES; pass++) {
@@ -904,7 +901,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
     if (m < 2) return;
     /* rows: the conditions (stick: v_i; slip, normal: v_N), columns: the unknowns */
     for (int j = 0, r = 0; j < m; j++) {
-      int r0 = 3 * (int)idx[j];
+      int r0 = 3 * idx[j];
       if (kind[j] == CSU_ACT_STICK)
         ra[r++] = r0, ra[r++] = r0 + 1, ra[r++] = r0 + 2;
       else
@@ -915,7 +912,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       double* Ma = M + a * k;
       int ca = 0;
       for (int j = 0; j < m; j++) {
-        int c0 = 3 * (int)idx[j];
+        int c0 = 3 * idx[j];
         if (kind[j] == CSU_ACT_STICK) {
           for (int b = 0; b < 3; b++)
             Ma[ca++] = Gr[c0 + b] + (p->R && ra[a] == c0 + b ? p->R[c0 + b] : 0);
@@ -946,12 +943,12 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
     double t = 1;
     int jmin = -1;
     for (int j = 0; j < m; j++) {
-      int i = (int)idx[j];
-      double tj = csu_act_tmax(lambda + 3 * i, dl + 3 * j, p->mu[i], (int)kind[j]);
+      int i = idx[j];
+      double tj = csu_act_tmax(lambda + 3 * i, dl + 3 * j, p->mu[i], kind[j]);
       if (tj < t) t = tj, jmin = j;
     }
     for (int j = 0; j < m; j++) {
-      int r0 = 3 * (int)idx[j];
+      int r0 = 3 * idx[j];
       const double* G0 = p->G + (size_t)r0 * n;
       const double* G1 = G0 + n;
       const double* G2 = G1 + n;
@@ -965,7 +962,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       for (int a = 0; a < 3; a++) lambda[r0 + a] += d[a];
     }
     if (jmin < 0) return;
-    state[(int)idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
+    state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
   }
 }
 
@@ -987,14 +984,14 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   double* v = ws;                        /* (3nc) v = G lambda + g (+ R lambda) */
   double* blk = v + n;                   /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
   double* sx = blk + CSU_BIS_BLK * nc;   /* (6nc) the active-set correction's right-hand side */
-  double* sidx = sx + 2 * n;             /* (nc) its contacts */
-  double* skind = sidx + nc;             /* (nc) their cases */
-  double* sdir = skind + nc;             /* (3nc) their slip directions */
+  double* sdir = sx + 2 * n;             /* (3nc) its contacts' slip directions */
   double* keep = sdir + n;               /* (6nc) lambda and v before it */
   double* sM = keep + 2 * n;             /* (3nc x 3nc) its matrix */
   int* sra = (int*)(sM + (size_t)n * n); /* (3nc) its rows */
   int* spiv = sra + n;                   /* (3nc) its pivots */
   int* sstate = spiv + n;                /* (nc) the contacts' states in it */
+  int* sidx = sstate + nc;               /* (nc) its contacts */
+  int* skind = sidx + nc;                /* (nc) their cases */
   const double* G = p->G;
   const double* R = p->R;
   memset(st, 0, sizeof *st);
@@ -1032,6 +1029,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       double* l = lambda + r0;
       double* vi = v + r0;
       const double* Gi = blk + CSU_BIS_BLK * i;
+      const double* kk = Gi[9] != 0 ? Gi + 12 : NULL; /* its cofactors (full rank) */
       double mu = p->mu[i];
       /* c_i = v_i - G_ii lambda_i: the contact's velocity without its own impulse */
       double c[3];
@@ -1043,8 +1041,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
          contact then solving a CCP) was tried first: it oscillates at large mu (a box on four
          corners with mu = 1e3 had not converged after 20,000 sweeps). The search starts
          from the current impulse's direction (the last sweep's answer). */
-      csu_bis_single(Gi, c, mu, desaxce, Gi[10], Gi[11], 1, l, ls, NULL,
-                     Gi[9] != 0 ? Gi + 12 : NULL);
+      csu_bis_single(Gi, c, mu, desaxce, Gi[10], Gi[11], 1, l, ls, NULL, kk);
       if (desaxce) {
         /* Safeguard: the Coulomb root of a nearly grazing contact can run off along the
            slip ellipse (one iterate reached 1e105 in the ANYmal `random` task). An impulse
@@ -1055,8 +1052,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
         double ncv = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
         double gm = (Gi[0] + Gi[4] + Gi[8]) / 3;
         double bound = 1e6 * (nl + (gm > 0 ? ncv / gm : 0)) + 1e-300;
-        if (!(ns <= bound))
-          csu_bis_single(Gi, c, mu, 0, Gi[10], Gi[11], 1, l, ls, NULL, Gi[9] != 0 ? Gi + 12 : NULL);
+        if (!(ns <= bound)) csu_bis_single(Gi, c, mu, 0, Gi[10], Gi[11], 1, l, ls, NULL, kk);
       }
       /* lambda_i <- alpha lambda* + (1 - alpha) lambda_i (opening: lambda* = 0) */
       double d[3];
