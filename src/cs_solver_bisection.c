@@ -1068,10 +1068,14 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
     }
     it++;
     alpha = alpha_min + CSU_BIS_GAMMA * (alpha - alpha_min);
-    /* the stop test: the sum stops being added up once it is past the tolerance (the full
-       sum is computed for the statistics on exit) */
-    res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
-    if (res > opt->tolerance && it >= CSU_BIS_STALL && it % 5 == 0) {
+    /* the stop test: the sum stops being added up once it is past the tolerance, except
+       where a check below compares the whole sum (the full sum is computed for the
+       statistics on exit) */
+    int stall_check = it >= CSU_BIS_STALL && it % 5 == 0;
+    int correct = !pending && it % CSU_BIS_STICK_EVERY == 0 && it < opt->iterations - 1;
+    res = csu_bis_residual(p, blk, lambda, v, desaxce,
+                           stall_check || pending || correct ? INFINITY : opt->tolerance);
+    if (res > opt->tolerance && stall_check) {
       /* Stall guard, not in the paper: where the sweeps cycle (two slipping contacts of one
          leg can alternate for good in the `random` task: the paper's model, a different
          friction law per contact than Coulomb's, need have no solution there), the
@@ -1083,9 +1087,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
          2): the same Coulomb NCP, by a method that does not go contact by contact. (A slow
          but steady solve, as a torso edge sliding at 0.1 mm/s in `drop`, is left alone: the
          same rule on "halved in 50 sweeps" slowed it from 1,000 to 9,000 sweeps.) */
-      double rf = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
-      if (rf < 0.99 * r_best) {
-        r_best = rf, it_best = it;
+      if (res < 0.99 * r_best) {
+        r_best = res, it_best = it;
       } else if (it - it_best >= CSU_BIS_STALL) {
         if (alpha_min > 0.2) {
           alpha_min *= 0.5, alpha = alpha_min;
@@ -1104,14 +1107,14 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
          did not get below the residual before it (a slow slip's direction, held fixed, can
          be far off), go back and correct the sticking contacts only */
       pending = 0;
-      if (!(csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY) < r_keep)) {
+      if (!(res < r_keep)) {
         memcpy(lambda, keep, sizeof(double) * (size_t)n);
         memcpy(v, keep + n, sizeof(double) * (size_t)n);
         csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 0);
         res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       }
-    } else if (res > opt->tolerance && it % CSU_BIS_STICK_EVERY == 0 && it < opt->iterations - 1) {
-      r_keep = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
+    } else if (res > opt->tolerance && correct) {
+      r_keep = res;
       memcpy(keep, lambda, sizeof(double) * (size_t)n);
       memcpy(keep + n, v, sizeof(double) * (size_t)n);
       csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 1);
