@@ -1742,7 +1742,7 @@ static void usage(FILE* f) {
           "  --plot DIR       write PNG plots (gnuplot) and their data into DIR\n"
           "  --json           one JSON object per line on stdout, nothing else\n"
           "  --shared-models DIR  the shared robot models (default $CONTACTSIM_SHARED_MODELS\n"
-          "                   or /work/shared/models)\n"
+          "                   or ../shared/models beside the source tree)\n"
           "  --repeats N      timed passes over recorded problems (default 5; median)\n"
           "  --robot-time S   seconds of each robot trajectory (default 2)\n"
           "  --replay-steps N steps recorded per ANYmal task (default 10000)\n"
@@ -1773,7 +1773,7 @@ int cs_bench_contactbench_main(int argc, char** argv) {
   c.robot_time = 2.0;
   c.replay_steps = 10000;
   c.shared = getenv("CONTACTSIM_SHARED_MODELS");
-  if (!c.shared || !*c.shared) c.shared = "/work/shared/models";
+  if (!c.shared || !*c.shared) c.shared = CS_SHARED_MODELS_DIR;
   const char* exp = "all";
   const char* solvers = NULL;
   for (int i = 1; i < argc; i++) {
