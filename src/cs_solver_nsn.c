@@ -235,7 +235,9 @@ static double cs_nsn_merit(const csNsn* s, const double* r, const double* u) {
   return 0.5 * phi;
 }
 
-/* The Siconos 4.4.0 error of (r, u) (u = W r + g), as cs_ncp_report computes it. */
+/* The Siconos 4.4.0 error of (r, u) (u = W r + g), as cs_ncp_report computes it (the same
+   per-contact csu_natural_map_sq and scaling; the report itself, from this u, also computes
+   the eps terms: measured 10 % slower on Capsules, where the line search calls this often). */
 static double cs_nsn_error(const csNsn* s, const double* r, const double* u) {
   double err2 = 0, g2 = 0, l2 = 0, v2 = 0;
   for (int i = 0; i < s->nc; i++) {
