@@ -811,7 +811,7 @@ static inline int csu_bis_block(const csContactProblem* p, int i, double* Gi) {
 }
 
 /* Per contact, kept for the whole solve: G_ii, its rank flag, the search's intervals, its
-   cofactors and -1 / det (12..18). */
+   cofactors, -1 / det and det (12..19). */
 enum { CSU_BIS_BLK = 20 };
 /* Sweeps between two active-set corrections (csu_bis_active_solve), from this sweep on. */
 #define CSU_BIS_STICK_EVERY 8

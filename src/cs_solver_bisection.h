@@ -76,15 +76,15 @@ typedef struct csuSlip {
   double ux, uy;        /* lambda^{v=0}_T / |lambda^{v=0}_T|: (cos, sin) of the atan2 guess */
 } csuSlip;
 
-/* G's cofactors k00, k01, k02, k11, k12, k22 and -1 / det into kk (7); 1 if G has full rank
+/* G's cofactors k00, k01, k02, k11, k12, k22, -1 / det and det into kk (8); 1 if G has full rank
    by csu_single_classify's test (kk is then what it would compute), else 0. */
-static inline int csu_single_cofactors(const double G[9], double kk[7]) {
+static inline int csu_single_cofactors(const double G[9], double kk[8]) {
   double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
   double k00 = g11 * g22 - g12 * g12, k01 = g02 * g12 - g01 * g22, k02 = g01 * g12 - g02 * g11;
   double k11 = g00 * g22 - g02 * g02, k12 = g01 * g02 - g00 * g12, k22 = g00 * g11 - g01 * g01;
   double det = g00 * k00 + g01 * k01 + g02 * k02;
   kk[0] = k00, kk[1] = k01, kk[2] = k02, kk[3] = k11, kk[4] = k12, kk[5] = k22;
-  kk[6] = -1.0 / det;
+  kk[6] = -1.0 / det, kk[7] = det;
   return det > 1e-10 * g00 * g11 * g22 && g00 > 0;
 }
 
@@ -109,23 +109,20 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
   /* G^-1 by cofactors (G symmetric). det / (g00 g11 g22) lies in (0, 1] for an SPD G and
      falls to ~1e-16 for a rank-deficient one computed in floating point (a contact on a
      link pinned by a revolute joint): below 1e-10 the eigen-decomposition decides. */
-  double k00, k01, k02, k11, k12, k22, id;
-  if (kk) {
-    k00 = kk[0], k01 = kk[1], k02 = kk[2], k11 = kk[3], k12 = kk[4], k22 = kk[5], id = kk[6];
-  } else {
-    k00 = g11 * g22 - g12 * g12, k01 = g02 * g12 - g01 * g22, k02 = g01 * g12 - g02 * g11;
-    k11 = g00 * g22 - g02 * g02, k12 = g01 * g02 - g00 * g12, k22 = g00 * g11 - g01 * g01;
-    double det = g00 * k00 + g01 * k01 + g02 * k02;
-    if (!(det > 1e-10 * g00 * g11 * g22) || !(g00 > 0)) {
+  double kb[8];
+  if (!kk) {
+    if (!csu_single_cofactors(G, kb)) {
       int k = csu_single_reduced(G, c, mu, lambda);
       if (k >= 0) return k;
-      if (!(det > 0)) { /* not reachable: a full-rank G has det > 0 */
+      if (!(kb[7] > 0)) { /* not reachable: a full-rank G has det > 0 */
         lambda[0] = lambda[1] = lambda[2] = 0;
         return CSU_CASE_REDUCED;
       }
     }
-    id = -1.0 / det;
+    kk = kb;
   }
+  double k00 = kk[0], k01 = kk[1], k02 = kk[2], k11 = kk[3], k12 = kk[4], k22 = kk[5];
+  double id = kk[6];
   double l0n = id * (k00 * c0 + k01 * c1 + k02 * c2);
   double l0x = id * (k01 * c0 + k11 * c1 + k12 * c2);
   double l0y = id * (k02 * c0 + k12 * c1 + k22 * c2);
