@@ -818,19 +818,20 @@ enum { CSU_BIS_BLK = 20 };
 /* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
 #define CSU_BIS_STALL 50
 
-/* Bytes before the last resort's (ncp_admm's) workspace, a multiple of 64. */
-static size_t cs_bis_own_bytes(int nc) {
-  /* v, the blocks, and for the active-set correction a 3nc x 3nc matrix, the right-hand
-     side and impulse changes (6nc), the slip directions (3nc), a copy of lambda and v to go
-     back to (6nc); the rows, pivots (3nc ints each), the contacts' indices, cases and states
-     (nc ints each) */
-  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 3 + 6) * nc + 9 * nc * nc) +
-             sizeof(int) * (size_t)(9 * nc);
+/* The workspace: a head the whole solve keeps (v, the blocks, and the active-set
+   correction's right-hand side and impulse changes (6nc), slip directions (3nc) and a copy of
+   lambda and v to go back to (6nc)), then the correction's 3nc x 3nc matrix, its rows and
+   pivots (3nc ints each) and its contacts' indices, cases and states (nc ints each). The
+   last resort (ncp_admm, after the sweeps) reuses the space after the head. */
+static size_t cs_bis_head_bytes(int nc) {
+  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 3 + 6) * nc);
   return (b + 63) & ~(size_t)63;
 }
 
 static size_t cs_bis_workspace(int nc, const csSolverOptions* opt) {
-  return cs_bis_own_bytes(nc) + cs_solver_ncp_admm.workspace_bytes(nc, opt);
+  size_t corr = sizeof(double) * (size_t)(9 * nc * nc) + sizeof(int) * (size_t)(9 * nc);
+  size_t admm = cs_solver_ncp_admm.workspace_bytes(nc, opt);
+  return cs_bis_head_bytes(nc) + (corr > admm ? corr : admm);
 }
 
 /* The active-set correction, an acceleration of Algorithm 2 that is not in the paper. With
@@ -981,17 +982,17 @@ static double csu_bis_residual(const csContactProblem* p, const double* blk, con
 static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                              double* lambda, csSolverStats* st, int desaxce) {
   int nc = p->nc, n = 3 * nc;
-  double* v = ws;                        /* (3nc) v = G lambda + g (+ R lambda) */
-  double* blk = v + n;                   /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
-  double* sx = blk + CSU_BIS_BLK * nc;   /* (6nc) the active-set correction's right-hand side */
-  double* sdir = sx + 2 * n;             /* (3nc) its contacts' slip directions */
-  double* keep = sdir + n;               /* (6nc) lambda and v before it */
-  double* sM = keep + 2 * n;             /* (3nc x 3nc) its matrix */
-  int* sra = (int*)(sM + (size_t)n * n); /* (3nc) its rows */
-  int* spiv = sra + n;                   /* (3nc) its pivots */
-  int* sstate = spiv + n;                /* (nc) the contacts' states in it */
-  int* sidx = sstate + nc;               /* (nc) its contacts */
-  int* skind = sidx + nc;                /* (nc) their cases */
+  double* v = ws;                      /* (3nc) v = G lambda + g (+ R lambda) */
+  double* blk = v + n;                 /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
+  double* sx = blk + CSU_BIS_BLK * nc; /* (6nc) the active-set correction's right-hand side */
+  double* sdir = sx + 2 * n;           /* (3nc) its contacts' slip directions */
+  double* keep = sdir + n;             /* (6nc) lambda and v before it */
+  double* sM = (double*)((char*)ws + cs_bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
+  int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its rows */
+  int* spiv = sra + n;                                       /* (3nc) its pivots */
+  int* sstate = spiv + n;                                    /* (nc) the contacts' states in it */
+  int* sidx = sstate + nc;                                   /* (nc) its contacts */
+  int* skind = sidx + nc;                                    /* (nc) their cases */
   const double* G = p->G;
   const double* R = p->R;
   memset(st, 0, sizeof *st);
@@ -1131,7 +1132,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
     for (int k = 0; k < 3 && it < opt->iterations && res > opt->tolerance; k++) {
       csSolverStats sa;
       o.iterations = opt->iterations - it;
-      cs_solver_ncp_admm.solve(p, &o, (char*)ws + cs_bis_own_bytes(nc), lambda, &sa);
+      cs_solver_ncp_admm.solve(p, &o, sM, lambda, &sa); /* the correction's space */
       it += sa.iterations, o.tolerance *= 0.01;
       csu_solver_velocity(p, lambda, v);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
