@@ -610,7 +610,6 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
 
 /* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
 enum { CS_ADMM_WINDOW = 100 };
-#define CS_ADMM_2PI 6.283185307179586
 
 /* Active-set steps a solve may try (each costs about two iterations). */
 enum { CS_ADMM_TRIES = 4 };
@@ -661,104 +660,214 @@ static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
   return m;
 }
 
+/* The Newton system of the rounds after the first (see cs_admm_refine) into a->A, a->ab;
+   returns its size m. Column by column: the unknown's column of G + R (a sticking
+   impulse's own, a sliding contact's x or angle along its direction), then each equation's
+   combination of that column's rows. */
+static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  const int* cls = a->cls;
+  const double* st = a->hist;
+  const double* dir = a->dir;
+  int m = 0;
+  for (int i = 0; i < nc; i++) m += cls[i] == 1 ? 3 : cls[i] == 2 ? (p->mu[i] > 0 ? 2 : 1) : 0;
+  int u = 0;
+  for (int j = 0; j < nc; j++) {
+    if (cls[j] == 0) continue;
+    double muj = p->mu[j] > 0 ? p->mu[j] : 0;
+    int ncol = cls[j] == 1 ? 3 : muj > 0 ? 2 : 1;
+    for (int q = 0; q < ncol; q++, u++) {
+      double d[3];
+      if (cls[j] == 1) {
+        d[0] = d[1] = d[2] = 0, d[q] = 1;
+      } else if (q == 0) { /* x: along (1, mu t) */
+        d[0] = 1, d[1] = dir[2 * j], d[2] = dir[2 * j + 1];
+      } else { /* the angle: x mu (0, -sin, cos) */
+        double x = st[3 * j];
+        d[0] = 0, d[1] = -x * dir[2 * j + 1], d[2] = x * dir[2 * j];
+      }
+      for (int r = 0; r < n; r++) {
+        const double* Gr = p->G + (size_t)r * (size_t)n + 3 * j;
+        col[r] = Gr[0] * d[0] + Gr[1] * d[1] + Gr[2] * d[2];
+      }
+      if (p->R)
+        for (int k = 0; k < 3; k++) col[3 * j + k] += p->R[3 * j + k] * d[k];
+      int e = 0;
+      for (int i = 0; i < nc; i++) {
+        if (cls[i] == 0) continue;
+        const double* ci = col + 3 * i;
+        if (cls[i] == 1) {
+          for (int k = 0; k < 3; k++, e++) a->A[(size_t)e * m + u] = ci[k];
+          continue;
+        }
+        a->A[(size_t)e++ * m + u] = ci[0];
+        if (p->mu[i] > 0) { /* v_T x t = v_1 sin - v_2 cos, t = dir / mu */
+          double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
+          double g = s * ci[1] - c * ci[2];
+          if (i == j && q == 1) g += (vout[3 * i + 1] * c + vout[3 * i + 2] * s);
+          a->A[(size_t)e++ * m + u] = g;
+        }
+      }
+    }
+  }
+  int e = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] == 0) continue;
+    const double* vi = vout + 3 * i;
+    if (cls[i] == 1) {
+      a->ab[e++] = -vi[0], a->ab[e++] = -vi[1], a->ab[e++] = -vi[2];
+      continue;
+    }
+    a->ab[e++] = -vi[0];
+    if (p->mu[i] > 0) {
+      double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
+      a->ab[e++] = -(vi[1] * s - vi[2] * c);
+    }
+  }
+  return m;
+}
+
 static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   int m = cs_admm_classify(a, z, a->cls);
   const int* cls = a->cls;
-  a->unique = m == 0; /* lambda = 0: nothing to polish */
+  double* st = a->hist; /* per contact: sticking lambda; sliding x and the slip angle */
+  a->unique = m == 0;   /* lambda = 0: nothing to polish */
   double mdp_prev = INFINITY;
-  int nstick = 0;
-  for (int i = 0; i < nc; i++) nstick += cls[i] == 1 ? 3 : 0;
-  for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
-    /* unknown u: contact j, column w (3-vector within contact j) of B; equation e: row r */
-    int e = 0;
-    double amax = 0;
-    if (m == nstick && m > 0) {
-      /* every loaded contact sticking: the lower block triangle of G + R on them is all
-         the Cholesky below reads; |entries| of a PSD matrix are bounded by its largest
-         diagonal entry, amax (anything else fails the factor or the test) */
-      for (int i = 0, bi = 0; i < nc; i++) {
-        if (cls[i] != 1) continue;
-        for (int k = 0; k < 3; k++) {
-          int r = 3 * i + k;
-          const double* Gr = p->G + (size_t)r * (size_t)n;
-          double* Ae = a->A + (size_t)(3 * bi + k) * (size_t)m;
-          for (int j = 0, bj = 0; j <= i; j++) {
-            if (cls[j] != 1) continue;
-            Ae[3 * bj] = Gr[3 * j], Ae[3 * bj + 1] = Gr[3 * j + 1], Ae[3 * bj + 2] = Gr[3 * j + 2];
-            bj++;
-          }
-          double d = Ae[3 * bi + k] += p->R ? p->R[r] : 0;
-          amax = cs_max(amax, fabs(d));
-          a->ab[3 * bi + k] = -p->g[r];
-        }
-        bi++;
-      }
-    } else
-    for (int i = 0; i < nc; i++) {
-      if (cls[i] == 0) continue;
-      for (int k = 0; k < (cls[i] == 1 ? 3 : 1); k++, e++) {
-        int r = 3 * i + k;
-        const double* Gr = p->G + (size_t)r * (size_t)n;
-        double* Ae = a->A + (size_t)e * (size_t)m;
-        int u = 0;
-        for (int j = 0; j < nc; j++) {
-          const double* Gj = Gr + 3 * j;
-          double rr = p->R && r >= 3 * j && r < 3 * j + 3 ? p->R[r] : 0; /* (G + R)_{r, 3j+q} */
-          if (cls[j] == 1) {
-            for (int q = 0; q < 3; q++) {
-              double g = Gj[q] + (r == 3 * j + q ? rr : 0);
-              Ae[u++] = g;
-              amax = cs_max(amax, fabs(g));
-            }
-          } else if (cls[j] == 2) {
-            double t1 = a->dir[2 * j], t2 = a->dir[2 * j + 1];
-            double g = Gj[0] + t1 * Gj[1] + t2 * Gj[2];
-            g += rr * (r == 3 * j ? 1 : r == 3 * j + 1 ? t1 : t2);
-            Ae[u++] = g;
-            amax = cs_max(amax, fabs(g));
-          }
-        }
-        a->ab[e] = -p->g[r];
-      }
+  int nstick = 0, nslide = 0;
+  for (int i = 0; i < nc; i++) {
+    nstick += cls[i] == 1 ? 3 : 0;
+    if (cls[i] == 2) {
+      nslide++;
+      st[3 * i + 1] = atan2(a->dir[2 * i + 1], a->dir[2 * i]);
     }
-    if (m > 0) {
-      /* Every contact sticking: the system is the block of G + R on those contacts,
-         symmetric, and positive semidefinite for a Delassus matrix: Cholesky (half LU's
-         work, no pivot search), whose pivots L_kk^2 are LU's without row swaps. A pivot
-         that is not positive is a singular system. Only the lower triangle is read, so an
-         asymmetric G (FCLIB) gives a candidate for its lower half, which the test below,
-         with the full product, rejects unless it solves the problem anyway. */
-      int chol = m == nstick;
-      if (!(amax > 0) || !isfinite(amax)) return 0;
-      if (chol) {
-        if (!csu_cholesky3(m / 3, a->A, a->adinv)) {
+  }
+  for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
+    if (round > 0) {
+      /* Newton on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
+         parallel to the friction direction t_i = (cos phi_i, sin phi_i), v_T,i x t_i = 0),
+         in the sticking impulses and the sliding contacts' (x_i, phi_i), lambda_i =
+         x_i (1, mu t_i): the slip angles converge quadratically (as a fixed point
+         phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
+         slipping feet ran out of rounds) */
+      int mn = cs_admm_newton_system(a, vout, out);
+      if (!csu_lu(mn, a->A, a->apiv)) return 0;
+      csu_lu_solve(mn, a->A, a->apiv, a->ab);
+      int u = 0;
+      for (int i = 0; i < nc; i++) {
+        if (cls[i] == 1) {
+          for (int k = 0; k < 3; k++) st[3 * i + k] += a->ab[u++];
+        } else if (cls[i] == 2) {
+          st[3 * i] += a->ab[u++];
+          if (p->mu[i] > 0) {
+            double dphi = a->ab[u++];
+            if (!isfinite(dphi)) return 0;
+            st[3 * i + 1] += fmax(-1.0, fmin(1.0, dphi)); /* no more than a radian a round */
+            double mu = p->mu[i];
+            a->dir[2 * i] = mu * cos(st[3 * i + 1]), a->dir[2 * i + 1] = mu * sin(st[3 * i + 1]);
+          }
+        }
+      }
+    } else {
+      /* the first round: the modes with the friction directions of z, a linear system */
+      int e = 0;
+      double amax = 0;
+      if (m == nstick && m > 0) {
+        /* every loaded contact sticking: the lower block triangle of G + R on them is all
+           the Cholesky below reads; |entries| of a PSD matrix are bounded by its largest
+           diagonal entry, amax (anything else fails the factor or the test) */
+        for (int i = 0, bi = 0; i < nc; i++) {
+          if (cls[i] != 1) continue;
+          for (int k = 0; k < 3; k++) {
+            int r = 3 * i + k;
+            const double* Gr = p->G + (size_t)r * (size_t)n;
+            double* Ae = a->A + (size_t)(3 * bi + k) * (size_t)m;
+            for (int j = 0, bj = 0; j <= i; j++) {
+              if (cls[j] != 1) continue;
+              Ae[3 * bj] = Gr[3 * j], Ae[3 * bj + 1] = Gr[3 * j + 1];
+              Ae[3 * bj + 2] = Gr[3 * j + 2];
+              bj++;
+            }
+            double d = Ae[3 * bi + k] += p->R ? p->R[r] : 0;
+            amax = cs_max(amax, fabs(d));
+            a->ab[3 * bi + k] = -p->g[r];
+          }
+          bi++;
+        }
+      } else {
+        for (int i = 0; i < nc; i++) {
+          if (cls[i] == 0) continue;
+          for (int k = 0; k < (cls[i] == 1 ? 3 : 1); k++, e++) {
+            int r = 3 * i + k;
+            const double* Gr = p->G + (size_t)r * (size_t)n;
+            double* Ae = a->A + (size_t)e * (size_t)m;
+            int u = 0;
+            for (int j = 0; j < nc; j++) {
+              const double* Gj = Gr + 3 * j;
+              double rr = p->R && r >= 3 * j && r < 3 * j + 3 ? p->R[r] : 0;
+              if (cls[j] == 1) {
+                for (int q = 0; q < 3; q++) {
+                  double g = Gj[q] + (r == 3 * j + q ? rr : 0);
+                  Ae[u++] = g;
+                  amax = cs_max(amax, fabs(g));
+                }
+              } else if (cls[j] == 2) {
+                double t1 = a->dir[2 * j], t2 = a->dir[2 * j + 1];
+                double g = Gj[0] + t1 * Gj[1] + t2 * Gj[2];
+                g += rr * (r == 3 * j ? 1 : r == 3 * j + 1 ? t1 : t2);
+                Ae[u++] = g;
+                amax = cs_max(amax, fabs(g));
+              }
+            }
+            a->ab[e] = -p->g[r];
+          }
+        }
+      }
+      if (m > 0) {
+        /* Every contact sticking: the system is the block of G + R on those contacts,
+           symmetric, and positive semidefinite for a Delassus matrix: Cholesky (half LU's
+           work, no pivot search), whose pivots L_kk^2 are LU's without row swaps. A pivot
+           that is not positive is a singular system. Only the lower triangle is read, so
+           an asymmetric G (FCLIB) gives a candidate for its lower half, which the test
+           below, with the full product, rejects unless it solves the problem anyway. */
+        int chol = m == nstick;
+        if (!(amax > 0) || !isfinite(amax)) return 0;
+        if (chol) {
+          if (!csu_cholesky3(m / 3, a->A, a->adinv)) {
+            a->singular = 1;
+            return 0;
+          }
+        } else if (!csu_lu(m, a->A, a->apiv)) {
+          return 0;
+        }
+        double umin = INFINITY;
+        for (int k = 0; k < m; k++) {
+          double d = a->A[(size_t)k * m + k];
+          umin = fmin(umin, chol ? d * d : fabs(d));
+        }
+        if (!(umin >= 1e-10 * amax)) {
           a->singular = 1;
           return 0;
         }
-      } else if (!csu_lu(m, a->A, a->apiv)) {
-        return 0;
-      }
-      double umin = INFINITY;
-      for (int k = 0; k < m; k++) {
-        double d = a->A[(size_t)k * m + k];
-        umin = fmin(umin, chol ? d * d : fabs(d));
-      }
-      if (umin >= 1e-10 * amax) {
         /* Pivots above 1e-4 of the largest entry: the solution with these modes is unique
            and well-conditioned, so no internal force is left to polish away (a null vector
            of G that kept the modes would be one of this system; one that changes them
-           breaks complementarity at once: a sliding contact leaving its cone's boundary, an
-           open one taking load). With every contact sticking the system is G + R itself. */
+           breaks complementarity at once: a sliding contact leaving its cone's boundary,
+           an open one taking load). With every contact sticking the system is G + R. */
         a->unique = umin >= 1e-4 * amax;
         if (chol)
           csu_cholesky_solve(m, a->A, a->adinv, a->ab);
         else
           csu_lu_solve(m, a->A, a->apiv, a->ab);
-      } else {
-        a->singular = 1;
-        return 0;
+      }
+      int u = 0;
+      for (int i = 0; i < nc; i++) {
+        if (cls[i] == 1)
+          for (int k = 0; k < 3; k++) st[3 * i + k] = a->ab[u++];
+        else if (cls[i] == 2)
+          st[3 * i] = a->ab[u++];
       }
     }
     /* The modes must be those of the candidate, up to 1e-3 tol: a sticking contact's
@@ -766,18 +875,16 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
        alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where
        the whole step's impulse is ~2e-3: cube_slide came to rest as if sticking). */
     double slack = 1e-3 * a->tol;
-    int u = 0;
     for (int i = 0; i < nc; i++) {
       double* o = out + 3 * i;
       double mu = p->mu[i] < 0 ? 0 : p->mu[i];
       if (cls[i] == 0) {
         o[0] = o[1] = o[2] = 0;
       } else if (cls[i] == 1) {
-        o[0] = a->ab[u], o[1] = a->ab[u + 1], o[2] = a->ab[u + 2];
-        u += 3;
+        o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
         if (!(cs_norm2(o[1], o[2]) <= mu * o[0] + slack)) return 0;
       } else {
-        double x = a->ab[u++];
+        double x = st[3 * i];
         if (!(x >= -slack)) return 0;
         o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
       }
@@ -788,8 +895,7 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
       if (cls[i] == 0 && !(vout[3 * i] >= -slack)) return 0;
     *res = cs_admm_ncp_residual(nc, p->mu, out, vout);
     /* maximal dissipation to first order: the kept direction against the candidate's slip,
-       mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order); the slip's
-       direction is the next round's */
+       mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order) */
     double mdp = 0;
     for (int i = 0; i < nc; i++) {
       if (cls[i] != 2) continue;
@@ -799,28 +905,10 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
       if (!(vt > 0)) return 0; /* not sliding after all */
       double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
       mdp = cs_max(mdp, out[3 * i] * cs_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
-      if (mu > 0) {
-        /* Steffensen on the slip angle: the rounds are a fixed-point iteration phi <- F(phi)
-           converging linearly (ratio ~0.2-0.7, near 1 for slow slip); every second round
-           takes Aitken's extrapolation of the last three angles instead */
-        double fin = atan2(a->dir[2 * i + 1], a->dir[2 * i]), fout = atan2(d2, d1);
-        double* h = a->hist + 2 * i;
-        if (round % 2 == 1) {
-          double e1 = remainder(fin - h[0], CS_ADMM_2PI), e2 = remainder(fout - fin, CS_ADMM_2PI);
-          double den = e2 - e1;
-          if (fabs(den) > 1e-300 && fabs(e2) < 0.5) {
-            double ph = fout - e2 * e2 / den;
-            if (fabs(remainder(ph - fout, CS_ADMM_2PI)) < 4 * fabs(e2) + 1e-12)
-              d1 = mu * cos(ph), d2 = mu * sin(ph);
-          }
-        }
-        h[0] = fin;
-      }
-      a->dir[2 * i] = d1, a->dir[2 * i + 1] = d2;
     }
     if (*res <= a->tol && mdp <= a->tol) return 1;
-    if (m == nstick) return 0; /* no sliding contact: no direction to settle */
-    /* the direction does not settle (judged from the first extrapolated round on) */
+    if (nslide == 0) return 0; /* no sliding contact: no direction to settle */
+    /* Newton does not converge (judged from its second round on) */
     if (round > 1 && !(mdp <= 0.5 * mdp_prev)) return 0;
     mdp_prev = mdp;
   }
