@@ -237,6 +237,9 @@ double csu_power_iteration(int n, const double* G, const double* R, double* tmp,
    residual is caught by isfinite on the results) */
 static inline double cs_max(double a, double b) { return a > b ? a : b; }
 
+/* Largest problem (unknowns) the active-set step is tried on. */
+enum { CS_ADMM_AS_MAX = 96 };
+
 static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   size_t n = 3 * (size_t)nc;
@@ -244,8 +247,10 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
      diagonal (n each), two power-iteration vectors; LU row swaps (n ints); the active-set
      step: its matrix (n x n), right-hand side, friction directions (n each), its row swaps
      (n ints), three contact classifications (nc ints each), slip angles (n) and the
-     reciprocal diagonal of its Cholesky factor (n) */
-  return sizeof(double) * (2 * n * n + 14 * n) + sizeof(int) * (2 * n + 3 * (size_t)nc) + 128;
+     reciprocal diagonal of its Cholesky factor (n), and a copy of its matrix (only tried up
+     to CS_ADMM_AS_MAX unknowns) */
+  size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX;
+  return sizeof(double) * (2 * n * n + 14 * n + na * na) + sizeof(int) * (2 * n + 3 * (size_t)nc) + 128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -320,6 +325,7 @@ typedef struct csAdmm {
   double *A, *ab, *dir; /* active-set step */
   double* hist;         /* its previous slip angle per contact */
   double* adinv;        /* reciprocal diagonal of its Cholesky factor */
+  double* Ac;           /* a copy of its matrix (the least-norm solve) */
   int *apiv, *cls, *cls_prev, *cls_tried;
   int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
   int singular; /* an active-set system was singular: redundant contacts, no more tries */
@@ -613,8 +619,6 @@ enum { CS_ADMM_WINDOW = 100 };
 
 /* Active-set steps a solve may try (each costs about two iterations). */
 enum { CS_ADMM_TRIES = 4 };
-/* Largest problem (unknowns) the active-set step is tried on. */
-enum { CS_ADMM_AS_MAX = 96 };
 /* Friction-direction rounds of one active-set step. */
 enum { CS_ADMM_ROUNDS = 10 };
 
@@ -658,6 +662,146 @@ static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
     }
   }
   return m;
+}
+
+/* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
+   sticks) into a->A (m x m): all the Cholesky reads. Returns the largest diagonal entry,
+   which bounds |entries| of a PSD matrix (anything else fails the factor or the test). */
+static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  double amax = 0;
+  for (int i = 0, bi = 0; i < nc; i++) {
+    if (a->cls[i] != 1) continue;
+    for (int k = 0; k < 3; k++) {
+      int r = 3 * i + k;
+      const double* Gr = p->G + (size_t)r * (size_t)n;
+      double* Ae = a->A + (size_t)(3 * bi + k) * (size_t)m;
+      for (int j = 0, bj = 0; j <= i; j++) {
+        if (a->cls[j] != 1) continue;
+        Ae[3 * bj] = Gr[3 * j], Ae[3 * bj + 1] = Gr[3 * j + 1], Ae[3 * bj + 2] = Gr[3 * j + 2];
+        bj++;
+      }
+      double d = Ae[3 * bi + k] += p->R ? p->R[r] : 0;
+      amax = cs_max(amax, fabs(d));
+      Ae[3 * bi + k] += shift;
+    }
+    bi++;
+  }
+  return amax;
+}
+
+/* The least-norm solution of a singular all-sticking system B x = b, B the block of G + R on
+   the sticking contacts (consistent: g lies in the range of J, and so of G), into a->ab:
+   iterated Tikhonov from x = 0, x <- x + (B + eps I)^-1 (b - B x). Every correction lies in
+   the range of B, so x never gains a null-space part (up to rounding), and the range part
+   converges by eps / (sigma + eps) a step. eps = 1e-9 of the largest diagonal entry; at most
+   8 steps, until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
+   factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
+static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  double eps = 1e-9 * amax;
+  cs_admm_stick_block(a, m, eps);
+  if (!csu_cholesky3(m / 3, a->A, a->adinv)) return 0;
+  double *x = a->rhs, *r = a->ab;
+  memset(x, 0, sizeof(double) * (size_t)m);
+  for (int it = 0; it <= 8; it++) {
+    double rmax = 0;
+    for (int i = 0, bi = 0; i < nc; i++) { /* r = b - B x = -(g + (G + R) x) on the rows */
+      if (a->cls[i] != 1) continue;
+      for (int k = 0; k < 3; k++) {
+        int row = 3 * i + k;
+        const double* Gr = p->G + (size_t)row * (size_t)n;
+        double sum = p->g[row] + (p->R ? p->R[row] * x[3 * bi + k] : 0);
+        for (int j = 0, bj = 0; j < nc; j++) {
+          if (a->cls[j] != 1) continue;
+          sum += Gr[3 * j] * x[3 * bj] + Gr[3 * j + 1] * x[3 * bj + 1] +
+                 Gr[3 * j + 2] * x[3 * bj + 2];
+          bj++;
+        }
+        r[3 * bi + k] = -sum;
+        rmax = cs_max(rmax, fabs(sum));
+      }
+      bi++;
+    }
+    if (!isfinite(rmax)) return 0;
+    if (rmax <= 1e-2 * a->tol) {
+      memcpy(a->ab, x, sizeof(double) * (size_t)m);
+      return 1;
+    }
+    if (it == 8) break;
+    csu_cholesky_solve(m, a->A, a->adinv, r);
+    for (int k = 0; k < m; k++) x[k] += r[k];
+  }
+  return 0;
+}
+
+/* A x = b for the square active-set and Newton systems (a->A, m x m, b in a->ab, x there
+   on return). LU with partial pivoting; if a pivot is below 1e-10 of the largest entry
+   (redundant contacts: two sticking points of one body can pull against each other), the
+   least-norm solution x = A^T y, (A A^T) y = b, by iterated Tikhonov on A A^T from y = 0
+   (every step in its range; eps = 1e-9 of its largest diagonal entry; at most 8 steps, to
+   max |b - A x| <= tol / 100). *well: 1 for pivots above 1e-4 of the largest entry or the
+   least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if neither
+   works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
+   of m. */
+static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well) {
+  double amax = 0;
+  for (size_t k = 0; k < (size_t)m * (size_t)m; k++) amax = cs_max(amax, fabs(a->A[k]));
+  if (!(amax > 0) || !isfinite(amax)) return 0;
+  memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
+  double umin = 0;
+  if (csu_lu(m, a->A, a->apiv)) {
+    umin = INFINITY;
+    for (int k = 0; k < m; k++) umin = fmin(umin, fabs(a->A[(size_t)k * m + k]));
+  }
+  if (umin >= 1e-10 * amax) {
+    *well = umin >= 1e-4 * amax;
+    csu_lu_solve(m, a->A, a->apiv, a->ab);
+    return 1;
+  }
+  const double* A = a->Ac;
+  double* C = a->A;
+  double cmax = 0;
+  for (int i = 0; i < m; i++) /* C = A A^T, lower triangle */
+    for (int j = 0; j <= i; j++) {
+      const double *Ai = A + (size_t)i * m, *Aj = A + (size_t)j * m;
+      double sum = 0;
+      for (int k = 0; k < m; k++) sum += Ai[k] * Aj[k];
+      C[(size_t)i * m + j] = sum;
+      if (i == j) cmax = cs_max(cmax, sum);
+    }
+  for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
+  if (!csu_cholesky(m, C, a->adinv)) return 0;
+  double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
+  memset(y, 0, sizeof(double) * (size_t)m);
+  memset(x, 0, sizeof(double) * (size_t)m);
+  for (int it = 0; it <= 8; it++) {
+    double rmax = 0;
+    for (int i = 0; i < m; i++) { /* r = b - A x, x = A^T y */
+      const double* Ai = A + (size_t)i * m;
+      double sum = b[i];
+      for (int k = 0; k < m; k++) sum -= Ai[k] * x[k];
+      r[i] = sum;
+      rmax = cs_max(rmax, fabs(sum));
+    }
+    if (!isfinite(rmax)) return 0;
+    if (rmax <= 1e-2 * a->tol) {
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      *well = 1;
+      return 1;
+    }
+    if (it == 8) break;
+    csu_cholesky_solve(m, C, a->adinv, r);
+    for (int i = 0; i < m; i++) y[i] += r[i];
+    for (int k = 0; k < m; k++) x[k] = 0;
+    for (int i = 0; i < m; i++) {
+      const double* Ai = A + (size_t)i * m;
+      for (int k = 0; k < m; k++) x[k] += Ai[k] * y[i];
+    }
+  }
+  return 0;
 }
 
 /* The Newton system of the rounds after the first (see cs_admm_refine) into a->A, a->ab;
@@ -752,9 +896,8 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
          x_i (1, mu t_i): the slip angles converge quadratically (as a fixed point
          phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
          slipping feet ran out of rounds) */
-      int mn = cs_admm_newton_system(a, vout, out);
-      if (!csu_lu(mn, a->A, a->apiv)) return 0;
-      csu_lu_solve(mn, a->A, a->apiv, a->ab);
+      int mn = cs_admm_newton_system(a, vout, out), well;
+      if (!cs_admm_square_solve(a, mn, out, vout, &well)) return 0;
       int u = 0;
       for (int i = 0; i < nc; i++) {
         if (cls[i] == 1) {
@@ -775,27 +918,12 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
       int e = 0;
       double amax = 0;
       if (m == nstick && m > 0) {
-        /* every loaded contact sticking: the lower block triangle of G + R on them is all
-           the Cholesky below reads; |entries| of a PSD matrix are bounded by its largest
-           diagonal entry, amax (anything else fails the factor or the test) */
-        for (int i = 0, bi = 0; i < nc; i++) {
-          if (cls[i] != 1) continue;
-          for (int k = 0; k < 3; k++) {
-            int r = 3 * i + k;
-            const double* Gr = p->G + (size_t)r * (size_t)n;
-            double* Ae = a->A + (size_t)(3 * bi + k) * (size_t)m;
-            for (int j = 0, bj = 0; j <= i; j++) {
-              if (cls[j] != 1) continue;
-              Ae[3 * bj] = Gr[3 * j], Ae[3 * bj + 1] = Gr[3 * j + 1];
-              Ae[3 * bj + 2] = Gr[3 * j + 2];
-              bj++;
-            }
-            double d = Ae[3 * bi + k] += p->R ? p->R[r] : 0;
-            amax = cs_max(amax, fabs(d));
-            a->ab[3 * bi + k] = -p->g[r];
+        amax = cs_admm_stick_block(a, m, 0);
+        for (int i = 0, bi = 0; i < nc; i++)
+          if (cls[i] == 1) {
+            for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
+            bi++;
           }
-          bi++;
-        }
       } else {
         for (int i = 0; i < nc; i++) {
           if (cls[i] == 0) continue;
@@ -832,35 +960,41 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
            that is not positive is a singular system. Only the lower triangle is read, so
            an asymmetric G (FCLIB) gives a candidate for its lower half, which the test
            below, with the full product, rejects unless it solves the problem anyway. */
-        int chol = m == nstick;
+        int chol = m == nstick, ok;
         if (!(amax > 0) || !isfinite(amax)) return 0;
-        if (chol) {
-          if (!csu_cholesky3(m / 3, a->A, a->adinv)) {
+        if (!chol) {
+          if (!cs_admm_square_solve(a, m, out, vout, &ok)) {
             a->singular = 1;
             return 0;
           }
-        } else if (!csu_lu(m, a->A, a->apiv)) {
-          return 0;
+          a->unique = ok;
         }
+        ok = chol && csu_cholesky3(m / 3, a->A, a->adinv);
         double umin = INFINITY;
-        for (int k = 0; k < m; k++) {
+        for (int k = 0; ok && k < m; k++) {
           double d = a->A[(size_t)k * m + k];
-          umin = fmin(umin, chol ? d * d : fabs(d));
+          umin = fmin(umin, d * d);
         }
-        if (!(umin >= 1e-10 * amax)) {
-          a->singular = 1;
-          return 0;
+        if (!chol) {
+          /* solved above */
+        } else if (!ok || !(umin >= 1e-10 * amax)) {
+          /* redundant sticking contacts (a body resting on more points than it has
+             freedoms): the least-norm solution, which is what the polish would make of
+             any other, so nothing is left to polish */
+          if (!cs_admm_leastnorm(a, m, amax)) {
+            a->singular = 1;
+            return 0;
+          }
+          a->unique = 1;
+        } else {
+          a->unique = umin >= 1e-4 * amax;
+          csu_cholesky_solve(m, a->A, a->adinv, a->ab);
         }
         /* Pivots above 1e-4 of the largest entry: the solution with these modes is unique
            and well-conditioned, so no internal force is left to polish away (a null vector
            of G that kept the modes would be one of this system; one that changes them
            breaks complementarity at once: a sliding contact leaving its cone's boundary,
            an open one taking load). With every contact sticking the system is G + R. */
-        a->unique = umin >= 1e-4 * amax;
-        if (chol)
-          csu_cholesky_solve(m, a->A, a->adinv, a->ab);
-        else
-          csu_lu_solve(m, a->A, a->apiv, a->ab);
       }
       int u = 0;
       for (int i = 0; i < nc; i++) {
@@ -934,7 +1068,9 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   a.dir = a.ab + n;
   a.hist = a.dir + n;
   a.adinv = a.hist + n;
-  a.piv = (int*)(a.adinv + n);
+  a.Ac = a.adinv + n;
+  a.piv = (int*)(a.Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
+                          (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
   a.apiv = a.piv + n;
   a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
   a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
