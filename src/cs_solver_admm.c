@@ -250,7 +250,7 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
      reciprocal diagonal of its Cholesky factor (n), and a copy of its matrix (only tried up
      to CS_ADMM_AS_MAX unknowns) */
   size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX;
-  return sizeof(double) * (2 * n * n + 14 * n + na * na) + sizeof(int) * (2 * n + 3 * (size_t)nc) + 128;
+  return sizeof(double) * (2 * n * n + 14 * n + na * na) + sizeof(int) * (2 * n + 4 * (size_t)nc) + 128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -326,9 +326,10 @@ typedef struct csAdmm {
   double* hist;         /* its previous slip angle per contact */
   double* adinv;        /* reciprocal diagonal of its Cholesky factor */
   double* Ac;           /* a copy of its matrix (the least-norm solve) */
-  int *apiv, *cls, *cls_prev, *cls_tried;
+  int *apiv, *cls, *cls_prev, *cls_tried, *cls_new;
   int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
   int singular; /* an active-set system was singular: redundant contacts, no more tries */
+  int lnorm;    /* this active-set step's systems are singular: least-norm solves */
   double rho, factor, rho_min, rho_max, omega, tol, Lmax;
 } csAdmm;
 
@@ -752,7 +753,9 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
   double umin = 0;
-  if (csu_lu(m, a->A, a->apiv)) {
+  /* a->lnorm: an earlier system of this active-set step (the same modes) was singular, so
+     this one (only the slip angles differ) is taken as singular too */
+  if (!a->lnorm && csu_lu(m, a->A, a->apiv)) {
     umin = INFINITY;
     for (int k = 0; k < m; k++) umin = fmin(umin, fabs(a->A[(size_t)k * m + k]));
   }
@@ -761,22 +764,33 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
     csu_lu_solve(m, a->A, a->apiv, a->ab);
     return 1;
   }
+  a->lnorm = 1;
   const double* A = a->Ac;
   double* C = a->A;
   double cmax = 0;
-  for (int i = 0; i < m; i++) /* C = A A^T, lower triangle */
-    for (int j = 0; j <= i; j++) {
-      const double *Ai = A + (size_t)i * m, *Aj = A + (size_t)j * m;
-      double sum = 0;
-      for (int k = 0; k < m; k++) sum += Ai[k] * Aj[k];
-      C[(size_t)i * m + j] = sum;
-      if (i == j) cmax = cs_max(cmax, sum);
+  for (int i = 0; i < m; i++) { /* C = A A^T, lower triangle; two columns of C at a time */
+    const double* Ai = A + (size_t)i * m;
+    int j = 0;
+    for (; j + 1 <= i; j += 2) {
+      const double *Aj = A + (size_t)j * m, *Ak = Aj + m;
+      double c0 = 0, c1 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k], c1 += Ai[k] * Ak[k];
+      C[(size_t)i * m + j] = c0, C[(size_t)i * m + j + 1] = c1;
     }
+    if (j <= i) {
+      const double* Aj = A + (size_t)j * m;
+      double c0 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k];
+      C[(size_t)i * m + j] = c0;
+    }
+    cmax = cs_max(cmax, C[(size_t)i * m + i]);
+  }
   for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
   if (!csu_cholesky(m, C, a->adinv)) return 0;
   double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
   memset(y, 0, sizeof(double) * (size_t)m);
   memset(x, 0, sizeof(double) * (size_t)m);
+  double rprev = INFINITY;
   for (int it = 0; it <= 8; it++) {
     double rmax = 0;
     for (int i = 0; i < m; i++) { /* r = b - A x, x = A^T y */
@@ -792,7 +806,17 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
       *well = 1;
       return 1;
     }
-    if (it == 8) break;
+    /* Stalled: at the rounding floor of A A^T (its condition is A's squared: ~1e-7 on
+       ANYmal's redundant contacts), taken if below half the tolerance (the candidate is
+       tested anyway); else b is not in the range: no solution with these modes and
+       directions. */
+    if (it == 8 || !(rmax <= 0.1 * rprev)) {
+      if (!(rmax <= 0.5 * a->tol)) break;
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      *well = 1;
+      return 1;
+    }
+    rprev = rmax;
     csu_cholesky_solve(m, C, a->adinv, r);
     for (int i = 0; i < m; i++) y[i] += r[i];
     for (int k = 0; k < m; k++) x[k] = 0;
@@ -872,13 +896,18 @@ static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col) {
   return m;
 }
 
-static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
+/* The active-set step with the modes in a->cls (and the sliding contacts' directions in
+   a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
+   modes and update allows new ones, which are then in a->cls (see cs_admm_refine). */
+static int cs_admm_refine_modes(csAdmm* a, double* out, double* vout, double* res, int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
-  int m = cs_admm_classify(a, z, a->cls);
-  const int* cls = a->cls;
+  int* cls = a->cls;
   double* st = a->hist; /* per contact: sticking lambda; sliding x and the slip angle */
-  a->unique = m == 0;   /* lambda = 0: nothing to polish */
+  int m = 0;
+  for (int i = 0; i < nc; i++) m += cls[i] == 1 ? 3 : cls[i] == 2 ? 1 : 0;
+  a->unique = m == 0; /* lambda = 0: nothing to polish */
+  a->lnorm = 0;
   double mdp_prev = INFINITY;
   int nstick = 0, nslide = 0;
   for (int i = 0; i < nc; i++) {
@@ -1009,24 +1038,40 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
        alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where
        the whole step's impulse is ~2e-3: cube_slide came to rest as if sticking). */
     double slack = 1e-3 * a->tol;
+    int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
+    int viol = 0;
     for (int i = 0; i < nc; i++) {
       double* o = out + 3 * i;
       double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+      nw[i] = cls[i];
       if (cls[i] == 0) {
         o[0] = o[1] = o[2] = 0;
       } else if (cls[i] == 1) {
         o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
-        if (!(cs_norm2(o[1], o[2]) <= mu * o[0] + slack)) return 0;
+        double r = cs_norm2(o[1], o[2]);
+        if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
+          viol = 1;
+          nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
+          if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
+        }
       } else {
         double x = st[3 * i];
-        if (!(x >= -slack)) return 0;
+        if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
         o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
       }
       csu_project_cone(o, p->mu[i], o);
     }
+    if (viol && !update) return 0;
     csu_solver_velocity(p, out, vout);
     for (int i = 0; i < nc; i++)
-      if (cls[i] == 0 && !(vout[3 * i] >= -slack)) return 0;
+      if (cls[i] == 0 && !(vout[3 * i] >= -slack)) { /* penetrates: takes load, sticking */
+        if (!update) return 0;
+        viol = 1, nw[i] = 1;
+      }
+    if (viol) {
+      memcpy(cls, nw, sizeof(int) * (size_t)nc);
+      return 2;
+    }
     *res = cs_admm_ncp_residual(nc, p->mu, out, vout);
     /* maximal dissipation to first order: the kept direction against the candidate's slip,
        mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order) */
@@ -1047,6 +1092,23 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
     mdp_prev = mdp;
   }
   return 0;
+}
+
+/* Mode updates an active-set step may make. */
+enum { CS_ADMM_UPDATES = 3 };
+
+/* The active-set step from the modes of z. Where the candidate contradicts its own modes
+   (a sticking contact's impulse out of its cone, a sliding one pulling, an open one
+   penetrating), those contacts take the modes it asks for (sliding along the impulse's
+   tangential part, open, sticking) and the step is made again, up to CS_ADMM_UPDATES
+   times: a primal-dual active-set iteration, from a warm start whose modes changed at an
+   impact or lift-off. */
+static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
+  cs_admm_classify(a, z, a->cls);
+  for (int upd = 0;; upd++) {
+    int r = cs_admm_refine_modes(a, out, vout, res, upd < CS_ADMM_UPDATES);
+    if (r != 2) return r;
+  }
 }
 
 #define CS_ADMM_PROGRESS 0.9
@@ -1073,6 +1135,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
                           (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
   a.apiv = a.piv + n;
   a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
+  a.cls_new = a.cls_tried + nc;
   a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
   double tol = opt->tolerance;
   a.tol = tol;
