@@ -239,6 +239,8 @@ static inline double cs_max(double a, double b) { return a > b ? a : b; }
 
 /* Largest problem (unknowns) the active-set step is tried on. */
 enum { CS_ADMM_AS_MAX = 96 };
+/* Most internal-force directions (null vectors of the sticking block) it borders with. */
+enum { CS_ADMM_NUL = 6 };
 
 static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
@@ -249,8 +251,9 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
      (n ints), three contact classifications (nc ints each), slip angles (n) and the
      reciprocal diagonal of its Cholesky factor (n), its starting slip angles (n), a copy of its matrix (only tried up
      to CS_ADMM_AS_MAX unknowns) */
-  size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX;
-  return sizeof(double) * (2 * n * n + 15 * n + na * na) + sizeof(int) * (2 * n + 4 * (size_t)nc) + 128;
+  size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX, nb = n + CS_ADMM_NUL;
+  return sizeof(double) * (n * n + nb * nb + 15 * n + CS_ADMM_NUL + CS_ADMM_NUL * n + na * na) +
+         sizeof(int) * (4 * n + CS_ADMM_NUL + 4 * (size_t)nc) + 128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -327,6 +330,9 @@ typedef struct csAdmm {
   double* adinv;        /* reciprocal diagonal of its Cholesky factor */
   double* Ac;           /* a copy of its matrix (the least-norm solve) */
   double* dir0;         /* the slip angles it started from */
+  double* nul;          /* null vectors of its sticking block (k x nd, stride CS_ADMM_NUL) */
+  int nd;               /* how many */
+  int* smap;            /* sticking variable -> unknown of the current system */
   int *apiv, *cls, *cls_prev, *cls_tried, *cls_new;
   int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
   int singular; /* an active-set system was singular: redundant contacts, no more tries */
@@ -739,6 +745,153 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
   return 0;
 }
 
+/* The internal forces of the sticking contacts: the null space of their block S of G + R
+   (k = 3 x sticking contacts), by Cholesky with diagonal pivoting, which stops at rank r when
+   the largest remaining pivot is below 1e-10 of S's largest diagonal entry; the null vectors
+   are then P [-L11^-T L21^T; I] (P the pivoting). Into a->nul, a->nd = k - r. Such a vector
+   n has G_{:,S} n = J M^-1 J_S^T n = 0 for every row (J_S^T n = 0 for a PSD S = J_S M^-1
+   J_S^T), so it is a null vector of every active-set and Newton system with these sticking
+   contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
+   finite). */
+static int cs_admm_stick_null(csAdmm* a, int k) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  double* S = a->A;
+  for (int i = 0, bi = 0; i < nc; i++) {
+    if (a->cls[i] != 1) continue;
+    for (int q = 0; q < 3; q++) {
+      int r = 3 * i + q;
+      const double* Gr = p->G + (size_t)r * (size_t)n;
+      double* Sr = S + (size_t)(3 * bi + q) * (size_t)k;
+      for (int j = 0, bj = 0; j < nc; j++) {
+        if (a->cls[j] != 1) continue;
+        Sr[3 * bj] = Gr[3 * j], Sr[3 * bj + 1] = Gr[3 * j + 1], Sr[3 * bj + 2] = Gr[3 * j + 2];
+        bj++;
+      }
+      if (p->R) Sr[3 * bi + q] += p->R[r];
+    }
+    bi++;
+  }
+  int* perm = a->apiv;
+  double dmax = 0;
+  for (int i = 0; i < k; i++) perm[i] = i, dmax = cs_max(dmax, S[(size_t)i * k + i]);
+  if (!(dmax > 0) || !isfinite(dmax)) return -1;
+  int r = 0;
+  for (; r < k; r++) { /* right-looking on the full matrix: rows and columns swap together */
+    int pv = r;
+    for (int i = r + 1; i < k; i++)
+      if (S[(size_t)i * k + i] > S[(size_t)pv * k + pv]) pv = i;
+    if (!(S[(size_t)pv * k + pv] > 1e-10 * dmax)) break;
+    if (pv != r) {
+      for (int c = 0; c < k; c++) {
+        double t = S[(size_t)r * k + c];
+        S[(size_t)r * k + c] = S[(size_t)pv * k + c], S[(size_t)pv * k + c] = t;
+      }
+      for (int i = 0; i < k; i++) {
+        double t = S[(size_t)i * k + r];
+        S[(size_t)i * k + r] = S[(size_t)i * k + pv], S[(size_t)i * k + pv] = t;
+      }
+      int t = perm[r];
+      perm[r] = perm[pv], perm[pv] = t;
+    }
+    double l = sqrt(S[(size_t)r * k + r]), il = 1.0 / l;
+    S[(size_t)r * k + r] = l;
+    for (int i = r + 1; i < k; i++) S[(size_t)i * k + r] *= il;
+    for (int i = r + 1; i < k; i++) {
+      double li = S[(size_t)i * k + r];
+      for (int c = r + 1; c < k; c++) S[(size_t)i * k + c] -= li * S[(size_t)c * k + r];
+    }
+  }
+  int d = k - r;
+  a->nd = 0;
+  if (d > CS_ADMM_NUL) return -1;
+  for (int t = 0; t < d; t++) {
+    int c = r + t;
+    double y[3 * CS_ADMM_AS_MAX];
+    for (int i = r - 1; i >= 0; i--) { /* L11^T y = -(row c of L21) */
+      double sum = -S[(size_t)c * k + i];
+      for (int l = i + 1; l < r; l++) sum -= S[(size_t)l * k + i] * y[l];
+      y[i] = sum / S[(size_t)i * k + i];
+    }
+    for (int i = 0; i < k; i++) {
+      double v = i < r ? y[i] : i == c ? 1 : 0;
+      if (!isfinite(v)) return -1;
+      a->nul[(size_t)perm[i] * CS_ADMM_NUL + t] = v;
+    }
+  }
+  a->nd = d;
+  return 0;
+}
+
+/* x (k sticking variables, stride 3 per sticking contact in contact order) minus its part in
+   the span of a->nul: x - N (N^T N)^-1 N^T x. */
+static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
+  int d = a->nd;
+  if (d == 0) return;
+  double M[CS_ADMM_NUL * CS_ADMM_NUL], di[CS_ADMM_NUL], c[CS_ADMM_NUL];
+  const double* N = a->nul;
+  for (int t = 0; t < d; t++) {
+    c[t] = 0;
+    for (int i = 0; i < k; i++) c[t] += N[(size_t)i * CS_ADMM_NUL + t] * x[i];
+    for (int u = 0; u <= t; u++) {
+      double sum = 0;
+      for (int i = 0; i < k; i++)
+        sum += N[(size_t)i * CS_ADMM_NUL + t] * N[(size_t)i * CS_ADMM_NUL + u];
+      M[t * d + u] = M[u * d + t] = sum;
+    }
+  }
+  if (!csu_cholesky(d, M, di)) return;
+  csu_cholesky_solve(d, M, di, c);
+  for (int i = 0; i < k; i++)
+    for (int t = 0; t < d; t++) x[i] -= N[(size_t)i * CS_ADMM_NUL + t] * c[t];
+}
+
+/* The current system A (m x m, its copy in a->Ac) bordered with the internal forces N at
+   the sticking unknowns (a->smap): [A N~; N~^T 0] [x; y] = [b; 0], N~ scaled to A's largest
+   entry. Nonsingular when N spans A's null space (and its left one, the same here): x is
+   then the solution with no internal force, the one the polish would leave. 1 if solved
+   (x in a->ab), 0 if still singular. */
+static int cs_admm_bordered(csAdmm* a, int m, int k, double amax) {
+  int d = a->nd, M = m + d;
+  double* B = a->A;
+  const double* A = a->Ac;
+  const double* N = a->nul;
+  for (int i = 0; i < m; i++) {
+    memcpy(B + (size_t)i * M, A + (size_t)i * m, sizeof(double) * (size_t)m);
+    for (int t = 0; t < d; t++) B[(size_t)i * M + m + t] = 0;
+  }
+  for (int t = 0; t < d; t++)
+    for (int c = 0; c < M; c++) B[(size_t)(m + t) * M + c] = 0;
+  for (int i = 0; i < k; i++) {
+    int u = a->smap[i];
+    for (int t = 0; t < d; t++) {
+      double v = amax * N[(size_t)i * CS_ADMM_NUL + t];
+      B[(size_t)u * M + m + t] = v;
+      B[(size_t)(m + t) * M + u] = v;
+    }
+  }
+  if (!csu_lu(M, B, a->apiv)) return 0;
+  double umin = INFINITY;
+  for (int i = 0; i < M; i++) umin = fmin(umin, fabs(B[(size_t)i * M + i]));
+  if (!(umin >= 1e-10 * amax)) return 0;
+  for (int t = 0; t < d; t++) a->ab[m + t] = 0;
+  csu_lu_solve(M, B, a->apiv, a->ab);
+  return 1;
+}
+
+/* The unknown of each sticking variable in the systems: contacts in order, a sticking one
+   3 unknowns, a sliding one 1 (and its angle in a Newton system, if mu > 0). */
+static void cs_admm_map(csAdmm* a, int newton) {
+  const csContactProblem* p = a->p;
+  int u = 0, k = 0;
+  for (int i = 0; i < p->nc; i++) {
+    if (a->cls[i] == 1)
+      for (int q = 0; q < 3; q++) a->smap[k++] = u++;
+    else if (a->cls[i] == 2)
+      u += newton && p->mu[i] > 0 ? 2 : 1;
+  }
+}
+
 /* A x = b for the square active-set and Newton systems (a->A, m x m, b in a->ab, x there
    on return). LU with partial pivoting; if a pivot is below 1e-10 of the largest entry
    (redundant contacts: two sticking points of one body can pull against each other), the
@@ -753,6 +906,18 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   for (size_t k = 0; k < (size_t)m * (size_t)m; k++) amax = cs_max(amax, fabs(a->A[k]));
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
+  if (a->nd > 0) {
+    /* redundant sticking contacts: singular for sure, bordered with their internal forces */
+    int k = 0;
+    for (int i = 0; i < a->p->nc; i++) k += a->cls[i] == 1 ? 3 : 0;
+    memcpy(s1, a->ab, sizeof(double) * (size_t)m);
+    if (cs_admm_bordered(a, m, k, amax)) {
+      *well = 1;
+      return 1;
+    }
+    memcpy(a->ab, s1, sizeof(double) * (size_t)m); /* below, as if not known */
+    memcpy(a->A, a->Ac, sizeof(double) * (size_t)m * (size_t)m);
+  }
   double umin = 0;
   /* a->lnorm: an earlier system of this active-set step (the same modes) was singular, so
      this one (only the slip angles differ) is taken as singular too */
@@ -921,17 +1086,12 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       newton0 |= p->mu[i] > 0;
     }
   }
-  if (newton0 && nstick >= 6) {
-    /* Redundant sticking contacts make the Newton system singular, and then the linear
-       first round is taken (below): the block of G on the sticking contacts tells at a
-       sixth of the cost of finding out from the whole system (its Cholesky's pivots) */
-    double bmax = cs_admm_stick_block(a, nstick, 0);
-    int ok = bmax > 0 && csu_cholesky3(nstick / 3, a->A, a->adinv);
-    for (int k = 0; ok && k < nstick; k++) {
-      double d = a->A[(size_t)k * nstick + k];
-      ok = d * d >= 1e-10 * bmax;
-    }
-    newton0 = ok;
+  a->nd = 0;
+  if (nslide > 0 && nstick >= 6 && cs_admm_stick_null(a, nstick) < 0) {
+    /* Redundant sticking contacts (a->nd internal forces) make the systems singular: they
+       are bordered with those (cs_admm_bordered). Too many or no factor: the linear first
+       round (least-norm from scratch, below) */
+    newton0 = 0;
   }
   for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
     if (round == 0 && newton0) {
@@ -946,6 +1106,16 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         else if (cls[i] == 2)
           st[3 * i] = si[0];
       }
+      if (a->nd > 0) { /* src without its internal forces: the steps add none */
+        double* x = out; /* scratch: the sticking variables in order */
+        int k = 0;
+        for (int i = 0; i < nc; i++)
+          if (cls[i] == 1) x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
+        cs_admm_null_clean(a, k, x);
+        k = 0;
+        for (int i = 0; i < nc; i++)
+          if (cls[i] == 1) st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
+      }
     } else if (round > 0) {
       /* Newton on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
          parallel to the friction direction t_i = (cos phi_i, sin phi_i), v_T,i x t_i = 0),
@@ -954,6 +1124,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
          phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
          slipping feet ran out of rounds) */
       int mn = cs_admm_newton_system(a, vout, out), well;
+      cs_admm_map(a, 1);
       int got = cs_admm_square_solve(a, mn, out, vout, &well, newton0);
       if (got == 0) return 0;
       if (got < 0) {
@@ -1036,6 +1207,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         int chol = m == nstick, ok;
         if (!(amax > 0) || !isfinite(amax)) return 0;
         if (!chol) {
+          cs_admm_map(a, 0);
           if (!cs_admm_square_solve(a, m, out, vout, &ok, 0)) {
             a->singular = 1;
             return 0;
@@ -1173,17 +1345,19 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   a.dinv = a.best + n;
   double* tmp = a.dinv + n; /* 2n */
   a.A = tmp + 2 * n;
-  a.ab = a.A + (size_t)n * (size_t)n;
-  a.dir = a.ab + n;
+  a.ab = a.A + (size_t)(n + CS_ADMM_NUL) * (size_t)(n + CS_ADMM_NUL);
+  a.dir = a.ab + n + CS_ADMM_NUL;
   a.hist = a.dir + n;
   a.adinv = a.hist + n;
   a.dir0 = a.adinv + n;
-  a.Ac = a.dir0 + n;
+  a.nul = a.dir0 + n;
+  a.Ac = a.nul + (size_t)CS_ADMM_NUL * (size_t)n;
   a.piv = (int*)(a.Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
                           (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
   a.apiv = a.piv + n;
-  a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
+  a.cls = a.apiv + n + CS_ADMM_NUL, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
   a.cls_new = a.cls_tried + nc;
+  a.smap = a.cls_new + nc;
   a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
   double tol = opt->tolerance;
   a.tol = tol;
