@@ -132,6 +132,107 @@ static int csu_cholesky3(int nb, double* A, double* dinv) {
   return 1;
 }
 
+/* A = L D L^T by 3 x 3 blocks (n = 3 nb; unit block-lower L, block-diagonal D), reading A's
+   lower block triangle. No square root, and one division per block (D_i^-1 by cofactors),
+   against three square roots and three divisions in a dependent chain per block for
+   csu_cholesky3: on the 12 x 12 systems of a legged robot's active-set step that chain was
+   the factor's time. Stores L_ij (i > j) in place, D_i^-1 in the diagonal blocks and
+   L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin: the
+   smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared).
+   Returns 0 if a pivot is not positive or not finite. */
+static int csu_ldl3(int nb, double* A, double* pmin) {
+  const size_t n = 3 * (size_t)nb;
+  double mn = INFINITY;
+  for (int bi = 0; bi < nb; bi++) {
+    const size_t ci = 3 * (size_t)bi;
+    for (int bj = 0; bj <= bi; bj++) {
+      const size_t cj = 3 * (size_t)bj;
+      double s[9];
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) s[3 * a + b] = A[(ci + a) * n + cj + b];
+      for (int bk = 0; bk < bj; bk++) { /* S -= (L_ik D_k) L_jk^T */
+        const size_t ck = 3 * (size_t)bk;
+        const double* P0 = A + ck * n + ci; /* (L_ik D_k)^T rows: block (k, i) */
+        const double *P1 = P0 + n, *P2 = P1 + n;
+        const double* L0 = A + cj * n + ck; /* L_jk rows */
+        const double *L1 = L0 + n, *L2 = L1 + n;
+        for (int a = 0; a < 3; a++) {
+          /* (L_ik D_k)_{a,c} = P_c[a] */
+          double p0 = P0[a], p1 = P1[a], p2 = P2[a];
+          s[3 * a] -= p0 * L0[0] + p1 * L0[1] + p2 * L0[2];
+          s[3 * a + 1] -= p0 * L1[0] + p1 * L1[1] + p2 * L1[2];
+          s[3 * a + 2] -= p0 * L2[0] + p1 * L2[1] + p2 * L2[2];
+        }
+      }
+      if (bj < bi) {
+        /* L_ij D_j = S: kept transposed in block (j, i); L_ij = S D_j^-1 */
+        const double* Di = A + cj * n + cj; /* D_j^-1, symmetric */
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++) A[(cj + b) * n + ci + a] = s[3 * a + b];
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++)
+            A[(ci + a) * n + cj + b] =
+                s[3 * a] * Di[b] + s[3 * a + 1] * Di[n + b] + s[3 * a + 2] * Di[2 * n + b];
+      } else {
+        double d00 = s[0], d01 = s[3], d02 = s[6], d11 = s[4], d12 = s[7], d22 = s[8];
+        double c00 = d11 * d22 - d12 * d12, c01 = d02 * d12 - d01 * d22;
+        double c02 = d01 * d12 - d02 * d11, c11 = d00 * d22 - d02 * d02;
+        double c12 = d01 * d02 - d00 * d12, c22 = d00 * d11 - d01 * d01;
+        double det = d00 * c00 + d01 * c01 + d02 * c02;
+        if (!(d00 > 0) || !(c22 > 0) || !(det > 0) || !isfinite(det)) return 0;
+        double p1 = c22 / d00, p2 = det / c22;
+        mn = fmin(mn, fmin(d00, fmin(p1, p2)));
+        double iv = 1.0 / det;
+        double* D = A + ci * n + ci;
+        D[0] = c00 * iv, D[1] = c01 * iv, D[2] = c02 * iv;
+        D[n] = c01 * iv, D[n + 1] = c11 * iv, D[n + 2] = c12 * iv;
+        D[2 * n] = c02 * iv, D[2 * n + 1] = c12 * iv, D[2 * n + 2] = c22 * iv;
+      }
+    }
+  }
+  *pmin = mn;
+  return 1;
+}
+
+/* x <- A^-1 x with csu_ldl3's factor. */
+static void csu_ldl3_solve(int nb, const double* A, double* x) {
+  const size_t n = 3 * (size_t)nb;
+  for (int bi = 0; bi < nb; bi++) { /* L y = x */
+    const size_t ci = 3 * (size_t)bi;
+    double y0 = x[ci], y1 = x[ci + 1], y2 = x[ci + 2];
+    for (int bk = 0; bk < bi; bk++) {
+      const size_t ck = 3 * (size_t)bk;
+      const double* L0 = A + ci * n + ck;
+      const double *L1 = L0 + n, *L2 = L1 + n;
+      double x0 = x[ck], x1 = x[ck + 1], x2 = x[ck + 2];
+      y0 -= L0[0] * x0 + L0[1] * x1 + L0[2] * x2;
+      y1 -= L1[0] * x0 + L1[1] * x1 + L1[2] * x2;
+      y2 -= L2[0] * x0 + L2[1] * x1 + L2[2] * x2;
+    }
+    x[ci] = y0, x[ci + 1] = y1, x[ci + 2] = y2;
+  }
+  for (int bi = 0; bi < nb; bi++) { /* z = D^-1 y */
+    const size_t ci = 3 * (size_t)bi;
+    const double* D = A + ci * n + ci;
+    double y0 = x[ci], y1 = x[ci + 1], y2 = x[ci + 2];
+    x[ci] = D[0] * y0 + D[1] * y1 + D[2] * y2;
+    x[ci + 1] = D[n] * y0 + D[n + 1] * y1 + D[n + 2] * y2;
+    x[ci + 2] = D[2 * n] * y0 + D[2 * n + 1] * y1 + D[2 * n + 2] * y2;
+  }
+  for (int bi = nb - 1; bi >= 0; bi--) { /* L^T x = z */
+    const size_t ci = 3 * (size_t)bi;
+    double x0 = x[ci], x1 = x[ci + 1], x2 = x[ci + 2];
+    for (int bk = 0; bk < bi; bk++) { /* x_k -= L_ik^T x_i */
+      const size_t ck = 3 * (size_t)bk;
+      const double* L0 = A + ci * n + ck;
+      const double *L1 = L0 + n, *L2 = L1 + n;
+      x[ck] -= L0[0] * x0 + L1[0] * x1 + L2[0] * x2;
+      x[ck + 1] -= L0[1] * x0 + L1[1] * x1 + L2[1] * x2;
+      x[ck + 2] -= L0[2] * x0 + L1[2] * x1 + L2[2] * x2;
+    }
+  }
+}
+
 void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
   for (int i = 0; i < n; i++) { /* L y = b, rows of L */
     const double* Li = L + (size_t)i * (size_t)n;
@@ -711,7 +812,8 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
   int nc = p->nc, n = a->n;
   double eps = 1e-9 * amax;
   cs_admm_stick_block(a, m, eps);
-  if (!csu_cholesky3(m / 3, a->A, a->adinv)) return 0;
+  double pmin;
+  if (!csu_ldl3(m / 3, a->A, &pmin)) return 0;
   double *x = a->rhs, *r = a->ab;
   memset(x, 0, sizeof(double) * (size_t)m);
   for (int it = 0; it <= 8; it++) {
@@ -739,7 +841,7 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
       return 1;
     }
     if (it == 8) break;
-    csu_cholesky_solve(m, a->A, a->adinv, r);
+    csu_ldl3_solve(m / 3, a->A, r);
     for (int k = 0; k < m; k++) x[k] += r[k];
   }
   return 0;
@@ -1214,12 +1316,8 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
           }
           a->unique = ok;
         }
-        ok = chol && csu_cholesky3(m / 3, a->A, a->adinv);
         double umin = INFINITY;
-        for (int k = 0; ok && k < m; k++) {
-          double d = a->A[(size_t)k * m + k];
-          umin = fmin(umin, d * d);
-        }
+        ok = chol && csu_ldl3(m / 3, a->A, &umin);
         if (!chol) {
           /* solved above */
         } else if (!ok || !(umin >= 1e-10 * amax)) {
@@ -1233,7 +1331,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
           a->unique = 1;
         } else {
           a->unique = umin >= 1e-4 * amax;
-          csu_cholesky_solve(m, a->A, a->adinv, a->ab);
+          csu_ldl3_solve(m / 3, a->A, a->ab);
         }
         /* Pivots above 1e-4 of the largest entry: the solution with these modes is unique
            and well-conditioned, so no internal force is left to polish away (a null vector
