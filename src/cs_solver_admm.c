@@ -139,8 +139,9 @@ static int csu_cholesky3(int nb, double* A, double* dinv) {
    the factor's time. Stores L_ij (i > j) in place, D_i^-1 in the diagonal blocks and
    L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin: the
    smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared).
-   Returns 0 if a pivot is not positive or not finite. */
-static int csu_ldl3(int nb, double* A, double* pmin) {
+   Returns 0 if a pivot is not positive or not finite. src: A's entries are read from there
+   (same layout; NULL: A itself), so a block that is all of G needs no copy. */
+static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
   double mn = INFINITY;
   for (int bi = 0; bi < nb; bi++) {
@@ -148,8 +149,9 @@ static int csu_ldl3(int nb, double* A, double* pmin) {
     for (int bj = 0; bj <= bi; bj++) {
       const size_t cj = 3 * (size_t)bj;
       double s[9];
+      const double* S = src ? src : A;
       for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) s[3 * a + b] = A[(ci + a) * n + cj + b];
+        for (int b = 0; b < 3; b++) s[3 * a + b] = S[(ci + a) * n + cj + b];
       for (int bk = 0; bk < bj; bk++) { /* S -= (L_ik D_k) L_jk^T */
         const size_t ck = 3 * (size_t)bk;
         const double* P0 = A + ck * n + ci; /* (L_ik D_k)^T rows: block (k, i) */
@@ -813,7 +815,7 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
   double eps = 1e-9 * amax;
   cs_admm_stick_block(a, m, eps);
   double pmin;
-  if (!csu_ldl3(m / 3, a->A, &pmin)) return 0;
+  if (!csu_ldl3(m / 3, NULL, a->A, &pmin)) return 0;
   double *x = a->rhs, *r = a->ab;
   memset(x, 0, sizeof(double) * (size_t)m);
   for (int it = 0; it <= 8; it++) {
@@ -1263,7 +1265,13 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       /* the first round: the modes with the friction directions of z, a linear system */
       int e = 0;
       double amax = 0;
-      if (m == nstick && m > 0) {
+      if (m == nstick && m == n && !p->R) {
+        /* every contact sticking: the system is G, factored from where it is */
+        for (int r = 0; r < n; r++) {
+          amax = cs_max(amax, p->G[(size_t)r * n + r]);
+          a->ab[r] = -p->g[r];
+        }
+      } else if (m == nstick && m > 0) {
         amax = cs_admm_stick_block(a, m, 0);
         for (int i = 0, bi = 0; i < nc; i++)
           if (cls[i] == 1) {
@@ -1317,7 +1325,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
           a->unique = ok;
         }
         double umin = INFINITY;
-        ok = chol && csu_ldl3(m / 3, a->A, &umin);
+        ok = chol && csu_ldl3(m / 3, m == n && !p->R ? p->G : NULL, a->A, &umin);
         if (!chol) {
           /* solved above */
         } else if (!ok || !(umin >= 1e-10 * amax)) {
@@ -1360,9 +1368,11 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       nw[i] = cls[i];
       if (cls[i] == 0) {
         o[0] = o[1] = o[2] = 0;
+        continue;
       } else if (cls[i] == 1) {
         o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
         double r = cs_norm2(o[1], o[2]);
+        if (r <= mu * o[0]) continue; /* in its cone: the projection would keep it */
         if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
           viol = 1;
           nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
