@@ -54,6 +54,11 @@
 #include "cs_contact_cone.h"
 #include "cs_solver.h"
 
+/* max without libm's fmax call (NaN handling is not needed where these are used: a NaN
+   residual is caught by isfinite on the results) */
+static inline double cs_max(double a, double b) { return a > b ? a : b; }
+static inline double cs_min(double a, double b) { return a < b ? a : b; }
+
 /* ------------------------------------------------------------------ dense linear algebra */
 
 int csu_cholesky(int n, double* A, double* dinv) {
@@ -143,52 +148,57 @@ static int csu_cholesky3(int nb, double* A, double* dinv) {
    (same layout; NULL: A itself), so a block that is all of G needs no copy. */
 static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
+  const double* S = src ? src : A;
   double mn = INFINITY;
   for (int bi = 0; bi < nb; bi++) {
     const size_t ci = 3 * (size_t)bi;
+    const double *S0 = S + ci * n, *S1 = S0 + n, *S2 = S1 + n;
+    double *R0 = A + ci * n, *R1 = R0 + n, *R2 = R1 + n;
     for (int bj = 0; bj <= bi; bj++) {
       const size_t cj = 3 * (size_t)bj;
-      double s[9];
-      const double* S = src ? src : A;
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) s[3 * a + b] = S[(ci + a) * n + cj + b];
-      for (int bk = 0; bk < bj; bk++) { /* S -= (L_ik D_k) L_jk^T */
-        const size_t ck = 3 * (size_t)bk;
-        const double* P0 = A + ck * n + ci; /* (L_ik D_k)^T rows: block (k, i) */
-        const double *P1 = P0 + n, *P2 = P1 + n;
-        const double* L0 = A + cj * n + ck; /* L_jk rows */
-        const double *L1 = L0 + n, *L2 = L1 + n;
-        for (int a = 0; a < 3; a++) {
-          /* (L_ik D_k)_{a,c} = P_c[a] */
-          double p0 = P0[a], p1 = P1[a], p2 = P2[a];
-          s[3 * a] -= p0 * L0[0] + p1 * L0[1] + p2 * L0[2];
-          s[3 * a + 1] -= p0 * L1[0] + p1 * L1[1] + p2 * L1[2];
-          s[3 * a + 2] -= p0 * L2[0] + p1 * L2[1] + p2 * L2[2];
-        }
+      double s00 = S0[cj], s01 = S0[cj + 1], s02 = S0[cj + 2];
+      double s10 = S1[cj], s11 = S1[cj + 1], s12 = S1[cj + 2];
+      double s20 = S2[cj], s21 = S2[cj + 1], s22 = S2[cj + 2];
+      const double *Q0 = A + cj * n, *Q1 = Q0 + n, *Q2 = Q1 + n; /* rows of block row j */
+      for (size_t ck = 0; ck < cj; ck++) {
+        /* S -= (L_ik D_k) L_jk^T, column by column of the two: (L_ik D_k)^T is stored at
+           block (k, i), so its column c of row a is A[ck + c][ci + a] */
+        const double* P = A + ck * n + ci;
+        double p0 = P[0], p1 = P[1], p2 = P[2]; /* (L_i. D)_{a, ck} for a = 0..2 */
+        double l0 = Q0[ck], l1 = Q1[ck], l2 = Q2[ck];
+        s00 -= p0 * l0, s01 -= p0 * l1, s02 -= p0 * l2;
+        s10 -= p1 * l0, s11 -= p1 * l1, s12 -= p1 * l2;
+        s20 -= p2 * l0, s21 -= p2 * l1, s22 -= p2 * l2;
       }
       if (bj < bi) {
-        /* L_ij D_j = S: kept transposed in block (j, i); L_ij = S D_j^-1 */
-        const double* Di = A + cj * n + cj; /* D_j^-1, symmetric */
-        for (int a = 0; a < 3; a++)
-          for (int b = 0; b < 3; b++) A[(cj + b) * n + ci + a] = s[3 * a + b];
-        for (int a = 0; a < 3; a++)
-          for (int b = 0; b < 3; b++)
-            A[(ci + a) * n + cj + b] =
-                s[3 * a] * Di[b] + s[3 * a + 1] * Di[n + b] + s[3 * a + 2] * Di[2 * n + b];
-      } else {
-        double d00 = s[0], d01 = s[3], d02 = s[6], d11 = s[4], d12 = s[7], d22 = s[8];
+        /* L_ij D_j = S, kept transposed in block (j, i); L_ij = S D_j^-1 */
+        double *U0 = A + cj * n + ci, *U1 = U0 + n, *U2 = U1 + n;
+        U0[0] = s00, U0[1] = s10, U0[2] = s20;
+        U1[0] = s01, U1[1] = s11, U1[2] = s21;
+        U2[0] = s02, U2[1] = s12, U2[2] = s22;
+        const double *D0 = Q0 + cj, *D1 = Q1 + cj, *D2 = Q2 + cj; /* D_j^-1 */
+        R0[cj] = s00 * D0[0] + s01 * D1[0] + s02 * D2[0];
+        R0[cj + 1] = s00 * D0[1] + s01 * D1[1] + s02 * D2[1];
+        R0[cj + 2] = s00 * D0[2] + s01 * D1[2] + s02 * D2[2];
+        R1[cj] = s10 * D0[0] + s11 * D1[0] + s12 * D2[0];
+        R1[cj + 1] = s10 * D0[1] + s11 * D1[1] + s12 * D2[1];
+        R1[cj + 2] = s10 * D0[2] + s11 * D1[2] + s12 * D2[2];
+        R2[cj] = s20 * D0[0] + s21 * D1[0] + s22 * D2[0];
+        R2[cj + 1] = s20 * D0[1] + s21 * D1[1] + s22 * D2[1];
+        R2[cj + 2] = s20 * D0[2] + s21 * D1[2] + s22 * D2[2];
+      } else { /* D_i = S (its lower triangle), inverted by cofactors */
+        double d00 = s00, d01 = s10, d02 = s20, d11 = s11, d12 = s21, d22 = s22;
         double c00 = d11 * d22 - d12 * d12, c01 = d02 * d12 - d01 * d22;
         double c02 = d01 * d12 - d02 * d11, c11 = d00 * d22 - d02 * d02;
         double c12 = d01 * d02 - d00 * d12, c22 = d00 * d11 - d01 * d01;
         double det = d00 * c00 + d01 * c01 + d02 * c02;
         if (!(d00 > 0) || !(c22 > 0) || !(det > 0) || !isfinite(det)) return 0;
         double p1 = c22 / d00, p2 = det / c22;
-        mn = fmin(mn, fmin(d00, fmin(p1, p2)));
+        mn = cs_min(mn, cs_min(d00, cs_min(p1, p2)));
         double iv = 1.0 / det;
-        double* D = A + ci * n + ci;
-        D[0] = c00 * iv, D[1] = c01 * iv, D[2] = c02 * iv;
-        D[n] = c01 * iv, D[n + 1] = c11 * iv, D[n + 2] = c12 * iv;
-        D[2 * n] = c02 * iv, D[2 * n + 1] = c12 * iv, D[2 * n + 2] = c22 * iv;
+        R0[ci] = c00 * iv, R0[ci + 1] = c01 * iv, R0[ci + 2] = c02 * iv;
+        R1[ci] = c01 * iv, R1[ci + 1] = c11 * iv, R1[ci + 2] = c12 * iv;
+        R2[ci] = c02 * iv, R2[ci + 1] = c12 * iv, R2[ci + 2] = c22 * iv;
       }
     }
   }
@@ -336,9 +346,6 @@ double csu_power_iteration(int n, const double* G, const double* R, double* tmp,
 
 /* ------------------------------------------------------------------ ADMM */
 
-/* max without libm's fmax call (NaN handling is not needed where these are used: a NaN
-   residual is caught by isfinite on the results) */
-static inline double cs_max(double a, double b) { return a > b ? a : b; }
 
 /* Largest problem (unknowns) the active-set step is tried on. */
 enum { CS_ADMM_AS_MAX = 96 };
