@@ -84,64 +84,12 @@ int csu_cholesky(int n, double* A, double* dinv) {
   return 1;
 }
 
-/* csu_cholesky for n = 3 nb, by 3 x 3 blocks (the contacts'): the same factor, left-looking
-   over block rows, each block update S -= L_ik L_jk^T and each triangular solve written out
-   (no loop over 1-11 terms with its overhead per entry: on a 12 x 12 Delassus matrix 2.5x
-   fewer instructions). Reads the lower triangle of A; writes L there and in dinv. The sums
-   run in another order than csu_cholesky's, so the two agree to rounding. */
-static int csu_cholesky3(int nb, double* A, double* dinv) {
-  const size_t n = 3 * (size_t)nb;
-  for (int bi = 0; bi < nb; bi++) {
-    double* R0 = A + 3 * (size_t)bi * n;
-    double *R1 = R0 + n, *R2 = R1 + n;
-    for (int bj = 0; bj <= bi; bj++) {
-      const size_t cj = 3 * (size_t)bj;
-      const double* Q0 = A + cj * n;
-      const double *Q1 = Q0 + n, *Q2 = Q1 + n;
-      double s00 = R0[cj], s01 = R0[cj + 1], s02 = R0[cj + 2];
-      double s10 = R1[cj], s11 = R1[cj + 1], s12 = R1[cj + 2];
-      double s20 = R2[cj], s21 = R2[cj + 1], s22 = R2[cj + 2];
-      for (size_t k = 0; k < cj; k++) { /* S -= L_i,: L_j,:^T over the columns left of j */
-        double a0 = R0[k], a1 = R1[k], a2 = R2[k], b0 = Q0[k], b1 = Q1[k], b2 = Q2[k];
-        s00 -= a0 * b0, s01 -= a0 * b1, s02 -= a0 * b2;
-        s10 -= a1 * b0, s11 -= a1 * b1, s12 -= a1 * b2;
-        s20 -= a2 * b0, s21 -= a2 * b1, s22 -= a2 * b2;
-      }
-      if (bj < bi) { /* L_ij = S L_jj^-T: rows of S by forward substitution with L_jj */
-        double l10 = Q1[cj], l20 = Q2[cj], l21 = Q2[cj + 1];
-        double d0 = dinv[cj], d1 = dinv[cj + 1], d2 = dinv[cj + 2];
-        double x;
-        x = s00 * d0, R0[cj] = x, s01 -= x * l10, s02 -= x * l20;
-        x = s01 * d1, R0[cj + 1] = x, R0[cj + 2] = (s02 - x * l21) * d2;
-        x = s10 * d0, R1[cj] = x, s11 -= x * l10, s12 -= x * l20;
-        x = s11 * d1, R1[cj + 1] = x, R1[cj + 2] = (s12 - x * l21) * d2;
-        x = s20 * d0, R2[cj] = x, s21 -= x * l10, s22 -= x * l20;
-        x = s21 * d1, R2[cj + 1] = x, R2[cj + 2] = (s22 - x * l21) * d2;
-      } else { /* L_ii = chol(S), lower triangle of S */
-        if (!(s00 > 0) || !isfinite(s00)) return 0;
-        double l00 = sqrt(s00), i0 = 1.0 / l00;
-        double l10 = s10 * i0, l20 = s20 * i0;
-        double t11 = s11 - l10 * l10;
-        if (!(t11 > 0) || !isfinite(t11)) return 0;
-        double l11 = sqrt(t11), i1 = 1.0 / l11;
-        double l21 = (s21 - l20 * l10) * i1;
-        double t22 = s22 - l20 * l20 - l21 * l21;
-        if (!(t22 > 0) || !isfinite(t22)) return 0;
-        double l22 = sqrt(t22);
-        R0[cj] = l00, R1[cj] = l10, R1[cj + 1] = l11, R2[cj] = l20, R2[cj + 1] = l21;
-        R2[cj + 2] = l22;
-        dinv[cj] = i0, dinv[cj + 1] = i1, dinv[cj + 2] = 1.0 / l22;
-      }
-    }
-  }
-  return 1;
-}
-
 /* A = L D L^T by 3 x 3 blocks (n = 3 nb; unit block-lower L, block-diagonal D), reading A's
    lower block triangle. No square root, and one division per block (D_i^-1 by cofactors),
-   against three square roots and three divisions in a dependent chain per block for
-   csu_cholesky3: on the 12 x 12 systems of a legged robot's active-set step that chain was
-   the factor's time. Stores L_ij (i > j) in place, D_i^-1 in the diagonal blocks and
+   against three square roots and three divisions in a dependent chain per block for a
+   block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain was
+   the factor's time. The block updates are written out (a loop over 1-11 terms per entry,
+   csu_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal blocks and
    L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin: the
    smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared).
    Returns 0 if a pivot is not positive or not finite. src: A's entries are read from there
@@ -396,16 +344,16 @@ static double cs_admm_lmax(int n, const double* G, const double* R, double* x, d
   return cs_max(lam, dmax);
 }
 
-/* L = chol(G + R + rho I) (LU if G is not symmetric); raises rho (x10) until the
-   factorization succeeds, which with a PSD G happens only when rho is below the rounding of
-   G's diagonal. Returns rho, or -1. */
+/* L = the block LDL^T of G + R + rho I (LU if G is not symmetric; *pmin: the smallest pivot,
+   of the LDL^T only); raises rho (x10) until the factorization succeeds, which with a PSD G
+   happens only when rho is below the rounding of G's diagonal. Returns rho, or -1. */
 static double cs_admm_factor(const csContactProblem* p, double rho, int sym, double* L,
-                             double* dinv, int* piv) {
+                             double* pmin, int* piv) {
   int n = 3 * p->nc;
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
     memcpy(L, p->G, sizeof(double) * (size_t)n * (size_t)n);
     for (int i = 0; i < n; i++) L[(size_t)i * n + i] += rho + (p->R ? p->R[i] : 0);
-    if (sym ? csu_cholesky3(p->nc, L, dinv) : csu_lu(n, L, piv)) return rho;
+    if (sym ? csu_ldl3(p->nc, NULL, L, pmin) : csu_lu(n, L, piv)) return rho;
   }
   return -1;
 }
@@ -448,6 +396,7 @@ typedef struct csAdmm {
   int singular; /* an active-set system was singular: redundant contacts, no more tries */
   int lnorm;    /* this active-set step's systems are singular: least-norm solves */
   double rho, factor, rho_min, rho_max, omega, tol, Lmax;
+  double fpmin; /* the factor's smallest pivot */
 } csAdmm;
 
 /* csu_ncp_contact_residual with the same operations in the same order (so the same value),
@@ -560,7 +509,7 @@ static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
   for (int r = 0; r < n; r++) a->rhs[r] = -(p->g[r] + a->s[r]) + rho * a->z[r] - a->gam[r];
   memcpy(lambda, a->rhs, sizeof(double) * (size_t)n);
   if (a->sym)
-    csu_cholesky_solve(n, a->L, a->dinv, lambda);
+    csu_ldl3_solve(p->nc, a->L, lambda);
   else
     csu_lu_solve(n, a->L, a->piv, lambda);
   /* v = (G + R) lambda + g = rhs - rho lambda + g: O(n), no product with G */
@@ -664,7 +613,7 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
      between 1e-6 and 1e-4 L treated as null are the likely one). */
   double rp = fmax(1e-4 * a->Lmax, a->rho_min);
   if (a->rho > rp) {
-    double got = cs_admm_factor(p, rp, 1, a->L, a->dinv, a->piv);
+    double got = cs_admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
     if (got < 0) return;
     a->rho = got;
   }
@@ -674,17 +623,12 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
      above 100 rho leave no null vector with a last entry above 0.1 (nor a near-null one
      with sigma below ~100 rho): a full-rank G (a legged robot on its point feet) is
      recognised from the factor alone, without the solves. */
-  double dmin = INFINITY;
-  for (int r = 0; r < n; r++) {
-    double d = a->L[(size_t)r * n + r];
-    dmin = d * d < dmin ? d * d : dmin;
-  }
-  if (dmin > 100 * a->rho) return;
+  if (a->fpmin > 100 * a->rho) return;
   memcpy(x, lambda, sizeof(double) * (size_t)n);
   for (int k = 0; k < CS_ADMM_POLISH; k++) {
     memcpy(prev, x, sizeof(double) * (size_t)n);
     for (int r = 0; r < n; r++) x[r] *= a->rho;
-    csu_cholesky_solve(n, a->L, a->dinv, x);
+    csu_ldl3_solve(p->nc, a->L, x);
     double d = 0, xm = 0;
     for (int r = 0; r < n; r++) d = cs_max(d, fabs(x[r] - prev[r])), xm = cs_max(xm, fabs(x[r]));
     if (d <= 1e-13 * lmax || xm <= 1e-14 * lmax) break;
@@ -1550,7 +1494,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   /* Below 1e-12 L the factor would only see rounding of G (a singular G, redundant
      contacts); above 1e6 L the iteration would barely move. */
   a.rho_min = 1e-12 * Lmax, a.rho_max = 1e6 * Lmax;
-  a.rho = cs_admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, a.dinv, a.piv);
+  a.rho = cs_admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, &a.fpmin, a.piv);
   if (a.rho < 0) { /* G not monotone or not finite: nothing sensible to do */
     st->residual = INFINITY;
     cs_ncp_report(p, lambda, &st->ncp);
@@ -1642,8 +1586,8 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       nrho = fmax(a.rho / a.factor, a.rho_min);
     if (nrho != a.rho && it - last_factor >= every) {
       last_factor = it;
-      double got = cs_admm_factor(p, nrho, a.sym, a.L, a.dinv, a.piv);
-      if (got < 0) got = cs_admm_factor(p, a.rho, a.sym, a.L, a.dinv, a.piv); /* factored before */
+      double got = cs_admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
+      if (got < 0) got = cs_admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
       a.rho = got;
     }
   }
