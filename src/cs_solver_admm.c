@@ -927,7 +927,7 @@ static int cs_admm_bordered(csAdmm* a, int m, int k, double amax) {
   }
   if (!csu_lu(M, B, a->apiv)) return 0;
   double umin = INFINITY;
-  for (int i = 0; i < M; i++) umin = fmin(umin, fabs(B[(size_t)i * M + i]));
+  for (int i = 0; i < M; i++) umin = cs_min(umin, fabs(B[(size_t)i * M + i]));
   if (!(umin >= 1e-10 * amax)) return 0;
   for (int t = 0; t < d; t++) a->ab[m + t] = 0;
   csu_lu_solve(M, B, a->apiv, a->ab);
@@ -978,7 +978,7 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
      this one (only the slip angles differ) is taken as singular too */
   if (!a->lnorm && csu_lu(m, a->A, a->apiv)) {
     umin = INFINITY;
-    for (int k = 0; k < m; k++) umin = fmin(umin, fabs(a->A[(size_t)k * m + k]));
+    for (int k = 0; k < m; k++) umin = cs_min(umin, fabs(a->A[(size_t)k * m + k]));
   }
   if (umin >= 1e-10 * amax) {
     *well = umin >= 1e-4 * amax;
