@@ -303,15 +303,16 @@ enum { CS_ADMM_NUL = 6 };
 static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   size_t n = 3 * (size_t)nc;
-  /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best, the factor's reciprocal
-     diagonal (n each), two power-iteration vectors; LU row swaps (n ints); the active-set
-     step: its matrix (n x n), right-hand side, friction directions (n each), its row swaps
-     (n ints), three contact classifications (nc ints each), slip angles (n) and the
-     reciprocal diagonal of its Cholesky factor (n), its starting slip angles (n), a copy of its matrix (only tried up
-     to CS_ADMM_AS_MAX unknowns) */
-  size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX, nb = n + CS_ADMM_NUL;
-  return sizeof(double) * (n * n + nb * nb + 15 * n + CS_ADMM_NUL + CS_ADMM_NUL * n + na * na) +
-         sizeof(int) * (4 * n + CS_ADMM_NUL + 4 * (size_t)nc) + 128;
+  /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best (n each), two power-iteration
+     vectors; LU row swaps (n ints); the active-set step: its matrix (n x n), right-hand side,
+     friction directions, slip angles and their starting values, a reciprocal diagonal (n
+     each), its row swaps (n
+     ints), four contact classifications (nc ints each), the internal forces (CS_ADMM_NUL x n)
+     and the map of the sticking unknowns (n ints), a copy of its matrix (only tried up to
+     CS_ADMM_AS_MAX unknowns) */
+  size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX;
+  return sizeof(double) * (2 * n * n + 14 * n + CS_ADMM_NUL * n + na * na) +
+         sizeof(int) * (3 * n + 4 * (size_t)nc) + 128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -381,13 +382,13 @@ static void cs_admm_shift(int ncp, int nc, const double* mu, const double* v, co
 typedef struct csAdmm {
   const csContactProblem* p;
   int ncp, n, sym;
-  double *L, *z, *gam, *v, *s, *rhs, *lh, *best, *dinv;
+  double *L, *z, *gam, *v, *s, *rhs, *lh, *best;
   int* piv;
   double *A, *ab, *dir; /* active-set step */
   double* hist;         /* its previous slip angle per contact */
-  double* adinv;        /* reciprocal diagonal of its Cholesky factor */
   double* Ac;           /* a copy of its matrix (the least-norm solve) */
   double* dir0;         /* the slip angles it started from */
+  double* adinv;        /* reciprocal diagonal of the normal equations' Cholesky factor */
   double* nul;          /* null vectors of its sticking block (k x nd, stride CS_ADMM_NUL) */
   int nd;               /* how many */
   int* smap;            /* sticking variable -> unknown of the current system */
@@ -868,11 +869,12 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
       for (int l = i + 1; l < r; l++) sum -= S[(size_t)l * k + i] * y[l];
       y[i] = sum / S[(size_t)i * k + i];
     }
-    for (int i = 0; i < k; i++) {
-      double v = i < r ? y[i] : i == c ? 1 : 0;
-      if (!isfinite(v)) return -1;
-      a->nul[(size_t)perm[i] * CS_ADMM_NUL + t] = v;
-    }
+    double nn = 1;
+    for (int i = 0; i < r; i++) nn += y[i] * y[i];
+    if (!isfinite(nn)) return -1;
+    nn = 1.0 / sqrt(nn);
+    for (int i = 0; i < k; i++)
+      a->nul[(size_t)perm[i] * CS_ADMM_NUL + t] = (i < r ? y[i] : i == c ? 1 : 0) * nn;
   }
   a->nd = d;
   return 0;
@@ -901,36 +903,30 @@ static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
     for (int t = 0; t < d; t++) x[i] -= N[(size_t)i * CS_ADMM_NUL + t] * c[t];
 }
 
-/* The current system A (m x m, its copy in a->Ac) bordered with the internal forces N at
-   the sticking unknowns (a->smap): [A N~; N~^T 0] [x; y] = [b; 0], N~ scaled to A's largest
-   entry. Nonsingular when N spans A's null space (and its left one, the same here): x is
-   then the solution with no internal force, the one the polish would leave. 1 if solved
-   (x in a->ab), 0 if still singular. */
-static int cs_admm_bordered(csAdmm* a, int m, int k, double amax) {
-  int d = a->nd, M = m + d;
-  double* B = a->A;
-  const double* A = a->Ac;
+/* The current system A (m x m, in a->A) deflated of the internal forces N (unit columns) at
+   the sticking unknowns (a->smap): A + amax N N^T. Every row combination N^T A vanishes
+   (N^T G_{S,:} = (G_{:,S} N)^T = 0) and so does N^T b for a consistent b, so a solution x
+   of the deflated system has amax (N^T N) N^T x = 0: N^T x = 0 and A x = b. Nonsingular when
+   N spans A's null space: x is then the solution without internal forces, the one the
+   polish would leave. 1 if solved (x in a->ab), 0 if still singular. */
+static int cs_admm_deflated(csAdmm* a, int m, int k, double amax) {
+  int d = a->nd;
   const double* N = a->nul;
-  for (int i = 0; i < m; i++) {
-    memcpy(B + (size_t)i * M, A + (size_t)i * m, sizeof(double) * (size_t)m);
-    for (int t = 0; t < d; t++) B[(size_t)i * M + m + t] = 0;
-  }
-  for (int t = 0; t < d; t++)
-    for (int c = 0; c < M; c++) B[(size_t)(m + t) * M + c] = 0;
   for (int i = 0; i < k; i++) {
-    int u = a->smap[i];
-    for (int t = 0; t < d; t++) {
-      double v = amax * N[(size_t)i * CS_ADMM_NUL + t];
-      B[(size_t)u * M + m + t] = v;
-      B[(size_t)(m + t) * M + u] = v;
+    double* Ai = a->A + (size_t)a->smap[i] * (size_t)m;
+    const double* Ni = N + (size_t)i * CS_ADMM_NUL;
+    for (int j = 0; j < k; j++) {
+      const double* Nj = N + (size_t)j * CS_ADMM_NUL;
+      double sum = 0;
+      for (int t = 0; t < d; t++) sum += Ni[t] * Nj[t];
+      Ai[a->smap[j]] += amax * sum;
     }
   }
-  if (!csu_lu(M, B, a->apiv)) return 0;
+  if (!csu_lu(m, a->A, a->apiv)) return 0;
   double umin = INFINITY;
-  for (int i = 0; i < M; i++) umin = cs_min(umin, fabs(B[(size_t)i * M + i]));
+  for (int i = 0; i < m; i++) umin = cs_min(umin, fabs(a->A[(size_t)i * m + i]));
   if (!(umin >= 1e-10 * amax)) return 0;
-  for (int t = 0; t < d; t++) a->ab[m + t] = 0;
-  csu_lu_solve(M, B, a->apiv, a->ab);
+  csu_lu_solve(m, a->A, a->apiv, a->ab);
   return 1;
 }
 
@@ -962,11 +958,11 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
   if (a->nd > 0) {
-    /* redundant sticking contacts: singular for sure, bordered with their internal forces */
+    /* redundant sticking contacts: singular for sure, deflated of their internal forces */
     int k = 0;
     for (int i = 0; i < a->p->nc; i++) k += a->cls[i] == 1 ? 3 : 0;
     memcpy(s1, a->ab, sizeof(double) * (size_t)m);
-    if (cs_admm_bordered(a, m, k, amax)) {
+    if (cs_admm_deflated(a, m, k, amax)) {
       *well = 1;
       return 1;
     }
@@ -1144,7 +1140,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
   a->nd = 0;
   if (nslide > 0 && nstick >= 6 && cs_admm_stick_null(a, nstick) < 0) {
     /* Redundant sticking contacts (a->nd internal forces) make the systems singular: they
-       are bordered with those (cs_admm_bordered). Too many or no factor: the linear first
+       are deflated of those (cs_admm_deflated). Too many or no factor: the linear first
        round (least-norm from scratch, below) */
     newton0 = 0;
   }
@@ -1401,20 +1397,19 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   a.z = a.L + (size_t)n * (size_t)n;
   a.gam = a.z + n, a.v = a.gam + n, a.s = a.v + n, a.rhs = a.s + n, a.lh = a.rhs + n;
   a.best = a.lh + n;
-  a.dinv = a.best + n;
-  double* tmp = a.dinv + n; /* 2n */
+  double* tmp = a.best + n; /* 2n */
   a.A = tmp + 2 * n;
-  a.ab = a.A + (size_t)(n + CS_ADMM_NUL) * (size_t)(n + CS_ADMM_NUL);
-  a.dir = a.ab + n + CS_ADMM_NUL;
+  a.ab = a.A + (size_t)n * (size_t)n;
+  a.dir = a.ab + n;
   a.hist = a.dir + n;
-  a.adinv = a.hist + n;
-  a.dir0 = a.adinv + n;
-  a.nul = a.dir0 + n;
+  a.dir0 = a.hist + n;
+  a.adinv = a.dir0 + n;
+  a.nul = a.adinv + n;
   a.Ac = a.nul + (size_t)CS_ADMM_NUL * (size_t)n;
   a.piv = (int*)(a.Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
                           (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
   a.apiv = a.piv + n;
-  a.cls = a.apiv + n + CS_ADMM_NUL, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
+  a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
   a.cls_new = a.cls_tried + nc;
   a.smap = a.cls_new + nc;
   a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
