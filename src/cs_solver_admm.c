@@ -232,11 +232,11 @@ int csu_lu(int n, double* A, int* piv) {
     }
     double d = Ak[k];
     if (!(d != 0) || !isfinite(d)) return 0;
+    double id = 1.0 / d;
     for (int i = k + 1; i < n; i++) {
       double* Ai = A + (size_t)i * (size_t)n;
-      double f = Ai[k] / d;
+      double f = Ai[k] * id;
       Ai[k] = f;
-      if (f == 0) continue;
       for (int j = k + 1; j < n; j++) Ai[j] -= f * Ak[j];
     }
   }
@@ -832,32 +832,31 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
   double dmax = 0;
   for (int i = 0; i < k; i++) perm[i] = i, dmax = cs_max(dmax, S[(size_t)i * k + i]);
   if (!(dmax > 0) || !isfinite(dmax)) return -1;
+#define CS_S(i, j) S[(size_t)(i) * (size_t)k + (size_t)(j)]
   int r = 0;
-  for (; r < k; r++) { /* right-looking on the full matrix: rows and columns swap together */
+  for (; r < k; r++) { /* right-looking, on the lower triangle (LAPACK's dpstrf order) */
     int pv = r;
     for (int i = r + 1; i < k; i++)
-      if (S[(size_t)i * k + i] > S[(size_t)pv * k + pv]) pv = i;
-    if (!(S[(size_t)pv * k + pv] > 1e-10 * dmax)) break;
-    if (pv != r) {
-      for (int c = 0; c < k; c++) {
-        double t = S[(size_t)r * k + c];
-        S[(size_t)r * k + c] = S[(size_t)pv * k + c], S[(size_t)pv * k + c] = t;
-      }
-      for (int i = 0; i < k; i++) {
-        double t = S[(size_t)i * k + r];
-        S[(size_t)i * k + r] = S[(size_t)i * k + pv], S[(size_t)i * k + pv] = t;
-      }
-      int t = perm[r];
-      perm[r] = perm[pv], perm[pv] = t;
+      if (CS_S(i, i) > CS_S(pv, pv)) pv = i;
+    if (!(CS_S(pv, pv) > 1e-10 * dmax)) break;
+    if (pv != r) { /* symmetric swap of r and pv in lower storage */
+      double t;
+      for (int c = 0; c < r; c++) t = CS_S(r, c), CS_S(r, c) = CS_S(pv, c), CS_S(pv, c) = t;
+      t = CS_S(r, r), CS_S(r, r) = CS_S(pv, pv), CS_S(pv, pv) = t;
+      for (int i = r + 1; i < pv; i++) t = CS_S(i, r), CS_S(i, r) = CS_S(pv, i), CS_S(pv, i) = t;
+      for (int i = pv + 1; i < k; i++) t = CS_S(i, r), CS_S(i, r) = CS_S(i, pv), CS_S(i, pv) = t;
+      int q = perm[r];
+      perm[r] = perm[pv], perm[pv] = q;
     }
-    double l = sqrt(S[(size_t)r * k + r]), il = 1.0 / l;
-    S[(size_t)r * k + r] = l;
-    for (int i = r + 1; i < k; i++) S[(size_t)i * k + r] *= il;
+    double l = sqrt(CS_S(r, r)), il = 1.0 / l;
+    CS_S(r, r) = l;
+    for (int i = r + 1; i < k; i++) CS_S(i, r) *= il;
     for (int i = r + 1; i < k; i++) {
-      double li = S[(size_t)i * k + r];
-      for (int c = r + 1; c < k; c++) S[(size_t)i * k + c] -= li * S[(size_t)c * k + r];
+      double li = CS_S(i, r);
+      for (int c = r + 1; c <= i; c++) CS_S(i, c) -= li * CS_S(c, r);
     }
   }
+#undef CS_S
   int d = k - r;
   a->nd = 0;
   if (d > CS_ADMM_NUL) return -1;
@@ -869,44 +868,39 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
       for (int l = i + 1; l < r; l++) sum -= S[(size_t)l * k + i] * y[l];
       y[i] = sum / S[(size_t)i * k + i];
     }
-    double nn = 1;
-    for (int i = 0; i < r; i++) nn += y[i] * y[i];
-    if (!isfinite(nn)) return -1;
+    double* N = a->nul;
+    for (int i = 0; i < k; i++) N[(size_t)perm[i] * CS_ADMM_NUL + t] = i < r ? y[i] : i == c;
+    for (int u = 0; u < t; u++) { /* orthonormal columns (Gram-Schmidt): N^T N = I */
+      double dot = 0;
+      for (int i = 0; i < k; i++) dot += N[(size_t)i * CS_ADMM_NUL + u] * N[(size_t)i * CS_ADMM_NUL + t];
+      for (int i = 0; i < k; i++) N[(size_t)i * CS_ADMM_NUL + t] -= dot * N[(size_t)i * CS_ADMM_NUL + u];
+    }
+    double nn = 0;
+    for (int i = 0; i < k; i++) nn += N[(size_t)i * CS_ADMM_NUL + t] * N[(size_t)i * CS_ADMM_NUL + t];
+    if (!(nn > 0) || !isfinite(nn)) return -1;
     nn = 1.0 / sqrt(nn);
-    for (int i = 0; i < k; i++)
-      a->nul[(size_t)perm[i] * CS_ADMM_NUL + t] = (i < r ? y[i] : i == c ? 1 : 0) * nn;
+    for (int i = 0; i < k; i++) N[(size_t)i * CS_ADMM_NUL + t] *= nn;
   }
   a->nd = d;
   return 0;
 }
 
-/* x (k sticking variables, stride 3 per sticking contact in contact order) minus its part in
-   the span of a->nul: x - N (N^T N)^-1 N^T x. */
+/* x (k sticking variables, in contact order) minus its part in the span of a->nul (whose
+   columns are orthonormal): x - N N^T x. */
 static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
   int d = a->nd;
-  if (d == 0) return;
-  double M[CS_ADMM_NUL * CS_ADMM_NUL], di[CS_ADMM_NUL], c[CS_ADMM_NUL];
   const double* N = a->nul;
   for (int t = 0; t < d; t++) {
-    c[t] = 0;
-    for (int i = 0; i < k; i++) c[t] += N[(size_t)i * CS_ADMM_NUL + t] * x[i];
-    for (int u = 0; u <= t; u++) {
-      double sum = 0;
-      for (int i = 0; i < k; i++)
-        sum += N[(size_t)i * CS_ADMM_NUL + t] * N[(size_t)i * CS_ADMM_NUL + u];
-      M[t * d + u] = M[u * d + t] = sum;
-    }
+    double c = 0;
+    for (int i = 0; i < k; i++) c += N[(size_t)i * CS_ADMM_NUL + t] * x[i];
+    for (int i = 0; i < k; i++) x[i] -= N[(size_t)i * CS_ADMM_NUL + t] * c;
   }
-  if (!csu_cholesky(d, M, di)) return;
-  csu_cholesky_solve(d, M, di, c);
-  for (int i = 0; i < k; i++)
-    for (int t = 0; t < d; t++) x[i] -= N[(size_t)i * CS_ADMM_NUL + t] * c[t];
 }
 
-/* The current system A (m x m, in a->A) deflated of the internal forces N (unit columns) at
+/* The current system A (m x m, in a->A) deflated of the internal forces N (orthonormal) at
    the sticking unknowns (a->smap): A + amax N N^T. Every row combination N^T A vanishes
    (N^T G_{S,:} = (G_{:,S} N)^T = 0) and so does N^T b for a consistent b, so a solution x
-   of the deflated system has amax (N^T N) N^T x = 0: N^T x = 0 and A x = b. Nonsingular when
+   of the deflated system has amax N^T x = 0, and A x = b. Nonsingular when
    N spans A's null space: x is then the solution without internal forces, the one the
    polish would leave. 1 if solved (x in a->ab), 0 if still singular. */
 static int cs_admm_deflated(csAdmm* a, int m, int k, double amax) {
@@ -915,6 +909,11 @@ static int cs_admm_deflated(csAdmm* a, int m, int k, double amax) {
   for (int i = 0; i < k; i++) {
     double* Ai = a->A + (size_t)a->smap[i] * (size_t)m;
     const double* Ni = N + (size_t)i * CS_ADMM_NUL;
+    if (d == 1) { /* the common case (two sticking points of one body), without the loop */
+      double ni = amax * Ni[0];
+      for (int j = 0; j < k; j++) Ai[a->smap[j]] += ni * N[(size_t)j * CS_ADMM_NUL];
+      continue;
+    }
     for (int j = 0; j < k; j++) {
       const double* Nj = N + (size_t)j * CS_ADMM_NUL;
       double sum = 0;
