@@ -237,6 +237,9 @@ int csu_lu(int n, double* A, int* piv) {
       double* Ai = A + (size_t)i * (size_t)n;
       double f = Ai[k] * id;
       Ai[k] = f;
+      /* the active-set systems of the bisection's correction on large problems are sparse:
+         without this test its LU on FCLIB's Capsules (286 contacts) took 30x longer */
+      if (f == 0) continue;
       for (int j = k + 1; j < n; j++) Ai[j] -= f * Ak[j];
     }
   }
