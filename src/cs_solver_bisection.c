@@ -130,7 +130,7 @@ static inline void csu_search_init(csuSearch* q, const csuSlip* s, int coulomb) 
   double cb1 = s->c1 - a1 * s->c0 * ia0, cb2 = s->c2 - a2 * s->c0 * ia0;
   double p11 = mcn * gb11 + cb1 * a1, p12 = mcn * gb12 + cb1 * a2;
   double p21 = mcn * gb12 + cb2 * a1, p22 = mcn * gb22 + cb2 * a2;
-  double dn = a0 / mu, q1 = dn * cb1, q2 = dn * cb2;
+  double dn = a0 * q->imu, q1 = dn * cb1, q2 = dn * cb2;
   if (!coulomb) {
     double h1 = -mu * a2, h2 = mu * a1;
     q->axx = a0 * p21, q->ayy = -a0 * p12, q->axy = a0 * (p22 - p11);
@@ -368,13 +368,14 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
   if (newton) {
     /* Half-width h of the closing bracket at the current point u: its ends tol / 2 apart
        in impulse, |d lambda / dt| = r w with r = mcn / d, w = sqrt(1 + e^2 kap / d^2),
-       e = a2 ux - a1 uy, kap = 1 + 1 / mu^2; h = (tol / 4) d / (mcn w) is bounded below,
-       without the square root, by ht d^2 / (d + |e| sqrt(kap)) (w <= 1 + |e| sqrt(kap) / d),
-       ht = tol / (4 mcn): at most sqrt(2) narrower. Computed at each step (not once at the
+       e = a2 ux - a1 uy, kap = 1 + 1 / mu^2; h = ht d / (mcn w), ht = 0.4 tol (ends at most
+       0.8 tol apart), is bounded below, without a square root per step, by
+       ht d^2 / (mcn (d + |e| sqrt(kap))) (w <= 1 + |e| sqrt(kap) / d): at most sqrt(2)
+       narrower, one division per step. Computed at each step (not once at the
        guess, where r w can differ by more than 2 from the root's, as it did for 17 % of
        the recorded ANYmal slips, whose closing check then failed). For vtol, f' h is also
        kept below vtol / 2 in violation (hvf, from the guess). */
-    double ht = 0.4 * tol / q->mcn, skap = sqrt(1 + q->imu * q->imu), hvf = 0;
+    double ht = 0.4 * tol, mcn = q->mcn, skap = sqrt(1 + q->imu * q->imu), hvf = 0;
     if (vtol != INFINITY) {
       double d = q->dn + q->a1 * ux + q->a2 * uy;
       double kk = (q->a2 * ux - q->a1 * uy) / d;
@@ -392,7 +393,7 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
       double ffpp = f * fpp, fp2 = fp * fp;
       double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
       double d = q->dn + q->a1 * ux + q->a2 * uy, e = q->a2 * ux - q->a1 * uy;
-      double hk = ht * d * d / (d + fabs(e) * skap);
+      double hk = ht * d * d / (mcn * (d + fabs(e) * skap));
       if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
       if (hk > 0.05) hk = 0.05;
       if (2 * fabs(Nh) <= hk * Dh) {
@@ -424,7 +425,7 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
            check fails. */
         double da = d, dc = q->dn + q->a1 * cx + q->a2 * cy;
         double en = (dc - da) * q->imu, ex = dc * ux - da * cx, ey = dc * uy - da * cy;
-        double dadc = da * dc, mcn = q->mcn;
+        double dadc = da * dc;
         double Dm = 2 * Dt, nm2 = Nt * Nt, dm2 = Dm * Dm, sm = dm2 + nm2;
         double cm = dm2 - nm2, snm = 2 * Nt * Dm;
         double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
@@ -472,7 +473,7 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
             if (fa * fb <= 0) {
               double da = q->dn + q->a1 * ax + q->a2 * ay, db = q->dn + q->a1 * bx + q->a2 * by;
               double en = (db - da) * q->imu, ex = db * ax - da * bx, ey = db * ay - da * by;
-              double dadb = da * db, mcn = q->mcn;
+              double dadb = da * db;
               if (mcn * mcn * (en * en + ex * ex + ey * ey) < tol * tol * (dadb * dadb) &&
                   (vtol == INFINITY || (csu_search_viol(q, ax, ay, fa) <= vtol &&
                                         csu_search_viol(q, bx, by, fb) <= vtol))) {
@@ -520,8 +521,8 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
 static inline int csu_bis_single(const double G[9], const double c[3], double mu, int coulomb,
                                  double tol, double vtol, int newton, const double* guess,
                                  double lambda[3], int* steps, const double* kk) {
-  csuSlip s = {0};
-  int k = csu_single_setup(G, c, mu, kk, &s, lambda, steps);
+  csuSlip s; /* filled by the set-up when it returns CSU_CASE_SLIP (zeroing it costs) */
+  int k = csu_single_setup_x(G, c, mu, kk, &s, lambda, steps, 1);
   if (k != CSU_CASE_SLIP) return k;
   csuSearch q;
   csu_search_init(&q, &s, coulomb);
