@@ -203,17 +203,18 @@ static inline void csu_half_angle(double* c, double* s) {
 
 /* The admissible direction of least energy (E = 1/2 l^T G l + c^T l) among 64: a start when
    the guess is not admissible (rounding only, see below). */
-static void csu_search_scan(const csuSearch* q, const csuSlip* s, double* ux, double* uy) {
+static void csu_search_scan(const csuSearch* q, const double G[9], const double c[3], double* ux,
+                            double* uy) {
   double best = INFINITY;
   for (int k = 0; k < 64; k++) {
     double t = 2 * CSU_PI * (k + 0.5) / 64, cx = cos(t), cy = sin(t);
     if (!csu_search_ok(q, cx, cy)) continue;
     double r = csu_search_radius(q, cx, cy), l[3];
     csu_search_lambda(q, r, cx, cy, l);
-    double e = 0.5 * (l[0] * (s->g00 * l[0] + s->g01 * l[1] + s->g02 * l[2]) +
-                      l[1] * (s->g01 * l[0] + s->g11 * l[1] + s->g12 * l[2]) +
-                      l[2] * (s->g02 * l[0] + s->g12 * l[1] + s->g22 * l[2])) +
-               s->c0 * l[0] + s->c1 * l[1] + s->c2 * l[2];
+    double e = 0.5 * (l[0] * (G[0] * l[0] + G[1] * l[1] + G[2] * l[2]) +
+                      l[1] * (G[1] * l[0] + G[4] * l[1] + G[5] * l[2]) +
+                      l[2] * (G[2] * l[0] + G[5] * l[1] + G[8] * l[2])) +
+               c[0] * l[0] + c[1] * l[1] + c[2] * l[2];
     if (e < best) best = e, *ux = cx, *uy = cy;
   }
 }
@@ -345,15 +346,15 @@ static inline void csu_rot_half_tan(double s, double* ux, double* uy) {
    stepping and bisection from the last admissible point. The answer is the same root
    either way, to the same interval. No division or square root is spent on the tests:
    they are multiplied through by the (positive) denominators. */
-static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double ux, double uy,
-                                   double tol, double vtol, int newton, double lambda[3],
-                                   int* steps) {
+static inline void csu_slip_search(const csuSearch* q, const double G[9], const double c[3],
+                                   double ux, double uy, double tol, double vtol, int newton,
+                                   double lambda[3], int* steps) {
   int nev = 1;
   if (!csu_search_ok(q, ux, uy)) {
     /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
        ellipse) through lambda^{v=0} leaves the ellipse at t0, where it is in sight of
        lambda^{v=0} and r > 0. */
-    csu_search_scan(q, s, &ux, &uy);
+    csu_search_scan(q, G, c, &ux, &uy);
     nev += 64;
   }
   double f = csu_search_grad(q, ux, uy);
@@ -392,11 +393,17 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
       double fpp = csu_search_d2grad(q, ux, uy);
       double ffpp = f * fpp, fp2 = fp * fp;
       double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
-      double d = q->dn + q->a1 * ux + q->a2 * uy, e = q->a2 * ux - q->a1 * uy;
-      double hk = ht * d * d / (mcn * (d + fabs(e) * skap));
-      if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
-      if (hk > 0.05) hk = 0.05;
-      if (2 * fabs(Nh) <= hk * Dh) {
+      /* the closing bracket only once |del| <= 0.1 (hk <= 0.05) */
+      int near = 20 * fabs(Nh) <= Dh;
+      double d = 0, hk = 0;
+      if (near) {
+        d = q->dn + q->a1 * ux + q->a2 * uy;
+        double e = q->a2 * ux - q->a1 * uy;
+        hk = ht * d * d / (mcn * (d + fabs(e) * skap));
+        if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
+        if (hk > 0.05) hk = 0.05;
+      }
+      if (near && 2 * fabs(Nh) <= hk * Dh) {
         /* one evaluation past the predicted root closes the bracket [u, c]: c is u rotated
            by del + hk sgn(del) = 2 st, st = Nt / Dt (Nt = 2 Nh + hk sgn(Nh) Dh,
            Dt = 2 Dh), i.e. by 2 atan(st) up to O(st^3) */
@@ -448,14 +455,14 @@ static inline void csu_slip_search(const csuSearch* q, const csuSlip* s, double 
       if (4 * fabs(Nh) <= Dh) {
         /* |del| <= 0.5: rotation by 2 atan(Nh / Dh) with one division */
         double n2 = Nh * Nh, d2 = Dh * Dh, id = 1.0 / (d2 + n2);
-        double c = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
-        cx = c * ux - sn * uy, cy = sn * ux + c * uy;
+        double co = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
+        cx = co * ux - sn * uy, cy = sn * ux + co * uy;
         /* Halley's step (error ~ K del^3) landing within hk / 4 of the root, by the estimate
            K = |f''^2 / (4 f'^2) - f''' / (6 f')| + 1/12 (the last term: 2 atan(del / 2) is
            not del): the bracket [c - hk, c + hk] around the prediction is evaluated at both
            ends at once, and if the sign changes there, c is the answer (the bracket is
            narrower than the interval). Else the search goes on from the end nearer the root. */
-        if (Dh == 2 * fp2 - ffpp && 20 * fabs(Nh) <= Dh && hk <= 1e-3) {
+        if (near && Dh == 2 * fp2 - ffpp && hk <= 1e-3) {
           /* 4 K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 */
           double f3 = csu_search_d3grad(q, ux, uy), an = fabs(Nh);
           if (4 * (fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
@@ -534,7 +541,7 @@ static inline int csu_bis_single(const double G[9], const double c[3], double mu
       if (csu_search_ok(&q, wx, wy)) gx = wx, gy = wy;
     }
   }
-  csu_slip_search(&q, &s, gx, gy, tol, vtol, newton, lambda, steps);
+  csu_slip_search(&q, G, c, gx, gy, tol, vtol, newton, lambda, steps);
   return k;
 }
 
