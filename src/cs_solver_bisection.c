@@ -338,7 +338,7 @@ static inline void csu_rot_half_tan(double s, double* ux, double* uy) {
    and whose friction-law violations are below vtol); then the bracket's end(s) not yet
    evaluated are: one end past the predicted root when the step itself is below h (the
    current point is the other end), else, when Halley's step is predicted to land within
-   h / 4 of the root, both ends t* +- h around its landing point t* at once (two
+   h of the root, both ends t* +- h around its landing point t* at once (two
    independent evaluations, one round of the search instead of two). If the sign changes
    between them, that is the bracket, already narrower than the paper's interval (checked),
    and the answer is its midpoint, as the bisection's. Anything else (f' <= 0, a step out
@@ -457,15 +457,16 @@ static inline void csu_slip_search(const csuSearch* q, const double G[9], const 
         double n2 = Nh * Nh, d2 = Dh * Dh, id = 1.0 / (d2 + n2);
         double co = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
         cx = co * ux - sn * uy, cy = sn * ux + co * uy;
-        /* Halley's step (error ~ K del^3) landing within hk / 4 of the root, by the estimate
+        /* Halley's step (error ~ K del^3) landing within hk of the root, by the estimate
            K = |f''^2 / (4 f'^2) - f''' / (6 f')| + 1/12 (the last term: 2 atan(del / 2) is
            not del): the bracket [c - hk, c + hk] around the prediction is evaluated at both
            ends at once, and if the sign changes there, c is the answer (the bracket is
            narrower than the interval). Else the search goes on from the end nearer the root. */
         if (near && Dh == 2 * fp2 - ffpp && hk <= 1e-3) {
-          /* 4 K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 */
+          /* K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 (on the recorded ANYmal
+             slips, 70 of 96,600 such brackets missed the root; the search then goes on) */
           double f3 = csu_search_d3grad(q, ux, uy), an = fabs(Nh);
-          if (4 * (fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
+          if ((fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
               1.5 * hk * fp2 * (Dh * Dh * Dh)) {
             if (!csu_search_ok(q, cx, cy)) break;
             /* cos and sin of 2 atan(tau), tau = hk / 2 <= 5e-4: the series in tau^2 to
