@@ -72,8 +72,8 @@ typedef struct csuSlip {
   double g00, g01, g02, g11, g12, g22; /* G (symmetric) */
   double c0, c1, c2;                   /* c */
   double mu;
-  double l0n, l0x, l0y; /* lambda^{v=0} = -G^-1 c (normal, t1, t2); det G times it from
-                           csu_single_classify_scaled */
+  double l0n, l0x, l0y; /* lambda^{v=0} = -G^-1 c (normal, t1, t2); det G times it when
+                           classified with scaled = 1 */
   double ux, uy;        /* lambda^{v=0}_T / |lambda^{v=0}_T|: (cos, sin) of the atan2 guess */
 } csuSlip;
 
@@ -91,8 +91,12 @@ static inline int csu_single_cofactors(const double G[9], double kk[8]) {
 
 /* Opening, sticking, frictionless and degenerate contacts; fills s and returns
    CSU_CASE_SLIP when the slip search is needed. kk: NULL, or csu_single_cofactors of a
-   full-rank G (a solve that meets the same block many times computes them once). scaled
-   (a constant): 0 as csu_single_classify; 1 as csu_single_classify_scaled. */
+   full-rank G (a solve that meets the same block many times computes them once).
+   scaled (a constant): 1 for the bisection, whose slip search needs lambda^{v=0} only up to
+   a positive factor (its line-of-sight test and atan2 guess): s->l0n, l0x, l0y are then
+   det G lambda^{v=0} = -K c (K the cofactors), the sticking test is made on them, and the
+   division by det is left to a sticking contact (its impulse bitwise the same; the case
+   tests agree but for rounding at their boundaries). csu_single_classify: scaled = 0. */
 static inline int csu_single_classify_x(const double G[9], const double c[3], double mu,
                                         const double* kk, csuSlip* s, double lambda[3],
                                         int scaled) {
@@ -137,8 +141,7 @@ static inline int csu_single_classify_x(const double G[9], const double c[3], do
       return CSU_CASE_STICK;
     }
   } else {
-    /* det lambda^{v=0} = -K c (K the cofactors): the same tests, scaled by det > 0, and
-       the division by det only for a sticking contact */
+    /* det lambda^{v=0}: the same tests, scaled by det > 0 */
     l0n = -(k00 * c0 + k01 * c1 + k02 * c2);
     l0x = -(k01 * c0 + k11 * c1 + k12 * c2);
     l0y = -(k02 * c0 + k12 * c1 + k22 * c2);
@@ -175,17 +178,9 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
   return csu_single_classify_x(G, c, mu, kk, s, lambda, 0);
 }
 
-/* The same cases; for a slip, s->l0n, l0x, l0y are det G lambda^{v=0} (the cofactors times
-   -c: a positive multiple, which is all the bisection's line-of-sight test and atan2 guess
-   need) instead of lambda^{v=0}. The sticking impulse is the same up to rounding. */
-static inline int csu_single_classify_scaled(const double G[9], const double c[3], double mu,
-                                             const double* kk, csuSlip* s, double lambda[3]) {
-  return csu_single_classify_x(G, c, mu, kk, s, lambda, 1);
-}
-
-/* The set-up of every single-contact method: csu_single_classify (scaled: the _scaled one),
-   and *steps = 0 (steps may be NULL) when no slip search follows (the return value is not
-   CSU_CASE_SLIP). kk: NULL or the block's csu_single_cofactors. */
+/* The set-up of every single-contact method: csu_single_classify_x, and *steps = 0 (steps
+   may be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). kk: NULL
+   or the block's csu_single_cofactors. csu_single_setup: scaled = 0. */
 static inline int csu_single_setup_x(const double G[9], const double c[3], double mu,
                                      const double* kk, csuSlip* s, double lambda[3], int* steps,
                                      int scaled) {
