@@ -72,7 +72,8 @@ typedef struct csuSlip {
   double g00, g01, g02, g11, g12, g22; /* G (symmetric) */
   double c0, c1, c2;                   /* c */
   double mu;
-  double l0n, l0x, l0y; /* lambda^{v=0} = -G^-1 c (normal, t1, t2) */
+  double l0n, l0x, l0y; /* lambda^{v=0} = -G^-1 c (normal, t1, t2); det G times it when
+                           classified with scaled = 1 */
   double ux, uy;        /* lambda^{v=0}_T / |lambda^{v=0}_T|: (cos, sin) of the atan2 guess */
 } csuSlip;
 
@@ -90,9 +91,15 @@ static inline int csu_single_cofactors(const double G[9], double kk[8]) {
 
 /* Opening, sticking, frictionless and degenerate contacts; fills s and returns
    CSU_CASE_SLIP when the slip search is needed. kk: NULL, or csu_single_cofactors of a
-   full-rank G (a solve that meets the same block many times computes them once). */
-static inline int csu_single_classify(const double G[9], const double c[3], double mu,
-                                      const double* kk, csuSlip* s, double lambda[3]) {
+   full-rank G (a solve that meets the same block many times computes them once).
+   scaled (a constant): 1 for the bisection, whose slip search needs lambda^{v=0} only up to
+   a positive factor (its line-of-sight test and atan2 guess): s->l0n, l0x, l0y are then
+   det G lambda^{v=0} = -K c (K the cofactors), the sticking test is made on them, and the
+   division by det is left to a sticking contact (its impulse bitwise the same; the case
+   tests agree but for rounding at their boundaries). csu_single_classify: scaled = 0. */
+static inline int csu_single_classify_x(const double G[9], const double c[3], double mu,
+                                        const double* kk, csuSlip* s, double lambda[3],
+                                        int scaled) {
   double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
   double c0 = c[0], c1 = c[1], c2 = c[2];
   if (!(mu > 0)) {
@@ -112,8 +119,7 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
   double kb[8];
   if (!kk) {
     if (!csu_single_cofactors(G, kb)) {
-      int k = csu_single_reduced(G, c, mu, lambda);
-      if (k >= 0) return k;
+      if (csu_single_reduced(G, c, mu, lambda) >= 0) return CSU_CASE_REDUCED;
       if (!(kb[7] > 0)) { /* not reachable: a full-rank G has det > 0 */
         lambda[0] = lambda[1] = lambda[2] = 0;
         return CSU_CASE_REDUCED;
@@ -122,15 +128,29 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
     kk = kb;
   }
   double k00 = kk[0], k01 = kk[1], k02 = kk[2], k11 = kk[3], k12 = kk[4], k22 = kk[5];
-  double id = kk[6];
-  double l0n = id * (k00 * c0 + k01 * c1 + k02 * c2);
-  double l0x = id * (k01 * c0 + k11 * c1 + k12 * c2);
-  double l0y = id * (k02 * c0 + k12 * c1 + k22 * c2);
-  double lt2 = l0x * l0x + l0y * l0y;
-  /* Sticking: mu lambda_N^{v=0} >= |lambda_T^{v=0}| (Algorithm 2, line 5). */
-  if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
-    lambda[0] = l0n, lambda[1] = l0x, lambda[2] = l0y;
-    return CSU_CASE_STICK;
+  double l0n, l0x, l0y, lt2;
+  if (!scaled) {
+    double id = kk[6];
+    l0n = id * (k00 * c0 + k01 * c1 + k02 * c2);
+    l0x = id * (k01 * c0 + k11 * c1 + k12 * c2);
+    l0y = id * (k02 * c0 + k12 * c1 + k22 * c2);
+    lt2 = l0x * l0x + l0y * l0y;
+    /* Sticking: mu lambda_N^{v=0} >= |lambda_T^{v=0}| (Algorithm 2, line 5). */
+    if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
+      lambda[0] = l0n, lambda[1] = l0x, lambda[2] = l0y;
+      return CSU_CASE_STICK;
+    }
+  } else {
+    /* det lambda^{v=0}: the same tests, scaled by det > 0 */
+    l0n = -(k00 * c0 + k01 * c1 + k02 * c2);
+    l0x = -(k01 * c0 + k11 * c1 + k12 * c2);
+    l0y = -(k02 * c0 + k12 * c1 + k22 * c2);
+    lt2 = l0x * l0x + l0y * l0y;
+    if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
+      double id = kk[6];
+      lambda[0] = -id * l0n, lambda[1] = -id * l0x, lambda[2] = -id * l0y;
+      return CSU_CASE_STICK;
+    }
   }
   /* The slip ellipse of the paper's model shrinks to the apex when c_N = 0 (r = 0 in
      eq. 14): lambda = 0 is then the only slipping impulse. */
@@ -153,14 +173,25 @@ static inline int csu_single_classify(const double G[9], const double c[3], doub
   return CSU_CASE_SLIP;
 }
 
-/* The set-up of every single-contact method: csu_single_classify, and *steps = 0 (steps may
-   be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). kk: NULL or
-   the block's csu_single_cofactors. */
-static inline int csu_single_setup(const double G[9], const double c[3], double mu,
-                                   const double* kk, csuSlip* s, double lambda[3], int* steps) {
-  int k = csu_single_classify(G, c, mu, kk, s, lambda);
+static inline int csu_single_classify(const double G[9], const double c[3], double mu,
+                                      const double* kk, csuSlip* s, double lambda[3]) {
+  return csu_single_classify_x(G, c, mu, kk, s, lambda, 0);
+}
+
+/* The set-up of every single-contact method: csu_single_classify_x, and *steps = 0 (steps
+   may be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). kk: NULL
+   or the block's csu_single_cofactors. csu_single_setup: scaled = 0. */
+static inline int csu_single_setup_x(const double G[9], const double c[3], double mu,
+                                     const double* kk, csuSlip* s, double lambda[3], int* steps,
+                                     int scaled) {
+  int k = csu_single_classify_x(G, c, mu, kk, s, lambda, scaled);
   if (k != CSU_CASE_SLIP && steps) *steps = 0;
   return k;
+}
+
+static inline int csu_single_setup(const double G[9], const double c[3], double mu,
+                                   const double* kk, csuSlip* s, double lambda[3], int* steps) {
+  return csu_single_setup_x(G, c, mu, kk, s, lambda, steps, 0);
 }
 
 #endif
