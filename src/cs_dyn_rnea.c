@@ -33,8 +33,14 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
     int da = dofadr[k], de = da + dofnum[k];
     if (vel && (kind[k] == CS_BODY_REVOLUTE || kind[k] == CS_BODY_PRISMATIC)) {
       const double* Sd = cdof_dot + 6 * da;
-      double qv = qvel[da];
-      for (int r = 0; r < 6; r++) a[r] = ap[r] + Sd[r] * qv;
+      cs_v2 qv = {qvel[da], qvel[da]};
+      for (int r = 0; r < 6; r += 2) { /* in pairs: acc is one array, a and ap may alias */
+        cs_v2 x, y;
+        memcpy(&x, ap + r, sizeof x);
+        memcpy(&y, Sd + r, sizeof y);
+        x += y * qv;
+        memcpy(a + r, &x, sizeof x);
+      }
     } else if (vel && kind[k] == CS_BODY_FREE) {
       /* a free joint's translation dofs have cdof_dot = 0 */
       const double* Sd = cdof_dot + 6 * (da + 3);
@@ -92,7 +98,13 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
     if (p > 0) {
       double* fp = frc + 6 * p;
       const double* f = frc + 6 * k;
-      for (int r = 0; r < 6; r++) fp[r] += f[r];
+      for (int r = 0; r < 6; r += 2) {
+        cs_v2 x, y;
+        memcpy(&x, fp + r, sizeof x);
+        memcpy(&y, f + r, sizeof y);
+        x += y;
+        memcpy(fp + r, &x, sizeof x);
+      }
     }
   }
   /* joint forces: tau_i = S_i . f_body(i) (+ armature, damping); qacc[i] is read before

@@ -28,11 +28,18 @@
 static int cs_all_finite(const double* a, int n, int* bad) {
   /* x * 0 is 0 for a finite x and NaN for an infinite or NaN one: one branch-free pass
      (two lanes) in the common case, the index only when something is wrong */
-  double s0 = 0, s1 = 0;
+  cs_v2 s0 = {0, 0}, s1 = {0, 0}, z = {0, 0};
   int i = 0;
-  for (; i + 1 < n; i += 2) s0 += a[i] * 0.0, s1 += a[i + 1] * 0.0;
-  if (i < n) s0 += a[i] * 0.0;
-  if (s0 + s1 == 0) return 1;
+  for (; i + 3 < n; i += 4) {
+    cs_v2 x0, x1;
+    memcpy(&x0, a + i, sizeof x0);
+    memcpy(&x1, a + i + 2, sizeof x1);
+    s0 += x0 * z, s1 += x1 * z;
+  }
+  double s = 0;
+  for (; i < n; i++) s += a[i] * 0.0;
+  s0 += s1;
+  if (s0[0] + s0[1] + s == 0) return 1;
   for (i = 0; i < n; i++)
     if (!isfinite(a[i])) {
       *bad = i;
@@ -196,11 +203,27 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
   d->prev_converged = d->solver_stats.converged;
   /* v+ = v_free + M^-1 J^T lambda: one solve */
   double idt = 1.0 / m->opt.timestep;
-  for (int j = 0; j < 3 * nc; j++) {
-    double l = d->efc_lambda[j];
-    if (l == 0) continue;
-    const double* J = d->efc_J + (size_t)j * nv;
-    for (int i = 0; i < nv; i++) d->qfrc_contact[i] += J[i] * l;
+  /* J^T lambda, a contact's three rows at once (each entry takes its rows' terms in row
+     order, as row by row would) in the two lanes of a vector */
+  double* restrict fc = d->qfrc_contact;
+  for (int c = 0; c < nc; c++) {
+    const double* lam = d->efc_lambda + 3 * c;
+    if (lam[0] == 0 && lam[1] == 0 && lam[2] == 0) continue;
+    const double* restrict J0 = d->efc_J + (size_t)(3 * c) * nv;
+    const double* restrict J1 = J0 + nv;
+    const double* restrict J2 = J1 + nv;
+    cs_v2 l0 = {lam[0], lam[0]}, l1 = {lam[1], lam[1]}, l2 = {lam[2], lam[2]};
+    int i = 0;
+    for (; i + 1 < nv; i += 2) {
+      cs_v2 f, a, b, e;
+      memcpy(&f, fc + i, sizeof f);
+      memcpy(&a, J0 + i, sizeof a);
+      memcpy(&b, J1 + i, sizeof b);
+      memcpy(&e, J2 + i, sizeof e);
+      f = ((f + a * l0) + b * l1) + e * l2;
+      memcpy(fc + i, &f, sizeof f);
+    }
+    if (i < nv) fc[i] = ((fc[i] + J0[i] * lam[0]) + J1[i] * lam[1]) + J2[i] * lam[2];
   }
   size_t mk = cs_stack_mark(d);
   double* dv = CS_STACK_ALLOC(d, double, nv);
