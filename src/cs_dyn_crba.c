@@ -6,14 +6,15 @@
 
 #include "cs_error.h"
 #include "cs_math.h"
-#include "contactsim/cs_dynamics.h"
+#include "cs_dyn.h"
 
 /* y[0..n) -= a x[0..n) for non-overlapping rows of one array. */
 static inline void cs_sub_scaled(double* restrict y, const double* restrict x, double a, int n) {
   for (int s = 0; s < n; s++) y[s] -= a * x[s];
 }
 
-void cs_crba(const csModel* m, csData* d) {
+/* cs_crba; with bias also the rest of cs_rnea's bias forces (cs_crba_bias) */
+static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
   int nb = m->nbody, nv = m->nv;
   double* restrict crb = d->crb;
   const double* restrict cdof = d->cdof;
@@ -23,13 +24,18 @@ void cs_crba(const csModel* m, csData* d) {
   const int* restrict adr = m->dof_Madr;
   const int* restrict num = m->dof_Mnum;
   const int* restrict dbody = m->dof_body;
+  const int* restrict own = m->dof_Mown;
+  double* restrict frc = d->cfrc;
+  double* restrict bias_out = d->qfrc_bias;
   memcpy(crb, d->cinert, sizeof(double) * 10 * (size_t)nb);
+  if (bias) cs_rnea_body_forces(m, d, 1);
   /* composite inertias, leaves first; in pairs of doubles (a body's 10 numbers start at an
-     even index) */
+     even index); with bias the subtree forces too (cs_rnea's backward pass) */
   const int* restrict order = m->body_order;
   for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
     int k = order[o];
-    double* c = crb + 10 * m->body_parent[k];
+    int p = m->body_parent[k];
+    double* c = crb + 10 * p;
     const double* s = crb + 10 * k;
     for (int r = 0; r < 10; r += 2) {
       cs_v2 a, b;
@@ -37,6 +43,17 @@ void cs_crba(const csModel* m, csData* d) {
       memcpy(&b, s + r, sizeof b);
       a += b;
       memcpy(c + r, &a, sizeof a);
+    }
+    if (bias && p > 0) {
+      double* fp = frc + 6 * p;
+      const double* f = frc + 6 * k;
+      for (int r = 0; r < 6; r += 2) {
+        cs_v2 x, y;
+        memcpy(&x, fp + r, sizeof x);
+        memcpy(&y, f + r, sizeof y);
+        x += y;
+        memcpy(fp + r, &x, sizeof x);
+      }
     }
   }
   for (int i = 0; i < nv; i++) {
@@ -48,8 +65,15 @@ void cs_crba(const csModel* m, csData* d) {
     const int* col = Mcol + adr[i];
     row[0] = F[0] * Si[0] + F[1] * Si[1] + F[2] * Si[2] + F[3] * Si[3] + F[4] * Si[4] +
              F[5] * Si[5] + m->dof_armature[i];
+    if (bias) { /* cs_rnea's tau_i = S_i . f_body(i) */
+      const double* f = frc + 6 * dbody[i];
+      int tr = tran[i];
+      bias_out[i] = tr >= 0 ? f[3 + tr]
+                            : f[0] * Si[0] + f[1] * Si[1] + f[2] * Si[2] + f[3] * Si[3] +
+                                  f[4] * Si[4] + f[5] * Si[5];
+    }
     int nt = n;
-    if (n > 6 && tran[col[n - 1]] == 0 && m->body_kind[dbody[col[n - 1]]] == CS_BODY_FREE) {
+    if (own[i] < n && m->body_kind[dbody[col[n - 1]]] == CS_BODY_FREE) {
       /* the last 6 ancestors are the dofs of a free root body (columns r+5, ..., r):
          rotations S = (a, p x a) about the axes a through its origin p, then translations
          S = (0, e_k). S . F = a . (F_ang + F_lin x p) */
@@ -81,24 +105,37 @@ void cs_crba(const csModel* m, csData* d) {
   }
 }
 
+void cs_crba(const csModel* m, csData* d) { cs_crba_impl(m, d, 0); }
+
+void cs_crba_bias(const csModel* m, csData* d) { cs_crba_impl(m, d, 1); }
+
 /* L^T D L of the dense block of a free root body's 6 dofs, packed as stored: row j (dof r+j)
    of length j+1 at off(j) = j(j+1)/2 holds M_jj, M_j,j-1, ..., M_j0. Its rows were already
    updated by every descendant. Returns the failing row j or -1. */
-static inline int cs_factor_free_block(double* restrict R, double* restrict dinv) {
-  for (int j = 5; j >= 0; j--) {
-    double* rj = R + j * (j + 1) / 2;
-    double Dj = rj[0];
-    if (!(Dj > 0)) return j;
-    double inv = 1.0 / Dj;
-    dinv[j] = inv;
-    for (int t = 1; t <= j; t++) {
-      int c = j - t;
-      double a = rj[t] * inv;
-      double* rc = R + c * (c + 1) / 2;
-      for (int s = 0; s <= c; s++) rc[s] -= a * rj[t + s];
-      rj[t] = a;
-    }
+static inline int cs_factor_free_row(double* restrict R, double* restrict dinv, int j) {
+  double* rj = R + j * (j + 1) / 2;
+  double Dj = rj[0];
+  if (!(Dj > 0)) return 0;
+  double inv = 1.0 / Dj;
+  dinv[j] = inv;
+  for (int t = 1; t <= j; t++) {
+    int c = j - t;
+    double a = rj[t] * inv;
+    double* rc = R + c * (c + 1) / 2;
+    for (int s = 0; s <= c; s++) rc[s] -= a * rj[t + s];
+    rj[t] = a;
   }
+  return 1;
+}
+
+static inline int cs_factor_free_block(double* restrict R, double* restrict dinv) {
+  /* row by row with a constant row index: straight-line code after inlining */
+  if (!cs_factor_free_row(R, dinv, 5)) return 5;
+  if (!cs_factor_free_row(R, dinv, 4)) return 4;
+  if (!cs_factor_free_row(R, dinv, 3)) return 3;
+  if (!cs_factor_free_row(R, dinv, 2)) return 2;
+  if (!cs_factor_free_row(R, dinv, 1)) return 1;
+  if (!cs_factor_free_row(R, dinv, 0)) return 0;
   return -1;
 }
 
@@ -110,6 +147,7 @@ csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
   const int* restrict num = m->dof_Mnum;
   const int* restrict Mcol = m->dof_Mcol;
   const int* restrict tran = m->dof_tran;
+  const int* restrict own = m->dof_Mown;
   memcpy(L, d->qM, sizeof(double) * (size_t)m->nM);
   if (diag_add)
     for (int i = 0; i < nv; i++) L[adr[i]] += diag_add[i];
@@ -141,8 +179,8 @@ csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
     }
     double inv = 1.0 / Dk;
     dinv[k] = inv;
-    int root = n > 6 && tran[col[n - 1]] == 0;
-    int nt = root ? n - 6 : n; /* positions 1..nt-1 by the general loop */
+    int nt = own[k]; /* positions 1..nt-1 by the general loop */
+    int root = nt < n;
     for (int t = 1; t < nt; t++) {
       double a = rk[t] * inv;
       cs_sub_scaled(L + adr[col[t]], rk + t, a, n - t);
@@ -177,7 +215,8 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
   const int* adr = m->dof_Madr;
   const int* num = m->dof_Mnum;
   const int* Mcol = m->dof_Mcol;
-  const int* tran = m->dof_tran;
+  const int* own = m->dof_Mown;
+  const double* restrict dinv = d->qLDiagInv;
   /* the ancestors of each row from dof_Mcol (independent index loads, not a walk along
      dof_parent, whose dependent loads made this the slowest part of the step's dynamics);
      the same operations in the same order as that walk */
@@ -200,12 +239,13 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
       const double* rk = L + adr[k];
       const int* col = Mcol + adr[k];
       int n = num[k];
-      if (n > 6 && tran[col[n - 1]] == 0 && r0 != -2 && (r0 < 0 || col[n - 1] == r0)) {
+      int nt = own[k];
+      if (nt < n && r0 != -2 && (r0 < 0 || col[n - 1] == r0)) {
         if (r0 < 0) {
           r0 = col[n - 1];
           for (int j = 0; j < 6; j++) xb[j] = x[r0 + j];
         }
-        for (int t = 1; t < n - 6; t++) x[col[t]] -= rk[t] * xk;
+        for (int t = 1; t < nt; t++) x[col[t]] -= rk[t] * xk;
         const double* rb = rk + n - 6; /* dofs r0+5, ..., r0 */
         xb[5] -= rb[0] * xk, xb[4] -= rb[1] * xk, xb[3] -= rb[2] * xk;
         xb[2] -= rb[3] * xk, xb[1] -= rb[4] * xk, xb[0] -= rb[5] * xk;
@@ -215,20 +255,20 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
     }
     if (r0 >= 0)
       for (int j = 0; j < 6; j++) x[r0 + j] = xb[j];
-    for (int i = 0; i < nv; i++) x[i] *= d->qLDiagInv[i];
+    for (int i = 0; i < nv; i++) x[i] *= dinv[i];
     /* L x = z. Below a free root the row's six root terms are summed as a tree, off the
        chain of the others' subtractions (the order of a sum, so rounding-level changes). */
     for (int k = 0; k < nv; k++) {
       const double* rk = L + adr[k];
       const int* col = Mcol + adr[k];
       double s = x[k];
-      int n = num[k];
-      if (n > 6 && tran[col[n - 1]] == 0) {
-        const double* rb = rk + n - 6;
+      int n = num[k], nt = own[k];
+      if (nt < n) {
+        const double* rb = rk + nt;
         const double* xr = x + col[n - 1]; /* dofs r, ..., r+5 */
         double sb = (rb[0] * xr[5] + rb[1] * xr[4]) + (rb[2] * xr[3] + rb[3] * xr[2]) +
                    (rb[4] * xr[1] + rb[5] * xr[0]);
-        for (int t = 1; t < n - 6; t++) s -= rk[t] * x[col[t]];
+        for (int t = 1; t < nt; t++) s -= rk[t] * x[col[t]];
         x[k] = s - sb;
         continue;
       }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cs_math.h"
-#include "contactsim/cs_dynamics.h"
+#include "cs_dyn.h"
 
 /* Set the dof motion vector for a rotation about unit world axis a through point p. */
 static inline void cs_dof_rot(double* S, const double* a, const double* p) {
@@ -272,26 +272,32 @@ void cs_kinematics(const csModel* m, csData* d) {
 }
 
 /* World poses of n frames attached to bodies (geoms, sites): pos and rotation matrix in the
-   body frame. */
+   body frame (quat, the same rotation, tells the identity: then the body's matrix is
+   copied, which is what the product gives but for the sign of a zero). */
 static void cs_attached_poses(const csData* d, int n, const int* body, const double* pos,
-                              const double* mat, double* restrict xpos, double* restrict xmat) {
+                              const double* quat, const double* mat, double* restrict xpos,
+                              double* restrict xmat) {
   for (int i = 0; i < n; i++) {
     const double* xm = d->xmat + 9 * body[i];
+    const double* q = quat + 4 * i;
     double t[3];
     cs_mulmat3vec(t, xm, pos + 3 * i);
     cs_add3(xpos + 3 * i, d->xpos + 3 * body[i], t);
-    cs_mulmat3(xmat + 9 * i, xm, mat + 9 * i);
+    if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0)
+      memcpy(xmat + 9 * i, xm, 9 * sizeof(double));
+    else
+      cs_mulmat3(xmat + 9 * i, xm, mat + 9 * i);
   }
 }
 
 void cs_geom_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_mat, d->geom_xpos,
-                    d->geom_xmat);
+  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, m->geom_mat,
+                    d->geom_xpos, d->geom_xmat);
 }
 
 void cs_site_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_mat, d->site_xpos,
-                    d->site_xmat);
+  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, m->site_mat,
+                    d->site_xpos, d->site_xmat);
 }
 
 void cs_com_pos(const csModel* m, csData* d) {
@@ -346,13 +352,22 @@ void cs_com_pos(const csModel* m, csData* d) {
   }
 }
 
-void cs_com_vel(const csModel* m, csData* d) {
-  double* restrict cvel = d->cvel;
-  double* restrict cdof_dot = d->cdof_dot;
-  const double* restrict cdof = d->cdof;
-  const double* restrict qvel = d->qvel;
+/* cs_com_vel, and with acc the accelerations of cs_rnea's forward pass (gravity, velocity
+   terms; cs_com_vel_acc) */
+static inline void cs_com_vel_impl(const csModel* m, csData* d, int acc) {
+  /* not restrict: cs_body_acc reads cdof_dot and writes cacc through d */
+  double* cvel = d->cvel;
+  double* cdof_dot = d->cdof_dot;
+  const double* cdof = d->cdof;
+  const double* qvel = d->qvel;
+  double* cacc = d->cacc;
   const int* kind = m->body_kind;
   memset(cvel, 0, 6 * sizeof(double));
+  if (acc) {
+    memset(cacc, 0, 6 * sizeof(double));
+    if (!(m->opt.disable & CS_DISABLE_GRAVITY)) /* the world accelerates upward */
+      cacc[3] = -m->opt.gravity[0], cacc[4] = -m->opt.gravity[1], cacc[5] = -m->opt.gravity[2];
+  }
   const int* order = m->body_order;
   for (int o = 1; o < m->nbody; o++) {
     int k = order[o];
@@ -386,6 +401,14 @@ void cs_com_vel(const csModel* m, csData* d) {
           v[r] = u[0], vb[r] = u[1];
         }
         for (int r = 0; r < 6; r++) Da[r] = D[r][0], Db[r] = D[r][1];
+        if (acc) { /* as cs_body_acc: a = a_parent + cdof_dot qvel */
+          const double *Ap = cacc + 6 * m->body_parent[k], *Aq = cacc + 6 * m->body_parent[k2];
+          cs_v2 A[6];
+          for (int r = 0; r < 6; r++) A[r] = (cs_v2){Ap[r], Aq[r]} + D[r] * q;
+          double *Aa = cacc + 6 * k, *Ab = cacc + 6 * k2;
+          for (int r = 0; r < 6; r++) Aa[r] = A[r][0];
+          for (int r = 0; r < 6; r++) Ab[r] = A[r][1];
+        }
         break;
       }
       case CS_BODY_PRISMATIC: {
@@ -450,5 +473,10 @@ void cs_com_vel(const csModel* m, csData* d) {
         break;
       }
     }
+    if (acc && kind[k] != CS_BODY_REVOLUTE) cs_body_acc(m, d, k, 1);
   }
 }
+
+void cs_com_vel(const csModel* m, csData* d) { cs_com_vel_impl(m, d, 0); }
+
+void cs_com_vel_acc(const csModel* m, csData* d) { cs_com_vel_impl(m, d, 1); }

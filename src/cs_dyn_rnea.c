@@ -3,66 +3,14 @@
 #include <string.h>
 
 #include "cs_math.h"
-#include "contactsim/cs_dynamics.h"
+#include "cs_dyn.h"
 
-void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double* result) {
-  int nb = m->nbody, nv = m->nv;
-  double* restrict acc = d->cacc;
+void cs_rnea_body_forces(const csModel* m, csData* d, int vel) {
+  int nb = m->nbody;
+  const double* restrict acc = d->cacc;
   double* restrict frc = d->cfrc;
   const double* restrict cinert = d->cinert;
   const double* restrict cvel = d->cvel;
-  const double* restrict cdof = d->cdof;
-  const double* restrict cdof_dot = d->cdof_dot;
-  const double* restrict qvel = d->qvel;
-  const int* restrict parent = m->body_parent;
-  const int* restrict dofadr = m->body_dofadr;
-  const int* restrict dofnum = m->body_dofnum;
-  const int* restrict kind = m->body_kind;
-  memset(acc, 0, 6 * sizeof(double));
-  if ((flags & CS_RNE_GRAVITY) && !(m->opt.disable & CS_DISABLE_GRAVITY)) {
-    /* the world accelerates upward: gravity acts on every body */
-    acc[3] = -m->opt.gravity[0], acc[4] = -m->opt.gravity[1], acc[5] = -m->opt.gravity[2];
-  }
-  int vel = flags & CS_RNE_VELOCITY;
-  /* forward: body accelerations (a chain from the root) */
-  const int* restrict order = m->body_order;
-  for (int o = 1; o < nb; o++) {
-    int k = order[o];
-    const double* ap = acc + 6 * parent[k];
-    double* a = acc + 6 * k;
-    int da = dofadr[k], de = da + dofnum[k];
-    if (vel && (kind[k] == CS_BODY_REVOLUTE || kind[k] == CS_BODY_PRISMATIC)) {
-      const double* Sd = cdof_dot + 6 * da;
-      cs_v2 qv = {qvel[da], qvel[da]};
-      for (int r = 0; r < 6; r += 2) { /* in pairs: acc is one array, a and ap may alias */
-        cs_v2 x, y;
-        memcpy(&x, ap + r, sizeof x);
-        memcpy(&y, Sd + r, sizeof y);
-        x += y * qv;
-        memcpy(a + r, &x, sizeof x);
-      }
-    } else if (vel && kind[k] == CS_BODY_FREE) {
-      /* a free joint's translation dofs have cdof_dot = 0 */
-      const double* Sd = cdof_dot + 6 * (da + 3);
-      double q3 = qvel[da + 3], q4 = qvel[da + 4], q5 = qvel[da + 5];
-      for (int r = 0; r < 6; r++) a[r] = ap[r] + Sd[r] * q3 + Sd[6 + r] * q4 + Sd[12 + r] * q5;
-    } else {
-      for (int r = 0; r < 6; r++) a[r] = ap[r];
-      if (vel)
-        for (int i = da; i < de; i++) {
-          const double* Sd = cdof_dot + 6 * i;
-          double qv = qvel[i];
-          for (int r = 0; r < 6; r++) a[r] += Sd[r] * qv;
-        }
-    }
-    if (qacc)
-      for (int i = da; i < de; i++) {
-        const double* S = cdof + 6 * i;
-        double qa = qacc[i];
-        if (qa != 0)
-          for (int r = 0; r < 6; r++) a[r] += S[r] * qa;
-      }
-  }
   /* the forces that produce them, f = I a (+ v x* I v), independent per body: two bodies at
      a time, one in each lane of a vector (the last one twice if the count is odd) */
   for (int k = 1; k < nb; k += 2) {
@@ -91,6 +39,39 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
     for (int r = 0; r < 6; r++) fa[r] = f[r][0];
     for (int r = 0; r < 6; r++) fb[r] = f[r][1];
   }
+}
+
+void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double* result) {
+  int nb = m->nbody, nv = m->nv;
+  double* acc = d->cacc; /* not restrict: cs_body_acc writes it through d */
+  double* restrict frc = d->cfrc;
+  const double* restrict cdof = d->cdof;
+  const double* restrict qvel = d->qvel;
+  const int* restrict parent = m->body_parent;
+  const int* restrict dofadr = m->body_dofadr;
+  const int* restrict dofnum = m->body_dofnum;
+  memset(acc, 0, 6 * sizeof(double));
+  if ((flags & CS_RNE_GRAVITY) && !(m->opt.disable & CS_DISABLE_GRAVITY)) {
+    /* the world accelerates upward: gravity acts on every body */
+    acc[3] = -m->opt.gravity[0], acc[4] = -m->opt.gravity[1], acc[5] = -m->opt.gravity[2];
+  }
+  int vel = flags & CS_RNE_VELOCITY;
+  /* forward: body accelerations (a chain from the root) */
+  const int* restrict order = m->body_order;
+  for (int o = 1; o < nb; o++) {
+    int k = order[o];
+    double* a = acc + 6 * k;
+    int da = dofadr[k], de = da + dofnum[k];
+    cs_body_acc(m, d, k, vel);
+    if (qacc)
+      for (int i = da; i < de; i++) {
+        const double* S = cdof + 6 * i;
+        double qa = qacc[i];
+        if (qa != 0)
+          for (int r = 0; r < 6; r++) a[r] += S[r] * qa;
+      }
+  }
+  cs_rnea_body_forces(m, d, vel);
   /* backward: subtree forces */
   for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
     int k = order[o];

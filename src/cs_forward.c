@@ -23,7 +23,7 @@
 #include "cs_error.h"
 #include "cs_math.h"
 #include "cs_memory.h"
-#include "contactsim/cs_dynamics.h"
+#include "cs_dyn.h"
 
 static int cs_all_finite(const double* a, int n, int* bad) {
   /* x * 0 is 0 for a finite x and NaN for an infinite or NaN one: one branch-free pass
@@ -121,9 +121,8 @@ void cs_actuation(const csModel* m, csData* d) {
 static csStatus cs_fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
   cs_kinematics(m, d);
   cs_com_pos(m, d);
-  cs_crba(m, d);
-  cs_com_vel(m, d);
-  cs_rnea(m, d, NULL, CS_RNE_GRAVITY | CS_RNE_VELOCITY, d->qfrc_bias);
+  cs_com_vel_acc(m, d); /* with cs_rnea's forward pass */
+  cs_crba_bias(m, d);   /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
   int damp = !(m->opt.disable & CS_DISABLE_DAMPING);
   for (int i = 0; i < m->nv; i++) d->qfrc_damping[i] = damp ? -m->dof_damping[i] * d->qvel[i] : 0;
   cs_actuation(m, d);
