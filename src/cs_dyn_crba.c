@@ -13,20 +13,142 @@ static inline void cs_sub_scaled(double* restrict y, const double* restrict x, d
   for (int s = 0; s < n; s++) y[s] -= a * x[s];
 }
 
+/* Row i of M (and with bias the bias force of dof i from the subtree forces d->cfrc),
+   from the composite inertias d->crb */
+static inline void cs_crba_row(const csModel* m, csData* d, int i, int bias) {
+  const double* restrict cdof = d->cdof;
+  const int* restrict tran = m->dof_tran;
+  const int* restrict dbody = m->dof_body;
+  double F[6];
+  const double* Si = cdof + 6 * i;
+  cs_inert_mul(F, d->crb + 10 * dbody[i], Si);
+  int n = m->dof_Mnum[i];
+  double* restrict row = d->qM + m->dof_Madr[i];
+  const int* col = m->dof_Mcol + m->dof_Madr[i];
+  row[0] = F[0] * Si[0] + F[1] * Si[1] + F[2] * Si[2] + F[3] * Si[3] + F[4] * Si[4] +
+           F[5] * Si[5] + m->dof_armature[i];
+  if (bias) { /* cs_rnea's tau_i = S_i . f_body(i) */
+    const double* f = d->cfrc + 6 * dbody[i];
+    int tr = tran[i];
+    d->qfrc_bias[i] = tr >= 0 ? f[3 + tr]
+                              : f[0] * Si[0] + f[1] * Si[1] + f[2] * Si[2] + f[3] * Si[3] +
+                                    f[4] * Si[4] + f[5] * Si[5];
+  }
+  int nt = n;
+  if (m->dof_Mown[i] < n && m->body_kind[dbody[col[n - 1]]] == CS_BODY_FREE) {
+    /* the last 6 ancestors are the dofs of a free root body (columns r+5, ..., r):
+       rotations S = (a, p x a) about the axes a through its origin p, then translations
+       S = (0, e_k). S . F = a . (F_ang + F_lin x p) */
+    int r0 = col[n - 1];
+    const double* p = d->xpos + 3 * dbody[r0];
+    double g0 = F[0] + (F[4] * p[2] - F[5] * p[1]);
+    double g1 = F[1] + (F[5] * p[0] - F[3] * p[2]);
+    double g2 = F[2] + (F[3] * p[1] - F[4] * p[0]);
+    double* tail = row + n - 6;
+    for (int c = 0; c < 3; c++) {
+      const double* a = cdof + 6 * (r0 + 5 - c);
+      tail[c] = a[0] * g0 + a[1] * g1 + a[2] * g2;
+    }
+    tail[3] = F[5], tail[4] = F[4], tail[5] = F[3];
+    nt = n - 6;
+  }
+  for (int t = 1; t < nt; t++) {
+    int j = col[t];
+    int tr = tran[j];
+    /* a free joint's translation dof: S = (0, e_k), the product is one component */
+    if (tr >= 0) {
+      row[t] = F[3 + tr];
+    } else {
+      const double* S = cdof + 6 * j;
+      row[t] = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] +
+               F[5] * S[5];
+    }
+  }
+}
+
+/* cs_crba_row for the dofs ia, ib of two revolute bodies whose rows have the same length,
+   the same own part and the same free root block (if any), one in each lane of a vector:
+   per lane the operations of cs_crba_row */
+static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int bias) {
+  const double* restrict cdof = d->cdof;
+  const int* restrict tran = m->dof_tran;
+  const int* restrict dbody = m->dof_body;
+  const double *Sa = cdof + 6 * ia, *Sb = cdof + 6 * ib;
+  const double *Ca = d->crb + 10 * dbody[ia], *Cb = d->crb + 10 * dbody[ib];
+  cs_v2 I[10], S[6], F[6];
+  for (int r = 0; r < 10; r++) I[r] = (cs_v2){Ca[r], Cb[r]};
+  for (int r = 0; r < 6; r++) S[r] = (cs_v2){Sa[r], Sb[r]};
+  cs_inert_mul_v2(F, I, S);
+  int n = m->dof_Mnum[ia];
+  double* restrict rowa = d->qM + m->dof_Madr[ia];
+  double* restrict rowb = d->qM + m->dof_Madr[ib];
+  const int* cola = m->dof_Mcol + m->dof_Madr[ia];
+  const int* colb = m->dof_Mcol + m->dof_Madr[ib];
+  cs_v2 arm = {m->dof_armature[ia], m->dof_armature[ib]};
+  cs_v2 dg = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] +
+             F[5] * S[5] + arm;
+  rowa[0] = dg[0], rowb[0] = dg[1];
+  if (bias) { /* revolute: no translation dof */
+    const double *fa = d->cfrc + 6 * dbody[ia], *fb = d->cfrc + 6 * dbody[ib];
+    cs_v2 f[6];
+    for (int r = 0; r < 6; r++) f[r] = (cs_v2){fa[r], fb[r]};
+    cs_v2 tau = f[0] * S[0] + f[1] * S[1] + f[2] * S[2] + f[3] * S[3] + f[4] * S[4] +
+                f[5] * S[5];
+    d->qfrc_bias[ia] = tau[0], d->qfrc_bias[ib] = tau[1];
+  }
+  int nt = n;
+  if (m->dof_Mown[ia] < n && m->body_kind[dbody[cola[n - 1]]] == CS_BODY_FREE) {
+    int r0 = cola[n - 1]; /* = colb[n - 1] */
+    const double* p = d->xpos + 3 * dbody[r0];
+    cs_v2 p0 = {p[0], p[0]}, p1 = {p[1], p[1]}, p2 = {p[2], p[2]};
+    cs_v2 g0 = F[0] + (F[4] * p2 - F[5] * p1);
+    cs_v2 g1 = F[1] + (F[5] * p0 - F[3] * p2);
+    cs_v2 g2 = F[2] + (F[3] * p1 - F[4] * p0);
+    double *ta = rowa + n - 6, *tb = rowb + n - 6;
+    for (int c = 0; c < 3; c++) {
+      const double* a = cdof + 6 * (r0 + 5 - c);
+      cs_v2 v = (cs_v2){a[0], a[0]} * g0 + (cs_v2){a[1], a[1]} * g1 + (cs_v2){a[2], a[2]} * g2;
+      ta[c] = v[0], tb[c] = v[1];
+    }
+    ta[3] = F[5][0], ta[4] = F[4][0], ta[5] = F[3][0];
+    tb[3] = F[5][1], tb[4] = F[4][1], tb[5] = F[3][1];
+    nt = n - 6;
+  }
+  for (int t = 1; t < nt; t++) {
+    int ja = cola[t], jb = colb[t];
+    int tra = tran[ja], trb = tran[jb];
+    if (tra < 0 && trb < 0) {
+      const double *A = cdof + 6 * ja, *B = cdof + 6 * jb;
+      cs_v2 v = F[0] * (cs_v2){A[0], B[0]} + F[1] * (cs_v2){A[1], B[1]} +
+                F[2] * (cs_v2){A[2], B[2]} + F[3] * (cs_v2){A[3], B[3]} +
+                F[4] * (cs_v2){A[4], B[4]} + F[5] * (cs_v2){A[5], B[5]};
+      rowa[t] = v[0], rowb[t] = v[1];
+    } else { /* a free joint's translation dof in one lane at least: lane by lane */
+      for (int lane = 0; lane < 2; lane++) {
+        int j = lane ? jb : ja, tr = lane ? trb : tra;
+        double* row = lane ? rowb : rowa;
+        double Fl[6] = {F[0][lane], F[1][lane], F[2][lane], F[3][lane], F[4][lane], F[5][lane]};
+        if (tr >= 0) {
+          row[t] = Fl[3 + tr];
+        } else {
+          const double* Sj = cdof + 6 * j;
+          row[t] = Fl[0] * Sj[0] + Fl[1] * Sj[1] + Fl[2] * Sj[2] + Fl[3] * Sj[3] +
+                   Fl[4] * Sj[4] + Fl[5] * Sj[5];
+        }
+      }
+    }
+  }
+}
+
 /* cs_crba; with bias also the rest of cs_rnea's bias forces (cs_crba_bias) */
 static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
-  int nb = m->nbody, nv = m->nv;
+  int nb = m->nbody;
   double* restrict crb = d->crb;
-  const double* restrict cdof = d->cdof;
-  double* restrict qM = d->qM;
+  double* restrict frc = d->cfrc;
   const int* restrict Mcol = m->dof_Mcol;
-  const int* restrict tran = m->dof_tran;
   const int* restrict adr = m->dof_Madr;
   const int* restrict num = m->dof_Mnum;
-  const int* restrict dbody = m->dof_body;
   const int* restrict own = m->dof_Mown;
-  double* restrict frc = d->cfrc;
-  double* restrict bias_out = d->qfrc_bias;
   memcpy(crb, d->cinert, sizeof(double) * 10 * (size_t)nb);
   if (bias) cs_rnea_body_forces(m, d, 1);
   /* composite inertias, leaves first; in pairs of doubles (a body's 10 numbers start at an
@@ -56,52 +178,24 @@ static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
       }
     }
   }
-  for (int i = 0; i < nv; i++) {
-    double F[6];
-    const double* Si = cdof + 6 * i;
-    cs_inert_mul(F, crb + 10 * dbody[i], Si);
-    int n = num[i];
-    double* row = qM + adr[i];
-    const int* col = Mcol + adr[i];
-    row[0] = F[0] * Si[0] + F[1] * Si[1] + F[2] * Si[2] + F[3] * Si[3] + F[4] * Si[4] +
-             F[5] * Si[5] + m->dof_armature[i];
-    if (bias) { /* cs_rnea's tau_i = S_i . f_body(i) */
-      const double* f = frc + 6 * dbody[i];
-      int tr = tran[i];
-      bias_out[i] = tr >= 0 ? f[3 + tr]
-                            : f[0] * Si[0] + f[1] * Si[1] + f[2] * Si[2] + f[3] * Si[3] +
-                                  f[4] * Si[4] + f[5] * Si[5];
-    }
-    int nt = n;
-    if (own[i] < n && m->body_kind[dbody[col[n - 1]]] == CS_BODY_FREE) {
-      /* the last 6 ancestors are the dofs of a free root body (columns r+5, ..., r):
-         rotations S = (a, p x a) about the axes a through its origin p, then translations
-         S = (0, e_k). S . F = a . (F_ang + F_lin x p) */
-      int r0 = col[n - 1];
-      const double* p = d->xpos + 3 * dbody[r0];
-      double g0 = F[0] + (F[4] * p[2] - F[5] * p[1]);
-      double g1 = F[1] + (F[5] * p[0] - F[3] * p[2]);
-      double g2 = F[2] + (F[3] * p[1] - F[4] * p[0]);
-      double* tail = row + n - 6;
-      for (int c = 0; c < 3; c++) {
-        const double* a = cdof + 6 * (r0 + 5 - c);
-        tail[c] = a[0] * g0 + a[1] * g1 + a[2] * g2;
-      }
-      tail[3] = F[5], tail[4] = F[4], tail[5] = F[3];
-      nt = n - 6;
-    }
-    for (int t = 1; t < nt; t++) {
-      int j = col[t];
-      int tr = tran[j];
-      /* a free joint's translation dof: S = (0, e_k), the product is one component */
-      if (tr >= 0) {
-        row[t] = F[3 + tr];
-      } else {
-        const double* S = cdof + 6 * j;
-        row[t] = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] +
-                 F[5] * S[5];
+  /* the rows of M (and bias forces), independent per dof: two revolute bodies next to each
+     other in the breadth-first order whose rows have the same shape (legs of a robot) in
+     the two lanes of a vector */
+  for (int o = 1; o < nb; o++) {
+    int k = order[o];
+    int da = m->body_dofadr[k];
+    if (m->body_kind[k] == CS_BODY_REVOLUTE && o + 1 < nb) {
+      int k2 = order[o + 1];
+      int db = m->body_dofadr[k2];
+      int n = num[da];
+      if (m->body_kind[k2] == CS_BODY_REVOLUTE && num[db] == n && own[db] == own[da] &&
+          (own[da] == n || Mcol[adr[da] + n - 1] == Mcol[adr[db] + n - 1])) {
+        cs_crba_row2(m, d, da, db, bias);
+        o++;
+        continue;
       }
     }
+    for (int i = da; i < da + m->body_dofnum[k]; i++) cs_crba_row(m, d, i, bias);
   }
 }
 
