@@ -149,8 +149,7 @@ static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
   const int* restrict adr = m->dof_Madr;
   const int* restrict num = m->dof_Mnum;
   const int* restrict own = m->dof_Mown;
-  memcpy(crb, d->cinert, sizeof(double) * 10 * (size_t)nb);
-  if (bias) cs_rnea_body_forces(m, d, 1);
+  if (!bias) memcpy(crb, d->cinert, sizeof(double) * 10 * (size_t)nb); /* else done */
   /* composite inertias, leaves first; in pairs of doubles (a body's 10 numbers start at an
      even index); with bias the subtree forces too (cs_rnea's backward pass) */
   const int* restrict order = m->body_order;

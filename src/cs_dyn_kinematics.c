@@ -300,7 +300,8 @@ void cs_site_poses(const csModel* m, csData* d) {
                     d->site_xpos, d->site_xmat);
 }
 
-void cs_com_pos(const csModel* m, csData* d) {
+/* cs_com_pos; with forces also crb and the body forces (cs_com_pos_forces) */
+static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
   double* restrict cinert = d->cinert;
   const double* restrict xmat = d->xmat;
   const double* restrict xipos = d->xipos;
@@ -349,8 +350,21 @@ void cs_com_pos(const csModel* m, csData* d) {
     double* cib = cinert + 10 * k2;
     for (int r = 0; r < 10; r++) cia[r] = o[r][0];
     for (int r = 0; r < 10; r++) cib[r] = o[r][1];
+    if (forces) {
+      double* ra = d->crb + 10 * k;
+      double* rb = d->crb + 10 * k2;
+      for (int r = 0; r < 10; r++) ra[r] = o[r][0];
+      for (int r = 0; r < 10; r++) rb[r] = o[r][1];
+      cs_body_force2(o, d->cacc + 6 * k, d->cacc + 6 * k2, d->cvel + 6 * k, d->cvel + 6 * k2,
+                     1, d->cfrc + 6 * k, d->cfrc + 6 * k2);
+    }
   }
+  if (forces) memset(d->crb, 0, 10 * sizeof(double));
 }
+
+void cs_com_pos(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 0); }
+
+void cs_com_pos_forces(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 1); }
 
 /* cs_com_vel, and with acc the accelerations of cs_rnea's forward pass (gravity, velocity
    terms; cs_com_vel_acc) */

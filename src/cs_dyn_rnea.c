@@ -16,28 +16,10 @@ void cs_rnea_body_forces(const csModel* m, csData* d, int vel) {
   for (int k = 1; k < nb; k += 2) {
     int k2 = k + 1 < nb ? k + 1 : k;
     const double *Ia = cinert + 10 * k, *Ib = cinert + 10 * k2;
-    const double *aa = acc + 6 * k, *ab = acc + 6 * k2;
-    cs_v2 I[10], x[6], f[6];
+    cs_v2 I[10];
     for (int r = 0; r < 10; r++) I[r] = (cs_v2){Ia[r], Ib[r]};
-    for (int r = 0; r < 6; r++) x[r] = (cs_v2){aa[r], ab[r]};
-    cs_inert_mul_v2(f, I, x);
-    if (vel) {
-      const double *va = cvel + 6 * k, *vb = cvel + 6 * k2;
-      cs_v2 v[6], h[6];
-      for (int r = 0; r < 6; r++) v[r] = (cs_v2){va[r], vb[r]};
-      cs_inert_mul_v2(h, I, v);
-      /* f += v x* h */
-      f[0] += (v[1] * h[2] - v[2] * h[1]) + (v[4] * h[5] - v[5] * h[4]);
-      f[1] += (v[2] * h[0] - v[0] * h[2]) + (v[5] * h[3] - v[3] * h[5]);
-      f[2] += (v[0] * h[1] - v[1] * h[0]) + (v[3] * h[4] - v[4] * h[3]);
-      f[3] += v[1] * h[5] - v[2] * h[4];
-      f[4] += v[2] * h[3] - v[0] * h[5];
-      f[5] += v[0] * h[4] - v[1] * h[3];
-    }
-    double* fa = frc + 6 * k;
-    double* fb = frc + 6 * k2;
-    for (int r = 0; r < 6; r++) fa[r] = f[r][0];
-    for (int r = 0; r < 6; r++) fb[r] = f[r][1];
+    cs_body_force2(I, acc + 6 * k, acc + 6 * k2, cvel + 6 * k, cvel + 6 * k2, vel, frc + 6 * k,
+                   frc + 6 * k2);
   }
 }
 

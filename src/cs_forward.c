@@ -120,9 +120,9 @@ void cs_actuation(const csModel* m, csData* d) {
    factorising. Leaves qfrc_bias (without damping), qfrc_damping, qfrc_actuator. */
 static csStatus cs_fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
   cs_kinematics(m, d);
-  cs_com_pos(m, d);
-  cs_com_vel_acc(m, d); /* with cs_rnea's forward pass */
-  cs_crba_bias(m, d);   /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
+  cs_com_vel_acc(m, d);    /* with cs_rnea's forward pass */
+  cs_com_pos_forces(m, d); /* with cs_rnea's body forces */
+  cs_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
   int damp = !(m->opt.disable & CS_DISABLE_DAMPING);
   for (int i = 0; i < m->nv; i++) d->qfrc_damping[i] = damp ? -m->dof_damping[i] * d->qvel[i] : 0;
   cs_actuation(m, d);
