@@ -378,9 +378,9 @@ static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, c
    the solve then runs for all contact rows at once (cs_tail_solve). Every entry of X gets
    the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
    (cs_gram) + the own parts' products for the pairs whose own parts meet (a contact with
-   itself, or two contacts on one branch). w: scratch of nv. */
+   itself, or two contacts on one branch). w, lof: scratch of nv. */
 static void cs_build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
-                           const int* nchain, int nR, int* ownadr, double* w) {
+                           const int* nchain, int nR, int* ownadr, double* w, int* lof) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
   const double* LD = d->qLD;
   const double* dinv = d->qLDiagInv;
@@ -414,6 +414,7 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
     oa += 3 * mi;
     double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
     double g0 = 0, g1 = 0, g2 = 0;
+    for (int f = 0; f < mi; f++) lof[f] = adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
     for (int e = 0; e < nch; e++) {
       int k = ch[e];
       double j0 = 0, j1 = 0, j2 = 0;
@@ -430,7 +431,7 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
         g0 += j0 * v, g1 += j1 * v, g2 += j2 * v;
       }
       for (int f = 0, nf = e < mi ? e : mi; f < nf; f++) {
-        double l = LD[adr[ch[f]] + e - f]; /* L(ch[f], ch[e]) */
+        double l = LD[lof[f] + e]; /* L(ch[f], ch[e]) */
         j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
       }
       if (e < mi) {
@@ -522,7 +523,8 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
   int* chadr = CS_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
   int* ownadr = CS_STACK_ALLOC(d, int, nc);   /* paths: own parts in efc_Y */
   double* za = CS_STACK_ALLOC(d, double, nv); /* scratch */
-  if (!nchain || !chadr || !ownadr || !za) {
+  int* zi = CS_STACK_ALLOC(d, int, nv);       /* scratch */
+  if (!nchain || !chadr || !ownadr || !za || !zi) {
     cs_stack_free(d, mark);
     p->nc = 0;
     return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
@@ -563,7 +565,7 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
     paths = need <= (size_t)3 * (size_t)m->ncon_max * (size_t)nv;
   }
   if (paths) {
-    cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za);
+    cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za, zi);
   } else {
     int* chain = CS_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
     int* single = CS_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */
