@@ -202,6 +202,14 @@ void cs_crba(const csModel* m, csData* d) { cs_crba_impl(m, d, 0); }
 
 void cs_crba_bias(const csModel* m, csData* d) { cs_crba_impl(m, d, 1); }
 
+/* r[0..1] -= a X */
+static inline void cs_sub2(double* r, double a, cs_v2 X) {
+  cs_v2 y;
+  memcpy(&y, r, sizeof y);
+  y -= (cs_v2){a, a} * X;
+  memcpy(r, &y, sizeof y);
+}
+
 /* L^T D L of the dense block of a free root body's 6 dofs, packed as stored: row j (dof r+j)
    of length j+1 at off(j) = j(j+1)/2 holds M_jj, M_j,j-1, ..., M_j0. Its rows were already
    updated by every descendant. Returns the failing row j or -1. */
@@ -289,17 +297,23 @@ csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
       double x5 = w[0], x4 = w[1], x3 = w[2], x2 = w[3], x1 = w[4], x0 = w[5]; /* column */
       double a0 = x0 * inv, a1 = x1 * inv, a2 = x2 * inv, a3 = x3 * inv, a4 = x4 * inv,
              a5 = x5 * inv;
+      /* row j of the block less a_j (x_j, ..., x_0), two entries to a vector */
+      cs_v2 X01 = {x5, x4}, X12 = {x4, x3}, X23 = {x3, x2}, X34 = {x2, x1}, X45 = {x1, x0};
       R[0] -= a0 * x0;
-      R[1] -= a1 * x1, R[2] -= a1 * x0;
-      R[3] -= a2 * x2, R[4] -= a2 * x1, R[5] -= a2 * x0;
-      R[6] -= a3 * x3, R[7] -= a3 * x2, R[8] -= a3 * x1, R[9] -= a3 * x0;
-      R[10] -= a4 * x4, R[11] -= a4 * x3, R[12] -= a4 * x2, R[13] -= a4 * x1, R[14] -= a4 * x0;
-      R[15] -= a5 * x5, R[16] -= a5 * x4, R[17] -= a5 * x3, R[18] -= a5 * x2, R[19] -= a5 * x1;
-      R[20] -= a5 * x0;
+      cs_sub2(R + 1, a1, X45);
+      cs_sub2(R + 3, a2, X34), R[5] -= a2 * x0;
+      cs_sub2(R + 6, a3, X23), cs_sub2(R + 8, a3, X45);
+      cs_sub2(R + 10, a4, X12), cs_sub2(R + 12, a4, X34), R[14] -= a4 * x0;
+      cs_sub2(R + 15, a5, X01), cs_sub2(R + 17, a5, X23), cs_sub2(R + 19, a5, X45);
       w[0] = a5, w[1] = a4, w[2] = a3, w[3] = a2, w[4] = a1, w[5] = a0;
     }
   }
   return CS_OK;
+}
+
+/* x[0..5] = (xb10[1], xb10[0], xb32[1], xb32[0], xb54[1], xb54[0]) */
+static inline void cs_solve_root_store(double* x, cs_v2 xb54, cs_v2 xb32, cs_v2 xb10) {
+  x[0] = xb10[1], x[1] = xb10[0], x[2] = xb32[1], x[3] = xb32[0], x[4] = xb54[1], x[5] = xb54[0];
 }
 
 void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, int nrhs) {
@@ -320,11 +334,11 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
        registers (xb) from the first such row until the root's own rows, in the same order of
        operations as in memory, instead of a chain of stores and reloads of the same six
        entries. */
-    double xb[6] = {0, 0, 0, 0, 0, 0};
+    cs_v2 xb54 = {0, 0}, xb32 = {0, 0}, xb10 = {0, 0}; /* (xb[5], xb[4]), ... */
     int r0 = -1;
     for (int k = nv - 1; k >= 0; k--) {
       if (r0 >= 0 && k == r0 + 5) { /* the root's own rows: its entries back to memory */
-        for (int j = 0; j < 6; j++) x[r0 + j] = xb[j];
+        cs_solve_root_store(x + r0, xb54, xb32, xb10);
         r0 = -2;
       }
       double xk = x[k];
@@ -336,18 +350,21 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
       if (nt < n && r0 != -2 && (r0 < 0 || col[n - 1] == r0)) {
         if (r0 < 0) {
           r0 = col[n - 1];
-          for (int j = 0; j < 6; j++) xb[j] = x[r0 + j];
+          const double* xr = x + r0;
+          xb54 = (cs_v2){xr[5], xr[4]}, xb32 = (cs_v2){xr[3], xr[2]};
+          xb10 = (cs_v2){xr[1], xr[0]};
         }
         for (int t = 1; t < nt; t++) x[col[t]] -= rk[t] * xk;
         const double* rb = rk + n - 6; /* dofs r0+5, ..., r0 */
-        xb[5] -= rb[0] * xk, xb[4] -= rb[1] * xk, xb[3] -= rb[2] * xk;
-        xb[2] -= rb[3] * xk, xb[1] -= rb[4] * xk, xb[0] -= rb[5] * xk;
+        cs_v2 xv = {xk, xk}, y;
+        memcpy(&y, rb, sizeof y), xb54 -= y * xv;
+        memcpy(&y, rb + 2, sizeof y), xb32 -= y * xv;
+        memcpy(&y, rb + 4, sizeof y), xb10 -= y * xv;
         continue;
       }
       for (int t = 1; t < n; t++) x[col[t]] -= rk[t] * xk;
     }
-    if (r0 >= 0)
-      for (int j = 0; j < 6; j++) x[r0 + j] = xb[j];
+    if (r0 >= 0) cs_solve_root_store(x + r0, xb54, xb32, xb10);
     for (int i = 0; i < nv; i++) x[i] *= dinv[i];
     /* L x = z. Below a free root the row's six root terms are summed as a tree, off the
        chain of the others' subtractions (the order of a sum, so rounding-level changes). */
