@@ -71,6 +71,8 @@ static inline void cs_body_force2(const cs_v2* I, const double* aa, const double
 /* cs_com_pos, and in the same pass: d->crb = d->cinert (cs_crba's start) and, after
    cs_com_vel_acc, cs_rnea's body forces (cs_rnea_body_forces with vel) */
 void cs_com_pos_forces(const csModel* m, csData* d);
+/* cs_kinematics and cs_com_vel_acc in one walk down the tree */
+void cs_kinematics_vel(const csModel* m, csData* d);
 /* cs_com_vel, and in the same pass the body accelerations of cs_rnea's forward pass with
    gravity (unless disabled) and velocity terms, no qacc (d->cacc). */
 void cs_com_vel_acc(const csModel* m, csData* d);

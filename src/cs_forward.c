@@ -25,21 +25,26 @@
 #include "cs_memory.h"
 #include "cs_dyn.h"
 
-static int cs_all_finite(const double* a, int n, int* bad) {
-  /* x * 0 is 0 for a finite x and NaN for an infinite or NaN one: one branch-free pass
-     (two lanes) in the common case, the index only when something is wrong */
-  cs_v2 s0 = {0, 0}, s1 = {0, 0}, z = {0, 0};
+/* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
+   is 0 for a finite x, NaN for an infinite or NaN one) */
+static inline cs_v2 cs_zero_sum(const double* a, int n, cs_v2 s) {
+  cs_v2 s1 = {0, 0}, z = {0, 0};
   int i = 0;
   for (; i + 3 < n; i += 4) {
     cs_v2 x0, x1;
     memcpy(&x0, a + i, sizeof x0);
     memcpy(&x1, a + i + 2, sizeof x1);
-    s0 += x0 * z, s1 += x1 * z;
+    s += x0 * z, s1 += x1 * z;
   }
-  double s = 0;
-  for (; i < n; i++) s += a[i] * 0.0;
-  s0 += s1;
-  if (s0[0] + s0[1] + s == 0) return 1;
+  for (; i < n; i++) s1[0] += a[i] * 0.0;
+  return s + s1;
+}
+
+static int cs_all_finite(const double* a, int n, int* bad) {
+  /* one branch-free pass in the common case, the index only when something is wrong */
+  cs_v2 s = cs_zero_sum(a, n, (cs_v2){0, 0});
+  if (s[0] + s[1] == 0) return 1;
+  int i;
   for (i = 0; i < n; i++)
     if (!isfinite(a[i])) {
       *bad = i;
@@ -56,15 +61,22 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
   if (!cs_all_finite(o->gravity, 3, &bad))
     return cs_error(CS_ERR_ARG, "option gravity[%d] is not finite", bad);
   if (!isfinite(d->time)) return cs_error(CS_ERR_STATE, "time is not finite");
-  if (!cs_all_finite(d->qpos, m->nq, &bad))
-    return cs_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
-  if (!cs_all_finite(d->qvel, m->nv, &bad))
-    return cs_error(CS_ERR_STATE, "qvel[%d] is not finite (%g)", bad, d->qvel[bad]);
-  if (!cs_all_finite(d->ctrl, m->nu, &bad))
-    return cs_error(CS_ERR_STATE, "ctrl[%d] is not finite (%g)", bad, d->ctrl[bad]);
-  if (!cs_all_finite(d->qfrc_applied, m->nv, &bad))
-    return cs_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
-                    d->qfrc_applied[bad]);
+  /* the four arrays in one pass; array by array only if something is not finite */
+  cs_v2 zs = cs_zero_sum(d->qpos, m->nq, (cs_v2){0, 0});
+  zs = cs_zero_sum(d->qvel, m->nv, zs);
+  zs = cs_zero_sum(d->ctrl, m->nu, zs);
+  zs = cs_zero_sum(d->qfrc_applied, m->nv, zs);
+  if (!(zs[0] + zs[1] == 0)) {
+    if (!cs_all_finite(d->qpos, m->nq, &bad))
+      return cs_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
+    if (!cs_all_finite(d->qvel, m->nv, &bad))
+      return cs_error(CS_ERR_STATE, "qvel[%d] is not finite (%g)", bad, d->qvel[bad]);
+    if (!cs_all_finite(d->ctrl, m->nu, &bad))
+      return cs_error(CS_ERR_STATE, "ctrl[%d] is not finite (%g)", bad, d->ctrl[bad]);
+    if (!cs_all_finite(d->qfrc_applied, m->nv, &bad))
+      return cs_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
+                      d->qfrc_applied[bad]);
+  }
   if (o->iterations < 1) return cs_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
   if (!(o->tolerance >= 0)) return cs_error(CS_ERR_ARG, "option tolerance = %g must be >= 0", o->tolerance);
   if (!(o->margin >= 0) || !isfinite(o->margin))
@@ -119,8 +131,7 @@ void cs_actuation(const csModel* m, csData* d) {
 /* Smooth dynamics up to the factorisation; diag_add (may be NULL) is added to M before
    factorising. Leaves qfrc_bias (without damping), qfrc_damping, qfrc_actuator. */
 static csStatus cs_fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
-  cs_kinematics(m, d);
-  cs_com_vel_acc(m, d);    /* with cs_rnea's forward pass */
+  cs_kinematics_vel(m, d); /* with cs_com_vel and cs_rnea's forward pass */
   cs_com_pos_forces(m, d); /* with cs_rnea's body forces */
   cs_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
   int damp = !(m->opt.disable & CS_DISABLE_DAMPING);
@@ -269,8 +280,8 @@ csStatus cs_step(const csModel* m, csData* d) {
   if (d->profile) tclock[0] = cs_now_ns();
   cs_fwd_constraint(m, d, vnew, tclock);
   cs_integrate_pos(m, qnew, d->qpos, vnew, dt);
-  int bad;
-  if (!cs_all_finite(vnew, nv, &bad) || !cs_all_finite(qnew, nq, &bad)) {
+  cs_v2 zs = cs_zero_sum(qnew, nq, cs_zero_sum(vnew, nv, (cs_v2){0, 0}));
+  if (!(zs[0] + zs[1] == 0)) {
     cs_warning(d, CS_WARN_NAN_STEP, "step produced a non-finite state; not committed");
     cs_stack_free(d, mark);
     return cs_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
