@@ -28,16 +28,15 @@
 /* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
    is 0 for a finite x, NaN for an infinite or NaN one) */
 static inline cs_v2 cs_zero_sum(const double* a, int n, cs_v2 s) {
-  cs_v2 s1 = {0, 0}, z = {0, 0};
+  cs_v2 z = {0, 0};
   int i = 0;
-  for (; i + 3 < n; i += 4) {
-    cs_v2 x0, x1;
-    memcpy(&x0, a + i, sizeof x0);
-    memcpy(&x1, a + i + 2, sizeof x1);
-    s += x0 * z, s1 += x1 * z;
+  for (; i + 1 < n; i += 2) {
+    cs_v2 x;
+    memcpy(&x, a + i, sizeof x);
+    s += x * z;
   }
-  for (; i < n; i++) s1[0] += a[i] * 0.0;
-  return s + s1;
+  if (i < n) s[0] += a[i] * 0.0;
+  return s;
 }
 
 static int cs_all_finite(const double* a, int n, int* bad) {
@@ -135,14 +134,20 @@ static csStatus cs_fwd_smooth(const csModel* m, csData* d, const double* diag_ad
   cs_com_pos_forces(m, d); /* with cs_rnea's body forces */
   cs_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
   int damp = !(m->opt.disable & CS_DISABLE_DAMPING);
-  for (int i = 0; i < m->nv; i++) d->qfrc_damping[i] = damp ? -m->dof_damping[i] * d->qvel[i] : 0;
+  double* restrict fd = d->qfrc_damping;
+  const double* restrict qv = d->qvel;
+  const double* restrict dd = m->dof_damping;
+  for (int i = 0; i < m->nv; i++) fd[i] = damp ? -dd[i] * qv[i] : 0;
   cs_actuation(m, d);
   return cs_factor_m(m, d, diag_add);
 }
 
-static void cs_total_force(const csModel* m, const csData* d, double* f) {
-  for (int i = 0; i < m->nv; i++)
-    f[i] = d->qfrc_applied[i] + d->qfrc_actuator[i] + d->qfrc_damping[i] - d->qfrc_bias[i];
+static void cs_total_force(const csModel* m, const csData* d, double* restrict f) {
+  const double* restrict fa = d->qfrc_applied;
+  const double* restrict fu = d->qfrc_actuator;
+  const double* restrict fd = d->qfrc_damping;
+  const double* restrict fb = d->qfrc_bias;
+  for (int i = 0; i < m->nv; i++) f[i] = fa[i] + fu[i] + fd[i] - fb[i];
 }
 
 csStatus cs_forward(const csModel* m, csData* d) {
@@ -239,7 +244,9 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
   double* dv = CS_STACK_ALLOC(d, double, nv);
   if (dv) {
     cs_solve_m(m, d, dv, d->qfrc_contact, 1);
-    for (int i = 0; i < nv; i++) vnew[i] += dv[i], d->qfrc_contact[i] *= idt;
+    double* restrict vn = vnew;
+    const double* restrict dvr = dv;
+    for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   }
   cs_stack_free(d, mk);
   for (int i = 0; i < nc; i++) memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
@@ -275,7 +282,11 @@ csStatus cs_step(const csModel* m, csData* d) {
   }
   cs_total_force(m, d, f);
   cs_solve_m(m, d, f, f, 1);
-  for (int i = 0; i < nv; i++) vnew[i] = d->qvel[i] + dt * f[i];
+  {
+    double* restrict vn = vnew;
+    const double *restrict qv = d->qvel, *restrict fr = f;
+    for (int i = 0; i < nv; i++) vn[i] = qv[i] + dt * fr[i];
+  }
   memcpy(d->qvel_free, vnew, sizeof(double) * (size_t)nv);
   if (d->profile) tclock[0] = cs_now_ns();
   cs_fwd_constraint(m, d, vnew, tclock);
@@ -287,7 +298,11 @@ csStatus cs_step(const csModel* m, csData* d) {
     return cs_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
   double idt = 1.0 / dt; /* one division, not nv */
-  for (int i = 0; i < nv; i++) d->qacc[i] = (vnew[i] - d->qvel[i]) * idt;
+  {
+    double* restrict qa = d->qacc;
+    const double *restrict vn = vnew, *restrict qv = d->qvel;
+    for (int i = 0; i < nv; i++) qa[i] = (vn[i] - qv[i]) * idt;
+  }
   memcpy(d->qvel, vnew, sizeof(double) * (size_t)nv);
   memcpy(d->qpos, qnew, sizeof(double) * (size_t)nq);
   d->time += dt;
