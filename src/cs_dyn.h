@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-#include "cs_math.h"
 #include "contactsim/cs_dynamics.h"
+#include "cs_math.h"
 
 /* cs_rnea's forward pass for body k without the qacc terms: its acceleration from its
    parent's (vel: with the velocity-product terms cdof_dot qvel). */

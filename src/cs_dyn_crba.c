@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "cs_dyn.h"
 #include "cs_error.h"
 #include "cs_math.h"
-#include "cs_dyn.h"
 
 /* y[0..n) -= a x[0..n) for non-overlapping rows of one array. */
 static inline void cs_sub_scaled(double* restrict y, const double* restrict x, double a, int n) {
@@ -34,8 +34,8 @@ static inline void cs_crba_row(const csModel* m, csData* d, int i, int bias) {
   int n = m->dof_Mnum[i];
   double* restrict row = d->qM + m->dof_Madr[i];
   const int* col = m->dof_Mcol + m->dof_Madr[i];
-  row[0] = F[0] * Si[0] + F[1] * Si[1] + F[2] * Si[2] + F[3] * Si[3] + F[4] * Si[4] +
-           F[5] * Si[5] + m->dof_armature[i];
+  row[0] = F[0] * Si[0] + F[1] * Si[1] + F[2] * Si[2] + F[3] * Si[3] + F[4] * Si[4] + F[5] * Si[5] +
+           m->dof_armature[i];
   if (bias) { /* cs_rnea's tau_i = S_i . f_body(i) */
     const double* f = d->cfrc + 6 * dbody[i];
     int tr = tran[i];
@@ -69,8 +69,7 @@ static inline void cs_crba_row(const csModel* m, csData* d, int i, int bias) {
       row[t] = F[3 + tr];
     } else {
       const double* S = cdof + 6 * j;
-      row[t] = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] +
-               F[5] * S[5];
+      row[t] = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] + F[5] * S[5];
     }
   }
 }
@@ -94,15 +93,14 @@ static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int
   const int* cola = m->dof_Mcol + m->dof_Madr[ia];
   const int* colb = m->dof_Mcol + m->dof_Madr[ib];
   cs_v2 arm = {m->dof_armature[ia], m->dof_armature[ib]};
-  cs_v2 dg = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] +
-             F[5] * S[5] + arm;
+  cs_v2 dg =
+      F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] + F[5] * S[5] + arm;
   rowa[0] = dg[0], rowb[0] = dg[1];
   if (bias) { /* revolute: no translation dof */
     const double *fa = d->cfrc + 6 * dbody[ia], *fb = d->cfrc + 6 * dbody[ib];
     cs_v2 f[6];
     for (int r = 0; r < 6; r++) f[r] = (cs_v2){fa[r], fb[r]};
-    cs_v2 tau = f[0] * S[0] + f[1] * S[1] + f[2] * S[2] + f[3] * S[3] + f[4] * S[4] +
-                f[5] * S[5];
+    cs_v2 tau = f[0] * S[0] + f[1] * S[1] + f[2] * S[2] + f[3] * S[3] + f[4] * S[4] + f[5] * S[5];
     d->qfrc_bias[ia] = tau[0], d->qfrc_bias[ib] = tau[1];
   }
   int nt = n;
@@ -141,8 +139,8 @@ static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int
           row[t] = Fl[3 + tr];
         } else {
           const double* Sj = cdof + 6 * j;
-          row[t] = Fl[0] * Sj[0] + Fl[1] * Sj[1] + Fl[2] * Sj[2] + Fl[3] * Sj[3] +
-                   Fl[4] * Sj[4] + Fl[5] * Sj[5];
+          row[t] = Fl[0] * Sj[0] + Fl[1] * Sj[1] + Fl[2] * Sj[2] + Fl[3] * Sj[3] + Fl[4] * Sj[4] +
+                   Fl[5] * Sj[5];
         }
       }
     }

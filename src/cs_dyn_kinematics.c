@@ -7,8 +7,8 @@
    axis already expressed in the parent frame (body_anchor, body_paxis, body_qaxis). */
 #include <string.h>
 
-#include "cs_math.h"
 #include "cs_dyn.h"
+#include "cs_math.h"
 
 static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
                                    int acc);
@@ -308,13 +308,13 @@ static void cs_attached_poses(const csData* d, int n, const int* body, const dou
 }
 
 void cs_geom_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, m->geom_mat,
-                    d->geom_xpos, d->geom_xmat);
+  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, m->geom_mat, d->geom_xpos,
+                    d->geom_xmat);
 }
 
 void cs_site_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, m->site_mat,
-                    d->site_xpos, d->site_xmat);
+  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, m->site_mat, d->site_xpos,
+                    d->site_xmat);
 }
 
 /* cs_com_pos; with forces also crb and the body forces (cs_com_pos_forces) */
@@ -372,8 +372,8 @@ static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
       double* rb = d->crb + 10 * k2;
       for (int r = 0; r < 10; r++) ra[r] = o[r][0];
       for (int r = 0; r < 10; r++) rb[r] = o[r][1];
-      cs_body_force2(o, d->cacc + 6 * k, d->cacc + 6 * k2, d->cvel + 6 * k, d->cvel + 6 * k2,
-                     1, d->cfrc + 6 * k, d->cfrc + 6 * k2);
+      cs_body_force2(o, d->cacc + 6 * k, d->cacc + 6 * k2, d->cvel + 6 * k, d->cvel + 6 * k2, 1,
+                     d->cfrc + 6 * k, d->cfrc + 6 * k2);
     }
   }
   if (forces) memset(d->crb, 0, 10 * sizeof(double));
@@ -520,8 +520,10 @@ static inline void cs_com_vel_impl(const csModel* m, csData* d, int acc) {
       /* with the next body (breadth-first order) if it is revolute and not a child of
          this one: one body in each lane of a vector */
       int k2 = o + 1 < m->nbody ? order[o + 1] : k;
-      if (k2 == k || kind[k2] != CS_BODY_REVOLUTE || m->body_parent[k2] == k) k2 = k;
-      else o++;
+      if (k2 == k || kind[k2] != CS_BODY_REVOLUTE || m->body_parent[k2] == k)
+        k2 = k;
+      else
+        o++;
       const double *Sa = cdof + 6 * m->body_dofadr[k], *Sb = cdof + 6 * m->body_dofadr[k2];
       cs_v2 S[6];
       for (int r = 0; r < 6; r++) S[r] = (cs_v2){Sa[r], Sb[r]};

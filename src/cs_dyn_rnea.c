@@ -2,8 +2,8 @@
    bias forces h(q, v) = C(q, v) v + g(q) (+ joint damping). */
 #include <string.h>
 
-#include "cs_math.h"
 #include "cs_dyn.h"
+#include "cs_math.h"
 
 void cs_rnea_body_forces(const csModel* m, csData* d, int vel) {
   int nb = m->nbody;

@@ -20,10 +20,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cs_dyn.h"
 #include "cs_error.h"
 #include "cs_math.h"
 #include "cs_memory.h"
-#include "cs_dyn.h"
 
 /* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
    is 0 for a finite x, NaN for an infinite or NaN one) */
@@ -284,7 +284,7 @@ csStatus cs_step(const csModel* m, csData* d) {
   cs_solve_m(m, d, f, f, 1);
   {
     double* restrict vn = vnew;
-    const double *restrict qv = d->qvel, *restrict fr = f;
+    const double* restrict qv = d->qvel, * restrict fr = f;
     for (int i = 0; i < nv; i++) vn[i] = qv[i] + dt * fr[i];
   }
   memcpy(d->qvel_free, vnew, sizeof(double) * (size_t)nv);
@@ -300,7 +300,7 @@ csStatus cs_step(const csModel* m, csData* d) {
   double idt = 1.0 / dt; /* one division, not nv */
   {
     double* restrict qa = d->qacc;
-    const double *restrict vn = vnew, *restrict qv = d->qvel;
+    const double* restrict vn = vnew, * restrict qv = d->qvel;
     for (int i = 0; i < nv; i++) qa[i] = (vn[i] - qv[i]) * idt;
   }
   memcpy(d->qvel, vnew, sizeof(double) * (size_t)nv);

@@ -47,7 +47,9 @@ size_t cs_model_layout(csModel* m, void* base) {
   TAKE(exclude_pair, 2 * m->nexclude);
   TAKE(body_kind, nb); TAKE(body_anchor, 3 * nb);
   TAKE(body_paxis, 3 * nb); TAKE(body_qaxis, 4 * nb); TAKE(body_order, nb);
-  TAKE(dof_Mcol, m->nM); TAKE(dof_tran, nv); TAKE(dof_Mown, nv);
+  TAKE(dof_Mcol, m->nM);
+  TAKE(dof_tran, nv);
+  TAKE(dof_Mown, nv);
   TAKE(geom_mat, 9 * ng); TAKE(site_mat, 9 * ns);
   TAKE(mesh_hulladr, m->nmesh); TAKE(mesh_hullnum, m->nmesh); TAKE(mesh_hull, m->nmeshhull);
   TAKE(geom_vertadr, ng); TAKE(geom_vertnum, ng); TAKE(geom_vert, 3 * m->ngeomvert);
