@@ -2,11 +2,13 @@
 
    cs_step(m, d)
      cs_check_state      reject NaN/Inf input and bad options; the state stays as it was
-     cs_kinematics       body, joint, geom and site poses; motion subspaces cdof
+     cs_kinematics       body and joint poses; motion subspaces cdof
      cs_com_pos          body spatial inertias
      cs_crba             joint-space inertia M
      cs_com_vel          body velocities, cdof_dot
      cs_rnea             bias forces h (gravity, Coriolis, centrifugal)
+       (the step runs these five as three fused walks, src/cs_dyn.h: cs_kinematics_vel,
+        cs_com_pos_forces, cs_crba_bias; the same operations per output)
      cs_actuation        actuator forces
      cs_factor_m         M (+ dt D with implicit damping) = L^T D L
      qacc = M^-1 (applied + actuator - h - damping)
