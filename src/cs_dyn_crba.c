@@ -395,16 +395,51 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
   }
 }
 
-void cs_mul_m(const csModel* m, const csData* d, double* y, const double* x) {
+void cs_mul_m(const csModel* m, const csData* d, double* y_, const double* x_) {
+  double* restrict y = y_; /* y and x never overlapped (y is zeroed first) */
+  const double* restrict x = x_;
   int nv = m->nv;
+  const int* adr = m->dof_Madr;
+  const int* num = m->dof_Mnum;
+  const int* Mcol = m->dof_Mcol;
+  const int* own = m->dof_Mown;
   for (int i = 0; i < nv; i++) y[i] = 0;
+  /* the ancestors of row i from dof_Mcol (independent loads, not a walk along dof_parent);
+     y[i] in a register: no row before i adds to it (its descendants come after). The
+     entries of a free root (r..r+5) that the rows below it add to are kept in registers
+     (yb: (y[r+5], y[r+4]), (y[r+3], y[r+2]), (y[r+1], y[r])) from the first such row on,
+     in the same order of additions */
+  int rc = -1;
+  cs_v2 yb54 = {0, 0}, yb32 = {0, 0}, yb10 = {0, 0};
   for (int i = 0; i < nv; i++) {
-    const double* row = d->qM + m->dof_Madr[i];
-    y[i] += row[0] * x[i];
-    int t = 1;
-    for (int j = m->dof_parent[i]; j >= 0; j = m->dof_parent[j], t++) {
-      y[i] += row[t] * x[j];
-      y[j] += row[t] * x[i];
+    const double* row = d->qM + adr[i];
+    const int* col = Mcol + adr[i];
+    int n = num[i], nt = own[i];
+    double xi = x[i], yi = y[i];
+    yi += row[0] * xi;
+    for (int t = 1; t < nt; t++) {
+      int j = col[t];
+      yi += row[t] * x[j];
+      y[j] += row[t] * xi;
     }
+    if (nt < n) {
+      int r = col[n - 1];
+      if (r != rc) {
+        if (rc >= 0) cs_solve_root_store(y + rc, yb54, yb32, yb10);
+        rc = r;
+        yb54 = (cs_v2){y[r + 5], y[r + 4]}, yb32 = (cs_v2){y[r + 3], y[r + 2]};
+        yb10 = (cs_v2){y[r + 1], y[r]};
+      }
+      const double* rb = row + nt; /* dofs r+5, ..., r */
+      const double* xr = x + r;
+      yi += rb[0] * xr[5], yi += rb[1] * xr[4], yi += rb[2] * xr[3];
+      yi += rb[3] * xr[2], yi += rb[4] * xr[1], yi += rb[5] * xr[0];
+      cs_v2 xv = {xi, xi}, u;
+      memcpy(&u, rb, sizeof u), yb54 += u * xv;
+      memcpy(&u, rb + 2, sizeof u), yb32 += u * xv;
+      memcpy(&u, rb + 4, sizeof u), yb10 += u * xv;
+    }
+    y[i] = yi;
   }
+  if (rc >= 0) cs_solve_root_store(y + rc, yb54, yb32, yb10);
 }
