@@ -343,12 +343,17 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
        entries. */
     cs_v2 xb54 = {0, 0}, xb32 = {0, 0}, xb10 = {0, 0}; /* (xb[5], xb[4]), ... */
     int r0 = -1;
+    /* ck, cv: x[ck] = cv just stored by the row before, when ck is its parent k - 1 (a
+       chain): the next row takes it from the register, not through memory */
+    int ck = -1;
+    double cv = 0;
     for (int k = nv - 1; k >= 0; k--) {
       if (r0 >= 0 && k == r0 + 5) { /* the root's own rows: its entries back to memory */
         cs_solve_root_store(x + r0, xb54, xb32, xb10);
         r0 = -2;
+        ck = -1;
       }
-      double xk = x[k];
+      double xk = k == ck ? cv : x[k];
       if (xk == 0) continue;
       const double* rk = L + adr[k];
       const int* col = Mcol + adr[k];
@@ -361,7 +366,12 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
           xb54 = (cs_v2){xr[5], xr[4]}, xb32 = (cs_v2){xr[3], xr[2]};
           xb10 = (cs_v2){xr[1], xr[0]};
         }
-        for (int t = 1; t < nt; t++) x[col[t]] -= rk[t] * xk;
+        int t = 1;
+        if (nt > 1 && col[1] == k - 1) {
+          cv = x[k - 1] - rk[1] * xk;
+          x[k - 1] = cv, ck = k - 1, t = 2;
+        }
+        for (; t < nt; t++) x[col[t]] -= rk[t] * xk;
         const double* rb = rk + n - 6; /* dofs r0+5, ..., r0 */
         cs_v2 xv = {xk, xk}, y;
         memcpy(&y, rb, sizeof y), xb54 -= y * xv;
@@ -375,6 +385,7 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
     for (int i = 0; i < nv; i++) x[i] *= dinv[i];
     /* L x = z. Below a free root the row's six root terms are summed as a tree, off the
        chain of the others' subtractions (the order of a sum, so rounding-level changes). */
+    double pv = 0; /* x[k - 1], the row before's result, for a row whose parent it is */
     for (int k = 0; k < nv; k++) {
       const double* rk = L + adr[k];
       const int* col = Mcol + adr[k];
@@ -385,12 +396,16 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
         const double* xr = x + col[n - 1]; /* dofs r, ..., r+5 */
         double sb = (rb[0] * xr[5] + rb[1] * xr[4]) + (rb[2] * xr[3] + rb[3] * xr[2]) +
                    (rb[4] * xr[1] + rb[5] * xr[0]);
-        for (int t = 1; t < nt; t++) s -= rk[t] * x[col[t]];
-        x[k] = s - sb;
+        int t = 1;
+        if (nt > 1 && col[1] == k - 1) s -= rk[1] * pv, t = 2;
+        for (; t < nt; t++) s -= rk[t] * x[col[t]];
+        x[k] = pv = s - sb;
         continue;
       }
-      for (int t = 1; t < n; t++) s -= rk[t] * x[col[t]];
-      x[k] = s;
+      int t = 1;
+      if (n > 1 && col[1] == k - 1) s -= rk[1] * pv, t = 2;
+      for (; t < n; t++) s -= rk[t] * x[col[t]];
+      x[k] = pv = s;
     }
   }
 }
