@@ -364,6 +364,25 @@ static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, c
   }
 }
 
+/* Column k of a contact's three J rows (0 if k <= kcut: the shallower body's dofs) into j,
+   stored into rows (3 rows of nv) and added to g = J v_free */
+static inline void cs_path_col(const csModel* m, const double* cdof, const double* vfree, int k,
+                               int kcut, const double* F, const double* P, double* rows,
+                               double j[3], double g[3]) {
+  if (k <= kcut) {
+    j[0] = j[1] = j[2] = 0;
+    return;
+  }
+  int tk = m->dof_tran[k], nv = m->nv;
+  if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
+    j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
+  else
+    cs_contact_jac_col(cdof + 6 * k, P, F, j);
+  rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
+  double v = vfree[k];
+  g[0] += j[0] * v, g[1] += j[1] * v, g[2] += j[2] * v;
+}
+
 /* The common case: every contact's chain is one path to the root (a body against the world
    or against a body on its own path), e.g. a floating-base robot on the ground. Contact i's
    path is row chadr[i] of dof_Mcol (its deeper body's last dof and that dof's ancestors),
@@ -378,15 +397,14 @@ static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, c
    the solve then runs for all contact rows at once (cs_tail_solve). Every entry of X gets
    the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
    (cs_gram) + the own parts' products for the pairs whose own parts meet (a contact with
-   itself, or two contacts on one branch). w: scratch of nv. */
+   itself, or two contacts on one branch). w, lof: scratch of nv. */
 static void cs_build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
-                           const int* nchain, int nR, int* ownadr, double* w) {
+                           const int* nchain, int nR, int* ownadr, double* w, int* lof) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
   const double* LD = d->qLD;
   const double* dinv = d->qLDiagInv;
   const int* adr = m->dof_Madr;
   const double* cdof = d->cdof;
-  const int* tran = m->dof_tran;
   double* Xr = d->efc_Y;
   double* own = Xr + (size_t)nR * ldr;
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
@@ -413,24 +431,15 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
     double* restrict o2 = o1 + mi;
     oa += 3 * mi;
     double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
-    double g0 = 0, g1 = 0, g2 = 0;
-    for (int e = 0; e < nch; e++) {
-      int k = ch[e];
-      double j0 = 0, j1 = 0, j2 = 0;
-      if (k > kcut) {
-        double j[3];
-        int tk = tran[k];
-        if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
-          j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
-        else
-          cs_contact_jac_col(cdof + 6 * k, P, F, j);
-        j0 = j[0], j1 = j[1], j2 = j[2];
-        rows[k] = j0, rows[nv + k] = j1, rows[2 * nv + k] = j2;
-        double v = vfree[k];
-        g0 += j0 * v, g1 += j1 * v, g2 += j2 * v;
-      }
+    for (int f = 0; f < mi; f++) lof[f] = adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
+    double g[3] = {0, 0, 0};
+    int e = 0;
+    for (; e < nch && (e < mi || e + 1 == nch); e++) {
+      double j[3];
+      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
+      double j0 = j[0], j1 = j[1], j2 = j[2];
       for (int f = 0, nf = e < mi ? e : mi; f < nf; f++) {
-        double l = LD[adr[ch[f]] + e - f]; /* L(ch[f], ch[e]) */
+        double l = LD[lof[f] + e]; /* L(ch[f], ch[e]) */
         j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
       }
       if (e < mi) {
@@ -440,7 +449,36 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
         x[0] = j0, x[1] = j1, x[2] = j2;
       }
     }
-    d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
+    /* R's entries two at a time (the own part is final): the same terms, L(ch[f], ch[e])
+       and L(ch[f], ch[e + 1]) side by side in row ch[f] */
+    for (; e + 1 < nch; e += 2) {
+      double ja[3], jb[3];
+      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, ja, g);
+      cs_path_col(m, cdof, vfree, ch[e + 1], kcut, F, P, rows, jb, g);
+      cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
+      for (int f = 0; f < mi; f++) {
+        cs_v2 l;
+        memcpy(&l, LD + lof[f] + e, sizeof l);
+        y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
+        y2 -= l * (cs_v2){o2[f], o2[f]};
+      }
+      double* xa = Xr + (size_t)(e - mi) * ldr + 3 * i;
+      double* xb = xa + ldr;
+      xa[0] = y0[0], xa[1] = y1[0], xa[2] = y2[0];
+      xb[0] = y0[1], xb[1] = y1[1], xb[2] = y2[1];
+    }
+    if (e < nch) { /* the last of an odd count */
+      double j[3];
+      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
+      double j0 = j[0], j1 = j[1], j2 = j[2];
+      for (int f = 0; f < mi; f++) {
+        double l = LD[lof[f] + e];
+        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+      }
+      double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
+      x[0] = j0, x[1] = j1, x[2] = j2;
+    }
+    d->efc_g[3 * i] = g[0], d->efc_g[3 * i + 1] = g[1], d->efc_g[3 * i + 2] = g[2];
   }
   if (n & 1)
     for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
@@ -522,7 +560,8 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
   int* chadr = CS_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
   int* ownadr = CS_STACK_ALLOC(d, int, nc);   /* paths: own parts in efc_Y */
   double* za = CS_STACK_ALLOC(d, double, nv); /* scratch */
-  if (!nchain || !chadr || !ownadr || !za) {
+  int* zi = CS_STACK_ALLOC(d, int, nv);       /* scratch */
+  if (!nchain || !chadr || !ownadr || !za || !zi) {
     cs_stack_free(d, mark);
     p->nc = 0;
     return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
@@ -563,7 +602,7 @@ csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfr
     paths = need <= (size_t)3 * (size_t)m->ncon_max * (size_t)nv;
   }
   if (paths) {
-    cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za);
+    cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za, zi);
   } else {
     int* chain = CS_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
     int* single = CS_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */

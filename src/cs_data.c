@@ -19,11 +19,12 @@ void* cs_stack_alloc(csData* d, size_t bytes) {
 }
 
 /* The model's scratch estimate plus the largest solver workspace for ncon_max contacts.
-   The problem build's scratch (cs_contact_problem_build): nc x nv + 4 nc ints, 2 nv doubles,
-   in 8 allocations of up to CS_ALIGN - 1 bytes of padding each. */
+   The problem build's scratch (cs_contact_problem_build): nc x nv + 4 nc + nv ints, 2 nv
+   doubles, in 9 allocations of up to CS_ALIGN - 1 bytes of padding each. */
 static size_t cs_data_arena_bytes(const csModel* m) {
-  size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max) +
-                   sizeof(double) * 2 * (size_t)m->nv + 8 * CS_ALIGN;
+  size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max +
+                                  (size_t)m->nv) +
+                   sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
   return m->arena_bytes + problem + cs_solver_max_workspace(m->ncon_max) + 4096;
 }
 

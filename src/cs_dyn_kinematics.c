@@ -7,8 +7,13 @@
    axis already expressed in the parent frame (body_anchor, body_paxis, body_qaxis). */
 #include <string.h>
 
+#include "cs_dyn.h"
 #include "cs_math.h"
-#include "contactsim/cs_dynamics.h"
+
+static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
+                                   int acc);
+static inline void cs_com_vel_body(const csModel* m, csData* d, int k, int acc);
+static inline void cs_com_vel_world(const csModel* m, csData* d, int acc);
 
 /* Set the dof motion vector for a rotation about unit world axis a through point p. */
 static inline void cs_dof_rot(double* S, const double* a, const double* p) {
@@ -105,8 +110,9 @@ static void cs_kin_general(const csModel* m, csData* d, int k) {
 
 /* Two bodies on one revolute joint each (ka == kb for one), one in each lane of a vector;
    their parents are placed, their half-angle cosine and sine parked in xquat[4k], [4k+1].
-   The orientation in the parent frame is c body_quat + s body_qaxis. */
-static inline void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb) {
+   The orientation in the parent frame is c body_quat + s body_qaxis. With vel, their
+   velocities and accelerations too (cs_com_vel_acc), from the motion vectors in registers. */
+static inline void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb, int vel) {
   int pa = m->body_parent[ka], pb = m->body_parent[kb];
   int ja = m->body_jntadr[ka], jb = m->body_jntadr[kb];
   double* xquat = d->xquat;
@@ -186,9 +192,14 @@ static inline void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb)
     S[0] = ax0[lane], S[1] = ax1[lane], S[2] = ax2[lane];
     S[3] = S3[lane], S[4] = S4[lane], S[5] = S5[lane];
   }
+  if (vel) {
+    cs_v2 Sv[6] = {ax0, ax1, ax2, S3, S4, S5};
+    cs_com_vel_rev2(m, d, ka, kb, Sv, 1);
+  }
 }
 
-void cs_kinematics(const csModel* m, csData* d) {
+/* cs_kinematics; with vel also cs_com_vel_acc, body by body (cs_kinematics_vel) */
+static inline void cs_kinematics_impl(const csModel* m, csData* d, int vel) {
   /* not restrict: the general paths write these arrays through d */
   const double* qpos = d->qpos;
   double* xpos = d->xpos;
@@ -225,6 +236,7 @@ void cs_kinematics(const csModel* m, csData* d) {
       cs_sincos_half(qpos[m->jnt_qposadr[m->body_jntadr[pend]]], xquat + 4 * pend + 1,
                      xquat + 4 * pend);
   }
+  if (vel) cs_com_vel_world(m, d, 1);
   const int* order = m->body_order;
   for (int o = 1; o < m->nbody; o++) {
     int k = order[o];
@@ -240,7 +252,7 @@ void cs_kinematics(const csModel* m, csData* d) {
         int k2 = o + 1 < m->nbody ? order[o + 1] : k;
         if (k2 != k && kind[k2] == CS_BODY_REVOLUTE && m->body_parent[k2] != k) o++;
         else k2 = k;
-        cs_kin_revolute2(m, d, k, k2);
+        cs_kin_revolute2(m, d, k, k2, vel);
         continue;
       }
       case CS_BODY_FREE: cs_kin_free(m, d, k); break;
@@ -268,33 +280,45 @@ void cs_kinematics(const csModel* m, csData* d) {
     double t[3];
     cs_mulmat3vec(t, xm, m->body_ipos + 3 * k);
     cs_add3(xipos + 3 * k, xp, t);
+    if (vel) cs_com_vel_body(m, d, k, 1);
   }
 }
 
+void cs_kinematics(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 0); }
+
+void cs_kinematics_vel(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 1); }
+
 /* World poses of n frames attached to bodies (geoms, sites): pos and rotation matrix in the
-   body frame. */
+   body frame (quat, the same rotation, tells the identity: then the body's matrix is
+   copied, which is what the product gives but for the sign of a zero). */
 static void cs_attached_poses(const csData* d, int n, const int* body, const double* pos,
-                              const double* mat, double* restrict xpos, double* restrict xmat) {
+                              const double* quat, const double* mat, double* restrict xpos,
+                              double* restrict xmat) {
   for (int i = 0; i < n; i++) {
     const double* xm = d->xmat + 9 * body[i];
+    const double* q = quat + 4 * i;
     double t[3];
     cs_mulmat3vec(t, xm, pos + 3 * i);
     cs_add3(xpos + 3 * i, d->xpos + 3 * body[i], t);
-    cs_mulmat3(xmat + 9 * i, xm, mat + 9 * i);
+    if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0)
+      memcpy(xmat + 9 * i, xm, 9 * sizeof(double));
+    else
+      cs_mulmat3(xmat + 9 * i, xm, mat + 9 * i);
   }
 }
 
 void cs_geom_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_mat, d->geom_xpos,
+  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, m->geom_mat, d->geom_xpos,
                     d->geom_xmat);
 }
 
 void cs_site_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_mat, d->site_xpos,
+  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, m->site_mat, d->site_xpos,
                     d->site_xmat);
 }
 
-void cs_com_pos(const csModel* m, csData* d) {
+/* cs_com_pos; with forces also crb and the body forces (cs_com_pos_forces) */
+static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
   double* restrict cinert = d->cinert;
   const double* restrict xmat = d->xmat;
   const double* restrict xipos = d->xipos;
@@ -343,112 +367,173 @@ void cs_com_pos(const csModel* m, csData* d) {
     double* cib = cinert + 10 * k2;
     for (int r = 0; r < 10; r++) cia[r] = o[r][0];
     for (int r = 0; r < 10; r++) cib[r] = o[r][1];
+    if (forces) {
+      double* ra = d->crb + 10 * k;
+      double* rb = d->crb + 10 * k2;
+      for (int r = 0; r < 10; r++) ra[r] = o[r][0];
+      for (int r = 0; r < 10; r++) rb[r] = o[r][1];
+      cs_body_force2(o, d->cacc + 6 * k, d->cacc + 6 * k2, d->cvel + 6 * k, d->cvel + 6 * k2, 1,
+                     d->cfrc + 6 * k, d->cfrc + 6 * k2);
+    }
+  }
+  if (forces) memset(d->crb, 0, 10 * sizeof(double));
+}
+
+void cs_com_pos(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 0); }
+
+void cs_com_pos_forces(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 1); }
+
+/* cs_com_vel for two revolute bodies ka, kb (ka == kb for one) with their motion vectors S
+   (one in each lane); with acc also their accelerations (as cs_body_acc) */
+static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
+                                   int acc) {
+  double* cvel = d->cvel;
+  double* cdof_dot = d->cdof_dot;
+  double* cacc = d->cacc;
+  int pa = m->body_parent[ka], pb = m->body_parent[kb];
+  int da = m->body_dofadr[ka], db = m->body_dofadr[kb];
+  const double *vp = cvel + 6 * pa, *vq = cvel + 6 * pb;
+  cs_v2 V[6], D[6];
+  for (int r = 0; r < 6; r++) V[r] = (cs_v2){vp[r], vq[r]};
+  /* cdof_dot = v_parent x cdof (as cs_cross_motion) */
+  D[0] = V[1] * S[2] - V[2] * S[1];
+  D[1] = V[2] * S[0] - V[0] * S[2];
+  D[2] = V[0] * S[1] - V[1] * S[0];
+  D[3] = (V[1] * S[5] - V[2] * S[4]) + (V[4] * S[2] - V[5] * S[1]);
+  D[4] = (V[2] * S[3] - V[0] * S[5]) + (V[5] * S[0] - V[3] * S[2]);
+  D[5] = (V[0] * S[4] - V[1] * S[3]) + (V[3] * S[1] - V[4] * S[0]);
+  cs_v2 q = {d->qvel[da], d->qvel[db]};
+  double *Da = cdof_dot + 6 * da, *Db = cdof_dot + 6 * db;
+  double *va = cvel + 6 * ka, *vb = cvel + 6 * kb;
+  for (int r = 0; r < 6; r++) {
+    cs_v2 u = V[r] + S[r] * q;
+    va[r] = u[0], vb[r] = u[1];
+  }
+  for (int r = 0; r < 6; r++) Da[r] = D[r][0], Db[r] = D[r][1];
+  if (acc) { /* as cs_body_acc: a = a_parent + cdof_dot qvel */
+    const double *Ap = cacc + 6 * pa, *Aq = cacc + 6 * pb;
+    cs_v2 A[6];
+    for (int r = 0; r < 6; r++) A[r] = (cs_v2){Ap[r], Aq[r]} + D[r] * q;
+    double *Aa = cacc + 6 * ka, *Ab = cacc + 6 * kb;
+    for (int r = 0; r < 6; r++) Aa[r] = A[r][0];
+    for (int r = 0; r < 6; r++) Ab[r] = A[r][1];
   }
 }
 
-void cs_com_vel(const csModel* m, csData* d) {
-  double* restrict cvel = d->cvel;
-  double* restrict cdof_dot = d->cdof_dot;
-  const double* restrict cdof = d->cdof;
-  const double* restrict qvel = d->qvel;
+/* cs_com_vel for body k of any kind but revolute; with acc also its acceleration */
+static inline void cs_com_vel_body(const csModel* m, csData* d, int k, int acc) {
+  /* not restrict: cs_body_acc reads cdof_dot and writes cacc through d */
+  double* cvel = d->cvel;
+  double* cdof_dot = d->cdof_dot;
+  const double* cdof = d->cdof;
+  const double* qvel = d->qvel;
+  const double* vp = cvel + 6 * m->body_parent[k];
+  double* v = cvel + 6 * k;
+  int da = m->body_dofadr[k];
+  switch (m->body_kind[k]) {
+    case CS_BODY_PRISMATIC: {
+      const double* S = cdof + 6 * da;
+      double* Sd = cdof_dot + 6 * da;
+      double qv = qvel[da];
+      /* S = (0, s): vp x S = (0, w x s) */
+      Sd[0] = Sd[1] = Sd[2] = 0;
+      cs_cross3(Sd + 3, vp, S + 3);
+      for (int r = 0; r < 3; r++) v[r] = vp[r];
+      for (int r = 3; r < 6; r++) v[r] = vp[r] + S[r] * qv;
+      break;
+    }
+    case CS_BODY_FREE: {
+      /* translation axes are fixed in the world; the parent is the world (v = 0 there),
+         so v before the rotations is u = (0, l) and u x (a, b) = (0, l x a) */
+      const double* S = cdof + 6 * da;
+      const double* qv = qvel + da;
+      double* Sd = cdof_dot + 6 * da;
+      double l0 = qv[0], l1 = qv[1], l2 = qv[2];
+      const cs_v2 zero = {0, 0};
+      for (int r = 0; r < 18; r += 2) memcpy(Sd + r, &zero, sizeof zero); /* not rep stos */
+      for (int c = 0; c < 3; c++) {
+        const double* a = S + 18 + 6 * c;
+        double* D = Sd + 18 + 6 * c;
+        D[0] = D[1] = D[2] = 0;
+        D[3] = l1 * a[2] - l2 * a[1];
+        D[4] = l2 * a[0] - l0 * a[2];
+        D[5] = l0 * a[1] - l1 * a[0];
+      }
+      double u[6] = {0, 0, 0, l0, l1, l2};
+      for (int r = 0; r < 6; r++)
+        v[r] = u[r] + S[18 + r] * qv[3] + S[24 + r] * qv[4] + S[30 + r] * qv[5];
+      break;
+    }
+    default: {
+      double u[6];
+      memcpy(u, vp, sizeof u);
+      int ja = m->body_jntadr[k], jn = m->body_jntnum[k];
+      for (int j = ja; j < ja + jn; j++) {
+        int dj = m->jnt_dofadr[j];
+        const double* qv = qvel + dj;
+        const double* S = cdof + 6 * dj;
+        double* Sd = cdof_dot + 6 * dj;
+        int t = m->jnt_type[j];
+        if (t == CS_JNT_FREE) {
+          memset(Sd, 0, 18 * sizeof(double));
+          u[3] += qv[0], u[4] += qv[1], u[5] += qv[2];
+          for (int c = 0; c < 3; c++) cs_cross_motion(Sd + 18 + 6 * c, u, S + 18 + 6 * c);
+          for (int c = 3; c < 6; c++)
+            for (int r = 0; r < 6; r++) u[r] += S[6 * c + r] * qv[c];
+        } else if (t == CS_JNT_BALL) {
+          for (int c = 0; c < 3; c++) cs_cross_motion(Sd + 6 * c, u, S + 6 * c);
+          for (int c = 0; c < 3; c++)
+            for (int r = 0; r < 6; r++) u[r] += S[6 * c + r] * qv[c];
+        } else {
+          cs_cross_motion(Sd, u, S);
+          for (int r = 0; r < 6; r++) u[r] += S[r] * qv[0];
+        }
+      }
+      memcpy(v, u, sizeof u);
+      break;
+    }
+  }
+  if (acc) cs_body_acc(m, d, k, 1);
+}
+
+/* the world's velocity and (acc) acceleration: the start of cs_com_vel and cs_rnea */
+static inline void cs_com_vel_world(const csModel* m, csData* d, int acc) {
+  memset(d->cvel, 0, 6 * sizeof(double));
+  if (acc) {
+    double* cacc = d->cacc;
+    memset(cacc, 0, 6 * sizeof(double));
+    if (!(m->opt.disable & CS_DISABLE_GRAVITY)) /* the world accelerates upward */
+      cacc[3] = -m->opt.gravity[0], cacc[4] = -m->opt.gravity[1], cacc[5] = -m->opt.gravity[2];
+  }
+}
+
+/* cs_com_vel, and with acc the accelerations of cs_rnea's forward pass (gravity, velocity
+   terms; cs_com_vel_acc) */
+static inline void cs_com_vel_impl(const csModel* m, csData* d, int acc) {
   const int* kind = m->body_kind;
-  memset(cvel, 0, 6 * sizeof(double));
+  const double* cdof = d->cdof;
+  cs_com_vel_world(m, d, acc);
   const int* order = m->body_order;
   for (int o = 1; o < m->nbody; o++) {
     int k = order[o];
-    const double* vp = cvel + 6 * m->body_parent[k];
-    double* v = cvel + 6 * k;
-    int da = m->body_dofadr[k];
-    switch (kind[k]) {
-      case CS_BODY_REVOLUTE: {
-        /* with the next body (breadth-first order) if it is revolute and not a child of
-           this one: one body in each lane of a vector */
-        int k2 = o + 1 < m->nbody ? order[o + 1] : k;
-        if (k2 == k || kind[k2] != CS_BODY_REVOLUTE || m->body_parent[k2] == k) k2 = k;
-        else o++;
-        int db = m->body_dofadr[k2];
-        const double* vq = cvel + 6 * m->body_parent[k2];
-        const double *Sa = cdof + 6 * da, *Sb = cdof + 6 * db;
-        cs_v2 V[6], S[6], D[6];
-        for (int r = 0; r < 6; r++) V[r] = (cs_v2){vp[r], vq[r]}, S[r] = (cs_v2){Sa[r], Sb[r]};
-        /* cdof_dot = v_parent x cdof (as cs_cross_motion) */
-        D[0] = V[1] * S[2] - V[2] * S[1];
-        D[1] = V[2] * S[0] - V[0] * S[2];
-        D[2] = V[0] * S[1] - V[1] * S[0];
-        D[3] = (V[1] * S[5] - V[2] * S[4]) + (V[4] * S[2] - V[5] * S[1]);
-        D[4] = (V[2] * S[3] - V[0] * S[5]) + (V[5] * S[0] - V[3] * S[2]);
-        D[5] = (V[0] * S[4] - V[1] * S[3]) + (V[3] * S[1] - V[4] * S[0]);
-        cs_v2 q = {qvel[da], qvel[db]};
-        double *Da = cdof_dot + 6 * da, *Db = cdof_dot + 6 * db;
-        double* vb = cvel + 6 * k2;
-        for (int r = 0; r < 6; r++) {
-          cs_v2 u = V[r] + S[r] * q;
-          v[r] = u[0], vb[r] = u[1];
-        }
-        for (int r = 0; r < 6; r++) Da[r] = D[r][0], Db[r] = D[r][1];
-        break;
-      }
-      case CS_BODY_PRISMATIC: {
-        const double* S = cdof + 6 * da;
-        double* Sd = cdof_dot + 6 * da;
-        double qv = qvel[da];
-        /* S = (0, s): vp x S = (0, w x s) */
-        Sd[0] = Sd[1] = Sd[2] = 0;
-        cs_cross3(Sd + 3, vp, S + 3);
-        for (int r = 0; r < 3; r++) v[r] = vp[r];
-        for (int r = 3; r < 6; r++) v[r] = vp[r] + S[r] * qv;
-        break;
-      }
-      case CS_BODY_FREE: {
-        /* translation axes are fixed in the world; the parent is the world (v = 0 there),
-           so v before the rotations is u = (0, l) and u x (a, b) = (0, l x a) */
-        const double* S = cdof + 6 * da;
-        const double* qv = qvel + da;
-        double* Sd = cdof_dot + 6 * da;
-        double l0 = qv[0], l1 = qv[1], l2 = qv[2];
-        const cs_v2 zero = {0, 0};
-        for (int r = 0; r < 18; r += 2) memcpy(Sd + r, &zero, sizeof zero); /* not rep stos */
-        for (int c = 0; c < 3; c++) {
-          const double* a = S + 18 + 6 * c;
-          double* D = Sd + 18 + 6 * c;
-          D[0] = D[1] = D[2] = 0;
-          D[3] = l1 * a[2] - l2 * a[1];
-          D[4] = l2 * a[0] - l0 * a[2];
-          D[5] = l0 * a[1] - l1 * a[0];
-        }
-        double u[6] = {0, 0, 0, l0, l1, l2};
-        for (int r = 0; r < 6; r++)
-          v[r] = u[r] + S[18 + r] * qv[3] + S[24 + r] * qv[4] + S[30 + r] * qv[5];
-        break;
-      }
-      default: {
-        double u[6];
-        memcpy(u, vp, sizeof u);
-        int ja = m->body_jntadr[k], jn = m->body_jntnum[k];
-        for (int j = ja; j < ja + jn; j++) {
-          int dj = m->jnt_dofadr[j];
-          const double* qv = qvel + dj;
-          const double* S = cdof + 6 * dj;
-          double* Sd = cdof_dot + 6 * dj;
-          int t = m->jnt_type[j];
-          if (t == CS_JNT_FREE) {
-            memset(Sd, 0, 18 * sizeof(double));
-            u[3] += qv[0], u[4] += qv[1], u[5] += qv[2];
-            for (int c = 0; c < 3; c++) cs_cross_motion(Sd + 18 + 6 * c, u, S + 18 + 6 * c);
-            for (int c = 3; c < 6; c++)
-              for (int r = 0; r < 6; r++) u[r] += S[6 * c + r] * qv[c];
-          } else if (t == CS_JNT_BALL) {
-            for (int c = 0; c < 3; c++) cs_cross_motion(Sd + 6 * c, u, S + 6 * c);
-            for (int c = 0; c < 3; c++)
-              for (int r = 0; r < 6; r++) u[r] += S[6 * c + r] * qv[c];
-          } else {
-            cs_cross_motion(Sd, u, S);
-            for (int r = 0; r < 6; r++) u[r] += S[r] * qv[0];
-          }
-        }
-        memcpy(v, u, sizeof u);
-        break;
-      }
+    if (kind[k] == CS_BODY_REVOLUTE) {
+      /* with the next body (breadth-first order) if it is revolute and not a child of
+         this one: one body in each lane of a vector */
+      int k2 = o + 1 < m->nbody ? order[o + 1] : k;
+      if (k2 == k || kind[k2] != CS_BODY_REVOLUTE || m->body_parent[k2] == k)
+        k2 = k;
+      else
+        o++;
+      const double *Sa = cdof + 6 * m->body_dofadr[k], *Sb = cdof + 6 * m->body_dofadr[k2];
+      cs_v2 S[6];
+      for (int r = 0; r < 6; r++) S[r] = (cs_v2){Sa[r], Sb[r]};
+      cs_com_vel_rev2(m, d, k, k2, S, acc);
+    } else {
+      cs_com_vel_body(m, d, k, acc);
     }
   }
 }
+
+void cs_com_vel(const csModel* m, csData* d) { cs_com_vel_impl(m, d, 0); }
+
+void cs_com_vel_acc(const csModel* m, csData* d) { cs_com_vel_impl(m, d, 1); }

@@ -2,22 +2,36 @@
    bias forces h(q, v) = C(q, v) v + g(q) (+ joint damping). */
 #include <string.h>
 
+#include "cs_dyn.h"
 #include "cs_math.h"
-#include "contactsim/cs_dynamics.h"
 
-void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double* result) {
-  int nb = m->nbody, nv = m->nv;
-  double* restrict acc = d->cacc;
+void cs_rnea_body_forces(const csModel* m, csData* d, int vel) {
+  int nb = m->nbody;
+  const double* restrict acc = d->cacc;
   double* restrict frc = d->cfrc;
   const double* restrict cinert = d->cinert;
   const double* restrict cvel = d->cvel;
+  /* the forces that produce them, f = I a (+ v x* I v), independent per body: two bodies at
+     a time, one in each lane of a vector (the last one twice if the count is odd) */
+  for (int k = 1; k < nb; k += 2) {
+    int k2 = k + 1 < nb ? k + 1 : k;
+    const double *Ia = cinert + 10 * k, *Ib = cinert + 10 * k2;
+    cs_v2 I[10];
+    for (int r = 0; r < 10; r++) I[r] = (cs_v2){Ia[r], Ib[r]};
+    cs_body_force2(I, acc + 6 * k, acc + 6 * k2, cvel + 6 * k, cvel + 6 * k2, vel, frc + 6 * k,
+                   frc + 6 * k2);
+  }
+}
+
+void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double* result) {
+  int nb = m->nbody, nv = m->nv;
+  double* acc = d->cacc; /* not restrict: cs_body_acc writes it through d */
+  double* restrict frc = d->cfrc;
   const double* restrict cdof = d->cdof;
-  const double* restrict cdof_dot = d->cdof_dot;
   const double* restrict qvel = d->qvel;
   const int* restrict parent = m->body_parent;
   const int* restrict dofadr = m->body_dofadr;
   const int* restrict dofnum = m->body_dofnum;
-  const int* restrict kind = m->body_kind;
   memset(acc, 0, 6 * sizeof(double));
   if ((flags & CS_RNE_GRAVITY) && !(m->opt.disable & CS_DISABLE_GRAVITY)) {
     /* the world accelerates upward: gravity acts on every body */
@@ -28,27 +42,9 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
   const int* restrict order = m->body_order;
   for (int o = 1; o < nb; o++) {
     int k = order[o];
-    const double* ap = acc + 6 * parent[k];
     double* a = acc + 6 * k;
     int da = dofadr[k], de = da + dofnum[k];
-    if (vel && (kind[k] == CS_BODY_REVOLUTE || kind[k] == CS_BODY_PRISMATIC)) {
-      const double* Sd = cdof_dot + 6 * da;
-      double qv = qvel[da];
-      for (int r = 0; r < 6; r++) a[r] = ap[r] + Sd[r] * qv;
-    } else if (vel && kind[k] == CS_BODY_FREE) {
-      /* a free joint's translation dofs have cdof_dot = 0 */
-      const double* Sd = cdof_dot + 6 * (da + 3);
-      double q3 = qvel[da + 3], q4 = qvel[da + 4], q5 = qvel[da + 5];
-      for (int r = 0; r < 6; r++) a[r] = ap[r] + Sd[r] * q3 + Sd[6 + r] * q4 + Sd[12 + r] * q5;
-    } else {
-      for (int r = 0; r < 6; r++) a[r] = ap[r];
-      if (vel)
-        for (int i = da; i < de; i++) {
-          const double* Sd = cdof_dot + 6 * i;
-          double qv = qvel[i];
-          for (int r = 0; r < 6; r++) a[r] += Sd[r] * qv;
-        }
-    }
+    cs_body_acc(m, d, k, vel);
     if (qacc)
       for (int i = da; i < de; i++) {
         const double* S = cdof + 6 * i;
@@ -57,34 +53,7 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
           for (int r = 0; r < 6; r++) a[r] += S[r] * qa;
       }
   }
-  /* the forces that produce them, f = I a (+ v x* I v), independent per body: two bodies at
-     a time, one in each lane of a vector (the last one twice if the count is odd) */
-  for (int k = 1; k < nb; k += 2) {
-    int k2 = k + 1 < nb ? k + 1 : k;
-    const double *Ia = cinert + 10 * k, *Ib = cinert + 10 * k2;
-    const double *aa = acc + 6 * k, *ab = acc + 6 * k2;
-    cs_v2 I[10], x[6], f[6];
-    for (int r = 0; r < 10; r++) I[r] = (cs_v2){Ia[r], Ib[r]};
-    for (int r = 0; r < 6; r++) x[r] = (cs_v2){aa[r], ab[r]};
-    cs_inert_mul_v2(f, I, x);
-    if (vel) {
-      const double *va = cvel + 6 * k, *vb = cvel + 6 * k2;
-      cs_v2 v[6], h[6];
-      for (int r = 0; r < 6; r++) v[r] = (cs_v2){va[r], vb[r]};
-      cs_inert_mul_v2(h, I, v);
-      /* f += v x* h */
-      f[0] += (v[1] * h[2] - v[2] * h[1]) + (v[4] * h[5] - v[5] * h[4]);
-      f[1] += (v[2] * h[0] - v[0] * h[2]) + (v[5] * h[3] - v[3] * h[5]);
-      f[2] += (v[0] * h[1] - v[1] * h[0]) + (v[3] * h[4] - v[4] * h[3]);
-      f[3] += v[1] * h[5] - v[2] * h[4];
-      f[4] += v[2] * h[3] - v[0] * h[5];
-      f[5] += v[0] * h[4] - v[1] * h[3];
-    }
-    double* fa = frc + 6 * k;
-    double* fb = frc + 6 * k2;
-    for (int r = 0; r < 6; r++) fa[r] = f[r][0];
-    for (int r = 0; r < 6; r++) fb[r] = f[r][1];
-  }
+  cs_rnea_body_forces(m, d, vel);
   /* backward: subtree forces */
   for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
     int k = order[o];
@@ -92,7 +61,13 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
     if (p > 0) {
       double* fp = frc + 6 * p;
       const double* f = frc + 6 * k;
-      for (int r = 0; r < 6; r++) fp[r] += f[r];
+      for (int r = 0; r < 6; r += 2) {
+        cs_v2 x, y;
+        memcpy(&x, fp + r, sizeof x);
+        memcpy(&y, f + r, sizeof y);
+        x += y;
+        memcpy(fp + r, &x, sizeof x);
+      }
     }
   }
   /* joint forces: tau_i = S_i . f_body(i) (+ armature, damping); qacc[i] is read before

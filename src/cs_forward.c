@@ -2,11 +2,13 @@
 
    cs_step(m, d)
      cs_check_state      reject NaN/Inf input and bad options; the state stays as it was
-     cs_kinematics       body, joint, geom and site poses; motion subspaces cdof
+     cs_kinematics       body and joint poses; motion subspaces cdof
      cs_com_pos          body spatial inertias
      cs_crba             joint-space inertia M
      cs_com_vel          body velocities, cdof_dot
      cs_rnea             bias forces h (gravity, Coriolis, centrifugal)
+       (the step runs these five as three fused walks, src/cs_dyn.h: cs_kinematics_vel,
+        cs_com_pos_forces, cs_crba_bias; the same operations per output)
      cs_actuation        actuator forces
      cs_factor_m         M (+ dt D with implicit damping) = L^T D L
      qacc = M^-1 (applied + actuator - h - damping)
@@ -20,19 +22,30 @@
 #include <string.h>
 #include <time.h>
 
+#include "cs_dyn.h"
 #include "cs_error.h"
 #include "cs_math.h"
 #include "cs_memory.h"
-#include "contactsim/cs_dynamics.h"
+
+/* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
+   is 0 for a finite x, NaN for an infinite or NaN one) */
+static inline cs_v2 cs_zero_sum(const double* a, int n, cs_v2 s) {
+  cs_v2 z = {0, 0};
+  int i = 0;
+  for (; i + 1 < n; i += 2) {
+    cs_v2 x;
+    memcpy(&x, a + i, sizeof x);
+    s += x * z;
+  }
+  if (i < n) s[0] += a[i] * 0.0;
+  return s;
+}
 
 static int cs_all_finite(const double* a, int n, int* bad) {
-  /* x * 0 is 0 for a finite x and NaN for an infinite or NaN one: one branch-free pass
-     (two lanes) in the common case, the index only when something is wrong */
-  double s0 = 0, s1 = 0;
-  int i = 0;
-  for (; i + 1 < n; i += 2) s0 += a[i] * 0.0, s1 += a[i + 1] * 0.0;
-  if (i < n) s0 += a[i] * 0.0;
-  if (s0 + s1 == 0) return 1;
+  /* one branch-free pass in the common case, the index only when something is wrong */
+  cs_v2 s = cs_zero_sum(a, n, (cs_v2){0, 0});
+  if (s[0] + s[1] == 0) return 1;
+  int i;
   for (i = 0; i < n; i++)
     if (!isfinite(a[i])) {
       *bad = i;
@@ -49,15 +62,22 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
   if (!cs_all_finite(o->gravity, 3, &bad))
     return cs_error(CS_ERR_ARG, "option gravity[%d] is not finite", bad);
   if (!isfinite(d->time)) return cs_error(CS_ERR_STATE, "time is not finite");
-  if (!cs_all_finite(d->qpos, m->nq, &bad))
-    return cs_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
-  if (!cs_all_finite(d->qvel, m->nv, &bad))
-    return cs_error(CS_ERR_STATE, "qvel[%d] is not finite (%g)", bad, d->qvel[bad]);
-  if (!cs_all_finite(d->ctrl, m->nu, &bad))
-    return cs_error(CS_ERR_STATE, "ctrl[%d] is not finite (%g)", bad, d->ctrl[bad]);
-  if (!cs_all_finite(d->qfrc_applied, m->nv, &bad))
-    return cs_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
-                    d->qfrc_applied[bad]);
+  /* the four arrays in one pass; array by array only if something is not finite */
+  cs_v2 zs = cs_zero_sum(d->qpos, m->nq, (cs_v2){0, 0});
+  zs = cs_zero_sum(d->qvel, m->nv, zs);
+  zs = cs_zero_sum(d->ctrl, m->nu, zs);
+  zs = cs_zero_sum(d->qfrc_applied, m->nv, zs);
+  if (!(zs[0] + zs[1] == 0)) {
+    if (!cs_all_finite(d->qpos, m->nq, &bad))
+      return cs_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
+    if (!cs_all_finite(d->qvel, m->nv, &bad))
+      return cs_error(CS_ERR_STATE, "qvel[%d] is not finite (%g)", bad, d->qvel[bad]);
+    if (!cs_all_finite(d->ctrl, m->nu, &bad))
+      return cs_error(CS_ERR_STATE, "ctrl[%d] is not finite (%g)", bad, d->ctrl[bad]);
+    if (!cs_all_finite(d->qfrc_applied, m->nv, &bad))
+      return cs_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
+                      d->qfrc_applied[bad]);
+  }
   if (o->iterations < 1) return cs_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
   if (!(o->tolerance >= 0)) return cs_error(CS_ERR_ARG, "option tolerance = %g must be >= 0", o->tolerance);
   if (!(o->margin >= 0) || !isfinite(o->margin))
@@ -112,20 +132,24 @@ void cs_actuation(const csModel* m, csData* d) {
 /* Smooth dynamics up to the factorisation; diag_add (may be NULL) is added to M before
    factorising. Leaves qfrc_bias (without damping), qfrc_damping, qfrc_actuator. */
 static csStatus cs_fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
-  cs_kinematics(m, d);
-  cs_com_pos(m, d);
-  cs_crba(m, d);
-  cs_com_vel(m, d);
-  cs_rnea(m, d, NULL, CS_RNE_GRAVITY | CS_RNE_VELOCITY, d->qfrc_bias);
+  cs_kinematics_vel(m, d); /* with cs_com_vel and cs_rnea's forward pass */
+  cs_com_pos_forces(m, d); /* with cs_rnea's body forces */
+  cs_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
   int damp = !(m->opt.disable & CS_DISABLE_DAMPING);
-  for (int i = 0; i < m->nv; i++) d->qfrc_damping[i] = damp ? -m->dof_damping[i] * d->qvel[i] : 0;
+  double* restrict fd = d->qfrc_damping;
+  const double* restrict qv = d->qvel;
+  const double* restrict dd = m->dof_damping;
+  for (int i = 0; i < m->nv; i++) fd[i] = damp ? -dd[i] * qv[i] : 0;
   cs_actuation(m, d);
   return cs_factor_m(m, d, diag_add);
 }
 
-static void cs_total_force(const csModel* m, const csData* d, double* f) {
-  for (int i = 0; i < m->nv; i++)
-    f[i] = d->qfrc_applied[i] + d->qfrc_actuator[i] + d->qfrc_damping[i] - d->qfrc_bias[i];
+static void cs_total_force(const csModel* m, const csData* d, double* restrict f) {
+  const double* restrict fa = d->qfrc_applied;
+  const double* restrict fu = d->qfrc_actuator;
+  const double* restrict fd = d->qfrc_damping;
+  const double* restrict fb = d->qfrc_bias;
+  for (int i = 0; i < m->nv; i++) f[i] = fa[i] + fu[i] + fd[i] - fb[i];
 }
 
 csStatus cs_forward(const csModel* m, csData* d) {
@@ -196,17 +220,35 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
   d->prev_converged = d->solver_stats.converged;
   /* v+ = v_free + M^-1 J^T lambda: one solve */
   double idt = 1.0 / m->opt.timestep;
-  for (int j = 0; j < 3 * nc; j++) {
-    double l = d->efc_lambda[j];
-    if (l == 0) continue;
-    const double* J = d->efc_J + (size_t)j * nv;
-    for (int i = 0; i < nv; i++) d->qfrc_contact[i] += J[i] * l;
+  /* J^T lambda, a contact's three rows at once (each entry takes its rows' terms in row
+     order, as row by row would) in the two lanes of a vector */
+  double* restrict fc = d->qfrc_contact;
+  for (int c = 0; c < nc; c++) {
+    const double* lam = d->efc_lambda + 3 * c;
+    if (lam[0] == 0 && lam[1] == 0 && lam[2] == 0) continue;
+    const double* restrict J0 = d->efc_J + (size_t)(3 * c) * nv;
+    const double* restrict J1 = J0 + nv;
+    const double* restrict J2 = J1 + nv;
+    cs_v2 l0 = {lam[0], lam[0]}, l1 = {lam[1], lam[1]}, l2 = {lam[2], lam[2]};
+    int i = 0;
+    for (; i + 1 < nv; i += 2) {
+      cs_v2 f, a, b, e;
+      memcpy(&f, fc + i, sizeof f);
+      memcpy(&a, J0 + i, sizeof a);
+      memcpy(&b, J1 + i, sizeof b);
+      memcpy(&e, J2 + i, sizeof e);
+      f = ((f + a * l0) + b * l1) + e * l2;
+      memcpy(fc + i, &f, sizeof f);
+    }
+    if (i < nv) fc[i] = ((fc[i] + J0[i] * lam[0]) + J1[i] * lam[1]) + J2[i] * lam[2];
   }
   size_t mk = cs_stack_mark(d);
   double* dv = CS_STACK_ALLOC(d, double, nv);
   if (dv) {
     cs_solve_m(m, d, dv, d->qfrc_contact, 1);
-    for (int i = 0; i < nv; i++) vnew[i] += dv[i], d->qfrc_contact[i] *= idt;
+    double* restrict vn = vnew;
+    const double* restrict dvr = dv;
+    for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   }
   cs_stack_free(d, mk);
   for (int i = 0; i < nc; i++) memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
@@ -242,19 +284,27 @@ csStatus cs_step(const csModel* m, csData* d) {
   }
   cs_total_force(m, d, f);
   cs_solve_m(m, d, f, f, 1);
-  for (int i = 0; i < nv; i++) vnew[i] = d->qvel[i] + dt * f[i];
+  {
+    double* restrict vn = vnew;
+    const double* restrict qv = d->qvel, * restrict fr = f;
+    for (int i = 0; i < nv; i++) vn[i] = qv[i] + dt * fr[i];
+  }
   memcpy(d->qvel_free, vnew, sizeof(double) * (size_t)nv);
   if (d->profile) tclock[0] = cs_now_ns();
   cs_fwd_constraint(m, d, vnew, tclock);
   cs_integrate_pos(m, qnew, d->qpos, vnew, dt);
-  int bad;
-  if (!cs_all_finite(vnew, nv, &bad) || !cs_all_finite(qnew, nq, &bad)) {
+  cs_v2 zs = cs_zero_sum(qnew, nq, cs_zero_sum(vnew, nv, (cs_v2){0, 0}));
+  if (!(zs[0] + zs[1] == 0)) {
     cs_warning(d, CS_WARN_NAN_STEP, "step produced a non-finite state; not committed");
     cs_stack_free(d, mark);
     return cs_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
   double idt = 1.0 / dt; /* one division, not nv */
-  for (int i = 0; i < nv; i++) d->qacc[i] = (vnew[i] - d->qvel[i]) * idt;
+  {
+    double* restrict qa = d->qacc;
+    const double* restrict vn = vnew, * restrict qv = d->qvel;
+    for (int i = 0; i < nv; i++) qa[i] = (vn[i] - qv[i]) * idt;
+  }
   memcpy(d->qvel, vnew, sizeof(double) * (size_t)nv);
   memcpy(d->qpos, qnew, sizeof(double) * (size_t)nq);
   d->time += dt;

@@ -47,7 +47,9 @@ size_t cs_model_layout(csModel* m, void* base) {
   TAKE(exclude_pair, 2 * m->nexclude);
   TAKE(body_kind, nb); TAKE(body_anchor, 3 * nb);
   TAKE(body_paxis, 3 * nb); TAKE(body_qaxis, 4 * nb); TAKE(body_order, nb);
-  TAKE(dof_Mcol, m->nM); TAKE(dof_tran, nv);
+  TAKE(dof_Mcol, m->nM);
+  TAKE(dof_tran, nv);
+  TAKE(dof_Mown, nv);
   TAKE(geom_mat, 9 * ng); TAKE(site_mat, 9 * ns);
   TAKE(mesh_hulladr, m->nmesh); TAKE(mesh_hullnum, m->nmesh); TAKE(mesh_hull, m->nmeshhull);
   TAKE(geom_vertadr, ng); TAKE(geom_vertnum, ng); TAKE(geom_vert, 3 * m->ngeomvert);
@@ -103,6 +105,10 @@ void cs_model_derive(csModel* m) {
   for (int i = 0; i < m->nv; i++) {
     int j = m->dof_jnt[i], k = i - m->jnt_dofadr[j];
     m->dof_tran[i] = (m->jnt_type[j] == CS_JNT_FREE && k < 3) ? k : -1;
+  }
+  for (int i = 0; i < m->nv; i++) {
+    int n = m->dof_Mnum[i];
+    m->dof_Mown[i] = n > 6 && m->dof_tran[m->dof_Mcol[m->dof_Madr[i] + n - 1]] == 0 ? n - 6 : n;
   }
   for (int g = 0; g < m->ngeom; g++) cs_quat2mat(m->geom_mat + 9 * g, m->geom_quat + 4 * g);
   for (int s = 0; s < m->nsite; s++) cs_quat2mat(m->site_mat + 9 * s, m->site_quat + 4 * s);

@@ -253,6 +253,9 @@ typedef struct csModel {
                             row i holds i, dof_parent[i], dof_parent[dof_parent[i]], ... */
   int* dof_tran;         /* (nv) k in 0..2 if the dof is translation k of a free joint (its
                             motion vector is (0, e_k)), else -1 */
+  int* dof_Mown;         /* (nv) dof_Mnum[i] - 6 if row i of the sparse mass matrix ends with
+                            the 6 dofs of a free joint (r+5, ..., r) below which dof i lies,
+                            else dof_Mnum[i]: the entries before that block */
   double* geom_mat;      /* (ngeom x 9) rotation matrix of geom_quat, row-major */
   double* site_mat;      /* (nsite x 9) rotation matrix of site_quat, row-major */
   int* mesh_hulladr;     /* (nmesh) first entry in mesh_hull */

@@ -1,0 +1,87 @@
+/* The step's fused passes of the smooth dynamics (internal). Each gives exactly what the
+   public stages give (the same operations in the same order per output), with fewer walks
+   over the tree: cs_fwd_smooth uses them, the public stages stay for everyone else. */
+#ifndef CS_DYN_H
+#define CS_DYN_H
+
+#include <string.h>
+
+#include "contactsim/cs_dynamics.h"
+#include "cs_math.h"
+
+/* cs_rnea's forward pass for body k without the qacc terms: its acceleration from its
+   parent's (vel: with the velocity-product terms cdof_dot qvel). */
+static inline void cs_body_acc(const csModel* m, csData* d, int k, int vel) {
+  const double* ap = d->cacc + 6 * m->body_parent[k];
+  double* a = d->cacc + 6 * k;
+  const double* cdof_dot = d->cdof_dot;
+  const double* qvel = d->qvel;
+  int kind = m->body_kind[k];
+  int da = m->body_dofadr[k], de = da + m->body_dofnum[k];
+  if (vel && (kind == CS_BODY_REVOLUTE || kind == CS_BODY_PRISMATIC)) {
+    const double* Sd = cdof_dot + 6 * da;
+    cs_v2 qv = {qvel[da], qvel[da]};
+    for (int r = 0; r < 6; r += 2) { /* in pairs: acc is one array, a and ap may alias */
+      cs_v2 x, y;
+      memcpy(&x, ap + r, sizeof x);
+      memcpy(&y, Sd + r, sizeof y);
+      x += y * qv;
+      memcpy(a + r, &x, sizeof x);
+    }
+  } else if (vel && kind == CS_BODY_FREE) {
+    /* a free joint's translation dofs have cdof_dot = 0 */
+    const double* Sd = cdof_dot + 6 * (da + 3);
+    double q3 = qvel[da + 3], q4 = qvel[da + 4], q5 = qvel[da + 5];
+    for (int r = 0; r < 6; r++) a[r] = ap[r] + Sd[r] * q3 + Sd[6 + r] * q4 + Sd[12 + r] * q5;
+  } else {
+    for (int r = 0; r < 6; r++) a[r] = ap[r];
+    if (vel)
+      for (int i = da; i < de; i++) {
+        const double* Sd = cdof_dot + 6 * i;
+        double qv = qvel[i];
+        for (int r = 0; r < 6; r++) a[r] += Sd[r] * qv;
+      }
+  }
+}
+
+/* cs_rnea's body forces f = I a (+ v x* I v if vel) of two bodies a, b (I: their inertias,
+   one in each lane), into fa, fb (b's stores last) */
+static inline void cs_body_force2(const cs_v2* I, const double* aa, const double* ab,
+                                  const double* va, const double* vb, int vel, double* fa,
+                                  double* fb) {
+  cs_v2 x[6], f[6];
+  for (int r = 0; r < 6; r++) x[r] = (cs_v2){aa[r], ab[r]};
+  cs_inert_mul_v2(f, I, x);
+  if (vel) {
+    cs_v2 v[6], h[6];
+    for (int r = 0; r < 6; r++) v[r] = (cs_v2){va[r], vb[r]};
+    cs_inert_mul_v2(h, I, v);
+    /* f += v x* h */
+    f[0] += (v[1] * h[2] - v[2] * h[1]) + (v[4] * h[5] - v[5] * h[4]);
+    f[1] += (v[2] * h[0] - v[0] * h[2]) + (v[5] * h[3] - v[3] * h[5]);
+    f[2] += (v[0] * h[1] - v[1] * h[0]) + (v[3] * h[4] - v[4] * h[3]);
+    f[3] += v[1] * h[5] - v[2] * h[4];
+    f[4] += v[2] * h[3] - v[0] * h[5];
+    f[5] += v[0] * h[4] - v[1] * h[3];
+  }
+  for (int r = 0; r < 6; r++) fa[r] = f[r][0];
+  for (int r = 0; r < 6; r++) fb[r] = f[r][1];
+}
+
+/* cs_com_pos, and in the same pass: d->crb = d->cinert (cs_crba's start) and, after
+   cs_com_vel_acc, cs_rnea's body forces (cs_rnea_body_forces with vel) */
+void cs_com_pos_forces(const csModel* m, csData* d);
+/* cs_kinematics and cs_com_vel_acc in one walk down the tree */
+void cs_kinematics_vel(const csModel* m, csData* d);
+/* cs_com_vel, and in the same pass the body accelerations of cs_rnea's forward pass with
+   gravity (unless disabled) and velocity terms, no qacc (d->cacc). */
+void cs_com_vel_acc(const csModel* m, csData* d);
+/* cs_rnea's body forces f = I a (+ v x* I v if vel) from d->cacc into d->cfrc (bodies 1..). */
+void cs_rnea_body_forces(const csModel* m, csData* d, int vel);
+/* After cs_com_vel_acc and cs_com_pos_forces: the rest of cs_crba and of cs_rnea(m, d, NULL,
+   CS_RNE_GRAVITY | CS_RNE_VELOCITY, d->qfrc_bias): one walk up the tree sums the composite
+   inertias and the body forces, one pass over the dofs fills M's rows and the bias
+   forces. */
+void cs_crba_bias(const csModel* m, csData* d);
+
+#endif
