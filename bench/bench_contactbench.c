@@ -1671,27 +1671,6 @@ static void exp_anymal_replay(Ctx* c) {
       rec_free(&rec);
       continue;
     }
-    if (getenv("CS_REPLAY_DUMP")) {
-      char fn[512];
-      snprintf(fn, sizeof fn, "%s/%s.bin", getenv("CS_REPLAY_DUMP"), tasks[k]);
-      FILE* df = fopen(fn, "wb");
-      if (df) {
-        fwrite(&rec.n, sizeof(long), 1, df);
-        for (long i = 0; i < rec.n; i++) {
-          RecProb* q = rec.p + i;
-          size_t n3 = 3 * (size_t)q->nc;
-          fwrite(&q->step, sizeof(long), 1, df);
-          fwrite(&q->nc, sizeof(int), 1, df);
-          fwrite(q->G, sizeof(double), n3 * n3, df);
-          fwrite(q->g, sizeof(double), n3, df);
-          fwrite(q->mu, sizeof(double), (size_t)q->nc, df);
-          fwrite(q->frame, sizeof(double), 9 * (size_t)q->nc, df);
-          fwrite(q->pos, sizeof(double), n3, df);
-          fwrite(q->key, sizeof(int), n3, df);
-        }
-        fclose(df);
-      }
-    }
     ReplayRes res[2];
     char what[64];
     snprintf(what, sizeof what, "anymal_replay %s", tasks[k]);
