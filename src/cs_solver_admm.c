@@ -955,14 +955,22 @@ static void cs_admm_map(csAdmm* a, int newton) {
    works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
    of m. */
 static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well, int probe) {
+  /* the pivots' scale: G's largest diagonal entry over the loaded contacts, which bounds
+     every entry of G (PSD) and, within a factor 1 + mu, of these systems (a scan of the m^2
+     entries was a tenth of the step) */
+  const csContactProblem* p = a->p;
   double amax = 0;
-  for (size_t k = 0; k < (size_t)m * (size_t)m; k++) amax = cs_max(amax, fabs(a->A[k]));
+  for (int i = 0; i < p->nc; i++) {
+    if (a->cls[i] == 0) continue;
+    for (int r = 3 * i; r < 3 * i + 3; r++)
+      amax = cs_max(amax, fabs(p->G[(size_t)r * (size_t)a->n + r]) + (p->R ? p->R[r] : 0));
+  }
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
   if (a->nd > 0) {
     /* redundant sticking contacts: singular for sure, deflated of their internal forces */
     int k = 0;
-    for (int i = 0; i < a->p->nc; i++) k += a->cls[i] == 1 ? 3 : 0;
+    for (int i = 0; i < p->nc; i++) k += a->cls[i] == 1 ? 3 : 0;
     memcpy(s1, a->ab, sizeof(double) * (size_t)m);
     if (cs_admm_deflated(a, m, k, amax)) {
       *well = 1;
