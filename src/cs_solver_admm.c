@@ -315,7 +315,7 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
      CS_ADMM_AS_MAX unknowns) */
   size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX;
   return sizeof(double) * (2 * n * n + 14 * n + CS_ADMM_NUL * n + na * na) +
-         sizeof(int) * (3 * n + 4 * (size_t)nc) + 128;
+         sizeof(int) * (5 * n + 4 * (size_t)nc) + 128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -395,6 +395,8 @@ typedef struct csAdmm {
   double* nul;          /* null vectors of its sticking block (k x nd, stride CS_ADMM_NUL) */
   int nd;               /* how many */
   int* smap;            /* sticking variable -> unknown of the current system */
+  int* dep;             /* sticking variable: 1 if dependent (a null vector's own entry) */
+  int* umap;            /* unknown -> its index in the reduced system, or -1 */
   int *apiv, *cls, *cls_prev, *cls_tried, *cls_new;
   int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
   int singular; /* an active-set system was singular: redundant contacts, no more tries */
@@ -863,6 +865,7 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
   int d = k - r;
   a->nd = 0;
   if (d > CS_ADMM_NUL) return -1;
+  for (int i = 0; i < k; i++) a->dep[perm[i]] = i >= r;
   for (int t = 0; t < d; t++) {
     int c = r + t;
     double y[3 * CS_ADMM_AS_MAX];
@@ -900,35 +903,41 @@ static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
   }
 }
 
-/* The current system A (m x m, in a->A) deflated of the internal forces N (orthonormal) at
-   the sticking unknowns (a->smap): A + amax N N^T. Every row combination N^T A vanishes
-   (N^T G_{S,:} = (G_{:,S} N)^T = 0) and so does N^T b for a consistent b, so a solution x
-   of the deflated system has amax N^T x = 0, and A x = b. Nonsingular when
-   N spans A's null space: x is then the solution without internal forces, the one the
-   polish would leave. 1 if solved (x in a->ab), 0 if still singular. */
-static int cs_admm_deflated(csAdmm* a, int m, int k, double amax) {
-  int d = a->nd;
-  const double* N = a->nul;
-  for (int i = 0; i < k; i++) {
-    double* Ai = a->A + (size_t)a->smap[i] * (size_t)m;
-    const double* Ni = N + (size_t)i * CS_ADMM_NUL;
-    if (d == 1) { /* the common case (two sticking points of one body), without the loop */
-      double ni = amax * Ni[0];
-      for (int j = 0; j < k; j++) Ai[a->smap[j]] += ni * N[(size_t)j * CS_ADMM_NUL];
-      continue;
-    }
-    for (int j = 0; j < k; j++) {
-      const double* Nj = N + (size_t)j * CS_ADMM_NUL;
-      double sum = 0;
-      for (int t = 0; t < d; t++) sum += Ni[t] * Nj[t];
-      Ai[a->smap[j]] += amax * sum;
-    }
+/* The current system A (m x m, its copy in a->Ac, b in s1) without the internal forces' own
+   unknowns and equations: the dependent sticking variables of cs_admm_stick_null (a null
+   vector's entry 1) are fixed at 0 and their rows dropped (each is a combination of the kept
+   rows, given a consistent b: the left null vectors are the same), which leaves m - nd
+   unknowns; then x - N N^T x on the sticking part, a null vector of A, removes the
+   internal forces. The same solution as the deflated system A + amax N N^T (the first way
+   here: N^T A = 0 and N^T b = 0 make its solutions those of A with N^T x = 0), by an LU of
+   nd fewer rows and no rank-nd update (drop's resting torso: 4 sticking corners, nd = 6 of
+   ~22 unknowns). 1 if solved (x in a->ab), 0 if the reduced system is still singular. */
+static int cs_admm_reduced(csAdmm* a, int m, int k, double amax, const double* b, double* xs) {
+  int* um = a->umap;
+  for (int u = 0; u < m; u++) um[u] = 0;
+  for (int i = 0; i < k; i++)
+    if (a->dep[i]) um[a->smap[i]] = -1;
+  int M = 0;
+  for (int u = 0; u < m; u++) um[u] = um[u] < 0 ? -1 : M++;
+  double* B = a->A;
+  const double* A = a->Ac;
+  for (int i = 0; i < m; i++) {
+    if (um[i] < 0) continue;
+    double* Bi = B + (size_t)um[i] * (size_t)M;
+    const double* Ai = A + (size_t)i * (size_t)m;
+    for (int j = 0; j < m; j++)
+      if (um[j] >= 0) Bi[um[j]] = Ai[j];
+    a->ab[um[i]] = b[i];
   }
-  if (!csu_lu(m, a->A, a->apiv)) return 0;
+  if (!csu_lu(M, B, a->apiv)) return 0;
   double umin = INFINITY;
-  for (int i = 0; i < m; i++) umin = cs_min(umin, fabs(a->A[(size_t)i * m + i]));
+  for (int i = 0; i < M; i++) umin = cs_min(umin, fabs(B[(size_t)i * M + i]));
   if (!(umin >= 1e-10 * amax)) return 0;
-  csu_lu_solve(m, a->A, a->apiv, a->ab);
+  csu_lu_solve(M, B, a->apiv, a->ab);
+  for (int u = m - 1; u >= 0; u--) a->ab[u] = um[u] >= 0 ? a->ab[um[u]] : 0; /* um[u] <= u */
+  for (int i = 0; i < k; i++) xs[i] = a->ab[a->smap[i]];
+  cs_admm_null_clean(a, k, xs);
+  for (int i = 0; i < k; i++) a->ab[a->smap[i]] = xs[i];
   return 1;
 }
 
@@ -968,11 +977,11 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
   if (a->nd > 0) {
-    /* redundant sticking contacts: singular for sure, deflated of their internal forces */
+    /* redundant sticking contacts: singular for sure, reduced by their internal forces */
     int k = 0;
     for (int i = 0; i < p->nc; i++) k += a->cls[i] == 1 ? 3 : 0;
     memcpy(s1, a->ab, sizeof(double) * (size_t)m);
-    if (cs_admm_deflated(a, m, k, amax)) {
+    if (cs_admm_reduced(a, m, k, amax, s1, s2)) {
       *well = 1;
       return 1;
     }
@@ -1150,7 +1159,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
   a->nd = 0;
   if (nslide > 0 && nstick >= 6 && cs_admm_stick_null(a, nstick) < 0) {
     /* Redundant sticking contacts (a->nd internal forces) make the systems singular: they
-       are deflated of those (cs_admm_deflated). Too many or no factor: the linear first
+       are reduced by those (cs_admm_reduced). Too many or no factor: the linear first
        round (least-norm from scratch, below) */
     newton0 = 0;
   }
@@ -1422,6 +1431,8 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
   a.cls_new = a.cls_tried + nc;
   a.smap = a.cls_new + nc;
+  a.dep = a.smap + n;
+  a.umap = a.dep + n;
   a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
   double tol = opt->tolerance;
   a.tol = tol;
