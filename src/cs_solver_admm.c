@@ -772,13 +772,16 @@ static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
    the sticking contacts (consistent: g lies in the range of J, and so of G), into a->ab:
    iterated Tikhonov from x = 0, x <- x + (B + eps I)^-1 (b - B x). Every correction lies in
    the range of B, so x never gains a null-space part (up to rounding), and the range part
-   converges by eps / (sigma + eps) a step. eps = 1e-9 of the largest diagonal entry; at most
-   8 steps, until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
+   converges by eps / (sigma + eps) a step. eps = 1e-6 of the largest diagonal entry: a step
+   turns the rounding of b - B x along the null space (1e-16 |g|) into a null-space part
+   of 1e-16 |g| / eps, which at 1e-9 was 1e-6 N of internal force on cube_push at rest
+   (1e-9 N now); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
+   until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
    factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
 static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
-  double eps = 1e-9 * amax;
+  double eps = 1e-6 * amax;
   cs_admm_stick_block(a, m, eps);
   double pmin;
   if (!csu_ldl3(m / 3, NULL, a->A, &pmin)) return 0;
