@@ -1378,12 +1378,17 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
     /* maximal dissipation to first order: the kept direction against the candidate's slip,
        mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order) */
     double mdp = 0;
+    int along = 0; /* a sliding contact slips along its friction, or not at all */
     for (int i = 0; i < nc; i++) {
       if (cls[i] != 2) continue;
       double mu = p->mu[i] < 0 ? 0 : p->mu[i];
       const double* vi = vout + 3 * i;
       double vt = cs_norm2(vi[1], vi[2]);
-      if (!(vt > 0)) return 0; /* not sliding after all */
+      nw[i] = 2;
+      if (!(vt > 0) || vi[1] * a->dir[2 * i] + vi[2] * a->dir[2 * i + 1] > 0) {
+        along = 1, nw[i] = 1, mdp = INFINITY;
+        continue;
+      }
       double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
       mdp = cs_max(mdp, out[3 * i] * cs_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
     }
@@ -1391,6 +1396,14 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
        the tolerance, the same every step, and a warm start carries them on (cube_slide's
        energy drifted by 1e-6 E0 in 500 steps at tolerance 1e-8); one step is far inside */
     if (*res <= a->tol && mdp <= a->tol && !(newton0 && round == 0)) return 1;
+    if (along) {
+      /* slipping with its friction instead of against it (or not slipping): the semismooth
+         active-set rule |lambda_T - c v_T| < mu lambda_N calls that sticking for any c > 0
+         small enough. Stick (another mode update), or give up. */
+      if (!update) return 0;
+      memcpy(cls, nw, sizeof(int) * (size_t)nc);
+      return 2;
+    }
     if (nslide == 0) return 0; /* no sliding contact: no direction to settle */
     /* Newton does not converge (judged from its second round on) */
     if (round > 1 && !(mdp <= 0.5 * mdp_prev)) return 0;
