@@ -399,7 +399,7 @@ typedef struct csAdmm {
   double *A, *ab, *dir; /* active-set step */
   double* hist;         /* its previous slip angle per contact */
   double* Ac;           /* a copy of its matrix (the least-norm solve) */
-  double* dir0;         /* the slip angles it started from */
+  double* dir0;         /* the friction directions it started from (2 per contact) */
   double* adinv;        /* reciprocal diagonal of the normal equations' Cholesky factor */
   double* nul;          /* null vectors of its sticking block (k x nd, stride CS_ADMM_NUL) */
   int nd;               /* how many */
@@ -1164,7 +1164,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
     nstick += cls[i] == 1 ? 3 : 0;
     if (cls[i] == 2) {
       nslide++;
-      st[3 * i + 1] = a->dir0[i] = atan2(a->dir[2 * i + 1], a->dir[2 * i]);
+      a->dir0[2 * i] = a->dir[2 * i], a->dir0[2 * i + 1] = a->dir[2 * i + 1];
       newton0 |= p->mu[i] > 0;
     }
   }
@@ -1216,11 +1216,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
            least-norm from scratch, which least-norm Newton steps keep so. */
         newton0 = 0, round = -1;
         for (int i = 0; i < nc; i++)
-          if (cls[i] == 2) {
-            double mu = p->mu[i] < 0 ? 0 : p->mu[i], ph = a->dir0[i];
-            st[3 * i + 1] = ph;
-            a->dir[2 * i] = mu * cos(ph), a->dir[2 * i + 1] = mu * sin(ph);
-          }
+          if (cls[i] == 2) a->dir[2 * i] = a->dir0[2 * i], a->dir[2 * i + 1] = a->dir0[2 * i + 1];
         continue;
       }
       a->unique = well;
@@ -1231,11 +1227,14 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         } else if (cls[i] == 2) {
           st[3 * i] += a->ab[u++];
           if (p->mu[i] > 0) {
+            /* the angle's step by the retraction t <- (t + dphi t_perp) / |.| (no sine or
+               cosine; Newton keeps its quadratic rate with any retraction), at most 45 deg */
             double dphi = a->ab[u++];
             if (!isfinite(dphi)) return 0;
-            st[3 * i + 1] += fmax(-1.0, fmin(1.0, dphi)); /* no more than a radian a round */
-            double mu = p->mu[i];
-            a->dir[2 * i] = mu * cos(st[3 * i + 1]), a->dir[2 * i + 1] = mu * sin(st[3 * i + 1]);
+            dphi = dphi > 1 ? 1 : dphi < -1 ? -1 : dphi;
+            double d1 = a->dir[2 * i], d2 = a->dir[2 * i + 1];
+            double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / cs_norm2(e1, e2);
+            a->dir[2 * i] = e1 * sc, a->dir[2 * i + 1] = e2 * sc;
           }
         }
       }
