@@ -631,6 +631,61 @@ static void test_fclib(void) {
   CHECK(cs_fclib_read_local(gpath, &o) == CS_ERR_UNSUPPORTED && !o);
 }
 
+/* ------------------------------------------------------------------ ncp_admm: redundant mixed modes */
+
+/* Two cubes on the ground: A at rest on its four bottom corners (mu 1, sticking), B sliding
+   at 1 m/s on one point under its centre (mu 0.3). A's four corners are four points of one
+   rigid body: 12 impulse components against 6 freedoms, so impulses can pull against each
+   other (6 internal forces) without changing any velocity, and the active-set systems with
+   B sliding are singular. ncp_admm's answer must have none of them (cs_admm_reduced): A's
+   corners each carry m g dt / 4 and no friction (the least-norm distribution), from a cold
+   start and from a warm start that carries an internal force, while B slides (Coulomb) and
+   the NCP is solved. */
+static void test_admm_redundant_mixed(void) {
+  Prob P;
+  prob_init(&P, "two_cubes", EXPECT_ANY);
+  double ca[3] = {0, 0, 0.1}, va[3] = {0, 0, 0}, cb[3] = {1, 0, 0.1}, vb[3] = {1, 0, 0};
+  int a = prob_cube(&P, 1.0, ca, va);
+  for (int k = 0; k < 4; k++) {
+    double x[3] = {k & 1 ? 0.1 : -0.1, k & 2 ? 0.1 : -0.1, 0};
+    prob_contact(&P, -1, a, x, ZN, 1.0);
+  }
+  int b = prob_cube(&P, 1.0, cb, vb);
+  double xb[3] = {1, 0, 0};
+  prob_contact(&P, -1, b, xb, ZN, 0.3);
+  prob_finish(&P, 0);
+  /* an internal force: +e_x at corner 0, -e_x at corner 1 (same frames: same normal) */
+  double F[9], nvec[15] = {0};
+  cs_contact_frame(ZN, F);
+  for (int k = 1; k < 3; k++) nvec[k] = F[3 * k], nvec[3 + k] = -F[3 * k];
+  const csSolver* s = cs_solver_get(CS_SOLVER_NCP_ADMM);
+  double lam[15], vel[15], quarter = GRAV * DT / 4;
+  for (int warm = 0; warm < 2; warm++) {
+    if (warm)
+      for (int r = 0; r < 15; r++) lam[r] += 0.5 * quarter * nvec[r];
+    csSolverStats st = solve(s, &P.p, 1e-10, 1000, warm, lam);
+    velocity(&P.p, lam, vel);
+    double worst = 0;
+    for (int k = 0; k < 4; k++) {
+      const double* l = lam + 3 * k;
+      worst = fmax(worst, fmax(fabs(l[0] - quarter), fmax(fabs(l[1]), fabs(l[2]))));
+    }
+    const double* l4 = lam + 12;
+    const double* v4 = vel + 12;
+    double t4 = sqrt(l4[1] * l4[1] + l4[2] * l4[2]), s4 = sqrt(v4[1] * v4[1] + v4[2] * v4[2]);
+    printf("two_cubes ncp_admm %s: converged %d, %d iterations, eps_abs %.2e, A's corners off "
+           "m g dt / 4 and no friction by %.2e N s; B slides at %.3g m/s\n",
+           warm ? "warm" : "cold", st.converged, st.iterations, st.ncp.eps_abs, worst, s4);
+    CHECK(st.converged);
+    CHECK(st.ncp.eps_abs <= 1e-9);
+    CHECK_MSG(worst <= 1e-9 * quarter, "two_cubes %s: A's impulses %g N s off least-norm",
+              warm ? "warm" : "cold", worst);
+    CHECK_MSG(s4 > 0.1 && fabs(t4 - 0.3 * l4[0]) <= 1e-9 * l4[0] &&
+                  fabs(l4[1] * v4[1] + l4[2] * v4[2] + t4 * s4) <= 1e-9 * t4 * s4,
+              "two_cubes %s: B does not slide by Coulomb", warm ? "warm" : "cold");
+  }
+}
+
 /* ------------------------------------------------------------------ ncp_admm on the scenes */
 
 static void test_scenes_admm(void) {
@@ -760,6 +815,7 @@ int main(void) {
   test_models_agree();
   test_lemke_general();
   test_fclib();
+  test_admm_redundant_mixed();
   test_scenes_admm();
   return cs_test_finish("test_solvers");
 }
