@@ -38,7 +38,12 @@
    fraction of those samples below 0.01; the same per step with the whole impulse vectors is
    an extra (rel_diff_step_below_1pct), and per step with the generalized impulses J^T lambda
    (rel_diff_generalized_below_1pct: what moves the robot, unique even where redundant
-   contacts leave the impulses free). These solves are outside the timed chunks. */
+   contacts leave the impulses free). These solves are outside the timed chunks.
+   The same problem is also solved by bisection_desaxce (the per-contact bisection on the
+   Coulomb/de Saxce model, cold, to 1e-12 or 10,000 sweeps) and compared with pgs_raisim's
+   answer the same ways (rel_diff_desaxce_below_1pct, _step_, _generalized_): where it agrees
+   and the bisection does not, the difference is the model (least energy on the slip
+   ellipse against Coulomb's maximal dissipation), not the solver. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -58,6 +63,7 @@
 #define T2_CAP 100000
 #define T2_TOL 1e-6
 #define T2_REF_TOL 1e-12
+#define T2_DS_CAP 10000
 #define T2_WINDOW 100    /* steps per point of the penetration series (Fig. 7) */
 #define T2_IBINS 18      /* iteration bins 2^0 .. 2^17 (> the cap) */
 #define T2_DBINS 20      /* rel-diff bins: < 1e-16, [1e-16, 1e-15), ..., [1e1, inf), NaN */
@@ -102,7 +108,10 @@ static void usage(FILE* f) {
           "fallback_steps: [n1, n2] solves that left the solver's model after its sweeps\n"
           "stalled (csSolverStats.fallback: 1 de Saxce's variant, 2 ncp_admm).\n"
           "rel_diff_below_1pct: fraction of per-contact samples |lambda_b - lambda_p| /\n"
-          "|lambda_p| < 0.01 (contacts with lambda_p != 0). penetration_mean_m: bisection\n"
+          "|lambda_p| < 0.01 (contacts with lambda_p != 0); _step_: per step, all impulses;\n"
+          "_generalized_: per step, J^T lambda; rel_diff_desaxce_*: the same for\n"
+          "bisection_desaxce (Coulomb's model, cold, 1e-12) against pgs_raisim: the model's\n"
+          "share of the difference. penetration_mean_m: bisection\n"
           "run, mean of max(0, -dist) over (step, contact) pairs with lambda_N > 0\n"
           "(pgs_raisim_penetration_mean_m likewise).\n",
           T2_STEPS);
@@ -149,17 +158,62 @@ typedef struct {
 typedef struct {
   long samples, below, step_samples, step_below, ref_solves, ref_converged, ref_iter_max;
   long gen_samples, gen_below;  /* J^T lambda per step (the generalized impulse) */
+  /* the same for bisection_desaxce against pgs_raisim */
+  long ds_samples, ds_below, ds_step_samples, ds_step_below, ds_gen_samples, ds_gen_below;
   double ref_iter_sum, max_rel;
   long hist[T2_DBINS];
   /* scratch */
   int cap_nc;
-  double *G, *g, *mu, *lp, *lb;
+  double *G, *g, *mu, *lp, *lb, *ld;
+  const csSolver* ds; /* bisection_desaxce, or NULL */
   void* ws;
   size_t nws;
 } Diff;
 
 static void diff_free(Diff* x) {
-  free(x->G), free(x->g), free(x->mu), free(x->lp), free(x->lb), free(x->ws);
+  free(x->G), free(x->g), free(x->mu), free(x->lp), free(x->lb), free(x->ld), free(x->ws);
+}
+
+/* Per contact, per step and generalized comparisons of lambda a against the reference b. */
+static void diff_compare(const csContactProblem* p, const double* a, const double* b,
+                         long* samples, long* below, long* step_samples, long* step_below,
+                         long* gen_samples, long* gen_below, long* hist, double* max_rel) {
+  int nc = p->nc, n = 3 * nc;
+  double dn = 0, pn = 0;
+  for (int i = 0; i < nc; i++) {
+    const double* ai = a + 3 * i;
+    const double* bi = b + 3 * i;
+    double d0 = ai[0] - bi[0], d1 = ai[1] - bi[1], d2 = ai[2] - bi[2];
+    double dd = d0 * d0 + d1 * d1 + d2 * d2, pp = bi[0] * bi[0] + bi[1] * bi[1] + bi[2] * bi[2];
+    dn += dd, pn += pp;
+    if (!(pp > 0)) continue;
+    double r = sqrt(dd / pp);
+    (*samples)++;
+    *below += r < 0.01;
+    if (hist) hist[dbin(r)]++;
+    if (max_rel && (r > *max_rel || isnan(r))) *max_rel = r;
+  }
+  if (pn > 0) {
+    (*step_samples)++;
+    *step_below += sqrt(dn / pn) < 0.01;
+  }
+  /* the generalized impulses J^T lambda, which alone move the system: unique when the
+     impulses are not (redundant contacts) */
+  if (p->J && p->nv > 0) {
+    double gd = 0, gp = 0;
+    for (int k = 0; k < p->nv; k++) {
+      double ga = 0, gb = 0;
+      for (int r = 0; r < n; r++) {
+        double jr = p->J[(size_t)r * (size_t)p->nv + (size_t)k];
+        ga += jr * a[r], gb += jr * b[r];
+      }
+      gd += (ga - gb) * (ga - gb), gp += gb * gb;
+    }
+    if (gp > 0) {
+      (*gen_samples)++;
+      *gen_below += sqrt(gd / gp) < 0.01;
+    }
+  }
 }
 
 /* Fig. 6 sample of the problem just solved by the bisection (d->problem, d->efc_lambda). */
@@ -168,13 +222,14 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   int nc = p->nc, n = 3 * nc;
   if (nc <= 0) return 1;
   if (nc > x->cap_nc) {
-    free(x->G), free(x->g), free(x->mu), free(x->lp), free(x->lb);
+    free(x->G), free(x->g), free(x->mu), free(x->lp), free(x->lb), free(x->ld);
+    x->ld = malloc(sizeof(double) * (size_t)n);
     x->G = malloc(sizeof(double) * (size_t)n * (size_t)n);
     x->g = malloc(sizeof(double) * (size_t)n);
     x->mu = malloc(sizeof(double) * (size_t)nc);
     x->lp = malloc(sizeof(double) * (size_t)n);
     x->lb = malloc(sizeof(double) * (size_t)n);
-    if (!x->G || !x->g || !x->mu || !x->lp || !x->lb) return 0;
+    if (!x->G || !x->g || !x->mu || !x->lp || !x->lb || !x->ld) return 0;
     x->cap_nc = nc;
   }
   memcpy(x->G, p->G, sizeof(double) * (size_t)n * (size_t)n);
@@ -184,6 +239,10 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   csContactProblem q = {nc, 0, x->mu, x->G, x->g, p->R, NULL};
   csSolverOptions o = {T2_CAP, T2_REF_TOL, 1.0, 0};
   size_t need = ref->workspace_bytes(nc, &o) + 64;
+  if (x->ds) {
+    size_t nd = x->ds->workspace_bytes(nc, &o) + 64;
+    if (nd > need) need = nd;
+  }
   if (need > x->nws) {
     free(x->ws);
     x->ws = NULL;
@@ -193,44 +252,19 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   memset(x->lp, 0, sizeof(double) * (size_t)n);
   csSolverStats st;
   ref->solve(&q, &o, x->ws, x->lp, &st);
+  csContactProblem q0 = *p; /* J and nv for the generalized impulses */
   x->ref_solves++;
   x->ref_converged += st.converged != 0;
   x->ref_iter_sum += st.iterations;
   if (st.iterations > x->ref_iter_max) x->ref_iter_max = st.iterations;
-  double dn = 0, pn = 0;
-  for (int i = 0; i < nc; i++) {
-    const double* a = x->lb + 3 * i;
-    const double* b = x->lp + 3 * i;
-    double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
-    double dd = d0 * d0 + d1 * d1 + d2 * d2, pp = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
-    dn += dd, pn += pp;
-    if (!(pp > 0)) continue;
-    double r = sqrt(dd / pp);
-    x->samples++;
-    x->below += r < 0.01;
-    x->hist[dbin(r)]++;
-    if (r > x->max_rel || isnan(r)) x->max_rel = r;
-  }
-  if (pn > 0) {
-    x->step_samples++;
-    x->step_below += sqrt(dn / pn) < 0.01;
-  }
-  /* the generalized impulses J^T lambda, which alone move the system: unique when the
-     impulses are not (redundant contacts) */
-  if (p->J && p->nv > 0) {
-    double gd = 0, gp = 0;
-    for (int k = 0; k < p->nv; k++) {
-      double a = 0, b = 0;
-      for (int r = 0; r < n; r++) {
-        double jr = p->J[(size_t)r * (size_t)p->nv + (size_t)k];
-        a += jr * x->lb[r], b += jr * x->lp[r];
-      }
-      gd += (a - b) * (a - b), gp += b * b;
-    }
-    if (gp > 0) {
-      x->gen_samples++;
-      x->gen_below += sqrt(gd / gp) < 0.01;
-    }
+  diff_compare(&q0, x->lb, x->lp, &x->samples, &x->below, &x->step_samples, &x->step_below,
+               &x->gen_samples, &x->gen_below, x->hist, &x->max_rel);
+  if (x->ds) {
+    csSolverOptions od = {T2_DS_CAP, T2_REF_TOL, 1.0, 0};
+    memset(x->ld, 0, sizeof(double) * (size_t)n);
+    x->ds->solve(&q, &od, x->ws, x->ld, &st);
+    diff_compare(&q0, x->ld, x->lp, &x->ds_samples, &x->ds_below, &x->ds_step_samples,
+                 &x->ds_step_below, &x->ds_gen_samples, &x->ds_gen_below, NULL, NULL);
   }
   return 1;
 }
@@ -282,7 +316,8 @@ static int sim_init(Sim* x, const char* task, const char* solver, double tol, lo
     if (!x->ref) {
       fprintf(stderr, "bench table2: pgs_raisim is not available for Fig. 6\n");
       return 1;
-    }
+    }    int dt = cs_solver_from_name("bisection_desaxce");
+    diff->ds = dt >= 0 ? cs_solver_get((csSolverType)dt) : NULL;
   }
   if (cs_scene_load(task, cs_cli_models_dir(), NAN, &x->s) != CS_OK) {
     fprintf(stderr, "bench table2: scene %s: %s\n", task, cs_last_error());
@@ -600,6 +635,14 @@ static void print_json(const Task* t, long diff_every) {
   }
   printf(",\"rel_diff_every\":%ld,\"rel_diff_samples\":%ld", diff_every, x->samples);
   cs_bench_json_num(f, "rel_diff_max", x->max_rel);
+  cs_bench_json_num(f, "rel_diff_desaxce_below_1pct",
+                    x->ds_samples ? (double)x->ds_below / (double)x->ds_samples : NAN);
+  cs_bench_json_num(f, "rel_diff_desaxce_step_below_1pct",
+                    x->ds_step_samples ? (double)x->ds_step_below / (double)x->ds_step_samples
+                                       : NAN);
+  cs_bench_json_num(f, "rel_diff_desaxce_generalized_below_1pct",
+                    x->ds_gen_samples ? (double)x->ds_gen_below / (double)x->ds_gen_samples
+                                      : NAN);
   cs_bench_json_num(f, "rel_diff_step_below_1pct",
                     x->step_samples ? ratio((double)x->step_below, (double)x->step_samples) : NAN);
   cs_bench_json_num(f, "rel_diff_generalized_below_1pct",
