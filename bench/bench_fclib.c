@@ -19,7 +19,10 @@
    the Siconos error is still above T, it goes on from its solution (warm start) with its
    own tolerance set to 1/100 of the smaller of that tolerance and the residual it reached
    (tiny problems meet an absolute tolerance at once), at most 4 times, within the one
-   iteration cap; the time and the iterations cover the whole sequence.
+   iteration cap; the time and the iterations cover the whole sequence. On a global problem
+   the error that must reach T is also the global one (of v = M^-1 (H r + f), recovered in
+   the loop and timed with it): the two are normalised differently and the global one was
+   up to 2x the local (ncp_admm on Box_Stacks: 6.2e-9 local, 1.27e-8 global).
 
    Siconos runs (built with CS_HAVE_SICONOS): W, q, mu become a FrictionContactProblem
    with W as a sparse-block matrix of 3 x 3 blocks (Siconos' storage for these solvers;
@@ -173,10 +176,12 @@ static void run_ours(const csFclibCase* c, const csSolver* sv, const csFclibSett
   size_t bytes = sv->workspace_bytes ? sv->workspace_bytes(p->nc, &opt) : 0;
   bytes = (bytes + 63) / 64 * 64 + 64;
   void* ws = aligned_alloc(64, bytes);
+  double* vg = c->global ? malloc((size_t)c->global->n * sizeof(double)) : NULL;
   double times[64];
   int nt = 0;
-  if (!ws) {
+  if (!ws || (c->global && !vg)) {
     snprintf(r->note, sizeof r->note, "out of memory for the workspace (%zu bytes)", bytes);
+    free(ws), free(vg);
     return;
   }
   r->ok = 1;
@@ -199,7 +204,14 @@ static void run_ours(const csFclibCase* c, const csSolver* sv, const csFclibSett
       if (!stats.converged || total >= s->iterations || k == MAX_REFINE) break;
       csNcpReport rp;
       cs_ncp_report(p, lambda, &rp);
-      if (rp.error <= s->tol || !(stats.residual > 0)) break;
+      double err = rp.error;
+      if (c->global && err <= s->tol) {
+        double ge = cs_global_velocity(c->global, lambda, vg) == CS_OK
+                        ? cs_global_error(c->global, lambda, vg, NULL)
+                        : INFINITY;
+        err = ge > err ? ge : err;
+      }
+      if (err <= s->tol || !(stats.residual > 0)) break;
       own_tol = fmin(own_tol, stats.residual) * 1e-2;
     }
     times[nt++] = 1e-6 * (cs_bench_now_ns() - t0);
@@ -207,6 +219,7 @@ static void run_ours(const csFclibCase* c, const csSolver* sv, const csFclibSett
     if (!r->ok || times[0] > SLOW_MS) break;
   }
   free(ws);
+  free(vg);
   r->ms = cs_bench_median(times, nt);
   finish_run(c, s, lambda, r);
 }
