@@ -98,11 +98,11 @@ int csu_cholesky(int n, double* A, double* dinv) {
    against three square roots and three divisions in a dependent chain per block for a
    block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain was
    the factor's time. The block updates are written out (a loop over 1-11 terms per entry,
-   csu_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal blocks and
-   L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin: the
-   smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared).
-   Returns 0 if a pivot is not positive or not finite. src: A's entries are read from there
-   (same layout; NULL: A itself), so a block that is all of G needs no copy. */
+   csu_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal
+   blocks and L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin:
+   the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared). Returns
+   0 if a pivot is not positive or not finite. src: A's entries are read from there (same layout;
+   NULL: A itself), so a block that is all of G needs no copy. */
 static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
   const double* S = src ? src : A;
@@ -305,7 +305,6 @@ double csu_power_iteration(int n, const double* G, const double* R, double* tmp,
 }
 
 /* ------------------------------------------------------------------ ADMM */
-
 
 /* Largest problem (unknowns) the active-set step is tried on. */
 enum { CS_ADMM_AS_MAX = 96 };
@@ -797,8 +796,8 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
         double sum = p->g[row] + (p->R ? p->R[row] * x[3 * bi + k] : 0);
         for (int j = 0, bj = 0; j < nc; j++) {
           if (a->cls[j] != 1) continue;
-          sum += Gr[3 * j] * x[3 * bj] + Gr[3 * j + 1] * x[3 * bj + 1] +
-                 Gr[3 * j + 2] * x[3 * bj + 2];
+          sum +=
+              Gr[3 * j] * x[3 * bj] + Gr[3 * j + 1] * x[3 * bj + 1] + Gr[3 * j + 2] * x[3 * bj + 2];
           bj++;
         }
         r[3 * bi + k] = -sum;
@@ -890,11 +889,14 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
     for (int i = 0; i < k; i++) N[(size_t)perm[i] * CS_ADMM_NUL + t] = i < r ? y[i] : i == c;
     for (int u = 0; u < t; u++) { /* orthonormal columns (Gram-Schmidt): N^T N = I */
       double dot = 0;
-      for (int i = 0; i < k; i++) dot += N[(size_t)i * CS_ADMM_NUL + u] * N[(size_t)i * CS_ADMM_NUL + t];
-      for (int i = 0; i < k; i++) N[(size_t)i * CS_ADMM_NUL + t] -= dot * N[(size_t)i * CS_ADMM_NUL + u];
+      for (int i = 0; i < k; i++)
+        dot += N[(size_t)i * CS_ADMM_NUL + u] * N[(size_t)i * CS_ADMM_NUL + t];
+      for (int i = 0; i < k; i++)
+        N[(size_t)i * CS_ADMM_NUL + t] -= dot * N[(size_t)i * CS_ADMM_NUL + u];
     }
     double nn = 0;
-    for (int i = 0; i < k; i++) nn += N[(size_t)i * CS_ADMM_NUL + t] * N[(size_t)i * CS_ADMM_NUL + t];
+    for (int i = 0; i < k; i++)
+      nn += N[(size_t)i * CS_ADMM_NUL + t] * N[(size_t)i * CS_ADMM_NUL + t];
     if (!(nn > 0) || !isfinite(nn)) return -1;
     nn = 1.0 / sqrt(nn);
     for (int i = 0; i < k; i++) N[(size_t)i * CS_ADMM_NUL + t] *= nn;
@@ -1148,8 +1150,8 @@ static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col) {
 /* The active-set step with the modes in a->cls (and the sliding contacts' directions in
    a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
    modes and update allows new ones, which are then in a->cls (see cs_admm_refine). */
-static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout, double* res,
-                                int update) {
+static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
+                                double* res, int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   int* cls = a->cls;
@@ -1188,15 +1190,17 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         else if (cls[i] == 2)
           st[3 * i] = si[0];
       }
-      if (a->nd > 0) { /* src without its internal forces: the steps add none */
+      if (a->nd > 0) {   /* src without its internal forces: the steps add none */
         double* x = out; /* scratch: the sticking variables in order */
         int k = 0;
         for (int i = 0; i < nc; i++)
-          if (cls[i] == 1) x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
+          if (cls[i] == 1)
+            x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
         cs_admm_null_clean(a, k, x);
         k = 0;
         for (int i = 0; i < nc; i++)
-          if (cls[i] == 1) st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
+          if (cls[i] == 1)
+            st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
       }
     } else if (round > 0) {
       /* Newton on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
@@ -1349,7 +1353,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       } else if (cls[i] == 1) {
         o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
         double r = cs_norm2(o[1], o[2]);
-        if (r <= mu * o[0]) continue; /* in its cone: the projection would keep it */
+        if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
         if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
           viol = 1;
           nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
@@ -1450,7 +1454,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   a.nul = a.adinv + n;
   a.Ac = a.nul + (size_t)CS_ADMM_NUL * (size_t)n;
   a.piv = (int*)(a.Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
-                          (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
+                            (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
   a.apiv = a.piv + n;
   a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
   a.cls_new = a.cls_tried + nc;
@@ -1627,7 +1631,8 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
     if (nrho != a.rho && it - last_factor >= every) {
       last_factor = it;
       double got = cs_admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
-      if (got < 0) got = cs_admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
+      if (got < 0)
+        got = cs_admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
       a.rho = got;
     }
   }

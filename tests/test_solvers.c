@@ -631,7 +631,8 @@ static void test_fclib(void) {
   CHECK(cs_fclib_read_local(gpath, &o) == CS_ERR_UNSUPPORTED && !o);
 }
 
-/* ------------------------------------------------------------------ ncp_admm: redundant mixed modes */
+/* ------------------------------------------------------------------ ncp_admm: redundant mixed
+ * modes */
 
 /* Two cubes on the ground: A at rest on its four bottom corners (mu 1, sticking), B sliding
    at 1 m/s on one point under its centre (mu 0.3). A's four corners are four points of one
@@ -673,9 +674,10 @@ static void test_admm_redundant_mixed(void) {
     const double* l4 = lam + 12;
     const double* v4 = vel + 12;
     double t4 = sqrt(l4[1] * l4[1] + l4[2] * l4[2]), s4 = sqrt(v4[1] * v4[1] + v4[2] * v4[2]);
-    printf("two_cubes ncp_admm %s: converged %d, %d iterations, eps_abs %.2e, A's corners off "
-           "m g dt / 4 and no friction by %.2e N s; B slides at %.3g m/s\n",
-           warm ? "warm" : "cold", st.converged, st.iterations, st.ncp.eps_abs, worst, s4);
+    printf(
+        "two_cubes ncp_admm %s: converged %d, %d iterations, eps_abs %.2e, A's corners off "
+        "m g dt / 4 and no friction by %.2e N s; B slides at %.3g m/s\n",
+        warm ? "warm" : "cold", st.converged, st.iterations, st.ncp.eps_abs, worst, s4);
     CHECK(st.converged);
     CHECK(st.ncp.eps_abs <= 1e-9);
     CHECK_MSG(worst <= 1e-9 * quarter, "two_cubes %s: A's impulses %g N s off least-norm",
