@@ -253,12 +253,6 @@ static void cs_build_general(const csModel* m, csData* d, const double* vfree, c
 /* dofs summed per pass of cs_gram */
 #define CS_GRAM_MAXT 8
 
-static inline cs_v2 cs_v2_load(const double* p) {
-  cs_v2 x;
-  memcpy(&x, p, sizeof x);
-  return x;
-}
-
 /* Rows a and a + 1 of Y^T diag(dv) Y at the columns b, b + 1 (y0, y1: rows a, a + 1 of Y
    scaled by dv and broadcast), added to s0, s1 (add) or stored there. */
 static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,

@@ -163,26 +163,8 @@ static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
   for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
     int k = order[o];
     int p = m->body_parent[k];
-    double* c = crb + 10 * p;
-    const double* s = crb + 10 * k;
-    for (int r = 0; r < 10; r += 2) {
-      cs_v2 a, b;
-      memcpy(&a, c + r, sizeof a);
-      memcpy(&b, s + r, sizeof b);
-      a += b;
-      memcpy(c + r, &a, sizeof a);
-    }
-    if (bias && p > 0) {
-      double* fp = frc + 6 * p;
-      const double* f = frc + 6 * k;
-      for (int r = 0; r < 6; r += 2) {
-        cs_v2 x, y;
-        memcpy(&x, fp + r, sizeof x);
-        memcpy(&y, f + r, sizeof y);
-        x += y;
-        memcpy(fp + r, &x, sizeof x);
-      }
-    }
+    cs_add_v2(crb + 10 * p, crb + 10 * k, 10);
+    if (bias && p > 0) cs_add_v2(frc + 6 * p, frc + 6 * k, 6);
   }
   /* the rows of M (and bias forces), independent per dof: two revolute bodies next to each
      other in the breadth-first order whose rows have the same shape (legs of a robot) in

@@ -58,17 +58,7 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
   for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
     int k = order[o];
     int p = parent[k];
-    if (p > 0) {
-      double* fp = frc + 6 * p;
-      const double* f = frc + 6 * k;
-      for (int r = 0; r < 6; r += 2) {
-        cs_v2 x, y;
-        memcpy(&x, fp + r, sizeof x);
-        memcpy(&y, f + r, sizeof y);
-        x += y;
-        memcpy(fp + r, &x, sizeof x);
-      }
-    }
+    if (p > 0) cs_add_v2(frc + 6 * p, frc + 6 * k, 6);
   }
   /* joint forces: tau_i = S_i . f_body(i) (+ armature, damping); qacc[i] is read before
      result[i] is written, so the two may be the same array */

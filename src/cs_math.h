@@ -172,6 +172,19 @@ static inline void cs_sym_rotate_fast(double* out, const double* R, const double
    lane computes exactly what the same scalar expression would. */
 typedef double cs_v2 __attribute__((vector_size(16)));
 
+/* Two doubles from / to memory that need not be 16-byte aligned. */
+static inline cs_v2 cs_v2_load(const double* p) {
+  cs_v2 x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+static inline void cs_v2_store(double* p, cs_v2 x) { memcpy(p, &x, sizeof x); }
+
+/* a[0..n) += b[0..n), two at a time (n even); the same sums as the scalar loop. */
+static inline void cs_add_v2(double* a, const double* b, int n) {
+  for (int r = 0; r < n; r += 2) cs_v2_store(a + r, cs_v2_load(a + r) + cs_v2_load(b + r));
+}
+
 /* s = sin(x / 2), c = cos(x / 2), inline and branch-free for |x| < 2^17 (within about one
    ulp of libm): Cody-Waite reduction by pi/2 in three parts, then the minimax polynomials
    of fdlibm's k_sin.c and k_cos.c on [-pi/4, pi/4], evaluated side by side in the two lanes
