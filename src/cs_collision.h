@@ -13,6 +13,7 @@
 
 #include "contactsim/cs_contact.h"
 #include "contactsim/cs_data.h"
+#include "cs_math.h"
 
 #define CS_MAX_PAIR_CONTACTS 8
 
@@ -31,6 +32,20 @@ typedef struct csCollGeom {
   int nrow, ncol;
   double hsize[4];
 } csCollGeom;
+
+/* world point r of a geom-frame point x (r may alias x) */
+static inline void cs_geom_to_world(double* r, const csCollGeom* g, const double* x) {
+  double t[3];
+  cs_mulmat3vec(t, g->mat, x);
+  cs_add3(r, t, g->pos);
+}
+
+/* geom-frame point r of a world point x (r may alias x) */
+static inline void cs_geom_to_local(double* r, const csCollGeom* g, const double* x) {
+  double t[3];
+  cs_sub3(t, x, g->pos);
+  cs_mulmat3tvec(r, g->mat, t);
+}
 
 typedef int (*csCollideFn)(const csCollGeom* a, const csCollGeom* b, double margin,
                            csContact* con);

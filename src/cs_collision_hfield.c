@@ -167,17 +167,6 @@ static int hf_admissible(const hfGrid* G, int r, int c, int k, const int vr[3], 
   return 1;
 }
 
-static void to_world(const csCollGeom* g, const double l[3], double w[3]) {
-  cs_mulmat3vec(w, g->mat, l);
-  cs_add3(w, w, g->pos);
-}
-
-static void to_local_pt(const csCollGeom* g, const double w[3], double l[3]) {
-  double d[3];
-  cs_sub3(d, w, g->pos);
-  cs_mulmat3tvec(l, g->mat, d);
-}
-
 /* Is local point p over the triangle V[0..2] (counter-clockwise from +z), up to tol? */
 static int hf_over(const double V[6][3], const double p[3], double tol) {
   for (int e = 0; e < 3; e++) {
@@ -451,7 +440,7 @@ static void hf_sample_contacts(const csCollGeom* a, const csCollGeom* b, const h
        along the triangle's normal below) */
     double p[3], pl[3], down[3] = {-H[2], -H[5], -H[8]};
     hf_sample(a, i, down, p);
-    to_local_pt(b, p, pl);
+    cs_geom_to_local(pl, b, p);
     if (a->type == CS_GEOM_SPHERE || a->type == CS_GEOM_CAPSULE)
       pl[2] += a->size[0]; /* hf_sample added the radius straight down */
     int r, c, k;
@@ -482,7 +471,7 @@ static void hf_sample_contacts(const csCollGeom* a, const csCollGeom* b, const h
     cs_mulmat3vec(nt, H, nl);
     cs_copy3(gl, pl);
     cs_addscl3(gl, nl, -rad); /* the geom's point, deepest along -nl */
-    to_world(b, gl, g);
+    cs_geom_to_world(g, b, gl);
     csContact f;
     memset(&f, 0, sizeof f);
     cs_scl3(f.frame, nt, -1);
@@ -574,7 +563,7 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
         if (!adm) continue; /* the sample contacts below stand in if needed */
         cs_mulmat3vec(nt, H, nl);
         cs_scl3(d, nt, -1);
-        to_world(b, V[0], v0);
+        cs_geom_to_world(v0, b, V[0]);
         double off = cs_dot3(nt, v0);
         for (int i = 0; i < n; i++) {
           if (adm == 2) {
@@ -602,7 +591,7 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
             double q[3], ql[3], f[3];
             cs_copy3(q, tmp[i].pos);
             cs_addscl3(q, tmp[i].frame, 0.5 * tmp[i].dist);
-            to_local_pt(b, q, ql);
+            cs_geom_to_local(ql, b, q);
             cs_copy3(f, V[fv[0]]);
             if (nf == 2) {
               double e[3], w[3];
@@ -611,7 +600,7 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
               double t = cs_dot3(w, e) / cs_dot3(e, e);
               cs_addscl3(f, e, t < 0 ? 0 : t > 1 ? 1 : t);
             }
-            to_world(b, f, q);
+            cs_geom_to_world(q, b, f);
             cs_copy3(tmp[i].pos, q);
             cs_addscl3(tmp[i].pos, tmp[i].frame, -0.5 * tmp[i].dist);
           }

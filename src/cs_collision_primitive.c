@@ -42,19 +42,6 @@ static double dist_pts(const double* a, const double* b) {
 
 static double sgn1(double x) { return x < 0 ? -1.0 : 1.0; }
 
-/* world point of a geom-frame point */
-static void local2world(double* r, const csCollGeom* g, const double* x) {
-  double t[3];
-  cs_mulmat3vec(t, g->mat, x);
-  cs_add3(r, t, g->pos);
-}
-
-/* geom-frame point of a world point */
-static void world2local(double* r, const csCollGeom* g, const double* x) {
-  double t[3];
-  cs_sub3(t, x, g->pos);
-  cs_mulmat3tvec(r, g->mat, t);
-}
 
 /* Of the m candidates idx[] (in candidate order) keep the 4 deepest, still in candidate
    order, so that the output order does not hang on rounding between equal depths. */
@@ -263,7 +250,7 @@ int cs_collide_plane_box(const csCollGeom* a, const csCollGeom* b, double margin
     int i = idx[c];
     double x[3], pb[3], pa[3];
     for (int k = 0; k < 3; k++) x[k] = ((i >> k) & 1 ? -1.0 : 1.0) * b->size[k];
-    local2world(pb, b, x);
+    cs_geom_to_world(pb, b, x);
     for (int k = 0; k < 3; k++) pa[k] = pb[k] - depth[i] * n[k];
     put_contact(con + c, pa, n, depth[i], i);
   }
@@ -298,7 +285,7 @@ int cs_collide_sphere_capsule(const csCollGeom* a, const csCollGeom* b, double m
 int cs_collide_sphere_box(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
   const double* e = b->size;
   double r = a->size[0], l[3], q[3], nl[3], dist;
-  world2local(l, b, a->pos);
+  cs_geom_to_local(l, b, a->pos);
   int outside = 0;
   for (int k = 0; k < 3; k++) {
     q[k] = clampd(l[k], -e[k], e[k]);
@@ -324,7 +311,7 @@ int cs_collide_sphere_box(const csCollGeom* a, const csCollGeom* b, double margi
   }
   double pl[3], pa[3], n[3];
   for (int k = 0; k < 3; k++) pl[k] = l[k] + r * nl[k];
-  local2world(pa, b, pl);
+  cs_geom_to_world(pa, b, pl);
   cs_mulmat3vec(n, b->mat, nl);
   put_contact(con, pa, n, dist, 0);
   return 1;
@@ -502,7 +489,7 @@ static int capsule_box_face(const csCollGeom* b, const double* p, const double* 
     double dist = sg * x[k] - e[k] - r;
     if (dist > margin) continue;
     for (int m = 0; m < 3; m++) pl[m] = x[m] + r * nl[m];
-    local2world(pa, b, pl);
+    cs_geom_to_world(pa, b, pl);
     put_contact(con + nc++, pa, n, dist, 8 * face + (i == 0 ? idlo : idhi));
   }
   return nc;
@@ -519,7 +506,7 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
   const double* e = b->size;
   double r = a->size[0], h = a->size[1];
   double p[3], ua[3], d[3];
-  world2local(p, b, a->pos);
+  cs_geom_to_local(p, b, a->pos);
   col3(ua, a->mat, 2);
   cs_mulmat3tvec(d, b->mat, ua);
   double scale = 1.0 + h + e[0] + e[1] + e[2];
@@ -539,7 +526,7 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
     /* nearest an edge or a corner: along q - x */
     double nl[3], pl[3], pa[3], n[3];
     for (int k = 0; k < 3; k++) nl[k] = (q[k] - x[k]) / dd, pl[k] = x[k] + r * nl[k];
-    local2world(pa, b, pl);
+    cs_geom_to_world(pa, b, pl);
     cs_mulmat3vec(n, b->mat, nl);
     put_contact(con, pa, n, dd - r, 48);
     return 1;
@@ -594,8 +581,8 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
   cs_sub3(dx, xe, xs);
   double dist = cs_dot3(nl, dx) - r;
   if (dist > margin) return 0;
-  local2world(pa, b, pal);
-  local2world(pb, b, xe);
+  cs_geom_to_world(pa, b, pal);
+  cs_geom_to_world(pb, b, xe);
   cs_mulmat3vec(n, b->mat, nl);
   put_contact_mid(con, pa, pb, n, dist, 49 + 4 * kedge + bits);
   return 1;
@@ -615,7 +602,7 @@ static int box_face(const csCollGeom* ref, const csCollGeom* inc, int i, double 
                     int refid, double margin, csContact* con) {
   const double *er = ref->size, *ei = inc->size;
   double c[3], M[9];
-  world2local(c, ref, inc->pos);
+  cs_geom_to_local(c, ref, inc->pos);
   /* M = Rref^T Rinc: column j is the incident box's axis j in the reference frame */
   for (int r = 0; r < 3; r++)
     for (int q = 0; q < 3; q++)
@@ -693,7 +680,7 @@ static int box_face(const csCollGeom* ref, const csCollGeom* inc, int i, double 
     double xa[3], pa[3];
     cs_copy3(xa, x);
     if (ref_is_a) xa[i] = sg * er[i]; /* a's surface point: the foot on the reference face */
-    local2world(pa, ref, xa);
+    cs_geom_to_world(pa, ref, xa);
     put_contact(con + nc++, pa, n, dist, 32 * refid + vid[cur][v]);
   }
   return nc;
@@ -794,7 +781,7 @@ static int box_box_separated(const csCollGeom* a, const double* ea, const double
   /* the rounding in xa, xb: a few ulps of the box sizes */
   d = snap_normal(nl, dx, (const double(*)[3])cand, ncand,
                   1e-14 * (1.0 + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2]));
-  local2world(pa, a, xa);
+  cs_geom_to_world(pa, a, xa);
   cs_mulmat3vec(n, a->mat, nl);
   put_contact(con, pa, n, d, feature);
   return 1;
@@ -807,7 +794,7 @@ static int box_box_separated(const csCollGeom* a, const double* ea, const double
 int cs_collide_box_box(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
   const double *ea = a->size, *eb = b->size;
   double t[3], R[9], AR[9];
-  world2local(t, a, b->pos);
+  cs_geom_to_local(t, a, b->pos);
   for (int r = 0; r < 3; r++)
     for (int q = 0; q < 3; q++) {
       R[3 * r + q] =
@@ -900,8 +887,8 @@ int cs_collide_box_box(const csCollGeom* a, const csCollGeom* b, double margin, 
   cs_sub3(dx, xb, xa);
   double dist = cs_dot3(nl, dx);
   if (dist > margin) return 0;
-  local2world(pa, a, xa);
-  local2world(pb, a, xb);
+  cs_geom_to_world(pa, a, xa);
+  cs_geom_to_world(pb, a, xb);
   cs_mulmat3vec(n, a->mat, nl);
   put_contact_mid(con, pa, pb, n, dist, 384 + 16 * (3 * ie + je) + 4 * bitsa + bitsb);
   return 1;
