@@ -826,24 +826,8 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
    contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
    finite). */
 static int cs_admm_stick_null(csAdmm* a, int k) {
-  const csContactProblem* p = a->p;
-  int nc = p->nc, n = a->n;
   double* S = a->A;
-  for (int i = 0, bi = 0; i < nc; i++) {
-    if (a->cls[i] != 1) continue;
-    for (int q = 0; q < 3; q++) {
-      int r = 3 * i + q;
-      const double* Gr = p->G + (size_t)r * (size_t)n;
-      double* Sr = S + (size_t)(3 * bi + q) * (size_t)k;
-      for (int j = 0, bj = 0; j < nc; j++) {
-        if (a->cls[j] != 1) continue;
-        Sr[3 * bj] = Gr[3 * j], Sr[3 * bj + 1] = Gr[3 * j + 1], Sr[3 * bj + 2] = Gr[3 * j + 2];
-        bj++;
-      }
-      if (p->R) Sr[3 * bi + q] += p->R[r];
-    }
-    bi++;
-  }
+  cs_admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
   int* perm = a->apiv;
   double dmax = 0;
   for (int i = 0; i < k; i++) perm[i] = i, dmax = cs_max(dmax, S[(size_t)i * k + i]);
