@@ -1063,23 +1063,26 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   return 0;
 }
 
-/* The Newton system of the rounds after the first (see cs_admm_refine) into a->A, a->ab;
-   returns its size m. Column by column: the unknown's column of G + R (a sticking
-   impulse's own, a sliding contact's x or angle along its direction), then each equation's
+/* The Newton system of the active-set step's rounds (cs_admm_refine_modes) at the state
+   whose velocity is vout, into a->A, a->ab; returns its size m. Without angles the sliding
+   contacts keep their directions (one unknown, one equation each): from lambda = 0 (vout =
+   g) that is the first round's linear system. Column by column: the unknown's column of G + R (a
+   sticking impulse's own, a sliding contact's x or angle along its direction), then each equation's
    combination of that column's rows. */
-static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col) {
+static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   const int* cls = a->cls;
   const double* st = a->hist;
   const double* dir = a->dir;
   int m = 0;
-  for (int i = 0; i < nc; i++) m += cls[i] == 1 ? 3 : cls[i] == 2 ? (p->mu[i] > 0 ? 2 : 1) : 0;
+  for (int i = 0; i < nc; i++)
+    m += cls[i] == 1 ? 3 : cls[i] == 2 ? (angles && p->mu[i] > 0 ? 2 : 1) : 0;
   int u = 0;
   for (int j = 0; j < nc; j++) {
     if (cls[j] == 0) continue;
     double muj = p->mu[j] > 0 ? p->mu[j] : 0;
-    int ncol = cls[j] == 1 ? 3 : muj > 0 ? 2 : 1;
+    int ncol = cls[j] == 1 ? 3 : angles && muj > 0 ? 2 : 1;
     for (int q = 0; q < ncol; q++, u++) {
       double d[3];
       if (cls[j] == 1) {
@@ -1105,7 +1108,7 @@ static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col) {
           continue;
         }
         a->A[(size_t)e++ * m + u] = ci[0];
-        if (p->mu[i] > 0) { /* v_T x t = v_1 sin - v_2 cos, t = dir / mu */
+        if (angles && p->mu[i] > 0) { /* v_T x t = v_1 sin - v_2 cos, t = dir / mu */
           double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
           double g = s * ci[1] - c * ci[2];
           if (i == j && q == 1) g += (vout[3 * i + 1] * c + vout[3 * i + 2] * s);
@@ -1123,7 +1126,7 @@ static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col) {
       continue;
     }
     a->ab[e++] = -vi[0];
-    if (p->mu[i] > 0) {
+    if (angles && p->mu[i] > 0) {
       double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
       a->ab[e++] = -(vi[1] * s - vi[2] * c);
     }
@@ -1193,7 +1196,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
          x_i (1, mu t_i): the slip angles converge quadratically (as a fixed point
          phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
          slipping feet ran out of rounds) */
-      int mn = cs_admm_newton_system(a, vout, out), well;
+      int mn = cs_admm_newton_system(a, vout, out, 1), well;
       cs_admm_map(a, 1);
       int got = cs_admm_square_solve(a, mn, out, vout, &well, newton0);
       if (got == 0) return 0;
@@ -1228,72 +1231,38 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       }
     } else {
       /* the first round: the modes with the friction directions of z, a linear system */
-      int e = 0;
-      double amax = 0;
-      if (m == nstick && m == n && !p->R) {
-        /* every contact sticking: the system is G, factored from where it is */
-        for (int r = 0; r < n; r++) {
-          amax = cs_max(amax, p->G[(size_t)r * n + r]);
-          a->ab[r] = -p->g[r];
+      if (m > 0 && m != nstick) {
+        /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
+           without the angle unknowns, which is this linear system; an LU, or the reduced
+           system for redundant sticking contacts (cs_admm_square_solve). */
+        int ok;
+        cs_admm_newton_system(a, p->g, out, 0);
+        cs_admm_map(a, 0);
+        if (!cs_admm_square_solve(a, m, out, vout, &ok, 0)) {
+          a->singular = 1;
+          return 0;
         }
-      } else if (m == nstick && m > 0) {
-        amax = cs_admm_stick_block(a, m, 0);
+        a->unique = ok;
+      } else if (m > 0) {
+        /* Every contact sticking: the system is the block of G + R on those contacts,
+           symmetric, and positive semidefinite for a Delassus matrix: block LDL^T (no
+           pivot search), straight from G when the block is all of it. Only the lower
+           triangle is read, so an asymmetric G (FCLIB) gives a candidate for its lower
+           half, which the test below, with the full product, rejects unless it solves
+           the problem anyway. */
+        double amax = 0, umin = INFINITY;
+        int whole = m == n && !p->R;
+        if (whole)
+          for (int r = 0; r < n; r++) amax = cs_max(amax, p->G[(size_t)r * n + r]);
+        else
+          amax = cs_admm_stick_block(a, m, 0);
         for (int i = 0, bi = 0; i < nc; i++)
           if (cls[i] == 1) {
             for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
             bi++;
           }
-      } else {
-        for (int i = 0; i < nc; i++) {
-          if (cls[i] == 0) continue;
-          for (int k = 0; k < (cls[i] == 1 ? 3 : 1); k++, e++) {
-            int r = 3 * i + k;
-            const double* Gr = p->G + (size_t)r * (size_t)n;
-            double* Ae = a->A + (size_t)e * (size_t)m;
-            int u = 0;
-            for (int j = 0; j < nc; j++) {
-              const double* Gj = Gr + 3 * j;
-              double rr = p->R && r >= 3 * j && r < 3 * j + 3 ? p->R[r] : 0;
-              if (cls[j] == 1) {
-                for (int q = 0; q < 3; q++) {
-                  double g = Gj[q] + (r == 3 * j + q ? rr : 0);
-                  Ae[u++] = g;
-                  amax = cs_max(amax, fabs(g));
-                }
-              } else if (cls[j] == 2) {
-                double t1 = a->dir[2 * j], t2 = a->dir[2 * j + 1];
-                double g = Gj[0] + t1 * Gj[1] + t2 * Gj[2];
-                g += rr * (r == 3 * j ? 1 : r == 3 * j + 1 ? t1 : t2);
-                Ae[u++] = g;
-                amax = cs_max(amax, fabs(g));
-              }
-            }
-            a->ab[e] = -p->g[r];
-          }
-        }
-      }
-      if (m > 0) {
-        /* Every contact sticking: the system is the block of G + R on those contacts,
-           symmetric, and positive semidefinite for a Delassus matrix: Cholesky (half LU's
-           work, no pivot search), whose pivots L_kk^2 are LU's without row swaps. A pivot
-           that is not positive is a singular system. Only the lower triangle is read, so
-           an asymmetric G (FCLIB) gives a candidate for its lower half, which the test
-           below, with the full product, rejects unless it solves the problem anyway. */
-        int chol = m == nstick, ok;
         if (!(amax > 0) || !isfinite(amax)) return 0;
-        if (!chol) {
-          cs_admm_map(a, 0);
-          if (!cs_admm_square_solve(a, m, out, vout, &ok, 0)) {
-            a->singular = 1;
-            return 0;
-          }
-          a->unique = ok;
-        }
-        double umin = INFINITY;
-        ok = chol && csu_ldl3(m / 3, m == n && !p->R ? p->G : NULL, a->A, &umin);
-        if (!chol) {
-          /* solved above */
-        } else if (!ok || !(umin >= 1e-10 * amax)) {
+        if (!csu_ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
           /* redundant sticking contacts (a body resting on more points than it has
              freedoms): the least-norm solution, which is what the polish would make of
              any other, so nothing is left to polish */
@@ -1303,14 +1272,14 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
           }
           a->unique = 1;
         } else {
+          /* Pivots above 1e-4 of the largest entry: the solution with these modes is
+             unique and well-conditioned, so no internal force is left to polish away (a
+             null vector of G that kept the modes would be one of this system; one that
+             changes them breaks complementarity at once: a sliding contact leaving its
+             cone's boundary, an open one taking load). */
           a->unique = umin >= 1e-4 * amax;
           csu_ldl3_solve(m / 3, a->A, a->ab);
         }
-        /* Pivots above 1e-4 of the largest entry: the solution with these modes is unique
-           and well-conditioned, so no internal force is left to polish away (a null vector
-           of G that kept the modes would be one of this system; one that changes them
-           breaks complementarity at once: a sliding contact leaving its cone's boundary,
-           an open one taking load). With every contact sticking the system is G + R. */
       }
       int u = 0;
       for (int i = 0; i < nc; i++) {
