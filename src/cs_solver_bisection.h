@@ -128,29 +128,17 @@ static inline int csu_single_classify_x(const double G[9], const double c[3], do
     kk = kb;
   }
   double k00 = kk[0], k01 = kk[1], k02 = kk[2], k11 = kk[3], k12 = kk[4], k22 = kk[5];
-  double l0n, l0x, l0y, lt2;
-  if (!scaled) {
+  /* K c; lambda^{v=0} = (-1 / det) K c, or det lambda^{v=0} = -K c when scaled (the same
+     tests: det > 0) */
+  double t0 = k00 * c0 + k01 * c1 + k02 * c2, t1 = k01 * c0 + k11 * c1 + k12 * c2;
+  double t2 = k02 * c0 + k12 * c1 + k22 * c2, f = scaled ? -1.0 : kk[6];
+  double l0n = f * t0, l0x = f * t1, l0y = f * t2;
+  double lt2 = l0x * l0x + l0y * l0y;
+  /* Sticking: mu lambda_N^{v=0} >= |lambda_T^{v=0}| (Algorithm 2, line 5). */
+  if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
     double id = kk[6];
-    l0n = id * (k00 * c0 + k01 * c1 + k02 * c2);
-    l0x = id * (k01 * c0 + k11 * c1 + k12 * c2);
-    l0y = id * (k02 * c0 + k12 * c1 + k22 * c2);
-    lt2 = l0x * l0x + l0y * l0y;
-    /* Sticking: mu lambda_N^{v=0} >= |lambda_T^{v=0}| (Algorithm 2, line 5). */
-    if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
-      lambda[0] = l0n, lambda[1] = l0x, lambda[2] = l0y;
-      return CSU_CASE_STICK;
-    }
-  } else {
-    /* det lambda^{v=0}: the same tests, scaled by det > 0 */
-    l0n = -(k00 * c0 + k01 * c1 + k02 * c2);
-    l0x = -(k01 * c0 + k11 * c1 + k12 * c2);
-    l0y = -(k02 * c0 + k12 * c1 + k22 * c2);
-    lt2 = l0x * l0x + l0y * l0y;
-    if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
-      double id = kk[6];
-      lambda[0] = -id * l0n, lambda[1] = -id * l0x, lambda[2] = -id * l0y;
-      return CSU_CASE_STICK;
-    }
+    lambda[0] = id * t0, lambda[1] = id * t1, lambda[2] = id * t2;
+    return CSU_CASE_STICK;
   }
   /* The slip ellipse of the paper's model shrinks to the apex when c_N = 0 (r = 0 in
      eq. 14): lambda = 0 is then the only slipping impulse. */
