@@ -1113,7 +1113,7 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
   long conv = 0;
   for (long i = 0; i < r->n; i++) {
     const RecProb* p = r->p + i;
-    csContactProblem cp = {p->nc, 0, p->mu, p->G, p->g, p->R, NULL};
+    csContactProblem cp = {p->nc, 0, p->mu, p->G, p->g, p->R, NULL, 0};
     int ws = warm && i > 0 && r->p[i - 1].step == p->step - 1;
     if (ws) rec_warm(r->p + i - 1, w->prev, p, w->lam);
     else memset(w->lam, 0, sizeof(double) * 3 * (size_t)p->nc);

@@ -236,7 +236,7 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   memcpy(x->g, p->g, sizeof(double) * (size_t)n);
   memcpy(x->mu, p->mu, sizeof(double) * (size_t)nc);
   memcpy(x->lb, d->efc_lambda, sizeof(double) * (size_t)n);
-  csContactProblem q = {nc, 0, x->mu, x->G, x->g, p->R, NULL};
+  csContactProblem q = {nc, 0, x->mu, x->G, x->g, p->R, NULL, 0};
   csSolverOptions o = {T2_CAP, T2_REF_TOL, 1.0, 0};
   size_t need = ref->workspace_bytes(nc, &o) + 64;
   if (x->ds) {

@@ -6,17 +6,63 @@
 
 #include "contactsim/cs_contact.h"
 #include "cs_contact_cone.h"
+#include "cs_solver.h"
+
+/* The report's sums over the contacts. */
+typedef struct csuReportSums {
+  double eps_p, eps_d, eps_c, sig, err2, g2, l2, v2;
+} csuReportSums;
+
+/* Contact i's terms, from its impulse and velocity v (= its rows of (G + R) lambda + g). */
+static inline void csu_report_contact(const csContactProblem* p, int i, const double* lambda,
+                                      const double v[3], csuReportSums* s) {
+  const double* li = lambda + 3 * (size_t)i;
+  for (int k = 0; k < 3; k++) {
+    size_t row = 3 * (size_t)i + (size_t)k;
+    s->g2 += p->g[row] * p->g[row];
+    s->l2 += lambda[row] * lambda[row];
+    s->v2 += v[k] * v[k];
+  }
+  double mu = p->mu[i];
+  /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
+     and maximal dissipation together. |v_T| once for v~, its distance to K* and the
+     natural map. */
+  double vt = cs_norm2(v[1], v[2]);
+  double vs[3] = {v[0] + mu * vt, v[1], v[2]};
+  double dp = csu_dist_cone(li, mu);
+  double dd = csu_dist_dual_cone_r(vs[0], vt, mu);
+  double dc = fabs(li[0] * vs[0] + li[1] * vs[1] + li[2] * vs[2]);
+  double ds = fabs(li[0] * v[0]);
+  if (dp > s->eps_p) s->eps_p = dp;
+  if (dd > s->eps_d) s->eps_d = dd;
+  if (dc > s->eps_c) s->eps_c = dc;
+  if (ds > s->sig) s->sig = ds;
+  s->err2 += csu_natural_map_sq_vt(li, v, vt, mu);
+}
+
+static void csu_report_finish(const csuReportSums* s, csNcpReport* r) {
+  r->eps_p = s->eps_p;
+  r->eps_d = s->eps_d;
+  r->eps_c = s->eps_c;
+  r->eps_abs = fmax(s->eps_p, fmax(s->eps_d, s->eps_c));
+  double err = sqrt(s->err2), gn = sqrt(s->g2);
+  /* Siconos 4.4.0 divides by max(|q|, |r|, |u|) only when it exceeds DBL_EPSILON
+     (fabs(norm) > DBL_EPSILON in fc3d_compute_error); same test here, so a zero problem
+     reports the absolute residual. */
+  double scale = fmax(gn, fmax(sqrt(s->l2), sqrt(s->v2)));
+  r->error = scale > DBL_EPSILON ? err / scale : err;
+  r->error_1pq = err / (1.0 + gn);
+  r->signorini = s->sig;
+}
 
 void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r) {
   memset(r, 0, sizeof *r);
   if (!p || p->nc <= 0) return;
   const size_t n = 3 * (size_t)p->nc;
-  double eps_p = 0, eps_d = 0, eps_c = 0, sig = 0;
-  double err2 = 0, g2 = 0, l2 = 0, v2 = 0;
+  csuReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
   /* One contact at a time (row block i of G times lambda), so no scratch vector of size
      3nc is needed: this runs inside the step, which must not allocate. */
   for (int i = 0; i < p->nc; i++) {
-    const double* li = lambda + 3 * (size_t)i;
     const size_t r0 = 3 * (size_t)i;
     /* the three rows in one pass over lambda (each sum in the same order as alone) */
     const double *G0 = p->G + r0 * n, *G1 = G0 + n, *G2 = G1 + n;
@@ -26,41 +72,20 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
       s0 += G0[j] * lj, s1 += G1[j] * lj, s2 += G2[j] * lj;
     }
     double v[3] = {s0 + p->g[r0], s1 + p->g[r0 + 1], s2 + p->g[r0 + 2]};
-    for (int k = 0; k < 3; k++) {
-      size_t row = r0 + (size_t)k;
-      if (p->R) v[k] += p->R[row] * lambda[row];
-      g2 += p->g[row] * p->g[row];
-      l2 += lambda[row] * lambda[row];
-      v2 += v[k] * v[k];
-    }
-    double mu = p->mu[i];
-    /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
-       and maximal dissipation together. |v_T| once for v~, its distance to K* and the
-       natural map. */
-    double vt = cs_norm2(v[1], v[2]);
-    double vs[3] = {v[0] + mu * vt, v[1], v[2]};
-    double dp = csu_dist_cone(li, mu);
-    double dd = csu_dist_dual_cone_r(vs[0], vt, mu);
-    double dc = fabs(li[0] * vs[0] + li[1] * vs[1] + li[2] * vs[2]);
-    double ds = fabs(li[0] * v[0]);
-    if (dp > eps_p) eps_p = dp;
-    if (dd > eps_d) eps_d = dd;
-    if (dc > eps_c) eps_c = dc;
-    if (ds > sig) sig = ds;
-    err2 += csu_natural_map_sq_vt(li, v, vt, mu);
+    if (p->R)
+      for (int k = 0; k < 3; k++) v[k] += p->R[r0 + (size_t)k] * lambda[r0 + (size_t)k];
+    csu_report_contact(p, i, lambda, v, &s);
   }
-  r->eps_p = eps_p;
-  r->eps_d = eps_d;
-  r->eps_c = eps_c;
-  r->eps_abs = fmax(eps_p, fmax(eps_d, eps_c));
-  double err = sqrt(err2), gn = sqrt(g2);
-  /* Siconos 4.4.0 divides by max(|q|, |r|, |u|) only when it exceeds DBL_EPSILON
-     (fabs(norm) > DBL_EPSILON in fc3d_compute_error); same test here, so a zero problem
-     reports the absolute residual. */
-  double scale = fmax(gn, fmax(sqrt(l2), sqrt(v2)));
-  r->error = scale > DBL_EPSILON ? err / scale : err;
-  r->error_1pq = err / (1.0 + gn);
-  r->signorini = sig;
+  csu_report_finish(&s, r);
+}
+
+void csu_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
+                      csNcpReport* r) {
+  memset(r, 0, sizeof *r);
+  if (!p || p->nc <= 0) return;
+  csuReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < p->nc; i++) csu_report_contact(p, i, lambda, v + 3 * (size_t)i, &s);
+  csu_report_finish(&s, r);
 }
 
 void cs_contact_frame(const double n[3], double frame[9]) {

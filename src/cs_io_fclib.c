@@ -29,6 +29,7 @@
 
 #include "contactsim/cs_contact.h"
 #include "cs_error.h"
+#include "cs_solver.h"
 #include "cs_io_hdf5.h"
 
 void cs_problem_free(csOwnedProblem* p) {
@@ -223,6 +224,7 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   o->p.g = o->g;
   o->p.R = NULL;
   o->p.J = NULL;
+  o->p.asym = !csu_is_symmetric(3 * nc, o->G);
 
 done:
   if (sol) fclib_delete_solutions(sol, 1);

@@ -33,6 +33,7 @@
 #include "contactsim/cs_contact.h"
 #include "cs_contact_cone.h"
 #include "cs_error.h"
+#include "cs_solver.h"
 #include "cs_io_hdf5.h"
 
 /* ---------------------------------------------------------------- sparse Cholesky */
@@ -420,6 +421,7 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   o->p.g = o->g;
   o->p.R = NULL;
   o->p.J = NULL;
+  o->p.asym = !csu_is_symmetric(3 * g->nc, o->G);
 
 done:
   cs_free(y), cs_free(x), cs_free(mark), cs_free(reach), cs_free(xp);

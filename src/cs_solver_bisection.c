@@ -909,6 +909,25 @@ enum { CSU_BIS_BLK = 20 };
    lambda and v to go back to (6nc)), then the correction's 3nc x 3nc matrix, its rows and
    pivots (3nc ints each) and its contacts' indices, cases and states (nc ints each). The
    last resort (ncp_admm, after the sweeps) reuses the space after the head. */
+/* v += (G + R) e_i d: the velocity change of contact i's impulse change d (G's rows r0..r0+2
+   as its columns where G is symmetric, contiguous; its columns otherwise). */
+static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const double d[3],
+                                   double* v) {
+  int n = 3 * p->nc;
+  const double* G0 = p->G + (size_t)r0 * n;
+  if (!p->asym) {
+    const double* G1 = G0 + n;
+    const double* G2 = G1 + n;
+    for (int c = 0; c < n; c++) v[c] += G0[c] * d[0] + G1[c] * d[1] + G2[c] * d[2];
+  } else {
+    const double* Gc = p->G + r0;
+    for (int c = 0; c < n; c++, Gc += n) v[c] += Gc[0] * d[0] + Gc[1] * d[1] + Gc[2] * d[2];
+  }
+  if (p->R) {
+    for (int a = 0; a < 3; a++) v[r0 + a] += p->R[r0 + a] * d[a];
+  }
+}
+
 static size_t cs_bis_head_bytes(int nc) {
   size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 3 + 6) * nc);
   return (b + 63) & ~(size_t)63;
@@ -1036,16 +1055,10 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
     }
     for (int j = 0; j < m; j++) {
       int r0 = 3 * idx[j];
-      const double* G0 = p->G + (size_t)r0 * n;
-      const double* G1 = G0 + n;
-      const double* G2 = G1 + n;
       double d[3] = {t * dl[3 * j], t * dl[3 * j + 1], t * dl[3 * j + 2]};
       if (j == jmin && kind[j] != CSU_ACT_STICK)
         d[0] = -lambda[r0], d[1] = -lambda[r0 + 1], d[2] = -lambda[r0 + 2]; /* to zero */
-      for (int c = 0; c < n; c++) v[c] += G0[c] * d[0] + G1[c] * d[1] + G2[c] * d[2];
-      if (p->R) {
-        for (int a = 0; a < 3; a++) v[r0 + a] += p->R[r0 + a] * d[a];
-      }
+      csu_bis_vupdate(p, r0, d, v);
       for (int a = 0; a < 3; a++) lambda[r0 + a] += d[a];
     }
     if (jmin < 0) return;
@@ -1079,17 +1092,10 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   int* sstate = spiv + n;                                    /* (nc) the contacts' states in it */
   int* sidx = sstate + nc;                                   /* (nc) its contacts */
   int* skind = sidx + nc;                                    /* (nc) their cases */
-  const double* G = p->G;
-  const double* R = p->R;
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
   for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
-  for (int r = 0; r < n; r++) {
-    const double* Gr = G + (size_t)r * n;
-    double s = p->g[r] + (R ? R[r] * lambda[r] : 0);
-    for (int c = 0; c < n; c++) s += Gr[c] * lambda[c];
-    v[r] = s;
-  }
+  csu_solver_velocity(p, lambda, v);
   /* The per-contact search intervals. The paper's 1e-6 N s, tightened so that the solve's
      own error (~ |G_ii| times it in velocity) stays a tenth of the tolerance of the sum;
      and the friction-law violation at the bracket's ends below that tenth too, since a
@@ -1145,11 +1151,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       double d[3];
       for (int a = 0; a < 3; a++) d[a] = alpha * ls[a] + (1 - alpha) * l[a] - l[a];
       if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
-        const double* G0 = G + (size_t)r0 * n;
-        const double* G1 = G0 + n;
-        const double* G2 = G1 + n;
-        for (int cc = 0; cc < n; cc++) v[cc] += G0[cc] * d[0] + G1[cc] * d[1] + G2[cc] * d[2];
-        if (R) v[r0] += R[r0] * d[0], v[r0 + 1] += R[r0 + 1] * d[1], v[r0 + 2] += R[r0 + 2] * d[2];
+        csu_bis_vupdate(p, r0, d, v);
         l[0] += d[0], l[1] += d[1], l[2] += d[2];
       }
     }
@@ -1228,7 +1230,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   st->iterations = it;
   st->residual = res;
   st->converged = res <= opt->tolerance;
-  cs_ncp_report(p, lambda, &st->ncp);
+  csu_ncp_report_v(p, lambda, v, &st->ncp); /* v is up to date */
   return CS_OK;
 }
 

@@ -472,7 +472,7 @@ static void run_random(long N) {
 /* The single contact's NCP eps_abs for lambda, over what an impulse error tol allows
    (velocity error |G| tol, complementarity |lambda| times that, plus rounding). */
 static double ncp_ratio(const Problem* P, const double* l, double tol) {
-  csContactProblem p1 = {1, 0, &P->mu, P->G, P->c, NULL, NULL};
+  csContactProblem p1 = {1, 0, &P->mu, P->G, P->c, NULL, NULL, 0};
   csNcpReport rep;
   cs_ncp_report(&p1, l, &rep);
   double g = fabs(P->G[0]) + fabs(P->G[4]) + fabs(P->G[8]), nl = norm3(l);
@@ -788,7 +788,7 @@ static void test_multi_degenerate(void) {
   double u[3] = {0.6, 0.8, 0}, G[9], g[3] = {-0.3, -0.4, 0}, mu = 0.8, l[3] = {0, 0, 0};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) G[3 * i + j] = 2.5 * u[i] * u[j];
-  csContactProblem p = {1, 0, &mu, G, g, NULL, NULL};
+  csContactProblem p = {1, 0, &mu, G, g, NULL, NULL, 0};
   csSolverOptions o = {100, 1e-8, 1.0, 0};
   _Alignas(64) double ws[512];
   csSolverStats st;
@@ -834,7 +834,7 @@ static void test_stall_guard(void) {
       1.5568641744679095, -1.2713381787642111, 0.27755382100001702, -2.3341469483805848,
       0.69730166654218273};
   static const double mu[3] = {0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
-  csContactProblem p = {3, 0, mu, G, g, NULL, NULL};
+  csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
   static _Alignas(64) double ws[1 << 14];
   double l[9] = {0};
   csSolverOptions o = {100000, 1e-6, 1.0, 0};

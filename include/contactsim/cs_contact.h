@@ -31,10 +31,13 @@ typedef struct csContactProblem {
   int nc;            /* contacts */
   int nv;            /* degrees of freedom of the system (0 if J is absent) */
   const double* mu;  /* (nc) friction coefficients */
-  const double* G;   /* (3nc x 3nc) Delassus matrix J M^-1 J^T, row-major, symmetric */
+  const double* G;   /* (3nc x 3nc) Delassus matrix J M^-1 J^T, row-major (see asym) */
   const double* g;   /* (3nc) free contact velocity incl. stabilisation */
   const double* R;   /* (3nc) diagonal compliance added to G, or NULL */
   const double* J;   /* (3nc x nv) contact Jacobian rows (n, t1, t2), or NULL */
+  int asym;          /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
+                        struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
+                        the solvers that would use its rows as columns do not. */
 } csContactProblem;
 
 /* The NCP report (paper 002 eq. 14; spec/solvers.md), the same for every solver. */
