@@ -901,6 +901,10 @@ static inline int csu_bis_block(const csContactProblem* p, int i, double* Gi) {
 enum { CSU_BIS_BLK = 20 };
 /* Sweeps between two active-set corrections (csu_bis_active_solve), from this sweep on. */
 #define CSU_BIS_STICK_EVERY 8
+/* Extrapolations at most per solve, and the sweeps within which the sweeps must be
+   predicted to finish for a scheduled correction to be skipped (see cs_bis_solve). */
+#define CSU_BIS_EXTRAP_MAX 4
+#define CSU_BIS_SKIP 6
 /* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
 #define CSU_BIS_STALL 50
 
@@ -929,7 +933,7 @@ static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const doub
 }
 
 static size_t cs_bis_head_bytes(int nc) {
-  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 3 + 6) * nc);
+  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 3 + 6 + 3) * nc);
   return (b + 63) & ~(size_t)63;
 }
 
@@ -1085,7 +1089,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   double* blk = v + n;                 /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
   double* sx = blk + CSU_BIS_BLK * nc; /* (6nc) the active-set correction's right-hand side */
   double* sdir = sx + 2 * n;           /* (3nc) its contacts' slip directions */
-  double* keep = sdir + n;             /* (6nc) lambda and v before it */
+  double* keep = sdir + n;             /* (6nc) lambda and v before it (or an extrapolation) */
+  double* dsw = keep + 2 * n;          /* (3nc) the last sweep's impulse changes */
   double* sM = (double*)((char*)ws + cs_bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
   int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its rows */
   int* spiv = sra + n;                                       /* (3nc) its pivots */
@@ -1113,10 +1118,13 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
     b[11] = 0.1 * opt->tolerance;
   }
   double alpha = CSU_BIS_ALPHA0, alpha_min = CSU_BIS_ALPHA_MIN, res = INFINITY;
-  double r_keep = INFINITY, r_best = INFINITY;
+  double r_keep = INFINITY, r_best = INFINITY, r_x = INFINITY;
+  double mv_prev = 0, rho_prev = 0; /* the last sweeps' sizes of change and their ratio */
+  int xpending = 0, xoff = 0, nx = 0;
   int it = 0, pending = 0, it_best = 0, last_resort = 0;
   /* At least one sweep, as the PGS does: a warm start that already passes is refined once. */
   while (it < 1 || (res > opt->tolerance && it < opt->iterations)) {
+    double mv = 0;
     for (int i = 0; i < nc; i++) {
       int r0 = 3 * i;
       double* l = lambda + r0;
@@ -1150,20 +1158,44 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       /* lambda_i <- alpha lambda* + (1 - alpha) lambda_i (opening: lambda* = 0) */
       double d[3];
       for (int a = 0; a < 3; a++) d[a] = alpha * ls[a] + (1 - alpha) * l[a] - l[a];
+      dsw[r0] = d[0], dsw[r0 + 1] = d[1], dsw[r0 + 2] = d[2];
       if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
         csu_bis_vupdate(p, r0, d, v);
         l[0] += d[0], l[1] += d[1], l[2] += d[2];
+        mv += fabs(d[0]) + fabs(d[1]) + fabs(d[2]);
       }
     }
     it++;
+    /* the sweeps' contraction rho, from the sizes of two successive sweeps' changes; an
+       extrapolation's candidate where two successive ratios agree within 10 % */
+    double rho = mv_prev > 0 ? mv / mv_prev : 0;
+    int xcand = !xoff && !xpending && !pending && it >= 3 && nx < CSU_BIS_EXTRAP_MAX &&
+                rho > 0.2 && rho < 0.95 && fabs(rho - rho_prev) < 0.1 * rho;
+    mv_prev = mv, rho_prev = rho;
     alpha = alpha_min + CSU_BIS_GAMMA * (alpha - alpha_min);
     /* the stop test: the sum stops being added up once it is past the tolerance, except
        where a check below compares the whole sum (the full sum is computed for the
        statistics on exit) */
     int stall_check = it >= CSU_BIS_STALL && it % 5 == 0;
     int correct = !pending && it % CSU_BIS_STICK_EVERY == 0 && it < opt->iterations - 1;
-    res = csu_bis_residual(p, blk, lambda, v, desaxce,
-                           stall_check || pending || correct ? INFINITY : opt->tolerance);
+    res = csu_bis_residual(
+        p, blk, lambda, v, desaxce,
+        stall_check || pending || correct || xcand || xpending ? INFINITY : opt->tolerance);
+    /* A correction costs as much as ~15 sweeps of 8 contacts: none where the sweeps contract
+       steadily enough to finish within CSU_BIS_SKIP more at the rate of the last one. */
+    if (correct && res > opt->tolerance && rho > 0 && rho < 1 && !xpending &&
+        log(opt->tolerance / res) >= CSU_BIS_SKIP * log(rho))
+      correct = 0;
+    if (xpending) {
+      /* the sweep after an extrapolation: kept if it lowered the residual, else undone (and
+         no more extrapolations in this solve) */
+      xpending = 0;
+      if (!(res < r_x)) {
+        memcpy(lambda, keep, sizeof(double) * (size_t)n);
+        memcpy(v, keep + n, sizeof(double) * (size_t)n);
+        res = r_x, xoff = 1, mv_prev = 0;
+      }
+    }
     if (res > opt->tolerance && stall_check) {
       /* Stall guard, not in the paper: where the sweeps cycle (two slipping contacts of one
          leg can alternate for good in the `random` task: the paper's model, a different
@@ -1209,6 +1241,28 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 1);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       pending = res > opt->tolerance;
+      xcand = 0, mv_prev = 0;
+    }
+    if (xcand && res > opt->tolerance) {
+      /* Extrapolation (not in the paper): where the sweeps contract steadily by rho, the rest
+         of the geometric series, rho / (1 - rho) times the last sweep's change, is added at
+         once (each impulse back into its cone); the next sweep keeps it only if the residual
+         fell. The drop task's landings contract by ~0.7 per sweep (feet slipping, torso
+         corners sticking): 1.1e-4 -> 2.9e-5 in one sweep instead of 7.5e-5. */
+      double w = rho / (1 - rho);
+      r_x = res, xpending = 1, nx++, mv_prev = 0;
+      memcpy(keep, lambda, sizeof(double) * (size_t)n);
+      memcpy(keep + n, v, sizeof(double) * (size_t)n);
+      for (int i = 0; i < nc; i++) {
+        double* l = lambda + 3 * i;
+        const double* dd = dsw + 3 * i;
+        if (dd[0] == 0 && dd[1] == 0 && dd[2] == 0) continue;
+        double x[3] = {l[0] + w * dd[0], l[1] + w * dd[1], l[2] + w * dd[2]};
+        csu_project_cone(x, p->mu[i], x);
+        double d[3] = {x[0] - l[0], x[1] - l[1], x[2] - l[2]};
+        csu_bis_vupdate(p, 3 * i, d, v);
+        l[0] = x[0], l[1] = x[1], l[2] = x[2];
+      }
     }
   }
   if (last_resort) {
