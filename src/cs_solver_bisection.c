@@ -1169,8 +1169,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
     /* the sweeps' contraction rho, from the sizes of two successive sweeps' changes; an
        extrapolation's candidate where two successive ratios agree within 10 % */
     double rho = mv_prev > 0 ? mv / mv_prev : 0;
-    int xcand = !xoff && !xpending && !pending && it >= 3 && nx < CSU_BIS_EXTRAP_MAX &&
-                rho > 0.2 && rho < 0.95 && fabs(rho - rho_prev) < 0.1 * rho;
+    int xcand = !xoff && !xpending && !pending && it >= 3 && nx < CSU_BIS_EXTRAP_MAX && rho > 0.2 &&
+                rho < 0.95 && fabs(rho - rho_prev) < 0.1 * rho;
     mv_prev = mv, rho_prev = rho;
     alpha = alpha_min + CSU_BIS_GAMMA * (alpha - alpha_min);
     /* the stop test: the sum stops being added up once it is past the tolerance, except
