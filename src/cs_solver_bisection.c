@@ -916,13 +916,14 @@ enum { CSU_BIS_BLK = 20 };
 /* v += (G + R) e_i d: the velocity change of contact i's impulse change d (G's rows r0..r0+2
    as its columns where G is symmetric, contiguous; its columns otherwise). */
 static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const double d[3],
-                                   double* v) {
+                                   double* restrict v) {
   int n = 3 * p->nc;
-  const double* G0 = p->G + (size_t)r0 * n;
+  const double* restrict G0 = p->G + (size_t)r0 * n;
   if (!p->asym) {
-    const double* G1 = G0 + n;
-    const double* G2 = G1 + n;
-    for (int c = 0; c < n; c++) v[c] += G0[c] * d[0] + G1[c] * d[1] + G2[c] * d[2];
+    const double* restrict G1 = G0 + n;
+    const double* restrict G2 = G1 + n;
+    double d0 = d[0], d1 = d[1], d2 = d[2];
+    for (int c = 0; c < n; c++) v[c] += G0[c] * d0 + G1[c] * d1 + G2[c] * d2;
   } else {
     const double* Gc = p->G + r0;
     for (int c = 0; c < n; c++, Gc += n) v[c] += Gc[0] * d[0] + Gc[1] * d[1] + Gc[2] * d[2];
