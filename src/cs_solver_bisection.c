@@ -904,6 +904,10 @@ enum { CSU_BIS_BLK = 20 };
 /* Extrapolations at most per solve, and the sweeps within which the sweeps must be
    predicted to finish for a scheduled correction to be skipped (see cs_bis_solve). */
 #define CSU_BIS_EXTRAP_MAX 4
+/* Extrapolate only while the residual is above this many tolerances: near convergence the
+   tail is small, and a start from an extrapolated answer needed more sweeps in the next step
+   of a static problem (ANYmal hanging still: 3.0 sweeps per step instead of 1.65). */
+#define CSU_BIS_XRES 2
 #define CSU_BIS_SKIP 6
 /* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
 #define CSU_BIS_STALL 50
@@ -934,7 +938,7 @@ static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const doub
 }
 
 static size_t cs_bis_head_bytes(int nc) {
-  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 3 + 6 + 3) * nc);
+  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 12 + 6 + 3) * nc);
   return (b + 63) & ~(size_t)63;
 }
 
@@ -962,6 +966,8 @@ static size_t cs_bis_workspace(int nc, const csSolverOptions* opt) {
    task's steps at the cap of 150 sweeps: a corner at its cone's boundary stopped every
    correction at t ~ 1e-8.) */
 enum { CSU_ACT_STICK = 0, CSU_ACT_SLIP = 1, CSU_ACT_NORMAL = 2, CSU_ACT_PASSES = 6 };
+/* The largest change of a slip angle in one pass of the correction (radians). */
+#define CSU_ACT_DTHETA 0.5
 /* per contact, over the passes of one correction */
 enum { CSU_ACT_FREE = 0, CSU_ACT_FORCE_SLIP = 1, CSU_ACT_RELEASED = 2 };
 
@@ -981,93 +987,157 @@ static double csu_act_tmax(const double* l, const double* d, double mu, int kind
   return lo;
 }
 
+static double csu_bis_residual(const csContactProblem* p, const double* blk, const double* lambda,
+                               const double* v, int desaxce, double stop);
+
 static void csu_bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
                                  double* v, double* M, double* x, int* idx, int* kind, double* dirs,
-                                 int* ra, int* piv, int* state, int with_slip) {
+                                 int* off, int* piv, int* state, int with_slip, int coulomb,
+                                 double tol) {
   int nc = p->nc, n = 3 * nc;
   for (int i = 0; i < nc; i++) state[i] = CSU_ACT_FREE;
   for (int pass = 0; pass < CSU_ACT_PASSES; pass++) {
-    int m = 0, k = 0;
-    /* the contacts in the system, their case, and for a slip the direction (1, mu u) */
+    int m = 0, k = 0, nslip = 0;
+    /* the contacts in the system and their case; for a slip (on the cone's boundary,
+       lambda = s (1, mu u), u = (cos t, sin t)) dirs holds e = d lambda / ds, f = d lambda / dt,
+       eta = a x b (the conic section's tangent: a the normal row of G_ii, b = (-mu, u), the
+       cone's normal) and d eta / dt */
     for (int i = 0; i < nc; i++) {
-      const double* l = lambda + 3 * i;
-      double mu = p->mu[i], lt = sqrt(l[1] * l[1] + l[2] * l[2]);
+      double* l = lambda + 3 * i;
+      const double* Gi = blk + CSU_BIS_BLK * i;
+      double mu = p->mu[i];
       /* held: released, rank-deficient, not pushing, or opening (separating with an impulse
          that complementarity already counts, as in csu_bis_violation: the relaxation's
          remainder) */
-      if (state[i] == CSU_ACT_RELEASED || blk[CSU_BIS_BLK * i + 9] == 0 || !(l[0] > 0) ||
+      if (state[i] == CSU_ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
           (v[3 * i] > 0 && l[0] < v[3 * i]))
         continue;
-      double* e = dirs + 3 * m;
+      double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
+      off[m] = k;
       if (!(mu > 0)) {
-        kind[m] = CSU_ACT_NORMAL, e[0] = 1, e[1] = 0, e[2] = 0, k += 1;
+        kind[m] = CSU_ACT_NORMAL, k += 1;
       } else if (state[i] != CSU_ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
         kind[m] = CSU_ACT_STICK, k += 3;
       } else {
         if (!(lt > 0) || !with_slip) continue;
-        kind[m] = CSU_ACT_SLIP, e[0] = 1, e[1] = mu * l[1] / lt, e[2] = mu * l[2] / lt, k += 1;
+        double ux = l[1] / lt, uy = l[2] / lt, sn = l[0];
+        /* onto the cone's boundary first (the relaxation blends two boundary impulses into a
+           point inside) */
+        double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
+        if (d[1] != 0 || d[2] != 0) {
+          csu_bis_vupdate(p, 3 * i, d, v);
+          l[1] += d[1], l[2] += d[2];
+        }
+        double* e = dirs + 12 * m;
+        double a0 = Gi[0], a1 = Gi[1], a2 = Gi[2];
+        e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
+        e[3] = 0, e[4] = -sn * mu * uy, e[5] = sn * mu * ux;
+        if (!coulomb) {
+          e[6] = a1 * uy - a2 * ux, e[7] = -mu * a2 - a0 * uy, e[8] = a0 * ux + mu * a1;
+          e[9] = a1 * ux + a2 * uy, e[10] = -a0 * ux, e[11] = -a0 * uy;
+        } else { /* de Saxce (Coulomb's law): v_T parallel to u, eta = (0, u_perp) */
+          e[6] = 0, e[7] = uy, e[8] = -ux;
+          e[9] = 0, e[10] = ux, e[11] = uy;
+        }
+        kind[m] = CSU_ACT_SLIP, k += 2, nslip++;
       }
       idx[m++] = i;
     }
     if (m < 2) return;
-    /* rows: the conditions (stick: v_i; slip, normal: v_N), columns: the unknowns */
-    for (int j = 0, r = 0; j < m; j++) {
-      int r0 = 3 * idx[j];
-      if (kind[j] == CSU_ACT_STICK)
-        ra[r++] = r0, ra[r++] = r0 + 1, ra[r++] = r0 + 2;
-      else
-        ra[r++] = r0;
-    }
-    for (int a = 0; a < k; a++) {
-      const double* Gr = p->G + (size_t)ra[a] * n;
-      double* Ma = M + a * k;
-      int ca = 0;
-      for (int j = 0; j < m; j++) {
-        int c0 = 3 * idx[j];
-        if (kind[j] == CSU_ACT_STICK) {
-          for (int b = 0; b < 3; b++)
-            Ma[ca++] = Gr[c0 + b] + (p->R && ra[a] == c0 + b ? p->R[c0 + b] : 0);
+    /* M = P G D (+ the slip law's own derivative): per pair of contacts, the block G_ij
+       (+ R) times D_j (the unknowns' impulse changes: I, (e f), or the normal) seen through
+       P_i (the conditions: v_i, (v_N, eta . v_i), or v_N) */
+    for (int jr = 0; jr < m; jr++) {
+      int i = idx[jr], kr = kind[jr], r = off[jr];
+      const double* er = dirs + 12 * jr;
+      for (int jc = 0; jc < m; jc++) {
+        int j = idx[jc], kc = kind[jc], c = off[jc];
+        double B[9], W[9];
+        if (i == j) {
+          memcpy(B, blk + CSU_BIS_BLK * i, sizeof B);
         } else {
-          const double* e = dirs + 3 * j;
-          Ma[ca++] = Gr[c0] * e[0] + Gr[c0 + 1] * e[1] + Gr[c0 + 2] * e[2] +
-                     (p->R && ra[a] == c0 ? p->R[c0] : 0);
+          const double* Gb = p->G + (size_t)(3 * i) * n + 3 * j;
+          for (int q = 0; q < 3; q++)
+            B[3 * q] = Gb[(size_t)q * n], B[3 * q + 1] = Gb[(size_t)q * n + 1],
+                  B[3 * q + 2] = Gb[(size_t)q * n + 2];
+        }
+        int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
+        if (kc == CSU_ACT_SLIP) {
+          const double* ec = dirs + 12 * jc;
+          for (int q = 0; q < 3; q++) {
+            W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
+            W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
+          }
+        } else {
+          memcpy(W, B, sizeof W); /* stick: all three columns; normal: the first */
+        }
+        double* M0 = M + (size_t)r * k + c;
+        for (int b = 0; b < w; b++) {
+          M0[b] = W[b];
+          if (kr == CSU_ACT_STICK) M0[k + b] = W[3 + b], M0[2 * k + b] = W[6 + b];
+          if (kr == CSU_ACT_SLIP) M0[k + b] = er[6] * W[b] + er[7] * W[3 + b] + er[8] * W[6 + b];
+        }
+        if (jr == jc && kr == CSU_ACT_SLIP) {
+          const double* vi = v + 3 * i;
+          M0[k + 1] += er[9] * vi[0] + er[10] * vi[1] + er[11] * vi[2];
         }
       }
-      Ma[a] *= 1 + 1e-9;
-      x[a] = -v[ra[a]];
+      const double* vi = v + 3 * i;
+      x[r] = -vi[0];
+      if (kr == CSU_ACT_STICK) x[r + 1] = -vi[1], x[r + 2] = -vi[2];
+      if (kr == CSU_ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
     }
+    for (int a = 0; a < k; a++) M[(size_t)a * k + a] *= 1 + 1e-9;
     if (!csu_lu(k, M, piv)) return;
     csu_lu_solve(k, M, piv, x);
-    /* the unknowns as impulse changes, per contact (3 each, after the k unknowns) */
-    double* dl = x + k;
-    for (int j = 0, c = 0; j < m; j++) {
-      double* d = dl + 3 * j;
-      if (kind[j] == CSU_ACT_STICK) {
-        d[0] = x[c], d[1] = x[c + 1], d[2] = x[c + 2], c += 3;
-      } else {
-        const double* e = dirs + 3 * j;
-        d[0] = x[c] * e[0], d[1] = x[c] * e[1], d[2] = x[c] * e[2], c += 1;
-      }
-      if (!isfinite(d[0]) || !isfinite(d[1]) || !isfinite(d[2])) return;
-    }
-    /* the step: as far as the first contact that changes case */
-    double t = 1;
+    for (int a = 0; a < k; a++)
+      if (!isfinite(x[a])) return;
+    /* the step: as far as the first contact that changes case (a slip's normal impulse
+       reaching zero counts along its linear change s e), and a slip angle's change at most
+       CSU_ACT_DTHETA (no case change: Newton's step is only trusted that far) */
+    double t = 1, dmax = 0;
     int jmin = -1;
     for (int j = 0; j < m; j++) {
       int i = idx[j];
-      double tj = csu_act_tmax(lambda + 3 * i, dl + 3 * j, p->mu[i], kind[j]);
+      const double* xj = x + off[j];
+      double d[3] = {xj[0], 0, 0}, tj;
+      if (kind[j] == CSU_ACT_STICK) d[1] = xj[1], d[2] = xj[2];
+      tj = csu_act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
       if (tj < t) t = tj, jmin = j;
+      if (kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
     }
+    double ts = t;
+    if (dmax * ts > CSU_ACT_DTHETA) ts = CSU_ACT_DTHETA / dmax, jmin = -1;
     for (int j = 0; j < m; j++) {
-      int r0 = 3 * idx[j];
-      double d[3] = {t * dl[3 * j], t * dl[3 * j + 1], t * dl[3 * j + 2]};
-      if (j == jmin && kind[j] != CSU_ACT_STICK)
-        d[0] = -lambda[r0], d[1] = -lambda[r0 + 1], d[2] = -lambda[r0 + 2]; /* to zero */
+      int i = idx[j], r0 = 3 * i;
+      double* l = lambda + r0;
+      const double* xj = x + off[j];
+      double d[3];
+      if (j == jmin && kind[j] != CSU_ACT_STICK) {
+        d[0] = -l[0], d[1] = -l[1], d[2] = -l[2]; /* to zero */
+      } else if (kind[j] == CSU_ACT_SLIP) {
+        /* lambda = s (1, mu u) with s + ts ds and u turned by ~ts dt (u + ts dt u_perp,
+           normalised: the angle atan(ts dt), Newton's to second order) */
+        double mu = p->mu[i], sn = l[0] + ts * xj[0];
+        double ux = l[1], uy = l[2], dt = ts * xj[1];
+        double wx = ux - dt * uy, wy = uy + dt * ux, iw = 1.0 / sqrt(wx * wx + wy * wy);
+        d[0] = sn - l[0], d[1] = sn * mu * wx * iw - l[1], d[2] = sn * mu * wy * iw - l[2];
+      } else {
+        d[0] = ts * xj[0], d[1] = 0, d[2] = 0;
+        if (kind[j] == CSU_ACT_STICK) d[1] = ts * xj[1], d[2] = ts * xj[2];
+      }
       csu_bis_vupdate(p, r0, d, v);
-      for (int a = 0; a < 3; a++) lambda[r0 + a] += d[a];
+      for (int a = 0; a < 3; a++) l[a] += d[a];
     }
-    if (jmin < 0) return;
-    state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
+    if (jmin >= 0) {
+      state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
+      continue;
+    }
+    /* a whole step: the linear cases are solved; the slip angles need Newton's next step
+       unless the conditions are met already */
+    if (ts == t &&
+        (nslip == 0 || dmax <= 1e-9 || csu_bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
+      return;
   }
 }
 
@@ -1089,8 +1159,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   double* v = ws;                      /* (3nc) v = G lambda + g (+ R lambda) */
   double* blk = v + n;                 /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
   double* sx = blk + CSU_BIS_BLK * nc; /* (6nc) the active-set correction's right-hand side */
-  double* sdir = sx + 2 * n;           /* (3nc) its contacts' slip directions */
-  double* keep = sdir + n;             /* (6nc) lambda and v before it (or an extrapolation) */
+  double* sdir = sx + 2 * n;           /* (12nc) its slip contacts' directions */
+  double* keep = sdir + 4 * n;         /* (6nc) lambda and v before it (or an extrapolation) */
   double* dsw = keep + 2 * n;          /* (3nc) the last sweep's impulse changes */
   double* sM = (double*)((char*)ws + cs_bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
   int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its rows */
@@ -1232,19 +1302,21 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       if (!(res < r_keep)) {
         memcpy(lambda, keep, sizeof(double) * (size_t)n);
         memcpy(v, keep + n, sizeof(double) * (size_t)n);
-        csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 0);
+        csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 0,
+                             desaxce, opt->tolerance);
         res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       }
     } else if (res > opt->tolerance && correct) {
       r_keep = res;
       memcpy(keep, lambda, sizeof(double) * (size_t)n);
       memcpy(keep + n, v, sizeof(double) * (size_t)n);
-      csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 1);
+      csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 1,
+                           desaxce, opt->tolerance);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       pending = res > opt->tolerance;
       xcand = 0, mv_prev = 0;
     }
-    if (xcand && res > opt->tolerance) {
+    if (xcand && res > CSU_BIS_XRES * opt->tolerance) {
       /* Extrapolation (not in the paper): where the sweeps contract steadily by rho, the rest
          of the geometric series, rho / (1 - rho) times the last sweep's change, is added at
          once (each impulse back into its cone); the next sweep keeps it only if the residual

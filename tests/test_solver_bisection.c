@@ -802,10 +802,11 @@ static void test_multi_degenerate(void) {
 
 /* The stall guard (not in the paper): a 3-contact problem recorded in the ANYmal `random`
    task (near t = 85.95 s; two slipping feet of one stance) on which the paper model's sweeps
-   cycle with period 2 and the de Saxce variant's sweeps cycle too (as ncp_pgs's do). The
-   solve must end converged, through its last resort (ncp_admm on the same Coulomb NCP:
-   csSolverStats.fallback = 2), with the NCP report of a Coulomb solution. The session-2
-   solver ran to any cap here. */
+   cycle with period 2 and the de Saxce variant's plain sweeps cycle too (as ncp_pgs's do).
+   The solve must end converged after its stall guard left the paper's model (fallback 1:
+   de Saxce's variant, whose corrections now turn the slip angles too; or 2: its last
+   resort, ncp_admm on the same Coulomb NCP), with the NCP report of a Coulomb solution. The
+   session-2 solver ran to any cap here. */
 static void test_stall_guard(void) {
   static const double G[81] = {
       1.0390272357486083, 1.0136156337105446, -0.44619273186949793, -0.0025935494454883182,
@@ -845,7 +846,10 @@ static void test_stall_guard(void) {
   printf("stall guard: %d iterations, converged %d, residual %.3g, fallback %d, eps_abs %.3g\n",
          st.iterations, st.converged, st.residual, st.fallback, st.ncp.eps_abs);
   CHECK_MSG(st.converged && st.residual <= 1e-6, "not converged (residual %g)", st.residual);
-  CHECK_MSG(st.fallback == 2, "fallback %d (2 expected: the last resort)", st.fallback);
+  /* the guard must have left the paper's model; since the correction also turns the slip
+     angles (Newton), the de Saxce stage solves this problem (fallback 1, 320 sweeps) and the
+     last resort (2, ncp_admm) is no longer reached here */
+  CHECK_MSG(st.fallback >= 1, "fallback %d (the guard did not act)", st.fallback);
   CHECK_MSG(st.iterations < 100000, "ran to the cap");
   CHECK_MSG(st.ncp.eps_abs <= 1e-6, "eps_abs %g of the Coulomb solution", st.ncp.eps_abs);
   /* at Algorithm 2's default cap of 150 the guard has not acted: an honest failure */

@@ -396,13 +396,18 @@ static void test_shared_problems(void) {
              st.iterations, own >= 0 ? own : st.residual, st.ncp.eps_abs, st.ncp.error);
       /* every solver fills the NCP report of the returned lambda at exit; those that keep
          v = G lambda + g up to date through their sweeps report from that v, so the two
-         agree to the rounding of v's updates (1e-12 of the scale of lambda and v; eps_c
-         and the error are products, hence the square) */
+         agree to the rounding of v's updates: 1e-12 of the velocity's scale (its terms
+         G lambda and g) times lambda's (eps_c and the error are products) */
       csNcpReport r;
       cs_ncp_report(&Pk->p, l, &r);
-      double sc = 1;
-      for (int a = 0; a < 3 * Pk->p.nc; a++) sc = fmax(sc, fmax(fabs(l[a]), fabs(v[a])));
-      double rt = 1e-12 * sc * sc;
+      double lm = 0, vm = 0, gm = 0, Gm = 0;
+      for (int a = 0; a < 3 * Pk->p.nc; a++) {
+        lm = fmax(lm, fabs(l[a])), vm = fmax(vm, fabs(v[a])), gm = fmax(gm, fabs(Pk->p.g[a]));
+        for (int b = 0; b < 3 * Pk->p.nc; b++)
+          Gm = fmax(Gm, fabs(Pk->p.G[(size_t)a * 3 * Pk->p.nc + b]));
+      }
+      /* the velocity's scale (its terms: G lambda, g) times that of lambda and 1 */
+      double rt = 1e-12 * (1 + vm + gm + Gm * lm) * (1 + lm);
       CHECK_MSG(fabs(r.eps_abs - st.ncp.eps_abs) <= rt && fabs(r.error - st.ncp.error) <= rt,
                 "%s %s: stats.ncp is not the report of the returned lambda (eps_abs %.17g vs "
                 "%.17g, error %.17g vs %.17g)",
