@@ -849,11 +849,13 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
       perm[r] = perm[pv], perm[pv] = q;
     }
     double l = sqrt(CS_S(r, r)), il = 1.0 / l;
+    double lc[3 * CS_ADMM_AS_MAX]; /* column r below the diagonal, contiguous */
     CS_S(r, r) = l;
-    for (int i = r + 1; i < k; i++) CS_S(i, r) *= il;
+    for (int i = r + 1; i < k; i++) CS_S(i, r) *= il, lc[i] = CS_S(i, r);
     for (int i = r + 1; i < k; i++) {
-      double li = CS_S(i, r);
-      for (int c = r + 1; c <= i; c++) CS_S(i, c) -= li * CS_S(c, r);
+      double li = lc[i];
+      double* Si = S + (size_t)i * (size_t)k;
+      for (int c = r + 1; c <= i; c++) Si[c] -= li * lc[c];
     }
   }
 #undef CS_S
@@ -1093,9 +1095,22 @@ static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int
         double x = st[3 * j];
         d[0] = 0, d[1] = -x * dir[2 * j + 1], d[2] = x * dir[2 * j];
       }
-      for (int r = 0; r < n; r++) {
-        const double* Gr = p->G + (size_t)r * (size_t)n + 3 * j;
-        col[r] = Gr[0] * d[0] + Gr[1] * d[1] + Gr[2] * d[2];
+      if (!p->asym) {
+        /* G symmetric: the column G d is rows 3j..3j+2 of G combined, contiguous (a
+           sticking contact's unit d: one row) */
+        const double* G0 = p->G + (size_t)(3 * j) * (size_t)n;
+        if (cls[j] == 1) {
+          memcpy(col, G0 + (size_t)q * (size_t)n, sizeof(double) * (size_t)n);
+        } else {
+          const double* G1 = G0 + n;
+          const double* G2 = G1 + n;
+          for (int r = 0; r < n; r++) col[r] = G0[r] * d[0] + G1[r] * d[1] + G2[r] * d[2];
+        }
+      } else {
+        for (int r = 0; r < n; r++) {
+          const double* Gr = p->G + (size_t)r * (size_t)n + 3 * j;
+          col[r] = Gr[0] * d[0] + Gr[1] * d[1] + Gr[2] * d[2];
+        }
       }
       if (p->R)
         for (int k = 0; k < 3; k++) col[3 * j + k] += p->R[3 * j + k] * d[k];
@@ -1443,13 +1458,15 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       for (int i = 0; i < n; i++)
         dmax = cs_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
       a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
-      if (!a.unique) {
-        a.sym = csu_is_symmetric(n, p->G);
-        cs_admm_polish(&a, lambda, tol, &r0);
-      }
       st->residual = r0;
       st->converged = 1;
-      cs_ncp_report(p, lambda, &st->ncp);
+      if (!a.unique) {
+        a.sym = csu_is_symmetric(n, p->G);
+        cs_admm_polish(&a, lambda, tol, &st->residual);
+        cs_ncp_report(p, lambda, &st->ncp);
+      } else {
+        csu_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
+      }
       return CS_OK;
     }
     memcpy(a.cls_tried, a.cls, (size_t)nmode);
