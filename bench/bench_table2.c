@@ -111,7 +111,10 @@ static void usage(FILE* f) {
           "|lambda_p| < 0.01 (contacts with lambda_p != 0); _step_: per step, all impulses;\n"
           "_generalized_: per step, J^T lambda; rel_diff_desaxce_*: the same for\n"
           "bisection_desaxce (Coulomb's model, cold, 1e-12) against pgs_raisim: the model's\n"
-          "share of the difference. penetration_mean_m: bisection\n"
+          "share of the difference. rel_diff_slip_share: the samples where the bisection's\n"
+          "impulse is on its cone's boundary (sliding); rel_diff_stick_below_1pct,\n"
+          "rel_diff_slip_below_1pct: rel_diff_below_1pct over the sticking and the sliding\n"
+          "ones. penetration_mean_m: bisection\n"
           "run, mean of max(0, -dist) over (step, contact) pairs with lambda_N > 0\n"
           "(pgs_raisim_penetration_mean_m likewise).\n",
           T2_STEPS);
@@ -158,6 +161,9 @@ typedef struct {
 typedef struct {
   long samples, below, step_samples, step_below, ref_solves, ref_converged, ref_iter_max;
   long gen_samples, gen_below;  /* J^T lambda per step (the generalized impulse) */
+  /* per contact by the bisection answer's case: sticking (strictly inside its cone) or
+     sliding (on its boundary) */
+  long stick_samples, stick_below, slip_samples, slip_below;
   /* the same for bisection_desaxce against pgs_raisim */
   long ds_samples, ds_below, ds_step_samples, ds_step_below, ds_gen_samples, ds_gen_below;
   double ref_iter_sum, max_rel;
@@ -177,7 +183,8 @@ static void diff_free(Diff* x) {
 /* Per contact, per step and generalized comparisons of lambda a against the reference b. */
 static void diff_compare(const csContactProblem* p, const double* a, const double* b,
                          long* samples, long* below, long* step_samples, long* step_below,
-                         long* gen_samples, long* gen_below, long* hist, double* max_rel) {
+                         long* gen_samples, long* gen_below, long* hist, double* max_rel,
+                         long* bycase) {
   int nc = p->nc, n = 3 * nc;
   double dn = 0, pn = 0;
   for (int i = 0; i < nc; i++) {
@@ -190,6 +197,11 @@ static void diff_compare(const csContactProblem* p, const double* a, const doubl
     double r = sqrt(dd / pp);
     (*samples)++;
     *below += r < 0.01;
+    if (bycase) { /* [stick samples, stick below, slip samples, slip below] by a's case */
+      double at = sqrt(ai[1] * ai[1] + ai[2] * ai[2]);
+      int sl = !(at < (1 - 1e-6) * p->mu[i] * ai[0]);
+      bycase[2 * sl]++, bycase[2 * sl + 1] += r < 0.01;
+    }
     if (hist) hist[dbin(r)]++;
     if (max_rel && (r > *max_rel || isnan(r))) *max_rel = r;
   }
@@ -257,14 +269,17 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   x->ref_converged += st.converged != 0;
   x->ref_iter_sum += st.iterations;
   if (st.iterations > x->ref_iter_max) x->ref_iter_max = st.iterations;
+  long bc[4] = {0, 0, 0, 0};
   diff_compare(&q0, x->lb, x->lp, &x->samples, &x->below, &x->step_samples, &x->step_below,
-               &x->gen_samples, &x->gen_below, x->hist, &x->max_rel);
+               &x->gen_samples, &x->gen_below, x->hist, &x->max_rel, bc);
+  x->stick_samples += bc[0], x->stick_below += bc[1];
+  x->slip_samples += bc[2], x->slip_below += bc[3];
   if (x->ds) {
     csSolverOptions od = {T2_DS_CAP, T2_REF_TOL, 1.0, 0};
     memset(x->ld, 0, sizeof(double) * (size_t)n);
     x->ds->solve(&q, &od, x->ws, x->ld, &st);
     diff_compare(&q0, x->ld, x->lp, &x->ds_samples, &x->ds_below, &x->ds_step_samples,
-                 &x->ds_step_below, &x->ds_gen_samples, &x->ds_gen_below, NULL, NULL);
+                 &x->ds_step_below, &x->ds_gen_samples, &x->ds_gen_below, NULL, NULL, NULL);
   }
   return 1;
 }
@@ -643,6 +658,12 @@ static void print_json(const Task* t, long diff_every) {
   cs_bench_json_num(f, "rel_diff_desaxce_generalized_below_1pct",
                     x->ds_gen_samples ? (double)x->ds_gen_below / (double)x->ds_gen_samples
                                       : NAN);
+  cs_bench_json_num(f, "rel_diff_slip_share",
+                    x->samples ? (double)x->slip_samples / (double)x->samples : NAN);
+  cs_bench_json_num(f, "rel_diff_stick_below_1pct",
+                    x->stick_samples ? (double)x->stick_below / (double)x->stick_samples : NAN);
+  cs_bench_json_num(f, "rel_diff_slip_below_1pct",
+                    x->slip_samples ? (double)x->slip_below / (double)x->slip_samples : NAN);
   cs_bench_json_num(f, "rel_diff_step_below_1pct",
                     x->step_samples ? ratio((double)x->step_below, (double)x->step_samples) : NAN);
   cs_bench_json_num(f, "rel_diff_generalized_below_1pct",
@@ -686,6 +707,9 @@ static void print_table(const Task* t) {
          x->samples, ratio((double)x->below, (double)x->samples),
          ratio((double)x->step_below, (double)x->step_samples),
          ratio((double)x->ref_converged, (double)x->ref_solves));
+  printf("  Fig. 6 by case: sticking %ld samples, %.4f below 1%%; sliding %ld, %.4f\n",
+         x->stick_samples, ratio((double)x->stick_below, (double)x->stick_samples),
+         x->slip_samples, ratio((double)x->slip_below, (double)x->slip_samples));
   fflush(stdout);
 }
 
