@@ -949,22 +949,27 @@ static size_t cs_bis_workspace(int nc, const csSolverOptions* opt) {
 }
 
 /* The active-set correction, an acceleration of Algorithm 2 that is not in the paper. With
-   each contact's case held as the last sweep left it, the contacts' conditions are linear:
-   a sticking contact (impulse strictly inside its cone, full-rank G_ii) has v = 0 (three
-   unknowns: its impulse change), a slipping one (on the cone's boundary) keeps its slip
-   direction u and has v_N = 0 (one unknown s: its impulse changes by s (1, mu u)), a
-   frictionless pushing one has v_N = 0 (one unknown), and an opening or rank-deficient one
-   is held. One LU solve of that system (+ 1e-9 of its diagonal) gives the point that block
-   Gauss-Seidel creeps to where such contacts are strongly coupled (two feet of one stance at
-   an impact, G's condition ~1e6, or the torso's corners with slipping feet: thousands of
-   sweeps). As in an active-set method, the step goes as far as the first contact that
-   would change case: a sticking impulse reaching its cone's boundary slips from there on, a
-   normal impulse reaching zero is released (set to zero and held), and the system is
-   solved again, at most CSU_ACT_PASSES times. The sweeps that follow correct the slip
-   directions, so the answer at convergence is the model's, as before. (Sticking contacts
-   alone, with the step cut at the first boundary, the first version, left 1.2 % of the drop
-   task's steps at the cap of 150 sweeps: a corner at its cone's boundary stopped every
-   correction at t ~ 1e-8.) */
+   each contact's case held as the last sweep left it, the contacts' conditions form a small
+   smooth system: a sticking contact (impulse strictly inside its cone, full-rank G_ii) has
+   v = 0 (three unknowns: its impulse change); a slipping one (on the cone's boundary,
+   lambda = s (1, mu cos t, mu sin t)) has v_N = 0 and its slip law, eta(t) . v = 0 with eta
+   the tangent of the conic section of its energy model (or v_T x u = 0, Coulomb's, for de
+   Saxce), two unknowns s and t; a frictionless pushing one has v_N = 0 (one unknown); an
+   opening or rank-deficient one is held. Newton on that system: each pass one LU solve (+
+   1e-9 of its diagonal) of P G D (the conditions' rows P, the unknowns' columns D, plus the
+   slip law's own derivative in t), linear in all but the slip angles. It gives the point that
+   block Gauss-Seidel creeps to where such contacts are strongly coupled (two feet of one
+   stance at an impact, G's condition ~1e6, the torso's corners with slipping feet, a box at
+   its friction limit on three contacts: thousands of sweeps). As in an active-set method, a
+   step goes as far as the first contact that would change case: a sticking impulse reaching
+   its cone's boundary slips from there on, a normal impulse reaching zero is released (set
+   to zero and held), and the system is solved again; a slip angle moves at most
+   CSU_ACT_DTHETA per pass. The passes end when the stop test passes, the linear cases are
+   solved without slips, or after CSU_ACT_PASSES. The sweeps that follow check the cases, so
+   the answer at convergence is the model's. (History: sticking contacts alone, with the step
+   cut at the first boundary, left 1.2 % of the drop task's steps at the cap of 150 sweeps;
+   slip directions held fixed (sessions 3-4) left a box at its friction limit crawling at
+   0.997 per sweep.) */
 enum { CSU_ACT_STICK = 0, CSU_ACT_SLIP = 1, CSU_ACT_NORMAL = 2, CSU_ACT_PASSES = 6 };
 /* The largest change of a slip angle in one pass of the correction (radians). */
 #define CSU_ACT_DTHETA 0.5

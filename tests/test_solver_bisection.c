@@ -859,6 +859,63 @@ static void test_stall_guard(void) {
   CHECK(!st.converged && st.fallback == 0 && st.iterations == 150);
 }
 
+/* The correction's slip angles (session 5): a box resting on bumpy terrain on three contacts,
+   two at their friction limit (recorded from tests/test_collision_hfield.c's settling box).
+   With the slip directions held in the correction, the sweeps crawled at ~0.997 per sweep
+   and the solve failed its cap of 150 (residual 2e-5; l0 is where it stopped). Newton on the
+   slip angles ends it within a correction, from there and from zero. */
+static void test_friction_limit_crawl(void) {
+  static const double G[81] = {
+      3.8140053091532646, 1.6123903724471467, 0.81615443002164467, -2.6291613351326912,
+      -0.4522160978085899, 0.92381010274090758, 2.0112567504776107, 0.2914417695445301,
+      0.52817696062215336, 1.6123903724471467, 3.066246474392603, -0.72012668880981112,
+      -1.8417450115614526, -1.1619539334527527, 0.63221659013631948, 0.71870326076535029,
+      2.3608842562983874, 0.12101923230195973, 0.81615443002164467, -0.72012668880981112,
+      2.4716961167035034, -0.82006260897277139, -0.19280251215475508, 1.4648171122981219,
+      0.53143757924484059, -0.90966888604216356, 1.3201591015941312, -2.6291613351326912,
+      -1.8417450115614526, -0.82006260897277139, 5.734517481301773, 1.1438820805085903,
+      -1.1301379074030078, -0.67571563450055616, -0.89500413371973153,
+      -0.72318030978293657, -0.4522160978085899, -1.1619539334527527,
+      -0.19280251215475508, 1.1438820805085903, 2.5858287653231078, 1.2866787072075401,
+      -0.60681379983932238, -0.95350209188713431, -1.3087732416861821,
+      0.92381010274090758, 0.63221659013631948, 1.4648171122981219, -1.1301379074030078,
+      1.2866787072075401, 3.1275857621252183, 0.04220654027226111, 0.31814996676648921,
+      0.071958589994534389, 2.0112567504776107, 0.71870326076535029, 0.53143757924484059,
+      -0.67571563450055616, -0.60681379983932238, 0.04220654027226111, 2.0569636341940485,
+      0.030825227424791435, 0.5419552532982379, 0.2914417695445301, 2.3608842562983874,
+      -0.90966888604216356, -0.89500413371973153, -0.95350209188713431,
+      0.31814996676648921, 0.030825227424791435, 2.1224891924149412,
+      -0.038081722286848821, 0.52817696062215336, 0.12101923230195973, 1.3201591015941312,
+      -0.72318030978293657, -1.3087732416861821, 0.071958589994534389, 0.5419552532982379,
+      -0.038081722286848821, 1.2804751315591352};
+  static const double g[9] = {
+      -0.0087586840442480107, -0.0042809103431795063, 0.00040844305042520967,
+      -0.0096586869326348041, -0.0012549457541648828, -0.0011634453508614863,
+      -0.0089166650079918353, -0.0012557996989711372, 0.00035569460572617596};
+  static const double mu[3] = {
+      0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
+  static const double l0[9] = {
+      0.004446670572806186, -0.0020507202174167849, -0.0024062171965935028,
+      0.0041209801848276651, -0.001926874157102624, 0.0026750591937085258,
+      0.0020461998993531725, 0.0016359525801851928, -5.7418205013765457e-05};
+  csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
+  static _Alignas(64) double ws[1 << 14];
+  const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
+  for (int warm = 1; warm >= 0; warm--) {
+    double l[9];
+    memcpy(l, l0, sizeof l);
+    csSolverOptions o = {150, 1e-6, 1.0, warm};
+    csSolverStats st;
+    CHECK(s->workspace_bytes(3, &o) <= sizeof ws);
+    CHECK(s->solve(&p, &o, ws, l, &st) == CS_OK);
+    printf("friction-limit crawl (%s): %d iterations, converged %d, residual %.3g\n",
+           warm ? "warm" : "cold", st.iterations, st.converged, st.residual);
+    CHECK_MSG(st.converged && st.iterations <= 16, "%s: %d iterations, residual %g",
+              warm ? "warm" : "cold", st.iterations, st.residual);
+    CHECK(st.fallback == 0);
+  }
+}
+
 int main(void) {
   /* 100,000 random problems (about 4 s at -O2); a tenth with CS_TEST_QUICK, a fifth in an
      AddressSanitizer build (about 10x slower) */
@@ -874,5 +931,6 @@ int main(void) {
   test_multi();
   test_multi_degenerate();
   test_stall_guard();
+  test_friction_limit_crawl();
   return cs_test_finish("test_solver_bisection");
 }
