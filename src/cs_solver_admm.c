@@ -400,7 +400,7 @@ typedef struct csAdmm {
   double* Ac;           /* a copy of its matrix (the least-norm solve) */
   double* dir0;         /* the friction directions it started from (2 per contact) */
   double* adinv;        /* reciprocal diagonal of the normal equations' Cholesky factor */
-  double* nul;          /* null vectors of its sticking block (k x nd, stride CS_ADMM_NUL) */
+  double* nul;          /* null vectors of its sticking block (nd columns of k, each contiguous) */
   int nd;               /* how many */
   int* smap;            /* sticking variable -> unknown of the current system */
   int* dep;             /* sticking variable: 1 if dependent (a null vector's own entry) */
@@ -872,20 +872,20 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
       y[i] = sum / S[(size_t)i * k + i];
     }
     double* N = a->nul;
-    for (int i = 0; i < k; i++) N[(size_t)perm[i] * CS_ADMM_NUL + t] = i < r ? y[i] : i == c;
+    for (int i = 0; i < k; i++) N[(size_t)t * (size_t)k + (size_t)perm[i]] = i < r ? y[i] : i == c;
     for (int u = 0; u < t; u++) { /* orthonormal columns (Gram-Schmidt): N^T N = I */
       double dot = 0;
       for (int i = 0; i < k; i++)
-        dot += N[(size_t)i * CS_ADMM_NUL + u] * N[(size_t)i * CS_ADMM_NUL + t];
+        dot += N[(size_t)u * (size_t)k + (size_t)i] * N[(size_t)t * (size_t)k + (size_t)i];
       for (int i = 0; i < k; i++)
-        N[(size_t)i * CS_ADMM_NUL + t] -= dot * N[(size_t)i * CS_ADMM_NUL + u];
+        N[(size_t)t * (size_t)k + (size_t)i] -= dot * N[(size_t)u * (size_t)k + (size_t)i];
     }
     double nn = 0;
     for (int i = 0; i < k; i++)
-      nn += N[(size_t)i * CS_ADMM_NUL + t] * N[(size_t)i * CS_ADMM_NUL + t];
+      nn += N[(size_t)t * (size_t)k + (size_t)i] * N[(size_t)t * (size_t)k + (size_t)i];
     if (!(nn > 0) || !isfinite(nn)) return -1;
     nn = 1.0 / sqrt(nn);
-    for (int i = 0; i < k; i++) N[(size_t)i * CS_ADMM_NUL + t] *= nn;
+    for (int i = 0; i < k; i++) N[(size_t)t * (size_t)k + (size_t)i] *= nn;
   }
   a->nd = d;
   return 0;
@@ -898,8 +898,9 @@ static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
   const double* N = a->nul;
   for (int t = 0; t < d; t++) {
     double c = 0;
-    for (int i = 0; i < k; i++) c += N[(size_t)i * CS_ADMM_NUL + t] * x[i];
-    for (int i = 0; i < k; i++) x[i] -= N[(size_t)i * CS_ADMM_NUL + t] * c;
+    const double* Nt = N + (size_t)t * (size_t)k;
+    for (int i = 0; i < k; i++) c += Nt[i] * x[i];
+    for (int i = 0; i < k; i++) x[i] -= Nt[i] * c;
   }
 }
 
