@@ -970,7 +970,9 @@ static size_t cs_bis_workspace(int nc, const csSolverOptions* opt) {
    cut at the first boundary, left 1.2 % of the drop task's steps at the cap of 150 sweeps;
    slip directions held fixed (sessions 3-4) left a box at its friction limit crawling at
    0.997 per sweep.) */
-enum { CSU_ACT_STICK = 0, CSU_ACT_SLIP = 1, CSU_ACT_NORMAL = 2, CSU_ACT_PASSES = 6 };
+enum { CSU_ACT_STICK = 0, CSU_ACT_SLIP = 1, CSU_ACT_NORMAL = 2, CSU_ACT_HELD = 3, CSU_ACT_PASSES = 6 };
+/* what the correction does with slipping contacts (its argument with_slip) */
+enum { CSU_CORR_STICK_ONLY = 0, CSU_CORR_NEWTON = 1, CSU_CORR_HELD = 2 };
 /* The largest change of a slip angle in one pass of the correction (radians). */
 #define CSU_ACT_DTHETA 0.5
 /* per contact, over the passes of one correction */
@@ -1024,8 +1026,15 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       } else if (state[i] != CSU_ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
         kind[m] = CSU_ACT_STICK, k += 3;
       } else {
-        if (!(lt > 0) || !with_slip) continue;
+        if (!(lt > 0) || with_slip == CSU_CORR_STICK_ONLY) continue;
         double ux = l[1] / lt, uy = l[2] / lt, sn = l[0];
+        if (with_slip == CSU_CORR_HELD) { /* the direction held: s (1, mu u), v_N = 0 */
+          double* e = dirs + 12 * m;
+          e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
+          kind[m] = CSU_ACT_HELD, k += 1;
+          idx[m++] = i;
+          continue;
+        }
         /* onto the cone's boundary first (the relaxation blends two boundary impulses into a
            point inside) */
         double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
@@ -1067,7 +1076,11 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
                   B[3 * q + 2] = Gb[(size_t)q * n + 2];
         }
         int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
-        if (kc == CSU_ACT_SLIP) {
+        if (kc == CSU_ACT_HELD) {
+          const double* ec = dirs + 12 * jc;
+          for (int q = 0; q < 3; q++)
+            W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
+        } else if (kc == CSU_ACT_SLIP) {
           const double* ec = dirs + 12 * jc;
           for (int q = 0; q < 3; q++) {
             W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
@@ -1107,6 +1120,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       const double* xj = x + off[j];
       double d[3] = {xj[0], 0, 0}, tj;
       if (kind[j] == CSU_ACT_STICK) d[1] = xj[1], d[2] = xj[2];
+      if (kind[j] == CSU_ACT_HELD) d[1] = xj[0] * dirs[12 * j + 1], d[2] = xj[0] * dirs[12 * j + 2];
       tj = csu_act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
       if (tj < t) t = tj, jmin = j;
       if (kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
@@ -1130,6 +1144,8 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       } else {
         d[0] = ts * xj[0], d[1] = 0, d[2] = 0;
         if (kind[j] == CSU_ACT_STICK) d[1] = ts * xj[1], d[2] = ts * xj[2];
+        if (kind[j] == CSU_ACT_HELD)
+          d[1] = ts * xj[0] * dirs[12 * j + 1], d[2] = ts * xj[0] * dirs[12 * j + 2];
       }
       csu_bis_vupdate(p, r0, d, v);
       for (int a = 0; a < 3; a++) l[a] += d[a];
@@ -1300,25 +1316,28 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       }
     }
     if (pending && res > opt->tolerance) {
-      /* the last correction held the slipping contacts' directions: if the sweep after it
-         did not get below the residual before it (a slow slip's direction, held fixed, can
-         be far off), go back and correct the sticking contacts only */
+      /* the sweep after a correction did not get below the residual before it: go back and
+         correct again with less, the slip directions held (Newton on the slip angles can
+         run off where the cases flip between passes: two stacked cubes, their contacts
+         opening and closing), then the sticking contacts only */
+      int mode = pending == CSU_CORR_NEWTON ? CSU_CORR_HELD : CSU_CORR_STICK_ONLY;
       pending = 0;
       if (!(res < r_keep)) {
         memcpy(lambda, keep, sizeof(double) * (size_t)n);
         memcpy(v, keep + n, sizeof(double) * (size_t)n);
-        csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 0,
-                             desaxce, opt->tolerance);
+        csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
+                             mode, desaxce, opt->tolerance);
         res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
+        if (mode == CSU_CORR_HELD && res > opt->tolerance) pending = CSU_CORR_HELD;
       }
     } else if (res > opt->tolerance && correct) {
       r_keep = res;
       memcpy(keep, lambda, sizeof(double) * (size_t)n);
       memcpy(keep + n, v, sizeof(double) * (size_t)n);
-      csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, 1,
-                           desaxce, opt->tolerance);
+      csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
+                           CSU_CORR_NEWTON, desaxce, opt->tolerance);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
-      pending = res > opt->tolerance;
+      pending = res > opt->tolerance ? CSU_CORR_NEWTON : 0;
       xcand = 0, mv_prev = 0;
     }
     if (xcand && res > CSU_BIS_XRES * opt->tolerance) {
