@@ -970,7 +970,13 @@ static size_t cs_bis_workspace(int nc, const csSolverOptions* opt) {
    cut at the first boundary, left 1.2 % of the drop task's steps at the cap of 150 sweeps;
    slip directions held fixed (sessions 3-4) left a box at its friction limit crawling at
    0.997 per sweep.) */
-enum { CSU_ACT_STICK = 0, CSU_ACT_SLIP = 1, CSU_ACT_NORMAL = 2, CSU_ACT_HELD = 3, CSU_ACT_PASSES = 6 };
+enum {
+  CSU_ACT_STICK = 0,
+  CSU_ACT_SLIP = 1,
+  CSU_ACT_NORMAL = 2,
+  CSU_ACT_HELD = 3,
+  CSU_ACT_PASSES = 6
+};
 /* what the correction does with slipping contacts (its argument with_slip) */
 enum { CSU_CORR_STICK_ONLY = 0, CSU_CORR_NEWTON = 1, CSU_CORR_HELD = 2 };
 /* The largest change of a slip angle in one pass of the correction (radians). */
@@ -1325,8 +1331,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       if (!(res < r_keep)) {
         memcpy(lambda, keep, sizeof(double) * (size_t)n);
         memcpy(v, keep + n, sizeof(double) * (size_t)n);
-        csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
-                             mode, desaxce, opt->tolerance);
+        csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, mode,
+                             desaxce, opt->tolerance);
         res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
         if (mode == CSU_CORR_HELD && res > opt->tolerance) pending = CSU_CORR_HELD;
       }
