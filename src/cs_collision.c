@@ -116,8 +116,6 @@ static void cs_sort_by(const double* lo, int* idx, int n) {
   }
 }
 
-static inline double cs_max(double a, double b) { return a > b ? a : b; }
-
 /* Collide geoms a and b (placed in cg) and append their contacts. The pair function writes
    straight into d->contact when there is room for its largest output. */
 static void cs_add_pair(const csModel* m, csData* d, const csCollGeom* cg, int a, int b) {

@@ -6,6 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+/* max / min of two doubles without libm's fmax / fmin calls (a NaN in a gives b: callers
+   that can see a NaN check isfinite on their results) */
+static inline double cs_max(double a, double b) { return a > b ? a : b; }
+static inline double cs_min(double a, double b) { return a < b ? a : b; }
 static inline void cs_copy3(double* r, const double* a) { r[0] = a[0], r[1] = a[1], r[2] = a[2]; }
 static inline void cs_zero(double* r, int n) { memset(r, 0, sizeof(double) * (size_t)n); }
 static inline void cs_add3(double* r, const double* a, const double* b) {

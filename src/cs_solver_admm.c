@@ -61,12 +61,8 @@
 #include <string.h>
 
 #include "cs_contact_cone.h"
+#include "cs_math.h"
 #include "cs_solver.h"
-
-/* max without libm's fmax call (NaN handling is not needed where these are used: a NaN
-   residual is caught by isfinite on the results) */
-static inline double cs_max(double a, double b) { return a > b ? a : b; }
-static inline double cs_min(double a, double b) { return a < b ? a : b; }
 
 /* ------------------------------------------------------------------ dense linear algebra */
 
