@@ -912,11 +912,6 @@ enum { CSU_BIS_BLK = 20 };
 /* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
 #define CSU_BIS_STALL 50
 
-/* The workspace: a head the whole solve keeps (v, the blocks, and the active-set
-   correction's right-hand side and impulse changes (6nc), slip directions (3nc) and a copy of
-   lambda and v to go back to (6nc)), then the correction's 3nc x 3nc matrix, its rows and
-   pivots (3nc ints each) and its contacts' indices, cases and states (nc ints each). The
-   last resort (ncp_admm, after the sweeps) reuses the space after the head. */
 /* v += (G + R) e_i d: the velocity change of contact i's impulse change d (G's rows r0..r0+2
    as its columns where G is symmetric, contiguous; its columns otherwise). */
 static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const double d[3],
@@ -937,8 +932,14 @@ static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const doub
   }
 }
 
+/* The workspace: a head the whole solve keeps (v, the blocks, the active-set correction's
+   right-hand side (3nc) and its contacts' directions (12 each, 12nc), a copy of lambda and v to
+   go back to (6nc), the last sweep's impulse changes (3nc)), then the correction's 3nc x 3nc
+   matrix, its offsets and pivots (3nc ints each) and its contacts' states, indices and cases
+   (nc ints each). The last resort (ncp_admm, after the sweeps) reuses the space after the
+   head. */
 static size_t cs_bis_head_bytes(int nc) {
-  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 6 + 12 + 6 + 3) * nc);
+  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 3 + 12 + 6 + 3) * nc);
   return (b + 63) & ~(size_t)63;
 }
 
@@ -1002,6 +1003,16 @@ static double csu_act_tmax(const double* l, const double* d, double mu, int kind
 
 static double csu_bis_residual(const csContactProblem* p, const double* blk, const double* lambda,
                                const double* v, int desaxce, double stop);
+
+/* A correction's impulse change of one contact for the step t, linear in its unknowns xj (a
+   slip's: its normal part, what the step's limit on lambda_N > 0 sees; its angle turns
+   apart). */
+static inline void csu_act_change(int kind, const double* xj, const double* e, double t,
+                                  double d[3]) {
+  d[0] = t * xj[0], d[1] = 0, d[2] = 0;
+  if (kind == CSU_ACT_STICK) d[1] = t * xj[1], d[2] = t * xj[2];
+  if (kind == CSU_ACT_HELD) d[1] = t * xj[0] * e[1], d[2] = t * xj[0] * e[2];
+}
 
 static void csu_bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
                                  double* v, double* M, double* x, int* idx, int* kind, double* dirs,
@@ -1082,15 +1093,12 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
                   B[3 * q + 2] = Gb[(size_t)q * n + 2];
         }
         int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
-        if (kc == CSU_ACT_HELD) {
-          const double* ec = dirs + 12 * jc;
-          for (int q = 0; q < 3; q++)
-            W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
-        } else if (kc == CSU_ACT_SLIP) {
+        if (kc == CSU_ACT_HELD || kc == CSU_ACT_SLIP) { /* B e (and a slip's B f) */
           const double* ec = dirs + 12 * jc;
           for (int q = 0; q < 3; q++) {
             W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
-            W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
+            if (kc == CSU_ACT_SLIP)
+              W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
           }
         } else {
           memcpy(W, B, sizeof W); /* stick: all three columns; normal: the first */
@@ -1124,10 +1132,9 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
     for (int j = 0; j < m; j++) {
       int i = idx[j];
       const double* xj = x + off[j];
-      double d[3] = {xj[0], 0, 0}, tj;
-      if (kind[j] == CSU_ACT_STICK) d[1] = xj[1], d[2] = xj[2];
-      if (kind[j] == CSU_ACT_HELD) d[1] = xj[0] * dirs[12 * j + 1], d[2] = xj[0] * dirs[12 * j + 2];
-      tj = csu_act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
+      double d[3];
+      csu_act_change(kind[j], xj, dirs + 12 * j, 1, d);
+      double tj = csu_act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
       if (tj < t) t = tj, jmin = j;
       if (kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
     }
@@ -1148,10 +1155,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
         double wx = ux - dt * uy, wy = uy + dt * ux, iw = 1.0 / sqrt(wx * wx + wy * wy);
         d[0] = sn - l[0], d[1] = sn * mu * wx * iw - l[1], d[2] = sn * mu * wy * iw - l[2];
       } else {
-        d[0] = ts * xj[0], d[1] = 0, d[2] = 0;
-        if (kind[j] == CSU_ACT_STICK) d[1] = ts * xj[1], d[2] = ts * xj[2];
-        if (kind[j] == CSU_ACT_HELD)
-          d[1] = ts * xj[0] * dirs[12 * j + 1], d[2] = ts * xj[0] * dirs[12 * j + 2];
+        csu_act_change(kind[j], xj, dirs + 12 * j, ts, d);
       }
       csu_bis_vupdate(p, r0, d, v);
       for (int a = 0; a < 3; a++) l[a] += d[a];
@@ -1180,17 +1184,27 @@ static double csu_bis_residual(const csContactProblem* p, const double* blk, con
   return res;
 }
 
+/* lambda and v into keep (save), or back from it: the state before a correction or an
+   extrapolation, to return to if the sweep after it did not lower the residual. */
+static inline void csu_bis_keep(double* keep, double* lambda, double* v, int n, int save) {
+  size_t b = sizeof(double) * (size_t)n;
+  if (save)
+    memcpy(keep, lambda, b), memcpy(keep + n, v, b);
+  else
+    memcpy(lambda, keep, b), memcpy(v, keep + n, b);
+}
+
 static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                              double* lambda, csSolverStats* st, int desaxce) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;                      /* (3nc) v = G lambda + g (+ R lambda) */
   double* blk = v + n;                 /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
-  double* sx = blk + CSU_BIS_BLK * nc; /* (6nc) the active-set correction's right-hand side */
-  double* sdir = sx + 2 * n;           /* (12nc) its slip contacts' directions */
+  double* sx = blk + CSU_BIS_BLK * nc; /* (3nc) the active-set correction's right-hand side */
+  double* sdir = sx + n;               /* (12nc) its slip contacts' directions */
   double* keep = sdir + 4 * n;         /* (6nc) lambda and v before it (or an extrapolation) */
   double* dsw = keep + 2 * n;          /* (3nc) the last sweep's impulse changes */
   double* sM = (double*)((char*)ws + cs_bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
-  int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its rows */
+  int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its unknowns' offsets */
   int* spiv = sra + n;                                       /* (3nc) its pivots */
   int* sstate = spiv + n;                                    /* (nc) the contacts' states in it */
   int* sidx = sstate + nc;                                   /* (nc) its contacts */
@@ -1289,8 +1303,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
          no more extrapolations in this solve) */
       xpending = 0;
       if (!(res < r_x)) {
-        memcpy(lambda, keep, sizeof(double) * (size_t)n);
-        memcpy(v, keep + n, sizeof(double) * (size_t)n);
+        csu_bis_keep(keep, lambda, v, n, 0);
         res = r_x, xoff = 1, mv_prev = 0;
       }
     }
@@ -1329,8 +1342,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       int mode = pending == CSU_CORR_NEWTON ? CSU_CORR_HELD : CSU_CORR_STICK_ONLY;
       pending = 0;
       if (!(res < r_keep)) {
-        memcpy(lambda, keep, sizeof(double) * (size_t)n);
-        memcpy(v, keep + n, sizeof(double) * (size_t)n);
+        csu_bis_keep(keep, lambda, v, n, 0);
         csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, mode,
                              desaxce, opt->tolerance);
         res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
@@ -1338,8 +1350,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
       }
     } else if (res > opt->tolerance && correct) {
       r_keep = res;
-      memcpy(keep, lambda, sizeof(double) * (size_t)n);
-      memcpy(keep + n, v, sizeof(double) * (size_t)n);
+      csu_bis_keep(keep, lambda, v, n, 1);
       csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
                            CSU_CORR_NEWTON, desaxce, opt->tolerance);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
@@ -1354,8 +1365,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
          corners sticking): 1.1e-4 -> 2.9e-5 in one sweep instead of 7.5e-5. */
       double w = rho / (1 - rho);
       r_x = res, xpending = 1, nx++, mv_prev = 0;
-      memcpy(keep, lambda, sizeof(double) * (size_t)n);
-      memcpy(keep + n, v, sizeof(double) * (size_t)n);
+      csu_bis_keep(keep, lambda, v, n, 1);
       for (int i = 0; i < nc; i++) {
         double* l = lambda + 3 * i;
         const double* dd = dsw + 3 * i;
