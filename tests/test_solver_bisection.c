@@ -800,6 +800,15 @@ static void test_multi_degenerate(void) {
   CHECK(st.converged && isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]));
 }
 
+/* Solves p with the bisection from l (o->warmstart) in a workspace checked to be large enough. */
+static void solve_bisection(const csContactProblem* p, const csSolverOptions* o, double* l,
+                            csSolverStats* st) {
+  static _Alignas(64) double ws[1 << 14];
+  const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
+  CHECK(s->workspace_bytes(p->nc, o) <= sizeof ws);
+  CHECK(s->solve(p, o, ws, l, st) == CS_OK);
+}
+
 /* The stall guard (not in the paper): a 3-contact problem recorded in the ANYmal `random`
    task (near t = 85.95 s; two slipping feet of one stance) on which the paper model's sweeps
    cycle with period 2 and the de Saxce variant's plain sweeps cycle too (as ncp_pgs's do).
@@ -836,18 +845,15 @@ static void test_stall_guard(void) {
       0.69730166654218273};
   static const double mu[3] = {0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
   csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
-  static _Alignas(64) double ws[1 << 14];
   double l[9] = {0};
   csSolverOptions o = {100000, 1e-6, 1.0, 0};
   csSolverStats st;
-  const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
-  CHECK(s->workspace_bytes(3, &o) <= sizeof ws);
-  CHECK(s->solve(&p, &o, ws, l, &st) == CS_OK);
+  solve_bisection(&p, &o, l, &st);
   printf("stall guard: %d iterations, converged %d, residual %.3g, fallback %d, eps_abs %.3g\n",
          st.iterations, st.converged, st.residual, st.fallback, st.ncp.eps_abs);
   CHECK_MSG(st.converged && st.residual <= 1e-6, "not converged (residual %g)", st.residual);
   /* the guard must have left the paper's model; since the correction also turns the slip
-     angles (Newton), the de Saxce stage solves this problem (fallback 1, 320 sweeps) and the
+     angles (Newton), the de Saxce stage solves this problem (fallback 1, 296 sweeps) and the
      last resort (2, ncp_admm) is no longer reached here */
   CHECK_MSG(st.fallback >= 1, "fallback %d (the guard did not act)", st.fallback);
   CHECK_MSG(st.iterations < 100000, "ran to the cap");
@@ -855,7 +861,7 @@ static void test_stall_guard(void) {
   /* at Algorithm 2's default cap of 150 the guard has not acted: an honest failure */
   o.iterations = 150;
   memset(l, 0, sizeof l);
-  CHECK(s->solve(&p, &o, ws, l, &st) == CS_OK);
+  solve_bisection(&p, &o, l, &st);
   CHECK(!st.converged && st.fallback == 0 && st.iterations == 150);
 }
 
@@ -899,15 +905,12 @@ static void test_friction_limit_crawl(void) {
       0.0041209801848276651, -0.001926874157102624, 0.0026750591937085258,
       0.0020461998993531725, 0.0016359525801851928, -5.7418205013765457e-05};
   csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
-  static _Alignas(64) double ws[1 << 14];
-  const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
   for (int warm = 1; warm >= 0; warm--) {
     double l[9];
     memcpy(l, l0, sizeof l);
     csSolverOptions o = {150, 1e-6, 1.0, warm};
     csSolverStats st;
-    CHECK(s->workspace_bytes(3, &o) <= sizeof ws);
-    CHECK(s->solve(&p, &o, ws, l, &st) == CS_OK);
+    solve_bisection(&p, &o, l, &st);
     printf("friction-limit crawl (%s): %d iterations, converged %d, residual %.3g\n",
            warm ? "warm" : "cold", st.iterations, st.converged, st.residual);
     CHECK_MSG(st.converged && st.iterations <= 16, "%s: %d iterations, residual %g",
@@ -929,12 +932,10 @@ static void test_asym(void) {
       G[6 * a + b] = sym + skew;
     }
   csContactProblem p = {2, 0, mu, G, g, NULL, NULL, 1};
-  static _Alignas(64) double ws[1 << 14];
   double l[6] = {0};
   csSolverOptions o = {150, 1e-8, 1.0, 0};
   csSolverStats st;
-  const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
-  CHECK(s->solve(&p, &o, ws, l, &st) == CS_OK);
+  solve_bisection(&p, &o, l, &st);
   csNcpReport r;
   cs_ncp_report(&p, l, &r);
   printf("non-symmetric G: %d iterations, converged %d, eps_abs %.3g (report of lambda %.3g)\n",
