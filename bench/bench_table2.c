@@ -128,6 +128,8 @@ static void json_hist(const char* key, const long* h, int n) {
 }
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+/* the fraction a / b of b samples, NaN (JSON null) without any */
+static double frac(long a, long b) { return b ? (double)a / (double)b : NAN; }
 
 static int ibin(long it) {
   int k = 0;
@@ -331,7 +333,8 @@ static int sim_init(Sim* x, const char* task, const char* solver, double tol, lo
     if (!x->ref) {
       fprintf(stderr, "bench table2: pgs_raisim is not available for Fig. 6\n");
       return 1;
-    }    int dt = cs_solver_from_name("bisection_desaxce");
+    }
+    int dt = cs_solver_from_name("bisection_desaxce");
     diff->ds = dt >= 0 ? cs_solver_get((csSolverType)dt) : NULL;
   }
   if (cs_scene_load(task, cs_cli_models_dir(), NAN, &x->s) != CS_OK) {
@@ -601,8 +604,7 @@ static void print_json(const Task* t, long diff_every) {
   cs_bench_json_num(f, "bisection_iter_mean", ratio(b->iter_sum, (double)b->steps_contact));
   cs_bench_json_num(f, "pgs_raisim_iter_mean", ratio(p->iter_sum, (double)p->steps_contact));
   printf(",\"pgs_raisim_iter_max\":%ld", p->iter_max);
-  cs_bench_json_num(f, "rel_diff_below_1pct",
-                    x->samples ? ratio((double)x->below, (double)x->samples) : NAN);
+  cs_bench_json_num(f, "rel_diff_below_1pct", frac(x->below, x->samples));
   cs_bench_json_num(f, "penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
   cs_bench_json_num(f, "tolerance", T2_TOL);
   printf(",\"iterations_cap\":%d", T2_CAP);
@@ -650,27 +652,18 @@ static void print_json(const Task* t, long diff_every) {
   }
   printf(",\"rel_diff_every\":%ld,\"rel_diff_samples\":%ld", diff_every, x->samples);
   cs_bench_json_num(f, "rel_diff_max", x->max_rel);
-  cs_bench_json_num(f, "rel_diff_desaxce_below_1pct",
-                    x->ds_samples ? (double)x->ds_below / (double)x->ds_samples : NAN);
+  cs_bench_json_num(f, "rel_diff_desaxce_below_1pct", frac(x->ds_below, x->ds_samples));
   cs_bench_json_num(f, "rel_diff_desaxce_step_below_1pct",
-                    x->ds_step_samples ? (double)x->ds_step_below / (double)x->ds_step_samples
-                                       : NAN);
+                    frac(x->ds_step_below, x->ds_step_samples));
   cs_bench_json_num(f, "rel_diff_desaxce_generalized_below_1pct",
-                    x->ds_gen_samples ? (double)x->ds_gen_below / (double)x->ds_gen_samples
-                                      : NAN);
-  cs_bench_json_num(f, "rel_diff_slip_share",
-                    x->samples ? (double)x->slip_samples / (double)x->samples : NAN);
-  cs_bench_json_num(f, "rel_diff_stick_below_1pct",
-                    x->stick_samples ? (double)x->stick_below / (double)x->stick_samples : NAN);
-  cs_bench_json_num(f, "rel_diff_slip_below_1pct",
-                    x->slip_samples ? (double)x->slip_below / (double)x->slip_samples : NAN);
-  cs_bench_json_num(f, "rel_diff_step_below_1pct",
-                    x->step_samples ? ratio((double)x->step_below, (double)x->step_samples) : NAN);
-  cs_bench_json_num(f, "rel_diff_generalized_below_1pct",
-                    x->gen_samples ? ratio((double)x->gen_below, (double)x->gen_samples) : NAN);
+                    frac(x->ds_gen_below, x->ds_gen_samples));
+  cs_bench_json_num(f, "rel_diff_slip_share", frac(x->slip_samples, x->samples));
+  cs_bench_json_num(f, "rel_diff_stick_below_1pct", frac(x->stick_below, x->stick_samples));
+  cs_bench_json_num(f, "rel_diff_slip_below_1pct", frac(x->slip_below, x->slip_samples));
+  cs_bench_json_num(f, "rel_diff_step_below_1pct", frac(x->step_below, x->step_samples));
+  cs_bench_json_num(f, "rel_diff_generalized_below_1pct", frac(x->gen_below, x->gen_samples));
   printf(",\"rel_diff_ref_solves\":%ld", x->ref_solves);
-  cs_bench_json_num(f, "rel_diff_ref_converged_fraction",
-                    x->ref_solves ? (double)x->ref_converged / (double)x->ref_solves : NAN);
+  cs_bench_json_num(f, "rel_diff_ref_converged_fraction", frac(x->ref_converged, x->ref_solves));
   cs_bench_json_num(f, "rel_diff_ref_iter_mean",
                     ratio(x->ref_iter_sum, (double)x->ref_solves));
   printf(",\"rel_diff_ref_iter_max\":%ld", x->ref_iter_max);
