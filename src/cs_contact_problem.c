@@ -297,15 +297,15 @@ static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, i
     if (add) s0 = cs_v2_load(G0 + a), s1 = cs_v2_load(G1 + a);
     cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
     s1[0] = s0[1];
-    memcpy(G0 + a, &s0, sizeof s0), memcpy(G1 + a, &s1, sizeof s1);
+    cs_v2_store(G0 + a, s0), cs_v2_store(G1 + a, s1);
     for (int b = a + 2; b < ne; b += 2) {
       s0 = s1 = (cs_v2){0, 0};
       if (add) s0 = cs_v2_load(G0 + b), s1 = cs_v2_load(G1 + b);
       cs_gram_chunk(Y, ldr, nt, b, y0, y1, add, &s0, &s1);
-      memcpy(G0 + b, &s0, sizeof s0), memcpy(G1 + b, &s1, sizeof s1);
+      cs_v2_store(G0 + b, s0), cs_v2_store(G1 + b, s1);
       cs_v2 t0 = {s0[0], s1[0]}, t1 = {s0[1], s1[1]};
       double* Gb = G + (size_t)b * n + a;
-      memcpy(Gb, &t0, sizeof t0), memcpy(Gb + n, &t1, sizeof t1);
+      cs_v2_store(Gb, t0), cs_v2_store(Gb + n, t1);
     }
     if (ne < n) { /* n odd: the last column (its pair in Y is the zero pad) */
       s0 = s1 = (cs_v2){0, 0};
@@ -313,7 +313,7 @@ static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, i
       cs_gram_chunk(Y, ldr, nt, ne, y0, y1, add, &s0, &s1);
       G0[ne] = s0[0], G1[ne] = s1[0];
       cs_v2 t0 = {s0[0], s1[0]};
-      memcpy(G + (size_t)ne * n + a, &t0, sizeof t0);
+      cs_v2_store(G + (size_t)ne * n + a, t0);
     }
   }
 }
@@ -339,7 +339,7 @@ static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, c
         cs_v2 y = cs_v2_load(Xr + (size_t)u * ldr + b);
         for (int t = 0; t < u; t++, q++) y -= l[q] * x[t];
         x[u] = y;
-        if (u > 0) memcpy(Xr + (size_t)u * ldr + b, &y, sizeof y);
+        if (u > 0) cs_v2_store(Xr + (size_t)u * ldr + b, y);
       }
     }
     return;
@@ -352,7 +352,7 @@ static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, c
       const double* xt = Xr + (size_t)t * ldr;
       for (int b = 0; b < ldr; b += 2) {
         cs_v2 y = cs_v2_load(xu + b) - lt * cs_v2_load(xt + b);
-        memcpy(xu + b, &y, sizeof y);
+        cs_v2_store(xu + b, y);
       }
     }
   }
@@ -451,8 +451,7 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
       cs_path_col(m, cdof, vfree, ch[e + 1], kcut, F, P, rows, jb, g);
       cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
       for (int f = 0; f < mi; f++) {
-        cs_v2 l;
-        memcpy(&l, LD + lof[f] + e, sizeof l);
+        cs_v2 l = cs_v2_load(LD + lof[f] + e);
         y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
         y2 -= l * (cs_v2){o2[f], o2[f]};
       }

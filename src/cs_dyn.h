@@ -22,11 +22,7 @@ static inline void cs_body_acc(const csModel* m, csData* d, int k, int vel) {
     const double* Sd = cdof_dot + 6 * da;
     cs_v2 qv = {qvel[da], qvel[da]};
     for (int r = 0; r < 6; r += 2) { /* in pairs: acc is one array, a and ap may alias */
-      cs_v2 x, y;
-      memcpy(&x, ap + r, sizeof x);
-      memcpy(&y, Sd + r, sizeof y);
-      x += y * qv;
-      memcpy(a + r, &x, sizeof x);
+      cs_v2_store(a + r, cs_v2_load(ap + r) + cs_v2_load(Sd + r) * qv);
     }
   } else if (vel && kind == CS_BODY_FREE) {
     /* a free joint's translation dofs have cdof_dot = 0 */

@@ -13,11 +13,7 @@ static inline void cs_sub_scaled(double* restrict y, const double* restrict x, d
   cs_v2 av = {a, a};
   int s = 0;
   for (; s + 1 < n; s += 2) { /* short rows: pairs without the vectoriser's prologue */
-    cs_v2 u, v;
-    memcpy(&u, y + s, sizeof u);
-    memcpy(&v, x + s, sizeof v);
-    u -= av * v;
-    memcpy(y + s, &u, sizeof u);
+    cs_v2_store(y + s, cs_v2_load(y + s) - av * cs_v2_load(x + s));
   }
   if (s < n) y[s] -= a * x[s];
 }
@@ -193,10 +189,7 @@ void cs_crba_bias(const csModel* m, csData* d) { cs_crba_impl(m, d, 1); }
 
 /* r[0..1] -= a X */
 static inline void cs_sub2(double* r, double a, cs_v2 X) {
-  cs_v2 y;
-  memcpy(&y, r, sizeof y);
-  y -= (cs_v2){a, a} * X;
-  memcpy(r, &y, sizeof y);
+  cs_v2_store(r, cs_v2_load(r) - (cs_v2){a, a} * X);
 }
 
 /* L^T D L of the dense block of a free root body's 6 dofs, packed as stored: row j (dof r+j)
@@ -355,10 +348,10 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
         }
         for (; t < nt; t++) x[col[t]] -= rk[t] * xk;
         const double* rb = rk + n - 6; /* dofs r0+5, ..., r0 */
-        cs_v2 xv = {xk, xk}, y;
-        memcpy(&y, rb, sizeof y), xb54 -= y * xv;
-        memcpy(&y, rb + 2, sizeof y), xb32 -= y * xv;
-        memcpy(&y, rb + 4, sizeof y), xb10 -= y * xv;
+        cs_v2 xv = {xk, xk};
+        xb54 -= cs_v2_load(rb) * xv;
+        xb32 -= cs_v2_load(rb + 2) * xv;
+        xb10 -= cs_v2_load(rb + 4) * xv;
         continue;
       }
       for (int t = 1; t < n; t++) x[col[t]] -= rk[t] * xk;
@@ -431,10 +424,10 @@ void cs_mul_m(const csModel* m, const csData* d, double* y_, const double* x_) {
       const double* xr = x + r;
       yi += rb[0] * xr[5], yi += rb[1] * xr[4], yi += rb[2] * xr[3];
       yi += rb[3] * xr[2], yi += rb[4] * xr[1], yi += rb[5] * xr[0];
-      cs_v2 xv = {xi, xi}, u;
-      memcpy(&u, rb, sizeof u), yb54 += u * xv;
-      memcpy(&u, rb + 2, sizeof u), yb32 += u * xv;
-      memcpy(&u, rb + 4, sizeof u), yb10 += u * xv;
+      cs_v2 xv = {xi, xi};
+      yb54 += cs_v2_load(rb) * xv;
+      yb32 += cs_v2_load(rb + 2) * xv;
+      yb10 += cs_v2_load(rb + 4) * xv;
     }
     y[i] = yi;
   }

@@ -450,7 +450,7 @@ static inline void cs_com_vel_body(const csModel* m, csData* d, int k, int acc) 
       double* Sd = cdof_dot + 6 * da;
       double l0 = qv[0], l1 = qv[1], l2 = qv[2];
       const cs_v2 zero = {0, 0};
-      for (int r = 0; r < 18; r += 2) memcpy(Sd + r, &zero, sizeof zero); /* not rep stos */
+      for (int r = 0; r < 18; r += 2) cs_v2_store(Sd + r, zero); /* not rep stos */
       for (int c = 0; c < 3; c++) {
         const double* a = S + 18 + 6 * c;
         double* D = Sd + 18 + 6 * c;

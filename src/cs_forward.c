@@ -33,9 +33,7 @@ static inline cs_v2 cs_zero_sum(const double* a, int n, cs_v2 s) {
   cs_v2 z = {0, 0};
   int i = 0;
   for (; i + 1 < n; i += 2) {
-    cs_v2 x;
-    memcpy(&x, a + i, sizeof x);
-    s += x * z;
+    s += cs_v2_load(a + i) * z;
   }
   if (i < n) s[0] += a[i] * 0.0;
   return s;
@@ -232,13 +230,9 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
     cs_v2 l0 = {lam[0], lam[0]}, l1 = {lam[1], lam[1]}, l2 = {lam[2], lam[2]};
     int i = 0;
     for (; i + 1 < nv; i += 2) {
-      cs_v2 f, a, b, e;
-      memcpy(&f, fc + i, sizeof f);
-      memcpy(&a, J0 + i, sizeof a);
-      memcpy(&b, J1 + i, sizeof b);
-      memcpy(&e, J2 + i, sizeof e);
-      f = ((f + a * l0) + b * l1) + e * l2;
-      memcpy(fc + i, &f, sizeof f);
+      cs_v2 f = cs_v2_load(fc + i);
+      f = ((f + cs_v2_load(J0 + i) * l0) + cs_v2_load(J1 + i) * l1) + cs_v2_load(J2 + i) * l2;
+      cs_v2_store(fc + i, f);
     }
     if (i < nv) fc[i] = ((fc[i] + J0[i] * lam[0]) + J1[i] * lam[1]) + J2[i] * lam[2];
   }
