@@ -40,27 +40,6 @@ void csu_project_dual_cone(const double* x, double mu, double* out) {
   }
 }
 
-double csu_dist_cone(const double* x, double mu) {
-  if (mu < 0) mu = 0;
-  double xn = x[0], r = cs_norm2(x[1], x[2]);
-  if (r <= mu * xn) return 0;
-  if (mu * r <= -xn) return cs_norm2(xn, r);
-  /* Distance to the boundary line in the (x_N, |x_T|) half-plane; mu = 0 gives r. */
-  return (r - mu * xn) / sqrt(1.0 + mu * mu);
-}
-
-double csu_dist_dual_cone(const double* x, double mu) {
-  return csu_dist_dual_cone_r(x[0], cs_norm2(x[1], x[2]), mu);
-}
-
-double csu_dist_dual_cone_r(double xn, double r, double mu) {
-  if (mu < 0) mu = 0;
-  if (mu * r <= xn) return 0;
-  if (r <= -mu * xn) return cs_norm2(xn, r);
-  /* mu = 0 gives -x_N, the distance to the half-space. */
-  return (mu * r - xn) / sqrt(1.0 + mu * mu);
-}
-
 double csu_natural_map_sq(const double* lambda, const double* v, double mu) {
   return csu_natural_map_sq_vt(lambda, v, cs_norm2(v[1], v[2]), mu);
 }

@@ -20,11 +20,27 @@ void csu_project_cone(const double* x, double mu, double* out);
 /* Euclidean projection of x onto K*_mu. */
 void csu_project_dual_cone(const double* x, double mu, double* out);
 /* Euclidean distances dist(x, K_mu) and dist(x, K*_mu), in closed form (not |x - P(x)|,
-   which loses digits when x is far from the cone). */
-double csu_dist_cone(const double* x, double mu);
-double csu_dist_dual_cone(const double* x, double mu);
-/* The same from x_N and r = |x_T| (a caller that has r already). */
-double csu_dist_dual_cone_r(double xn, double r, double mu);
+   which loses digits when x is far from the cone); inline: the solvers' residuals call them
+   for every contact in every iteration. */
+static inline double csu_dist_cone(const double* x, double mu) {
+  if (mu < 0) mu = 0;
+  double xn = x[0], r = cs_norm2(x[1], x[2]);
+  if (r <= mu * xn) return 0;
+  if (mu * r <= -xn) return cs_norm2(xn, r);
+  /* Distance to the boundary line in the (x_N, |x_T|) half-plane; mu = 0 gives r. */
+  return (r - mu * xn) / sqrt(1.0 + mu * mu);
+}
+/* dist(x, K*_mu) from x_N and r = |x_T| (a caller that has r already). */
+static inline double csu_dist_dual_cone_r(double xn, double r, double mu) {
+  if (mu < 0) mu = 0;
+  if (mu * r <= xn) return 0;
+  if (r <= -mu * xn) return cs_norm2(xn, r);
+  /* mu = 0 gives -x_N, the distance to the half-space. */
+  return (mu * r - xn) / sqrt(1.0 + mu * mu);
+}
+static inline double csu_dist_dual_cone(const double* x, double mu) {
+  return csu_dist_dual_cone_r(x[0], cs_norm2(x[1], x[2]), mu);
+}
 /* |lambda - P_K(lambda - v~)|^2 with v~ = v + (mu |v_T|, 0, 0): one contact's term of the
    Siconos natural-map residual (rho = 1). */
 double csu_natural_map_sq(const double* lambda, const double* v, double mu);

@@ -3,6 +3,7 @@
 #define CS_SOLVER_H
 
 #include "contactsim/cs_contact.h"
+#include "cs_contact_cone.h"
 
 /* Largest workspace over every implemented solver for nc contacts (default options). */
 size_t cs_solver_max_workspace(int nc);
@@ -31,7 +32,17 @@ void csu_ncp_report_v(const csContactProblem* p, const double* lambda, const dou
                       csNcpReport* r);
 /* One contact's residual of each model: NCP max(dist(l, K), dist(v~, K*), |<l, v~>|); CCP
    |l - P_K(l - v)|; box LCP largest componentwise natural-map term. */
-double csu_ncp_contact_residual(const double* l, const double* v, double mu);
+static inline double csu_ncp_contact_residual(const double* l, const double* v, double mu) {
+  /* inline, |v_T| once for v~ and its distance to K*: it runs every iteration on every
+     contact (ncp_admm's stop test) */
+  if (mu < 0) mu = 0;
+  double vt = cs_norm2(v[1], v[2]);
+  double vs0 = v[0] + mu * vt;
+  double e = csu_dist_cone(l, mu), ed = csu_dist_dual_cone_r(vs0, vt, mu);
+  double ec = fabs(l[0] * vs0 + l[1] * v[1] + l[2] * v[2]);
+  if (ed > e) e = ed;
+  return ec > e ? ec : e;
+}
 double csu_ccp_contact_residual(const double* l, const double* v, double mu);
 double csu_box_contact_residual(const double* l, const double* v, double mu);
 /* In-place dense Cholesky of an SPD n x n row-major matrix (L in the lower triangle);

@@ -409,37 +409,11 @@ typedef struct csAdmm {
   double fpmin; /* the factor's smallest pivot */
 } csAdmm;
 
-/* csu_ncp_contact_residual with the same operations in the same order (so the same value),
-   inlined: it runs every iteration on every contact, and the two cone distances share
-   sqrt(1 + mu^2) and |v_T|. */
-static inline double cs_admm_contact_residual(const double* l, const double* v, double mu) {
-  if (mu < 0) mu = 0;
-  double vt = cs_norm2(v[1], v[2]), k = sqrt(1.0 + mu * mu);
-  double vs0 = v[0] + mu * vt;
-  double r = cs_norm2(l[1], l[2]), e;
-  if (r <= mu * l[0])
-    e = 0;
-  else if (mu * r <= -l[0])
-    e = cs_norm2(l[0], r);
-  else
-    e = (r - mu * l[0]) / k;
-  double ed;
-  if (mu * vt <= vs0)
-    ed = 0;
-  else if (vt <= -mu * vs0)
-    ed = cs_norm2(vs0, vt);
-  else
-    ed = (mu * vt - vs0) / k;
-  double ec = fabs(l[0] * vs0 + l[1] * v[1] + l[2] * v[2]);
-  if (ed > e) e = ed;
-  return ec > e ? ec : e;
-}
-
 static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambda,
                                    const double* v) {
   double worst = 0;
   for (int i = 0; i < nc; i++) {
-    double e = cs_admm_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
+    double e = csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
     if (!(e <= worst)) worst = e; /* NaN propagates */
   }
   return worst;

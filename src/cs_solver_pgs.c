@@ -63,16 +63,6 @@ void csu_solver_velocity(const csContactProblem* p, const double* lambda, double
   }
 }
 
-double csu_ncp_contact_residual(const double* l, const double* v, double mu) {
-  double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
-  double vs[3] = {v[0] + mu * vt, v[1], v[2]};
-  double e = csu_dist_cone(l, mu);
-  double ed = csu_dist_dual_cone(vs, mu);
-  double ec = fabs(l[0] * vs[0] + l[1] * vs[1] + l[2] * vs[2]);
-  if (ed > e) e = ed;
-  return ec > e ? ec : e;
-}
-
 double csu_ccp_contact_residual(const double* l, const double* v, double mu) {
   /* Natural map of the CCP (lambda in K, v in K*, <lambda, v> = 0): lambda - P_K(lambda -
      v), rho = 1. It is 0 exactly at the CCP solutions; no de Saxce term, so a sliding CCP
