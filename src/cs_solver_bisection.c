@@ -45,7 +45,9 @@
 
    Multi-contact (Algorithm 2): block SOR over the contacts with the velocity v = G lambda +
    g kept up to date (as cs_solver_pgs.c); c_i = v_i - G_ii lambda_i; alpha 1 decaying by
-   gamma 0.99 per sweep towards alpha_min 0.7. Stop test: the paper's own, the sum over the
+   gamma 0.99 per sweep towards alpha_min 0.7. The paper leaves the contacts' order open: here
+   each solve sweeps them by ascending tangential speed of the warm start, slipping contacts
+   last (csu_bis_order). Stop test: the paper's own, the sum over the
    contacts of the exact violations of the model's conditions (csu_bis_violation); so that
    it can be met, each contact's search is run to a tenth of the sweep's tolerance (in
    impulse and in the friction law) instead of the paper's fixed 1e-6 N s.
@@ -909,6 +911,10 @@ enum { CSU_BIS_BLK = 20 };
    of a static problem (ANYmal hanging still: 3.0 sweeps per step instead of 1.65). */
 #define CSU_BIS_XRES 2
 #define CSU_BIS_SKIP 6
+/* Tangential speeds below this many tolerances do not reorder the sweep (csu_bis_order). */
+#define CSU_BIS_ORDER_VMIN 100
+/* A warm start impulse this close to its cone's boundary was slipping (csu_bis_order). */
+#define CSU_BIS_ORDER_EDGE 0.999
 /* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
 #define CSU_BIS_STALL 50
 
@@ -934,12 +940,14 @@ static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const doub
 
 /* The workspace: a head the whole solve keeps (v, the blocks, the active-set correction's
    right-hand side (3nc) and its contacts' directions (12 each, 12nc), a copy of lambda and v to
-   go back to (6nc), the last sweep's impulse changes (3nc)), then the correction's 3nc x 3nc
+   go back to (6nc), the last sweep's impulse changes (3nc), the sweep order's keys (nc) and
+   the order (nc ints)), then the correction's 3nc x 3nc
    matrix, its offsets and pivots (3nc ints each) and its contacts' states, indices and cases
    (nc ints each). The last resort (ncp_admm, after the sweeps) reuses the space after the
    head. */
 static size_t cs_bis_head_bytes(int nc) {
-  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 3 + 12 + 6 + 3) * nc);
+  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 3 + 12 + 6 + 3 + 1) * nc) +
+             sizeof(int) * (size_t)nc;
   return (b + 63) & ~(size_t)63;
 }
 
@@ -1194,6 +1202,61 @@ static inline void csu_bis_keep(double* keep, double* lambda, double* v, int n, 
     memcpy(lambda, keep, b), memcpy(v, keep + n, b);
 }
 
+/* (key, index) pairs in ascending order, the index breaking ties: the order is fully
+   determined, whatever the sort */
+static inline int csu_key_less(const double* key, int a, int b) {
+  return key[a] < key[b] || (key[a] == key[b] && a < b);
+}
+
+/* The sweep order, not in the paper (Algorithm 2 leaves it open): the contacts by ascending
+   tangential speed |v_T| of the warm start (key: nc, scratch), so that slipping contacts come
+   last; speeds below vmin count as 0, so that contacts at rest keep their index order. A
+   fast slip turns a small change of its impulse's angle into a large velocity error, and
+   the stop test counts that error in m/s: swept last, such a contact ends each sweep solved
+   against every other contact's latest impulse. Sweeps per step (100,000 steps, closed
+   loop): drop 3.09 -> 2.78, trot and random unchanged, hang 1.68 -> 1.64. Tried: sliding
+   contacts first (drop 3.28); sorting again before every sweep (worse); no vmin (hang 1.44,
+   but contacts at rest then change places with the noise of their warm start, each step's
+   sweeps stop at another point of an indeterminate problem's solutions, and a box at rest
+   on three contacts of bumpy terrain crept 1.7e-5 m in 2 s instead of 1e-15).
+   Insertion sort for the few contacts of a robot, heapsort beyond. */
+void csu_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
+                   double* key, int* ord) {
+  for (int i = 0; i < nc; i++) {
+    const double* l = lambda + 3 * i;
+    double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
+    key[i] = sqrt(v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
+    if (key[i] != key[i]) key[i] = INFINITY; /* NaN: last, and a total order */
+    if (key[i] < vmin || !(l[0] > 0) || lt < CSU_BIS_ORDER_EDGE * mu[i] * l[0]) key[i] = 0;
+    ord[i] = i;
+  }
+  if (nc <= 32) {
+    for (int a = 1; a < nc; a++) {
+      int t = ord[a], b = a - 1;
+      for (; b >= 0 && csu_key_less(key, t, ord[b]); b--) ord[b + 1] = ord[b];
+      ord[b + 1] = t;
+    }
+    return;
+  }
+  for (int end = nc, start = nc / 2 - 1;;) { /* heapsort: a max-heap of (key, index) */
+    int root;
+    if (start >= 0) {
+      root = start--;
+    } else {
+      if (--end <= 0) break;
+      int t = ord[0];
+      ord[0] = ord[end], ord[end] = t;
+      root = 0;
+    }
+    for (int c; (c = 2 * root + 1) < end; root = c) {
+      if (c + 1 < end && csu_key_less(key, ord[c], ord[c + 1])) c++;
+      if (!csu_key_less(key, ord[root], ord[c])) break;
+      int t = ord[root];
+      ord[root] = ord[c], ord[c] = t;
+    }
+  }
+}
+
 static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                              double* lambda, csSolverStats* st, int desaxce) {
   int nc = p->nc, n = 3 * nc;
@@ -1203,6 +1266,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   double* sdir = sx + n;               /* (12nc) its slip contacts' directions */
   double* keep = sdir + 4 * n;         /* (6nc) lambda and v before it (or an extrapolation) */
   double* dsw = keep + 2 * n;          /* (3nc) the last sweep's impulse changes */
+  double* okey = dsw + n;              /* (nc) the sweep order's keys */
+  int* ord = (int*)(okey + nc);        /* (nc) the sweep order */
   double* sM = (double*)((char*)ws + cs_bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
   int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its unknowns' offsets */
   int* spiv = sra + n;                                       /* (3nc) its pivots */
@@ -1213,6 +1278,7 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
   for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
   csu_solver_velocity(p, lambda, v);
+  csu_bis_order(lambda, v, p->mu, nc, CSU_BIS_ORDER_VMIN * opt->tolerance, okey, ord);
   /* The per-contact search intervals. The paper's 1e-6 N s, tightened so that the solve's
      own error (~ |G_ii| times it in velocity) stays a tenth of the tolerance of the sum;
      and the friction-law violation at the bracket's ends below that tenth too, since a
@@ -1237,8 +1303,8 @@ static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* o
   /* At least one sweep, as the PGS does: a warm start that already passes is refined once. */
   while (it < 1 || (res > opt->tolerance && it < opt->iterations)) {
     double mv = 0;
-    for (int i = 0; i < nc; i++) {
-      int r0 = 3 * i;
+    for (int k = 0; k < nc; k++) {
+      int i = ord[k], r0 = 3 * i;
       double* l = lambda + r0;
       double* vi = v + r0;
       const double* Gi = blk + CSU_BIS_BLK * i;

@@ -61,6 +61,12 @@ int csu_analytic_single(const double G[9], const double c[3], double mu, double 
    0 past its end. */
 int csu_bisection_rot_table(int k, double* c, double* s);
 
+/* The multi-contact solve's sweep order (ord, nc): ascending by key, the tangential speed of
+   v for a contact whose impulse (lambda) is on its cone's boundary and that moves at vmin or
+   more, 0 otherwise; ties in index order. key: nc, scratch (left holding the keys). */
+void csu_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
+                   double* key, int* ord);
+
 /* The reduced solve of a rank-deficient G (rank 0, 1 or 2), for a closing contact (c_N > 0
    is handled before). Returns CSU_CASE_REDUCED with lambda set, or -1 (lambda untouched)
    when G has full rank after all. */

@@ -946,6 +946,58 @@ static void test_asym(void) {
   CHECK(st.converged);
 }
 
+/* The sweep order: for random impulses (a third on their cone's boundary, some opening) and
+   velocities (some below vmin, some tied, a NaN), at the sizes of the insertion sort and of
+   the heapsort, ord is a permutation, ascending in (key, index), with key the slipping
+   contacts' tangential speed and 0 for the others. */
+static void test_order(void) {
+  enum { NMAX = 1000 };
+  static double l[3 * NMAX], v[3 * NMAX], mu[NMAX], key[NMAX];
+  static int ord[NMAX], seen[NMAX];
+  const int sizes[] = {0, 1, 2, 7, 32, 33, 100, NMAX};
+  long bad = 0, checks = 0, slipping = 0;
+  for (int si = 0; si < 8; si++) {
+    int nc = sizes[si];
+    for (int i = 0; i < nc; i++) {
+      mu[i] = 0.1 + cs_test_uniform(0, 1);
+      double ln = cs_test_uniform(0, 1) < 0.1 ? 0 : cs_test_uniform(0, 1);
+      double a = 2 * PI * cs_test_uniform(0, 1);
+      double r = mu[i] * ln * (cs_test_uniform(0, 1) < 0.33 ? 1 : cs_test_uniform(0, 1));
+      l[3 * i] = ln, l[3 * i + 1] = r * cos(a), l[3 * i + 2] = r * sin(a);
+      double sp = cs_test_uniform(0, 1) < 0.2   ? 1e-6 * cs_test_uniform(0, 1)
+                  : cs_test_uniform(0, 1) < 0.2 ? 0.5
+                                                : cs_test_uniform(0, 1);
+      v[3 * i] = cs_test_uniform(0, 1), v[3 * i + 1] = sp * cos(a), v[3 * i + 2] = sp * sin(a);
+    }
+    if (nc > 5) v[3 * 5 + 1] = NAN;
+    csu_bis_order(l, v, mu, nc, 1e-4, key, ord);
+    for (int i = 0; i < nc; i++) seen[i] = 0;
+    for (int k = 0; k < nc; k++) {
+      int i = ord[k];
+      checks++;
+      if (i < 0 || i >= nc || seen[i]++) {
+        bad++;
+        continue;
+      }
+      const double* li = l + 3 * i;
+      double lt = sqrt(li[1] * li[1] + li[2] * li[2]);
+      double sp = sqrt(v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
+      int slip = li[0] > 0 && lt >= 0.999 * mu[i] * li[0] && !(sp < 1e-4);
+      double want = !slip ? 0 : isnan(sp) ? INFINITY : sp;
+      slipping += slip;
+      if (key[i] != want) bad++;
+      if (k > 0) {
+        int j = ord[k - 1];
+        if (!(key[j] < key[i] || (key[j] == key[i] && j < i))) bad++;
+      }
+    }
+  }
+  CHECK_MSG(bad == 0 && slipping > 100, "sweep order: %ld of %ld entries wrong (%ld slipping)", bad,
+            checks, slipping);
+  printf("sweep order: %ld entries in (key, index) order, %ld of them slipping\n", checks,
+         slipping);
+}
+
 int main(void) {
   /* 100,000 random problems (about 4 s at -O2); a tenth with CS_TEST_QUICK, a fifth in an
      AddressSanitizer build (about 10x slower) */
@@ -963,5 +1015,6 @@ int main(void) {
   test_stall_guard();
   test_friction_limit_crawl();
   test_asym();
+  test_order();
   return cs_test_finish("test_solver_bisection");
 }
