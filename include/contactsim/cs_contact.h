@@ -55,8 +55,10 @@ typedef struct csSolverStats {
   int iterations;    /* iterations (sweeps) done */
   int converged;     /* own criterion met within the cap */
   double residual;   /* the solver's own stopping residual at exit */
-  int fallback;      /* 1 if the solver left its own model for a fall-back one (bisection:
-                        Coulomb's law, de Saxce's variant, after its sweeps cycled) */
+  int fallback;      /* 0, or the solver left its own model for a fall-back one (bisection:
+                        1 = Coulomb's law, de Saxce's variant, after its sweeps cycled;
+                        2 = its last resort, ncp_admm on Coulomb's law, after they crawled
+                        or cycled) */
   csNcpReport ncp;   /* filled by every solver on exit */
 } csSolverStats;
 
