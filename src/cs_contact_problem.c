@@ -49,7 +49,7 @@ static void cs_contact_jac_add(const csModel* m, const csData* d, int body, cons
   }
 }
 
-static void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
+static CS_INLINE void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
   lambda[0] = lambda[1] = lambda[2] = 0;
   for (int j = 0; j < d->ncon_prev; j++) {
     const csContact* q = d->contact_prev + j;
@@ -64,7 +64,7 @@ static void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
 /* The dofs that move contact i: the union of both bodies' chains to the root, in
    descending order (dof_parent[k] < k, so each walk descends; once the walks meet they
    share the rest). Returns their number. */
-static int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
+static CS_INLINE int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
   int n = 0;
   int k1 = m->body_lastdof[b1], k0 = b0 > 0 ? m->body_lastdof[b0] : -1;
   while (k1 >= 0 || k0 >= 0) {
@@ -85,8 +85,9 @@ static int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
 /* The general case (some contact between two moving bodies on different branches): J as
    dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
    block by block over the dofs two chains share. */
-static void cs_build_general(const csModel* m, csData* d, const double* vfree, const int* chain,
-                             const int* nchain, int* single, const double* sd, double* za) {
+static CS_INLINE void cs_build_general(const csModel* m, csData* d, const double* vfree,
+                                       const int* chain, const int* nchain, int* single,
+                                       const double* sd, double* za) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
   const double* LD = d->qLD;
   const int* adr = m->dof_Madr;
@@ -276,8 +277,8 @@ static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const 
    transposed below it and the diagonal blocks are made symmetric, so G comes out exactly
    symmetric. Inlined with nt = 6 (a floating base) for the broadcast rows to stay in
    registers. */
-static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
-                           double* G) {
+static CS_INLINE void cs_gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
+                              double* G) {
   int ne = n & ~1; /* rows and columns in whole 2x2 blocks */
   for (int a = 0; a < n; a += 2) {
     cs_v2 y0[CS_GRAM_MAXT], y1[CS_GRAM_MAXT];
@@ -324,8 +325,8 @@ static inline void cs_gram(const double* Y, const double* dv, int ldr, int nt, i
    two columns at a time with the rows in registers (inlined with nR = 6, a floating base);
    more, row by row. */
 #define CS_TAIL_MAXT 8
-static inline void cs_tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
-                                 int ldr, int nR) {
+static CS_INLINE void cs_tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
+                                    int ldr, int nR) {
   if (nR <= CS_TAIL_MAXT) {
     cs_v2 l[CS_TAIL_MAXT * (CS_TAIL_MAXT - 1) / 2]; /* L(R[t], R[u]) by u, then t */
     for (int u = 1, q = 0; u < nR; u++)
@@ -392,8 +393,9 @@ static inline void cs_path_col(const csModel* m, const double* cdof, const doubl
    the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
    (cs_gram) + the own parts' products for the pairs whose own parts meet (a contact with
    itself, or two contacts on one branch). w, lof: scratch of nv. */
-static void cs_build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
-                           const int* nchain, int nR, int* ownadr, double* w, int* lof) {
+CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfree,
+                                  const int* chadr, const int* nchain, int nR, int* ownadr,
+                                  double* w, int* lof) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
   const double* LD = d->qLD;
   const double* dinv = d->qLDiagInv;
@@ -544,7 +546,7 @@ static void cs_build_paths(const csModel* m, csData* d, const double* vfree, con
   }
 }
 
-csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
+CS_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
   double dt = m->opt.timestep, beta = m->opt.baumgarte;
   csContactProblem* p = &d->problem;

@@ -6,6 +6,7 @@
 
 #include "contactsim/cs_contact.h"
 #include "cs_contact_cone.h"
+#include "cs_math.h"
 #include "cs_solver.h"
 
 /* The report's sums over the contacts. */
@@ -79,8 +80,8 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
   csu_report_finish(&s, r);
 }
 
-void csu_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
-                      csNcpReport* r) {
+CS_HOT void csu_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
+                             csNcpReport* r) {
   memset(r, 0, sizeof *r);
   if (!p || p->nc <= 0) return;
   csuReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};

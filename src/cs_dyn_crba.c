@@ -20,7 +20,7 @@ static inline void cs_sub_scaled(double* restrict y, const double* restrict x, d
 
 /* Row i of M (and with bias the bias force of dof i from the subtree forces d->cfrc),
    from the composite inertias d->crb */
-static inline void cs_crba_row(const csModel* m, csData* d, int i, int bias) {
+static CS_INLINE void cs_crba_row(const csModel* m, csData* d, int i, int bias) {
   const double* restrict cdof = d->cdof;
   const int* restrict tran = m->dof_tran;
   const int* restrict dbody = m->dof_body;
@@ -73,7 +73,7 @@ static inline void cs_crba_row(const csModel* m, csData* d, int i, int bias) {
 /* cs_crba_row for the dofs ia, ib of two revolute bodies whose rows have the same length,
    the same own part and the same free root block (if any), one in each lane of a vector:
    per lane the operations of cs_crba_row */
-static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int bias) {
+CS_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int bias) {
   const double* restrict cdof = d->cdof;
   const int* restrict tran = m->dof_tran;
   const int* restrict dbody = m->dof_body;
@@ -144,7 +144,7 @@ static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int
 }
 
 /* cs_crba; with bias also the rest of cs_rnea's bias forces (cs_crba_bias) */
-static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
+CS_HOT static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
   int nb = m->nbody;
   double* restrict crb = d->crb;
   double* restrict frc = d->cfrc;
@@ -211,7 +211,7 @@ static inline int cs_factor_free_row(double* restrict R, double* restrict dinv, 
   return 1;
 }
 
-static inline int cs_factor_free_block(double* restrict R, double* restrict dinv) {
+static CS_INLINE int cs_factor_free_block(double* restrict R, double* restrict dinv) {
   /* row by row with a constant row index: straight-line code after inlining */
   if (!cs_factor_free_row(R, dinv, 5)) return 5;
   if (!cs_factor_free_row(R, dinv, 4)) return 4;
@@ -222,7 +222,7 @@ static inline int cs_factor_free_block(double* restrict R, double* restrict dinv
   return -1;
 }
 
-csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
+CS_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
   int nv = m->nv;
   double* restrict L = d->qLD;
   double* restrict dinv = d->qLDiagInv;
@@ -298,7 +298,7 @@ static inline void cs_solve_root_store(double* x, cs_v2 xb54, cs_v2 xb32, cs_v2 
   x[0] = xb10[1], x[1] = xb10[0], x[2] = xb32[1], x[3] = xb32[0], x[4] = xb54[1], x[5] = xb54[0];
 }
 
-void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, int nrhs) {
+CS_HOT void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, int nrhs) {
   int nv = m->nv;
   const double* L = d->qLD;
   const int* adr = m->dof_Madr;
@@ -385,7 +385,7 @@ void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, i
   }
 }
 
-void cs_mul_m(const csModel* m, const csData* d, double* y_, const double* x_) {
+CS_HOT void cs_mul_m(const csModel* m, const csData* d, double* y_, const double* x_) {
   double* restrict y = y_; /* y and x never overlapped (y is zeroed first) */
   const double* restrict x = x_;
   int nv = m->nv;

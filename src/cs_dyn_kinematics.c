@@ -46,7 +46,7 @@ static inline void cs_kin_free(const csModel* m, csData* d, int k) {
 }
 
 /* Any body: its joints one after the other (ball, several joints, none). */
-static void cs_kin_general(const csModel* m, csData* d, int k) {
+static CS_INLINE void cs_kin_general(const csModel* m, csData* d, int k) {
   int p = m->body_parent[k];
   double* xp = d->xpos + 3 * k;
   double* xq = d->xquat + 4 * k;
@@ -112,7 +112,7 @@ static void cs_kin_general(const csModel* m, csData* d, int k) {
    their parents are placed, their half-angle cosine and sine parked in xquat[4k], [4k+1].
    The orientation in the parent frame is c body_quat + s body_qaxis. With vel, their
    velocities and accelerations too (cs_com_vel_acc), from the motion vectors in registers. */
-static inline void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb, int vel) {
+static CS_INLINE void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb, int vel) {
   int pa = m->body_parent[ka], pb = m->body_parent[kb];
   int ja = m->body_jntadr[ka], jb = m->body_jntadr[kb];
   double* xquat = d->xquat;
@@ -199,7 +199,7 @@ static inline void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb,
 }
 
 /* cs_kinematics; with vel also cs_com_vel_acc, body by body (cs_kinematics_vel) */
-static inline void cs_kinematics_impl(const csModel* m, csData* d, int vel) {
+CS_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int vel) {
   /* not restrict: the general paths write these arrays through d */
   const double* qpos = d->qpos;
   double* xpos = d->xpos;
@@ -318,7 +318,7 @@ void cs_site_poses(const csModel* m, csData* d) {
 }
 
 /* cs_com_pos; with forces also crb and the body forces (cs_com_pos_forces) */
-static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
+CS_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
   double* restrict cinert = d->cinert;
   const double* restrict xmat = d->xmat;
   const double* restrict xipos = d->xipos;

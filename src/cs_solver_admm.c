@@ -66,7 +66,7 @@
 
 /* ------------------------------------------------------------------ dense linear algebra */
 
-int csu_cholesky(int n, double* A, double* dinv) {
+CS_HOT int csu_cholesky(int n, double* A, double* dinv) {
   /* Row-oriented (left-looking) Cholesky-Crout: every inner product runs along two rows,
      contiguous in row-major storage. The reciprocals of the diagonal are kept in dinv, so
      the factorization and every solve multiply where they would divide (n^2 / 2 + 2n
@@ -99,7 +99,7 @@ int csu_cholesky(int n, double* A, double* dinv) {
    the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared). Returns
    0 if a pivot is not positive or not finite. src: A's entries are read from there (same layout;
    NULL: A itself), so a block that is all of G needs no copy. */
-static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
+CS_HOT static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
   const double* S = src ? src : A;
   double mn = INFINITY;
@@ -160,7 +160,7 @@ static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
 }
 
 /* x <- A^-1 x with csu_ldl3's factor. */
-static void csu_ldl3_solve(int nb, const double* A, double* x) {
+CS_HOT static void csu_ldl3_solve(int nb, const double* A, double* x) {
   const size_t n = 3 * (size_t)nb;
   for (int bi = 0; bi < nb; bi++) { /* L y = x */
     const size_t ci = 3 * (size_t)bi;
@@ -198,7 +198,7 @@ static void csu_ldl3_solve(int nb, const double* A, double* x) {
   }
 }
 
-void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
+CS_HOT void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
   for (int i = 0; i < n; i++) { /* L y = b, rows of L */
     const double* Li = L + (size_t)i * (size_t)n;
     double s = x[i];
@@ -220,7 +220,7 @@ int csu_is_symmetric(int n, const double* A) {
   return 1;
 }
 
-int csu_lu(int n, double* A, int* piv) {
+CS_HOT int csu_lu(int n, double* A, int* piv) {
   /* Right-looking Doolittle with partial pivoting; the row updates run along rows. */
   for (int k = 0; k < n; k++) {
     int p = k;
@@ -251,7 +251,7 @@ int csu_lu(int n, double* A, int* piv) {
   return 1;
 }
 
-void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
+CS_HOT void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
   for (int k = 0; k < n; k++)
     if (piv[k] != k) {
       double t = x[k];
@@ -326,7 +326,8 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
    on the diagonally heavy Delassus matrices), to 1 %. rho0 goes with L^0.7 and is adapted
    anyway, so csu_power_iteration's 0.1 % cost ~3x the products for nothing. Never below
    the largest diagonal entry (a Rayleigh quotient of a unit vector). */
-static double cs_admm_lmax(int n, const double* G, const double* R, double* x, double* y) {
+static CS_INLINE double cs_admm_lmax(int n, const double* G, const double* R, double* x,
+                                     double* y) {
   double dmax = 0;
   for (int i = 0; i < n; i++) {
     x[i] = G[(size_t)i * n + i] + (R ? R[i] : 0);
@@ -375,8 +376,8 @@ static double cs_admm_factor(const csContactProblem* p, double rho, int sym, dou
    that way). With s = 0 there, and gamma = 0 (an interior z leaves gamma at 0), the
    null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
    lambda ends within ~tol of the boundary, on the shifted side. */
-static void cs_admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z,
-                          double tol, double* s) {
+static CS_INLINE void cs_admm_shift(int ncp, int nc, const double* mu, const double* v,
+                                    const double* z, double tol, double* s) {
   for (int i = 0; i < nc; i++) {
     const double *vi = v + 3 * i, *zi = z + 3 * i;
     int inside = mu[i] * zi[0] - cs_norm2(zi[1], zi[2]) > 10 * tol;
@@ -423,7 +424,7 @@ static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambd
    contacts where z differs from lambda (with omega = 1, those the projection moved: a
    contact inside its cone has gamma = 0 and z = lambda exactly), read as rows of a
    symmetric G. An asymmetric G gets the full product. */
-static void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
+static CS_INLINE void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
   const csContactProblem* p = a->p;
   int n = a->n;
   if (!a->sym) {
@@ -485,7 +486,7 @@ static void cs_admm_start(csAdmm* a, const double* lambda, int shift) {
 
 /* One iteration from (z, gamma, s): lambda, its velocity v, new z and gamma; the primal
    and dual residuals into rp, rd. */
-static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
+static CS_INLINE void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
   const csContactProblem* p = a->p;
   int n = a->n;
   double rho = a->rho;
@@ -713,7 +714,7 @@ static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
 /* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
    sticks) into a->A (m x m): all the Cholesky reads. Returns the largest diagonal entry,
    which bounds |entries| of a PSD matrix (anything else fails the factor or the test). */
-static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
+static CS_INLINE double cs_admm_stick_block(csAdmm* a, int m, double shift) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double amax = 0;
@@ -747,7 +748,7 @@ static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
    (1e-9 N now); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
    until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
    factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
-static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
+static CS_INLINE int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double eps = 1e-6 * amax;
@@ -795,7 +796,7 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
    J_S^T), so it is a null vector of every active-set and Newton system with these sticking
    contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
    finite). */
-static int cs_admm_stick_null(csAdmm* a, int k) {
+CS_HOT static int cs_admm_stick_null(csAdmm* a, int k) {
   double* S = a->A;
   cs_admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
   int* perm = a->apiv;
@@ -1042,7 +1043,7 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
    g) that is the first round's linear system. Column by column: the unknown's column of G + R (a
    sticking impulse's own, a sliding contact's x or angle along its direction), then each equation's
    combination of that column's rows. */
-static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
+CS_HOT static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   const int* cls = a->cls;
@@ -1123,8 +1124,8 @@ static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int
 /* The active-set step with the modes in a->cls (and the sliding contacts' directions in
    a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
    modes and update allows new ones, which are then in a->cls (see cs_admm_refine). */
-static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
-                                double* res, int update) {
+CS_HOT static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
+                                       double* res, int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   int* cls = a->cls;
@@ -1373,8 +1374,8 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
 
 #define CS_ADMM_PROGRESS 0.9
 
-static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
-                            void* ws, double* lambda, csSolverStats* st) {
+CS_HOT static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
+                                   void* ws, double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   csAdmm a;
   memset(&a, 0, sizeof a);

@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "cs_contact_cone.h"
+#include "cs_math.h"
 #include "cs_solver.h"
 
 /* Paper 001, Sec. V-C: relaxation alpha = 1, decay gamma = 0.99, alpha_min = 0.7. */
@@ -206,8 +207,8 @@ static inline void csu_half_angle(double* c, double* s) {
 
 /* The admissible direction of least energy (E = 1/2 l^T G l + c^T l) among 64: a start when
    the guess is not admissible (rounding only, see below). */
-static void csu_search_scan(const csuSearch* q, const double G[9], const double c[3], double* ux,
-                            double* uy) {
+static CS_INLINE void csu_search_scan(const csuSearch* q, const double G[9], const double c[3],
+                                      double* ux, double* uy) {
   double best = INFINITY;
   for (int k = 0; k < 64; k++) {
     double t = 2 * CSU_PI * (k + 0.5) / 64, cx = cos(t), cy = sin(t);
@@ -349,9 +350,9 @@ static inline void csu_rot_half_tan(double s, double* ux, double* uy) {
    stepping and bisection from the last admissible point. The answer is the same root
    either way, to the same interval. No division or square root is spent on the tests:
    they are multiplied through by the (positive) denominators. */
-static inline void csu_slip_search(const csuSearch* q, const double G[9], const double c[3],
-                                   double ux, double uy, double tol, double vtol, int newton,
-                                   double lambda[3], int* steps) {
+CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9], const double c[3],
+                                          double ux, double uy, double tol, double vtol, int newton,
+                                          double lambda[3], int* steps) {
   int nev = 1;
   if (!csu_search_ok(q, ux, uy)) {
     /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
@@ -529,9 +530,9 @@ static inline void csu_slip_search(const csuSearch* q, const double G[9], const 
    NULL and its tangential direction is admissible, from that direction (the multi-contact
    sweep passes the contact's current impulse: the last sweep's answer). newton = 0 runs the
    paper's stepping from the guess (csu_bisection_single_paper). */
-static inline int csu_bis_single(const double G[9], const double c[3], double mu, int coulomb,
-                                 double tol, double vtol, int newton, const double* guess,
-                                 double lambda[3], int* steps, const double* kk) {
+static CS_INLINE int csu_bis_single(const double G[9], const double c[3], double mu, int coulomb,
+                                    double tol, double vtol, int newton, const double* guess,
+                                    double lambda[3], int* steps, const double* kk) {
   csuSlip s; /* filled by the set-up when it returns CSU_CASE_SLIP (zeroing it costs) */
   int k = csu_single_setup_x(G, c, mu, kk, &s, lambda, steps, 1);
   if (k != CSU_CASE_SLIP) return k;
@@ -549,8 +550,8 @@ static inline int csu_bis_single(const double G[9], const double c[3], double mu
   return k;
 }
 
-int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
-                         double lambda[3], int* steps) {
+CS_HOT int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
+                                double lambda[3], int* steps) {
   return csu_bis_single(G, c, mu, 0, tol, INFINITY, 1, NULL, lambda, steps, NULL);
 }
 
@@ -841,8 +842,8 @@ int csu_single_reduced(const double G[9], const double c[3], double mu, double l
    is rank-deficient (solved in its range space, where v_T != 0 at a pushing, even sticking,
    contact can be exact: the pinned joint takes the load) counts instead its distance
    |lambda* - lambda| to the exact per-contact solution lambda* given the other contacts. */
-static double csu_bis_violation(const double Gi[9], int full, const double* l, const double* v,
-                                double mu, int desaxce) {
+static CS_INLINE double csu_bis_violation(const double Gi[9], int full, const double* l,
+                                          const double* v, double mu, int desaxce) {
   double g00 = Gi[0];
   if (!full) {
     double c[3], ls[3];
@@ -1012,8 +1013,9 @@ static double csu_act_tmax(const double* l, const double* d, double mu, int kind
   return lo;
 }
 
-static double csu_bis_residual(const csContactProblem* p, const double* blk, const double* lambda,
-                               const double* v, int desaxce, double stop);
+CS_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
+                                      const double* lambda, const double* v, int desaxce,
+                                      double stop);
 
 /* A correction's impulse change of one contact for the step t, linear in its unknowns xj (a
    slip's: its normal part, what the step's limit on lambda_N > 0 sees; its angle turns
@@ -1185,8 +1187,9 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
 
 /* The stop test's sum of csu_bis_violation over the contacts; the adding stops once the sum
    is past stop (INFINITY: the whole sum). */
-static double csu_bis_residual(const csContactProblem* p, const double* blk, const double* lambda,
-                               const double* v, int desaxce, double stop) {
+CS_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
+                                      const double* lambda, const double* v, int desaxce,
+                                      double stop) {
   double res = 0;
   for (int i = 0; i < p->nc && res <= stop; i++) {
     const double* Gi = blk + CSU_BIS_BLK * i;
@@ -1284,8 +1287,8 @@ void csu_bis_order(const double* lambda, const double* v, const double* mu, int 
   }
 }
 
-static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                             double* lambda, csSolverStats* st, int desaxce) {
+CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                                    double* lambda, csSolverStats* st, int desaxce) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;                      /* (3nc) v = G lambda + g (+ R lambda) */
   double* blk = v + n;                 /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cs_contact_cone.h"
+#include "cs_math.h"
 #include "cs_solver.h"
 
 enum { CS_PGS_NCP, CS_PGS_LCP, CS_PGS_CCP, CS_PGS_RAISIM };
@@ -36,7 +37,7 @@ enum { CS_PGS_PROBE = 20 };
 
 /* ------------------------------------------------------------------ shared helpers */
 
-void csu_solver_velocity(const csContactProblem* p, const double* lambda, double* v) {
+CS_HOT void csu_solver_velocity(const csContactProblem* p, const double* lambda, double* v) {
   int n = 3 * p->nc, r = 0;
   const double* R = p->R;
   /* Each row's sum in the order g, R, then the columns in turn; four rows side by side, so
@@ -99,8 +100,8 @@ static size_t cs_pgs_workspace(int nc, const csSolverOptions* opt) {
 }
 
 /* The LCP, CCP and NCP stop residuals: the largest contact residual of the model. */
-static double cs_pgs_residual(int kind, int nc, const double* mu, const double* lambda,
-                              const double* v) {
+static CS_INLINE double cs_pgs_residual(int kind, int nc, const double* mu, const double* lambda,
+                                        const double* v) {
   double worst = 0;
   for (int i = 0; i < nc; i++) {
     const double *l = lambda + 3 * i, *vi = v + 3 * i;
@@ -115,8 +116,8 @@ static double cs_pgs_residual(int kind, int nc, const double* mu, const double* 
 /* Adds column r0 + k of G times d[k] (k < cnt) to v, plus the compliance. A symmetric G
    (every G the simulator builds) is read by rows, contiguous; a general one (FCLIB files
    can be asymmetric) by columns. */
-static void cs_pgs_apply(const csContactProblem* p, int sym, int r0, const double* d, int cnt,
-                         double* v) {
+static CS_INLINE void cs_pgs_apply(const csContactProblem* p, int sym, int r0, const double* d,
+                                   int cnt, double* v) {
   int n = 3 * p->nc;
   for (int k = 0; k < cnt; k++) {
     if (d[k] == 0) continue;
@@ -133,8 +134,8 @@ static void cs_pgs_apply(const csContactProblem* p, int sym, int r0, const doubl
 
 /* One contact of an NCP-PGS or RaiSim sweep: normal step with clamp, then tangential step
    onto the disk. Returns |Delta lambda_i|. */
-static double cs_pgs_contact_disk(const csContactProblem* p, int sym, int i, double omega,
-                                  const double* inv, double* l, double* v) {
+static CS_INLINE double cs_pgs_contact_disk(const csContactProblem* p, int sym, int i, double omega,
+                                            const double* inv, double* l, double* v) {
   int n = 3 * p->nc, r0 = 3 * i;
   const double* G = p->G;
   const double* R = p->R;
@@ -173,8 +174,8 @@ static double cs_pgs_contact_disk(const csContactProblem* p, int sym, int i, dou
 
 /* One contact of an LCP-PGS sweep: exact coordinate steps, normal first, then each friction
    row clamped to the box of the new lambda_N. Returns |Delta lambda_i|. */
-static double cs_pgs_contact_box(const csContactProblem* p, int sym, int i, const double* inv,
-                                 double omega, double* l, double* v) {
+static CS_INLINE double cs_pgs_contact_box(const csContactProblem* p, int sym, int i,
+                                           const double* inv, double omega, double* l, double* v) {
   int r0 = 3 * i;
   double d[3] = {0, 0, 0};
   double ln = l[0] - omega * v[r0] * inv[0];
@@ -195,8 +196,8 @@ static double cs_pgs_contact_box(const csContactProblem* p, int sym, int i, cons
 
 /* One contact of a CCP-PGS sweep: lambda_i <- P_K(lambda_i - omega 3/trace(G_ii) v_i).
    Returns |Delta lambda_i|. */
-static double cs_pgs_contact_ccp(const csContactProblem* p, int sym, int i, double step, double* l,
-                                 double* v) {
+static CS_INLINE double cs_pgs_contact_ccp(const csContactProblem* p, int sym, int i, double step,
+                                           double* l, double* v) {
   int r0 = 3 * i;
   double x[3] = {l[0] - step * v[r0], l[1] - step * v[r0 + 1], l[2] - step * v[r0 + 2]};
   csu_project_cone(x, p->mu[i], x);
@@ -206,8 +207,8 @@ static double cs_pgs_contact_ccp(const csContactProblem* p, int sym, int i, doub
   return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
-static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
-                           void* ws, double* lambda, csSolverStats* st) {
+CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
+                                  void* ws, double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;      /* (3nc) */
   double* inv = v + n; /* (3nc) steps per contact: see below */
