@@ -66,7 +66,7 @@
 
 /* ------------------------------------------------------------------ dense linear algebra */
 
-CS_HOT int csu_cholesky(int n, double* A, double* dinv) {
+int csu_cholesky(int n, double* A, double* dinv) {
   /* Row-oriented (left-looking) Cholesky-Crout: every inner product runs along two rows,
      contiguous in row-major storage. The reciprocals of the diagonal are kept in dinv, so
      the factorization and every solve multiply where they would divide (n^2 / 2 + 2n
@@ -99,7 +99,7 @@ CS_HOT int csu_cholesky(int n, double* A, double* dinv) {
    the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared). Returns
    0 if a pivot is not positive or not finite. src: A's entries are read from there (same layout;
    NULL: A itself), so a block that is all of G needs no copy. */
-CS_HOT static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
+static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
   const double* S = src ? src : A;
   double mn = INFINITY;
@@ -160,7 +160,7 @@ CS_HOT static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
 }
 
 /* x <- A^-1 x with csu_ldl3's factor. */
-CS_HOT static void csu_ldl3_solve(int nb, const double* A, double* x) {
+static void csu_ldl3_solve(int nb, const double* A, double* x) {
   const size_t n = 3 * (size_t)nb;
   for (int bi = 0; bi < nb; bi++) { /* L y = x */
     const size_t ci = 3 * (size_t)bi;
@@ -198,7 +198,7 @@ CS_HOT static void csu_ldl3_solve(int nb, const double* A, double* x) {
   }
 }
 
-CS_HOT void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
+void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
   for (int i = 0; i < n; i++) { /* L y = b, rows of L */
     const double* Li = L + (size_t)i * (size_t)n;
     double s = x[i];
@@ -220,7 +220,7 @@ int csu_is_symmetric(int n, const double* A) {
   return 1;
 }
 
-CS_HOT int csu_lu(int n, double* A, int* piv) {
+int csu_lu(int n, double* A, int* piv) {
   /* Right-looking Doolittle with partial pivoting; the row updates run along rows. */
   for (int k = 0; k < n; k++) {
     int p = k;
@@ -251,7 +251,7 @@ CS_HOT int csu_lu(int n, double* A, int* piv) {
   return 1;
 }
 
-CS_HOT void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
+void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
   for (int k = 0; k < n; k++)
     if (piv[k] != k) {
       double t = x[k];
@@ -796,7 +796,7 @@ static CS_INLINE int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
    J_S^T), so it is a null vector of every active-set and Newton system with these sticking
    contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
    finite). */
-CS_HOT static int cs_admm_stick_null(csAdmm* a, int k) {
+static int cs_admm_stick_null(csAdmm* a, int k) {
   double* S = a->A;
   cs_admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
   int* perm = a->apiv;
@@ -1043,7 +1043,7 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
    g) that is the first round's linear system. Column by column: the unknown's column of G + R (a
    sticking impulse's own, a sliding contact's x or angle along its direction), then each equation's
    combination of that column's rows. */
-CS_HOT static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
+static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   const int* cls = a->cls;
@@ -1124,8 +1124,8 @@ CS_HOT static int cs_admm_newton_system(csAdmm* a, const double* vout, double* c
 /* The active-set step with the modes in a->cls (and the sliding contacts' directions in
    a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
    modes and update allows new ones, which are then in a->cls (see cs_admm_refine). */
-CS_HOT static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
-                                       double* res, int update) {
+static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
+                                double* res, int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   int* cls = a->cls;
@@ -1374,8 +1374,8 @@ static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout,
 
 #define CS_ADMM_PROGRESS 0.9
 
-CS_HOT static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
-                                   void* ws, double* lambda, csSolverStats* st) {
+static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
+                            void* ws, double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   csAdmm a;
   memset(&a, 0, sizeof a);

@@ -74,8 +74,8 @@ static inline void csu_gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
   p->e = csu_ellipse_energy(el, p->ux, p->uy, &p->r);
 }
 
-CS_HOT int csu_golden_single(const double G[9], const double c[3], double mu, double tol,
-                             double lambda[3], int* steps) {
+int csu_golden_single(const double G[9], const double c[3], double mu, double tol, double lambda[3],
+                      int* steps) {
   csuSlip s = {0};
   int k = csu_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
@@ -195,8 +195,8 @@ static CS_INLINE int csu_quartic(double b, double c, double d, double e, double*
 }
 
 /* ------------------------------------------------------------------ analytical method */
-CS_HOT int csu_analytic_single(const double G[9], const double c[3], double mu, double tol,
-                               double lambda[3], int* steps) {
+int csu_analytic_single(const double G[9], const double c[3], double mu, double tol,
+                        double lambda[3], int* steps) {
   (void)tol;
   csuSlip s = {0};
   int k = csu_single_setup(G, c, mu, NULL, &s, lambda, steps);
