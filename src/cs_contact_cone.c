@@ -2,26 +2,6 @@
 
 #include <math.h>
 
-void csu_project_cone(const double* x, double mu, double* out) {
-  if (mu < 0) mu = 0;
-  double xn = x[0], x1 = x[1], x2 = x[2];
-  double r = cs_norm2(x1, x2);
-  if (mu * r <= -xn) {  /* in the polar cone -K*_mu: the nearest point is the apex */
-    out[0] = out[1] = out[2] = 0;
-  } else if (r <= mu * xn) {  /* inside */
-    out[0] = xn, out[1] = x1, out[2] = x2;
-  } else if (mu == 0) {  /* K_0 is the ray: drop the tangential part (here xn > 0) */
-    out[0] = xn, out[1] = 0, out[2] = 0;
-  } else {
-    /* Onto the boundary generator through x's tangential direction; r > 0 here since
-       r = 0 would have put x in one of the two branches above. */
-    double n = (mu * r + xn) / (mu * mu + 1.0);
-    out[0] = n;
-    out[1] = mu * n * x1 / r;
-    out[2] = mu * n * x2 / r;
-  }
-}
-
 void csu_project_dual_cone(const double* x, double mu, double* out) {
   if (mu < 0) mu = 0;
   double xn = x[0], x1 = x[1], x2 = x[2];

@@ -15,8 +15,28 @@
 static inline double cs_norm2(double a, double b) { return sqrt(a * a + b * b); }
 
 /* Euclidean projection of x onto K_mu, with the branch order and arithmetic of Siconos'
-   projectionOnCone (polar cone first), so the natural-map residual matches Siconos. */
-void csu_project_cone(const double* x, double mu, double* out);
+   projectionOnCone (polar cone first), so the natural-map residual matches Siconos. Inline:
+   ncp_admm projects every contact in every iteration (13 % of its time on the ANYmal replay
+   as a call). */
+static inline void csu_project_cone(const double* x, double mu, double* out) {
+  if (mu < 0) mu = 0;
+  double xn = x[0], x1 = x[1], x2 = x[2];
+  double r = cs_norm2(x1, x2);
+  if (mu * r <= -xn) { /* in the polar cone -K*_mu: the nearest point is the apex */
+    out[0] = out[1] = out[2] = 0;
+  } else if (r <= mu * xn) { /* inside */
+    out[0] = xn, out[1] = x1, out[2] = x2;
+  } else if (mu == 0) { /* K_0 is the ray: drop the tangential part (here xn > 0) */
+    out[0] = xn, out[1] = 0, out[2] = 0;
+  } else {
+    /* Onto the boundary generator through x's tangential direction; r > 0 here since
+       r = 0 would have put x in one of the two branches above. */
+    double n = (mu * r + xn) / (mu * mu + 1.0);
+    out[0] = n;
+    out[1] = mu * n * x1 / r;
+    out[2] = mu * n * x2 / r;
+  }
+}
 /* Euclidean projection of x onto K*_mu. */
 void csu_project_dual_cone(const double* x, double mu, double* out);
 /* Euclidean distances dist(x, K_mu) and dist(x, K*_mu), in closed form (not |x - P(x)|,
