@@ -6,6 +6,26 @@
 #include <math.h>
 #include <string.h>
 
+/* The step's hot functions are compiled twice, for generic x86-64 and for AVX2,
+   and the loader picks one for the CPU (GCC's target_clones, an ELF ifunc). Both clones do
+   the same operations (no FMA: -ffp-contract=off; no reassociation), so results do not
+   depend on the CPU (checked: 3,000 ANYmal steps bit for bit). CMakeLists.txt defines
+   CS_HAVE_TARGET_CLONES (GCC on x86-64 with ifunc support); CS_CPU_DISPATCH=OFF turns it
+   off. */
+#if defined(CS_HAVE_TARGET_CLONES)
+#define CS_HOT __attribute__((target_clones("default", "avx2")))
+#else
+#define CS_HOT
+#endif
+/* A helper of a CS_HOT function that must be inlined into its clones: GCC inlines a function
+   without target attributes into a target clone only when forced (always_inline); without
+   the clones, plain inline (GCC inlined all of these by itself). */
+#if defined(CS_HAVE_TARGET_CLONES)
+#define CS_INLINE inline __attribute__((always_inline))
+#else
+#define CS_INLINE inline
+#endif
+
 /* max / min of two doubles without libm's fmax / fmin calls (a NaN in a gives b: callers
    that can see a NaN check isfinite on their results) */
 static inline double cs_max(double a, double b) { return a > b ? a : b; }
@@ -247,26 +267,6 @@ static inline void cs_sincos_half2(cs_v2 x, cs_v2* s, cs_v2* c) {
   /* the scalar version's Estrin scheme, lanes = angles */
   cs_v2 z2 = z * z;
 #define CS_C2(v) ((cs_v2){(v), (v)})
-
-/* The step's hot functions are compiled twice, for generic x86-64 and for x86-64-v3 (AVX2),
-   and the loader picks one for the CPU (GCC's target_clones, an ELF ifunc). Both clones do
-   the same operations (no FMA: -ffp-contract=off; no reassociation), so results do not
-   depend on the CPU (checked: 3,000 ANYmal steps bit for bit). CMakeLists.txt defines
-   CS_HAVE_TARGET_CLONES (GCC on x86-64 with ifunc support); CS_CPU_DISPATCH=OFF turns it
-   off. */
-#if defined(CS_HAVE_TARGET_CLONES)
-#define CS_HOT __attribute__((target_clones("default", "avx2")))
-#else
-#define CS_HOT
-#endif
-/* A helper of a CS_HOT function that must be inlined into its clones: GCC inlines a function
-   without target attributes into a target clone only when forced (always_inline); without
-   the clones, plain inline (GCC inlined all of these by itself). */
-#if defined(CS_HAVE_TARGET_CLONES)
-#define CS_INLINE inline __attribute__((always_inline))
-#else
-#define CS_INLINE inline
-#endif
   cs_v2 s45 = CS_C2(1.58969099521155010221e-10) * z + CS_C2(-2.50507602534068634195e-08);
   cs_v2 c45 = CS_C2(-1.13596475577881948265e-11) * z + CS_C2(2.08757232129817482790e-09);
   cs_v2 s23 = CS_C2(2.75573137070700676789e-06) * z + CS_C2(-1.98412698298579493134e-04);
