@@ -1252,14 +1252,17 @@ static inline int csu_key_less(const double* key, int a, int b) {
    Insertion sort for the few contacts of a robot, heapsort beyond. */
 void csu_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
                    double* key, int* ord) {
+  int moving = 0;
   for (int i = 0; i < nc; i++) {
     const double* l = lambda + 3 * i;
-    double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
-    key[i] = sqrt(v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
-    if (key[i] != key[i]) key[i] = INFINITY; /* NaN: last, and a total order */
-    if (key[i] < vmin || !(l[0] > 0) || lt < CSU_BIS_ORDER_EDGE * mu[i] * l[0]) key[i] = 0;
-    ord[i] = i;
+    ord[i] = i, key[i] = 0;
+    if (!(l[0] > 0) || sqrt(l[1] * l[1] + l[2] * l[2]) < CSU_BIS_ORDER_EDGE * mu[i] * l[0])
+      continue; /* not on its cone's boundary */
+    double k = sqrt(v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
+    if (k != k) k = INFINITY; /* NaN: last, and a total order */
+    if (k >= vmin) key[i] = k, moving = 1;
   }
+  if (!moving) return; /* the index order */
   if (nc <= 32) {
     for (int a = 1; a < nc; a++) {
       int t = ord[a], b = a - 1;
