@@ -154,9 +154,14 @@ static inline double csu_search_grad(const csuSearch* q, double ux, double uy) {
   return ux * (q->axx * ux + q->axy * uy + q->lx) + uy * (q->ayy * uy + q->ly) + q->k0;
 }
 
+/* D at u, the denominator of eq. (14): r = mcn / D (r > 0 where D > 0). */
+static inline double csu_search_den(const csuSearch* q, double ux, double uy) {
+  return q->dn + q->a1 * ux + q->a2 * uy;
+}
+
 /* r at u, or -1 outside the arc where r > 0. */
 static inline double csu_search_radius(const csuSearch* q, double ux, double uy) {
-  double d = q->dn + q->a1 * ux + q->a2 * uy;
+  double d = csu_search_den(q, ux, uy);
   return d > 0 ? q->mcn / d : -1.0;
 }
 
@@ -165,7 +170,7 @@ static inline double csu_search_radius(const csuSearch* q, double ux, double uy)
    unshifted lambda^{v=0}, so that model only asks r > 0. */
 static inline int csu_search_ok(const csuSearch* q, double ux, double uy) {
   if (!q->coulomb && ux * q->lox + uy * q->loy < q->mul0n) return 0;
-  return q->dn + q->a1 * ux + q->a2 * uy > 0;
+  return csu_search_den(q, ux, uy) > 0;
 }
 
 static inline void csu_search_lambda(const csuSearch* q, double r, double ux, double uy,
@@ -179,10 +184,24 @@ static inline void csu_search_lambda(const csuSearch* q, double r, double ux, do
    test sums these (csu_bis_violation), so there the search also asks both ends of its
    bracket to pass the sweep's tolerance, not only the impulse interval. */
 static inline double csu_search_viol(const csuSearch* q, double ux, double uy, double f) {
-  double d = q->dn + q->a1 * ux + q->a2 * uy;
+  double d = csu_search_den(q, ux, uy);
   if (q->coulomb) return fabs(f) / d;
   double k = (q->a2 * ux - q->a1 * uy) / d;
   return fabs(f) / (q->mu * d * d * sqrt(1 + k * k * (1 + q->imu * q->imu)));
+}
+
+/* A closing bracket [a, b] (D there da, db; the sign function fa, fb) is the answer's: its
+   ends less than tol apart in impulse, |lambda(a) - lambda(b)| < tol with lambda = mcn
+   (1 / mu, u) / D(u), multiplied through by (da db)^2 (no division), and for vtol both ends'
+   friction-law violations below it. */
+static inline int csu_bracket_done(const csuSearch* q, double ax, double ay, double da, double fa,
+                                   double bx, double by, double db, double fb, double tol,
+                                   double vtol) {
+  double en = (db - da) * q->imu, ex = db * ax - da * bx, ey = db * ay - da * by;
+  double dadb = da * db;
+  return q->mcn * q->mcn * (en * en + ex * ex + ey * ey) < tol * tol * (dadb * dadb) &&
+         (vtol == INFINITY ||
+          (csu_search_viol(q, ax, ay, fa) <= vtol && csu_search_viol(q, bx, by, fb) <= vtol));
 }
 
 /* c ? a : b without a branch (bit masks: exact for any a, b). In the bisection the choice
@@ -382,7 +401,7 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
        kept below vtol / 2 in violation (hvf, from the guess). */
     double ht = 0.4 * tol, mcn = q->mcn, skap = sqrt(1 + q->imu * q->imu), hvf = 0;
     if (vtol != INFINITY) {
-      double d = q->dn + q->a1 * ux + q->a2 * uy;
+      double d = csu_search_den(q, ux, uy);
       double kk = (q->a2 * ux - q->a1 * uy) / d;
       double w = sqrt(1 + kk * kk * (1 + q->imu * q->imu));
       hvf = 0.5 * vtol * (q->coulomb ? d : q->mu * d * d * w);
@@ -401,7 +420,7 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
       int near = 20 * fabs(Nh) <= Dh;
       double d = 0, hk = 0;
       if (near) {
-        d = q->dn + q->a1 * ux + q->a2 * uy;
+        d = csu_search_den(q, ux, uy);
         double e = q->a2 * ux - q->a1 * uy;
         hk = ht * d * d / (mcn * (d + fabs(e) * skap));
         if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
@@ -434,16 +453,12 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
            |wm| = Dm^2 + Nt^2 = sm, Dm = 2 Dt, and lambda(m) = mcn (sm / mu, wm) / D(wm) with
            D(wm) = dn sm + a . wm: one division. The bisection proper runs only if the
            check fails. */
-        double da = d, dc = q->dn + q->a1 * cx + q->a2 * cy;
-        double en = (dc - da) * q->imu, ex = dc * ux - da * cx, ey = dc * uy - da * cy;
-        double dadc = da * dc;
         double Dm = 2 * Dt, nm2 = Nt * Nt, dm2 = Dm * Dm, sm = dm2 + nm2;
         double cm = dm2 - nm2, snm = 2 * Nt * Dm;
         double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
         double dm = q->dn * sm + q->a1 * wx + q->a2 * wy;
-        if (mcn * mcn * (en * en + ex * ex + ey * ey) < tol * tol * (dadc * dadc) && dm > 0 &&
-            (vtol == INFINITY ||
-             (csu_search_viol(q, ux, uy, f) <= vtol && csu_search_viol(q, cx, cy, fc) <= vtol))) {
+        if (dm > 0 &&
+            csu_bracket_done(q, ux, uy, d, f, cx, cy, csu_search_den(q, cx, cy), fc, tol, vtol)) {
           double rw = mcn / dm;
           lambda[0] = rw * sm * q->imu, lambda[1] = rw * wx, lambda[2] = rw * wy;
           if (steps) *steps = nev;
@@ -482,17 +497,11 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
             if (!csu_search_ok(q, ax, ay) || !csu_search_ok(q, bx, by)) break;
             double fa = csu_search_grad(q, ax, ay), fb = csu_search_grad(q, bx, by);
             nev += 2;
-            if (fa * fb <= 0) {
-              double da = q->dn + q->a1 * ax + q->a2 * ay, db = q->dn + q->a1 * bx + q->a2 * by;
-              double en = (db - da) * q->imu, ex = db * ax - da * bx, ey = db * ay - da * by;
-              double dadb = da * db;
-              if (mcn * mcn * (en * en + ex * ex + ey * ey) < tol * tol * (dadb * dadb) &&
-                  (vtol == INFINITY || (csu_search_viol(q, ax, ay, fa) <= vtol &&
-                                        csu_search_viol(q, bx, by, fb) <= vtol))) {
-                csu_search_lambda(q, csu_search_radius(q, cx, cy), cx, cy, lambda);
-                if (steps) *steps = nev;
-                return;
-              }
+            if (fa * fb <= 0 && csu_bracket_done(q, ax, ay, csu_search_den(q, ax, ay), fa, bx, by,
+                                                 csu_search_den(q, bx, by), fb, tol, vtol)) {
+              csu_search_lambda(q, csu_search_radius(q, cx, cy), cx, cy, lambda);
+              if (steps) *steps = nev;
+              return;
             }
             /* f increases through the root (f' > 0): it lies before a if f(a) > 0 */
             if (fa > 0) {
@@ -942,6 +951,13 @@ static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const doub
   }
 }
 
+/* Contact i's impulse lambda_i (at l = lambda + r0) changed by d, and v with it. */
+static inline void csu_bis_move(const csContactProblem* p, int r0, const double d[3], double* l,
+                                double* restrict v) {
+  csu_bis_vupdate(p, r0, d, v);
+  l[0] += d[0], l[1] += d[1], l[2] += d[2];
+}
+
 /* The workspace: a head the whole solve keeps (v, the blocks, the active-set correction's
    right-hand side (3nc) and its contacts' directions (12 each, 12nc), a copy of lambda and v to
    go back to (6nc), the last sweep's impulse changes (3nc), the sweep order's keys (nc) and
@@ -1068,10 +1084,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
         /* onto the cone's boundary first (the relaxation blends two boundary impulses into a
            point inside) */
         double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
-        if (d[1] != 0 || d[2] != 0) {
-          csu_bis_vupdate(p, 3 * i, d, v);
-          l[1] += d[1], l[2] += d[2];
-        }
+        if (d[1] != 0 || d[2] != 0) csu_bis_move(p, 3 * i, d, l, v);
         double* e = dirs + 12 * m;
         double a0 = Gi[0], a1 = Gi[1], a2 = Gi[2];
         e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
@@ -1170,8 +1183,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       } else {
         csu_act_change(kind[j], xj, dirs + 12 * j, ts, d);
       }
-      csu_bis_vupdate(p, r0, d, v);
-      for (int a = 0; a < 3; a++) l[a] += d[a];
+      csu_bis_move(p, r0, d, l, v);
     }
     if (jmin >= 0) {
       state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
@@ -1373,8 +1385,7 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
       for (int a = 0; a < 3; a++) d[a] = alpha * ls[a] + (1 - alpha) * l[a] - l[a];
       dsw[r0] = d[0], dsw[r0 + 1] = d[1], dsw[r0 + 2] = d[2];
       if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
-        csu_bis_vupdate(p, r0, d, v);
-        l[0] += d[0], l[1] += d[1], l[2] += d[2];
+        csu_bis_move(p, r0, d, l, v);
         mv += fabs(d[0]) + fabs(d[1]) + fabs(d[2]);
       }
     }
