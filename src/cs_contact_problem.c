@@ -430,20 +430,15 @@ CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfr
     for (int f = 0; f < mi; f++) lof[f] = adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
     double g[3] = {0, 0, 0};
     int e = 0;
-    for (; e < nch && (e < mi || e + 1 == nch); e++) {
+    for (; e < mi; e++) {
       double j[3];
       cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
       double j0 = j[0], j1 = j[1], j2 = j[2];
-      for (int f = 0, nf = e < mi ? e : mi; f < nf; f++) {
+      for (int f = 0; f < e; f++) {
         double l = LD[lof[f] + e]; /* L(ch[f], ch[e]) */
         j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
       }
-      if (e < mi) {
-        o0[e] = j0, o1[e] = j1, o2[e] = j2;
-      } else {
-        double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
-        x[0] = j0, x[1] = j1, x[2] = j2;
-      }
+      o0[e] = j0, o1[e] = j1, o2[e] = j2;
     }
     /* R's entries two at a time (the own part is final): the same terms, L(ch[f], ch[e])
        and L(ch[f], ch[e + 1]) side by side in row ch[f] */

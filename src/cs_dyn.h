@@ -9,6 +9,21 @@
 #include "contactsim/cs_dynamics.h"
 #include "cs_math.h"
 
+/* a . b for spatial 6-vectors, summed left to right */
+static inline double cs_dot6(const double* a, const double* b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+/* S . f for dof motion vector S (tr = dof_tran: S = (0, e_tr) if >= 0) */
+static inline double cs_dof_dot(const double* f, const double* S, int tr) {
+  return tr >= 0 ? f[3 + tr] : cs_dot6(f, S);
+}
+/* the world's acceleration: 0, or upward against gravity (gravity, unless disabled) */
+static inline void cs_world_acc(const csModel* m, double* acc, int gravity) {
+  memset(acc, 0, 6 * sizeof(double));
+  if (gravity && !(m->opt.disable & CS_DISABLE_GRAVITY))
+    acc[3] = -m->opt.gravity[0], acc[4] = -m->opt.gravity[1], acc[5] = -m->opt.gravity[2];
+}
+
 /* cs_rnea's forward pass for body k without the qacc terms: its acceleration from its
    parent's (vel: with the velocity-product terms cdof_dot qvel). */
 static inline void cs_body_acc(const csModel* m, csData* d, int k, int vel) {
@@ -65,16 +80,12 @@ static inline void cs_body_force2(const cs_v2* I, const double* aa, const double
 }
 
 /* cs_com_pos, and in the same pass: d->crb = d->cinert (cs_crba's start) and, after
-   cs_com_vel_acc, cs_rnea's body forces (cs_rnea_body_forces with vel) */
+   cs_kinematics_vel, cs_rnea's body forces f = I a + v x* I v from d->cacc into d->cfrc */
 void cs_com_pos_forces(const csModel* m, csData* d);
-/* cs_kinematics and cs_com_vel_acc in one walk down the tree */
+/* cs_kinematics and cs_com_vel in one walk down the tree, with the body accelerations of
+   cs_rnea's forward pass (gravity, velocity terms, no qacc) into d->cacc */
 void cs_kinematics_vel(const csModel* m, csData* d);
-/* cs_com_vel, and in the same pass the body accelerations of cs_rnea's forward pass with
-   gravity (unless disabled) and velocity terms, no qacc (d->cacc). */
-void cs_com_vel_acc(const csModel* m, csData* d);
-/* cs_rnea's body forces f = I a (+ v x* I v if vel) from d->cacc into d->cfrc (bodies 1..). */
-void cs_rnea_body_forces(const csModel* m, csData* d, int vel);
-/* After cs_com_vel_acc and cs_com_pos_forces: the rest of cs_crba and of cs_rnea(m, d, NULL,
+/* After cs_kinematics_vel and cs_com_pos_forces: the rest of cs_crba and of cs_rnea(m, d, NULL,
    CS_RNE_GRAVITY | CS_RNE_VELOCITY, d->qfrc_bias): one walk up the tree sums the composite
    inertias and the body forces, one pass over the dofs fills M's rows and the bias
    forces. */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cs_dyn.h"
 #include "cs_error.h"
 #include "cs_math.h"
 #include "cs_memory.h"
@@ -176,10 +177,7 @@ csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, doubl
     for (int r = 0; r < 6; r++) pp[r] += pa[r];
   }
   /* forward pass */
-  memset(acc, 0, 6 * sizeof(double));
-  if ((flags & CS_RNE_GRAVITY) && !(m->opt.disable & CS_DISABLE_GRAVITY)) {
-    acc[3] = -m->opt.gravity[0], acc[4] = -m->opt.gravity[1], acc[5] = -m->opt.gravity[2];
-  }
+  cs_world_acc(m, acc, flags & CS_RNE_GRAVITY);
   for (int k = 1; k < nb; k++) {
     int da = m->body_dofadr[k], dn = m->body_dofnum[k];
     double* a = acc + 6 * k;

@@ -30,17 +30,12 @@ static CS_INLINE void cs_crba_row(const csModel* m, csData* d, int i, int bias) 
   int n = m->dof_Mnum[i];
   double* restrict row = d->qM + m->dof_Madr[i];
   const int* col = m->dof_Mcol + m->dof_Madr[i];
-  row[0] = F[0] * Si[0] + F[1] * Si[1] + F[2] * Si[2] + F[3] * Si[3] + F[4] * Si[4] + F[5] * Si[5] +
-           m->dof_armature[i];
+  row[0] = cs_dot6(F, Si) + m->dof_armature[i];
   if (bias) { /* cs_rnea's tau_i = S_i . f_body(i) */
-    const double* f = d->cfrc + 6 * dbody[i];
-    int tr = tran[i];
-    d->qfrc_bias[i] = tr >= 0 ? f[3 + tr]
-                              : f[0] * Si[0] + f[1] * Si[1] + f[2] * Si[2] + f[3] * Si[3] +
-                                    f[4] * Si[4] + f[5] * Si[5];
+    d->qfrc_bias[i] = cs_dof_dot(d->cfrc + 6 * dbody[i], Si, tran[i]);
   }
   int nt = n;
-  if (m->dof_Mown[i] < n && m->body_kind[dbody[col[n - 1]]] == CS_BODY_FREE) {
+  if (m->dof_Mown[i] < n) {
     /* the last 6 ancestors are the dofs of a free root body (columns r+5, ..., r):
        rotations S = (a, p x a) about the axes a through its origin p, then translations
        S = (0, e_k). S . F = a . (F_ang + F_lin x p) */
@@ -59,14 +54,7 @@ static CS_INLINE void cs_crba_row(const csModel* m, csData* d, int i, int bias) 
   }
   for (int t = 1; t < nt; t++) {
     int j = col[t];
-    int tr = tran[j];
-    /* a free joint's translation dof: S = (0, e_k), the product is one component */
-    if (tr >= 0) {
-      row[t] = F[3 + tr];
-    } else {
-      const double* S = cdof + 6 * j;
-      row[t] = F[0] * S[0] + F[1] * S[1] + F[2] * S[2] + F[3] * S[3] + F[4] * S[4] + F[5] * S[5];
-    }
+    row[t] = cs_dof_dot(F, cdof + 6 * j, tran[j]);
   }
 }
 
@@ -100,7 +88,7 @@ CS_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int 
     d->qfrc_bias[ia] = tau[0], d->qfrc_bias[ib] = tau[1];
   }
   int nt = n;
-  if (m->dof_Mown[ia] < n && m->body_kind[dbody[cola[n - 1]]] == CS_BODY_FREE) {
+  if (m->dof_Mown[ia] < n) {
     int r0 = cola[n - 1]; /* = colb[n - 1] */
     const double* p = d->xpos + 3 * dbody[r0];
     cs_v2 p0 = {p[0], p[0]}, p1 = {p[1], p[1]}, p2 = {p[2], p[2]};
@@ -131,13 +119,7 @@ CS_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int 
         int j = lane ? jb : ja, tr = lane ? trb : tra;
         double* row = lane ? rowb : rowa;
         double Fl[6] = {F[0][lane], F[1][lane], F[2][lane], F[3][lane], F[4][lane], F[5][lane]};
-        if (tr >= 0) {
-          row[t] = Fl[3 + tr];
-        } else {
-          const double* Sj = cdof + 6 * j;
-          row[t] = Fl[0] * Sj[0] + Fl[1] * Sj[1] + Fl[2] * Sj[2] + Fl[3] * Sj[3] + Fl[4] * Sj[4] +
-                   Fl[5] * Sj[5];
-        }
+        row[t] = cs_dof_dot(Fl, cdof + 6 * j, tr);
       }
     }
   }

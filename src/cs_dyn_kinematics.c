@@ -12,7 +12,7 @@
 
 static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
                                    int acc);
-static inline void cs_com_vel_body(const csModel* m, csData* d, int k, int acc);
+static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int acc);
 static inline void cs_com_vel_world(const csModel* m, csData* d, int acc);
 
 /* Set the dof motion vector for a rotation about unit world axis a through point p. */
@@ -111,7 +111,8 @@ static CS_INLINE void cs_kin_general(const csModel* m, csData* d, int k) {
 /* Two bodies on one revolute joint each (ka == kb for one), one in each lane of a vector;
    their parents are placed, their half-angle cosine and sine parked in xquat[4k], [4k+1].
    The orientation in the parent frame is c body_quat + s body_qaxis. With vel, their
-   velocities and accelerations too (cs_com_vel_acc), from the motion vectors in registers. */
+   velocities and accelerations too (as cs_com_vel_impl with acc), from the motion vectors in
+   registers. */
 static CS_INLINE void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb, int vel) {
   int pa = m->body_parent[ka], pb = m->body_parent[kb];
   int ja = m->body_jntadr[ka], jb = m->body_jntadr[kb];
@@ -198,7 +199,7 @@ static CS_INLINE void cs_kin_revolute2(const csModel* m, csData* d, int ka, int 
   }
 }
 
-/* cs_kinematics; with vel also cs_com_vel_acc, body by body (cs_kinematics_vel) */
+/* cs_kinematics; with vel also cs_com_vel_impl with acc, body by body (cs_kinematics_vel) */
 CS_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int vel) {
   /* not restrict: the general paths write these arrays through d */
   const double* qpos = d->qpos;
@@ -421,7 +422,7 @@ static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, 
 }
 
 /* cs_com_vel for body k of any kind but revolute; with acc also its acceleration */
-static inline void cs_com_vel_body(const csModel* m, csData* d, int k, int acc) {
+static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int acc) {
   /* not restrict: cs_body_acc reads cdof_dot and writes cacc through d */
   double* cvel = d->cvel;
   double* cdof_dot = d->cdof_dot;
@@ -500,15 +501,12 @@ static inline void cs_com_vel_body(const csModel* m, csData* d, int k, int acc) 
 static inline void cs_com_vel_world(const csModel* m, csData* d, int acc) {
   memset(d->cvel, 0, 6 * sizeof(double));
   if (acc) {
-    double* cacc = d->cacc;
-    memset(cacc, 0, 6 * sizeof(double));
-    if (!(m->opt.disable & CS_DISABLE_GRAVITY)) /* the world accelerates upward */
-      cacc[3] = -m->opt.gravity[0], cacc[4] = -m->opt.gravity[1], cacc[5] = -m->opt.gravity[2];
+    cs_world_acc(m, d->cacc, 1);
   }
 }
 
 /* cs_com_vel, and with acc the accelerations of cs_rnea's forward pass (gravity, velocity
-   terms; cs_com_vel_acc) */
+   terms, no qacc: d->cacc) */
 static inline void cs_com_vel_impl(const csModel* m, csData* d, int acc) {
   const int* kind = m->body_kind;
   const double* cdof = d->cdof;
@@ -535,5 +533,3 @@ static inline void cs_com_vel_impl(const csModel* m, csData* d, int acc) {
 }
 
 void cs_com_vel(const csModel* m, csData* d) { cs_com_vel_impl(m, d, 0); }
-
-void cs_com_vel_acc(const csModel* m, csData* d) { cs_com_vel_impl(m, d, 1); }

@@ -5,7 +5,8 @@
 #include "cs_dyn.h"
 #include "cs_math.h"
 
-void cs_rnea_body_forces(const csModel* m, csData* d, int vel) {
+/* cs_rnea's body forces f = I a (+ v x* I v if vel) from d->cacc into d->cfrc (bodies 1..). */
+static void cs_rnea_body_forces(const csModel* m, csData* d, int vel) {
   int nb = m->nbody;
   const double* restrict acc = d->cacc;
   double* restrict frc = d->cfrc;
@@ -32,11 +33,7 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
   const int* restrict parent = m->body_parent;
   const int* restrict dofadr = m->body_dofadr;
   const int* restrict dofnum = m->body_dofnum;
-  memset(acc, 0, 6 * sizeof(double));
-  if ((flags & CS_RNE_GRAVITY) && !(m->opt.disable & CS_DISABLE_GRAVITY)) {
-    /* the world accelerates upward: gravity acts on every body */
-    acc[3] = -m->opt.gravity[0], acc[4] = -m->opt.gravity[1], acc[5] = -m->opt.gravity[2];
-  }
+  cs_world_acc(m, acc, flags & CS_RNE_GRAVITY);
   int vel = flags & CS_RNE_VELOCITY;
   /* forward: body accelerations (a chain from the root) */
   const int* restrict order = m->body_order;
@@ -67,11 +64,7 @@ void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, double*
   int damp = (flags & CS_RNE_DAMPING) && !(m->opt.disable & CS_DISABLE_DAMPING);
   for (int i = 0; i < nv; i++) {
     const double* f = frc + 6 * dbody[i];
-    const double* S = cdof + 6 * i;
-    int tr = tran[i];
-    double tau = tr >= 0 ? f[3 + tr]
-                         : f[0] * S[0] + f[1] * S[1] + f[2] * S[2] + f[3] * S[3] + f[4] * S[4] +
-                               f[5] * S[5];
+    double tau = cs_dof_dot(f, cdof + 6 * i, tran[i]);
     if (qacc) tau += m->dof_armature[i] * qacc[i];
     if (damp) tau += m->dof_damping[i] * qvel[i];
     result[i] = tau;

@@ -22,7 +22,6 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "cs_math.h"
 #include "cs_solver_bisection.h"
 
 #define CSU_GOLD 0.61803398874989484820  /* (sqrt 5 - 1) / 2 */
@@ -74,8 +73,8 @@ static inline void csu_gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
   p->e = csu_ellipse_energy(el, p->ux, p->uy, &p->r);
 }
 
-int csu_golden_single(const double G[9], const double c[3], double mu, double tol, double lambda[3],
-                      int* steps) {
+int csu_golden_single(const double G[9], const double c[3], double mu, double tol,
+                      double lambda[3], int* steps) {
   csuSlip s = {0};
   int k = csu_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
@@ -165,7 +164,7 @@ static double csu_cubic_max(double a, double b, double c) {
 }
 
 /* Real roots of x^4 + b x^3 + c x^2 + d x + e by Ferrari's method. */
-static CS_INLINE int csu_quartic(double b, double c, double d, double e, double* x) {
+static int csu_quartic(double b, double c, double d, double e, double* x) {
   double b4 = 0.25 * b, bb = b * b;
   double p = c - 0.375 * bb;
   double q = d - 0.5 * b * c + 0.125 * bb * b;
