@@ -1227,8 +1227,7 @@ int cs_collide_plane_mesh(const csCollGeom* a, const csCollGeom* b, double margi
   int sel[4] = {-1, -1, -1, -1}, k = 0;
   double best = INFINITY, p[3], sel_xy[4][2];
   for (int i = 0; i < b->nvert; i++) {
-    cs_mulmat3vec(p, b->mat, b->vert + 3 * i);
-    cs_add3(p, p, b->pos);
+    cs_geom_to_world(p, b, b->vert + 3 * i);
     double d = cs_dot3(n, p) - off;
     if (d <= margin && d < best) best = d, sel[0] = i;
   }
@@ -1285,8 +1284,7 @@ int cs_collide_plane_mesh(const csCollGeom* a, const csCollGeom* b, double margi
     sel[k++] = bi;
   }
   for (int j = 0; j < k; j++) {
-    cs_mulmat3vec(p, b->mat, b->vert + 3 * sel[j]);
-    cs_add3(p, p, b->pos);
+    cs_geom_to_world(p, b, b->vert + 3 * sel[j]);
     double d = cs_dot3(n, p) - off, pos[3];
     cs_copy3(pos, p);
     cs_addscl3(pos, n, -0.5 * d);

@@ -222,8 +222,7 @@ static void hf_sample(const csCollGeom* g, int i, const double d[3], double out[
     default:
       break;
   }
-  cs_mulmat3vec(out, g->mat, loc);
-  cs_add3(out, out, g->pos);
+  cs_geom_to_world(out, g, loc);
   cs_addscl3(out, d, rad);
 }
 
@@ -543,8 +542,7 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
           rb = fmax(rb, cs_norm3(pv + 3 * i));
         }
         P.rbound = rb;
-        cs_mulmat3vec(P.pos, H, ctr);
-        cs_add3(P.pos, P.pos, b->pos);
+        cs_geom_to_world(P.pos, b, ctr);
         int tri = 2 * (r * (G.ncol - 1) + c) + k;
         csContact tmp[CS_MAX_PAIR_CONTACTS];
         int n = cs_collide_convex(a, &P, margin, tmp);

@@ -58,6 +58,17 @@ static inline double csu_dist_dual_cone_r(double xn, double r, double mu) {
   /* mu = 0 gives -x_N, the distance to the half-space. */
   return (mu * r - xn) / sqrt(1.0 + mu * mu);
 }
+
+/* One contact's NCP terms (paper 002 eq. 14) with de Saxce's v~ = v + (mu |v_T|, 0, 0), vt =
+   |v_T| given: dist(l, K_mu), dist(v~, K*_mu) and |<l, v~>|. Shared by the NCP report and the
+   solvers' stop tests (csu_ncp_contact_residual). */
+static inline void csu_ncp_terms(const double* l, const double* v, double vt, double mu, double* dp,
+                                 double* dd, double* dc) {
+  double vs0 = v[0] + mu * vt;
+  *dp = csu_dist_cone(l, mu);
+  *dd = csu_dist_dual_cone_r(vs0, vt, mu);
+  *dc = fabs(l[0] * vs0 + l[1] * v[1] + l[2] * v[2]);
+}
 static inline double csu_dist_dual_cone(const double* x, double mu) {
   return csu_dist_dual_cone_r(x[0], cs_norm2(x[1], x[2]), mu);
 }

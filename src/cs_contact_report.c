@@ -28,11 +28,8 @@ static inline void csu_report_contact(const csContactProblem* p, int i, const do
   /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
      and maximal dissipation together. |v_T| once for v~, its distance to K* and the
      natural map. */
-  double vt = cs_norm2(v[1], v[2]);
-  double vs[3] = {v[0] + mu * vt, v[1], v[2]};
-  double dp = csu_dist_cone(li, mu);
-  double dd = csu_dist_dual_cone_r(vs[0], vt, mu);
-  double dc = fabs(li[0] * vs[0] + li[1] * vs[1] + li[2] * vs[2]);
+  double vt = cs_norm2(v[1], v[2]), dp, dd, dc;
+  csu_ncp_terms(li, v, vt, mu, &dp, &dd, &dc);
   double ds = fabs(li[0] * v[0]);
   if (dp > s->eps_p) s->eps_p = dp;
   if (dd > s->eps_d) s->eps_d = dd;

@@ -36,10 +36,8 @@ static inline double csu_ncp_contact_residual(const double* l, const double* v, 
   /* inline, |v_T| once for v~ and its distance to K*: it runs every iteration on every
      contact (ncp_admm's stop test) */
   if (mu < 0) mu = 0;
-  double vt = cs_norm2(v[1], v[2]);
-  double vs0 = v[0] + mu * vt;
-  double e = csu_dist_cone(l, mu), ed = csu_dist_dual_cone_r(vs0, vt, mu);
-  double ec = fabs(l[0] * vs0 + l[1] * v[1] + l[2] * v[2]);
+  double e, ed, ec;
+  csu_ncp_terms(l, v, cs_norm2(v[1], v[2]), mu, &e, &ed, &ec);
   if (ed > e) e = ed;
   return ec > e ? ec : e;
 }

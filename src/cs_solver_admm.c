@@ -326,8 +326,7 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
    on the diagonally heavy Delassus matrices), to 1 %. rho0 goes with L^0.7 and is adapted
    anyway, so csu_power_iteration's 0.1 % cost ~3x the products for nothing. Never below
    the largest diagonal entry (a Rayleigh quotient of a unit vector). */
-static CS_INLINE double cs_admm_lmax(int n, const double* G, const double* R, double* x,
-                                     double* y) {
+static double cs_admm_lmax(int n, const double* G, const double* R, double* x, double* y) {
   double dmax = 0;
   for (int i = 0; i < n; i++) {
     x[i] = G[(size_t)i * n + i] + (R ? R[i] : 0);
@@ -376,8 +375,8 @@ static double cs_admm_factor(const csContactProblem* p, double rho, int sym, dou
    that way). With s = 0 there, and gamma = 0 (an interior z leaves gamma at 0), the
    null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
    lambda ends within ~tol of the boundary, on the shifted side. */
-static CS_INLINE void cs_admm_shift(int ncp, int nc, const double* mu, const double* v,
-                                    const double* z, double tol, double* s) {
+static void cs_admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z,
+                          double tol, double* s) {
   for (int i = 0; i < nc; i++) {
     const double *vi = v + 3 * i, *zi = z + 3 * i;
     int inside = mu[i] * zi[0] - cs_norm2(zi[1], zi[2]) > 10 * tol;
@@ -424,7 +423,7 @@ static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambd
    contacts where z differs from lambda (with omega = 1, those the projection moved: a
    contact inside its cone has gamma = 0 and z = lambda exactly), read as rows of a
    symmetric G. An asymmetric G gets the full product. */
-static CS_INLINE void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
+static void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
   const csContactProblem* p = a->p;
   int n = a->n;
   if (!a->sym) {
@@ -486,7 +485,7 @@ static void cs_admm_start(csAdmm* a, const double* lambda, int shift) {
 
 /* One iteration from (z, gamma, s): lambda, its velocity v, new z and gamma; the primal
    and dual residuals into rp, rd. */
-static CS_INLINE void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
+static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
   const csContactProblem* p = a->p;
   int n = a->n;
   double rho = a->rho;
@@ -714,7 +713,7 @@ static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
 /* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
    sticks) into a->A (m x m): all the Cholesky reads. Returns the largest diagonal entry,
    which bounds |entries| of a PSD matrix (anything else fails the factor or the test). */
-static CS_INLINE double cs_admm_stick_block(csAdmm* a, int m, double shift) {
+static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double amax = 0;
@@ -748,7 +747,7 @@ static CS_INLINE double cs_admm_stick_block(csAdmm* a, int m, double shift) {
    (1e-9 N now); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
    until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
    factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
-static CS_INLINE int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
+static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double eps = 1e-6 * amax;
@@ -1426,13 +1425,13 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
     tries = 1;
     if (cs_admm_refine(&a, lambda, a.lh, tmp, &r0)) {
       memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
-      double dmax = 0;
-      for (int i = 0; i < n; i++)
-        dmax = cs_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
-      a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
       st->residual = r0;
       st->converged = 1;
-      if (!a.unique) {
+      if (!a.unique) { /* the polish's scale and symmetry */
+        double dmax = 0;
+        for (int i = 0; i < n; i++)
+          dmax = cs_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
+        a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
         a.sym = csu_is_symmetric(n, p->G);
         cs_admm_polish(&a, lambda, tol, &st->residual);
         cs_ncp_report(p, lambda, &st->ncp);
