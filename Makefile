@@ -50,7 +50,7 @@ bench: deps-test build
 	./$(BUILD)/contactsim bench dynamics --model models/anymal_c.xml --json
 
 format:
-	clang-format -i include/contactsim/*.h src/*.[ch] cli/*.c bench/*.[ch] tests/*.[ch]
+	clang-format -i $$(git ls-files "*.c" "*.h")
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -77,7 +77,7 @@ typedef struct csData {
   csContactProblem problem; /* points into the arrays below */
   double* efc_J;          /* (3 ncon_max x nv) contact Jacobian */
   double* efc_Y;          /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
-                             the contacts' dof chains, laid out as src/cs_contact_problem.c
+                             the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
                              says */
   double* efc_G;          /* (3 ncon_max x 3 ncon_max) Delassus J M^-1 J^T (3nc x 3nc used) */
   double* efc_g;          /* (3 ncon_max) free velocity J v_free + stabilisation */

@@ -1,1 +1,0 @@
-gcc -O2 -std=c11 -ffp-contract=off -I/work/main/include -I/work/main/src -I/work/main/tests -I/work/main/bench dbg.c /work/main/tests/cs_test_util.c /work/main/bench/cs_scene.c -L/work/main/build-solv -lcontactsim $(pkg-config --libs libxml-2.0 ccd fclib 2>/dev/null) -lm -o dbg

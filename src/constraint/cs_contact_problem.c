@@ -1,0 +1,637 @@
+/* The contact problem of the current contacts (DESIGN.md section 4):
+     J      rows n, t1, t2 of every contact: relative velocity of geom[1]'s body with respect
+            to geom[0]'s body at the contact point, in the contact frame;
+     G = J M^-1 J^T through the sparse factor M = L^T D L (no inverse, no M^-1 J^T): with
+            Y = L^-T J^T, G = Y^T D^-1 Y. Row j of J lives on the dofs of the two bodies'
+            chains to the root, and so does Y_j (L^T couples a dof only to its ancestors), so
+            the half solve touches a chain, not the tree. Two ways:
+            - paths (cs_build_paths), when every contact's chain is one path to the root (a
+              floating-base robot or free bodies on the ground): the tail the paths share
+              (the floating base) is solved for all contacts at once and G's part over it is
+              one dense Gram matrix in vector lanes; the rest of each path adds only where
+              two contacts are on one branch;
+            - general (cs_build_general), chains that are the union of two paths (a contact
+              between two branches): Y per contact, G block by block over shared dofs;
+     g = J v_free + stabilisation on the normal rows (spec/benchmarks.md "Common settings"):
+            gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
+            phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt).
+   Warm start: impulses of last step's contact with the same geom pair and feature id,
+   carried through the world frame into the new contact frame (the cone projection is done
+   by the solver); none at new impacts and none after a failed solve. */
+#include <math.h>
+#include <string.h>
+
+#include "core/cs_error.h"
+#include "math/cs_math.h"
+#include "core/cs_memory.h"
+#include "contactsim/cs_dynamics.h"
+
+/* The velocity of the point p carried by dof k's motion (S = [w; v_O]: v_O + w x p) in the
+   contact frame F (rows n, t1, t2): one column of the contact's three Jacobian rows. */
+static inline void cs_contact_jac_col(const double* S, const double* p, const double* F,
+                                      double j[3]) {
+  double v0 = S[1] * p[2] - S[2] * p[1] + S[3];
+  double v1 = S[2] * p[0] - S[0] * p[2] + S[4];
+  double v2 = S[0] * p[1] - S[1] * p[0] + S[5];
+  j[0] = F[0] * v0 + F[1] * v1 + F[2] * v2;
+  j[1] = F[3] * v0 + F[4] * v1 + F[5] * v2;
+  j[2] = F[6] * v0 + F[7] * v1 + F[8] * v2;
+}
+
+/* rows (3 x nv) += sign * frame * (point Jacobian of body at p) */
+static void cs_contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
+                               const double* frame, double sign, double* rows) {
+  int nv = m->nv;
+  for (int k = m->body_lastdof[body]; k >= 0; k = m->dof_parent[k]) {
+    double j[3];
+    cs_contact_jac_col(d->cdof + 6 * k, p, frame, j);
+    rows[k] += sign * j[0], rows[nv + k] += sign * j[1], rows[2 * nv + k] += sign * j[2];
+  }
+}
+
+static CS_INLINE void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
+  lambda[0] = lambda[1] = lambda[2] = 0;
+  for (int j = 0; j < d->ncon_prev; j++) {
+    const csContact* q = d->contact_prev + j;
+    if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] || q->feature != c->feature) continue;
+    double f[3];
+    cs_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
+    cs_mulmat3vec(lambda, c->frame, f);
+    return;
+  }
+}
+
+/* The dofs that move contact i: the union of both bodies' chains to the root, in
+   descending order (dof_parent[k] < k, so each walk descends; once the walks meet they
+   share the rest). Returns their number. */
+static CS_INLINE int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
+  int n = 0;
+  int k1 = m->body_lastdof[b1], k0 = b0 > 0 ? m->body_lastdof[b0] : -1;
+  while (k1 >= 0 || k0 >= 0) {
+    if (k1 == k0) {
+      chain[n++] = k1;
+      k1 = m->dof_parent[k1], k0 = m->dof_parent[k0];
+    } else if (k1 > k0) {
+      chain[n++] = k1;
+      k1 = m->dof_parent[k1];
+    } else {
+      chain[n++] = k0;
+      k0 = m->dof_parent[k0];
+    }
+  }
+  return n;
+}
+
+/* The general case (some contact between two moving bodies on different branches): J as
+   dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
+   block by block over the dofs two chains share. */
+static CS_INLINE void cs_build_general(const csModel* m, csData* d, const double* vfree,
+                                       const int* chain, const int* nchain, int* single,
+                                       const double* sd, double* za) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc;
+  const double* LD = d->qLD;
+  const int* adr = m->dof_Madr;
+  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
+  for (int i = 0; i < nc; i++) {
+    const csContact* c = d->contact + i;
+    double* rows = d->efc_J + (size_t)3 * i * nv;
+    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+    const int* ch = chain + (size_t)i * nv;
+    int nch = nchain[i];
+    if (single[i] && b0 == 0) {
+      /* against the world: J's rows along the chain, written compactly into the contact's
+         Y block (where the solve below continues) and into J */
+      double* y = d->efc_Y + (size_t)3 * i * nv;
+      for (int e = 0; e < nch; e++) {
+        int k = ch[e];
+        double j[3];
+        cs_contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
+        y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
+        rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
+      }
+      single[i] = 2; /* J already gathered */
+      continue;
+    }
+    cs_contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
+    if (b0 > 0) cs_contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
+  }
+  /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
+     which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
+     3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
+  for (int i = 0; i < nc; i++) {
+    const double* J = d->efc_J + (size_t)3 * i * nv;
+    const int* ch = chain + (size_t)i * nv;
+    int nch = nchain[i];
+    double* Y = d->efc_Y + (size_t)3 * i * nv;
+    if (single[i]) {
+      /* on one path to the root the ancestors of ch[e] are ch[e + 1], ch[e + 2], ... in
+         order, so the solve runs in the compact index space: gather, solve, scale */
+      double* restrict y0 = Y;
+      double* restrict y1 = Y + nch;
+      double* restrict y2 = Y + 2 * nch;
+      if (single[i] == 1)
+        for (int e = 0; e < nch; e++) {
+          int k = ch[e];
+          y0[e] = J[k], y1[e] = J[nv + k], y2[e] = J[2 * nv + k];
+        }
+      for (int e = 0; e < nch; e++) {
+        double a0 = y0[e], a1 = y1[e], a2 = y2[e];
+        int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
+        for (int f = e + 1; f < nch; f++) {
+          double l = LD[rb + f];
+          y0[f] -= l * a0, y1[f] -= l * a1, y2[f] -= l * a2;
+        }
+        double sk = sd[ch[e]];
+        y0[e] = a0 * sk, y1[e] = a1 * sk, y2[e] = a2 * sk;
+      }
+      continue;
+    }
+    double* w = Y; /* first 3 dense rows (a copy of J), then the compact form */
+    memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
+    for (int e = 0; e < nch; e++) {
+      int k = ch[e];
+      double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
+      const double* rk = LD + adr[k];
+      int t = 1;
+      for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
+        double l = rk[t];
+        w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
+      }
+    }
+    /* compact in place: row r's entries go to [r nch, (r + 1) nch), below row r + 1's
+       sources (at >= (r + 1) nv); within a row they are gathered first */
+    for (int r = 0; r < 3; r++) {
+      for (int e = 0; e < nch; e++) za[e] = w[r * nv + ch[e]] * sd[ch[e]];
+      memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
+    }
+  }
+  /* g = J v_free over each chain */
+  for (int i = 0; i < nc; i++) {
+    const int* chi = chain + (size_t)i * nv;
+    const double* J0 = d->efc_J + (size_t)3 * i * nv;
+    double g0 = 0, g1 = 0, g2 = 0;
+    for (int e = 0, ni = nchain[i]; e < ni; e++) {
+      int k = chi[e];
+      double v = vfree[k];
+      g0 += J0[k] * v, g1 += J0[nv + k] * v, g2 += J0[2 * nv + k] * v;
+    }
+    d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
+  }
+  /* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share.
+     Two single paths to the root share a common tail (the path of their deepest common
+     dof), found from the ends and summed two dofs at a time in the lanes of a vector; other
+     chains (a contact between two moving bodies) merge their dof lists. The upper triangle
+     and its mirror are written together. */
+  double* G = d->efc_G;
+  for (int i = 0; i < nc; i++) {
+    const int* chi = chain + (size_t)i * nv;
+    int ni = nchain[i];
+    const double* Yi = d->efc_Y + (size_t)3 * i * nv;
+    for (int j = i; j < nc; j++) {
+      const int* chj = chain + (size_t)j * nv;
+      int nj = nchain[j];
+      const double* Yj = d->efc_Y + (size_t)3 * j * nv;
+      double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      if (single[i] && single[j]) {
+        int L = 0;
+        while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
+        const double* a0p = Yi + ni - L;
+        const double* a1p = a0p + ni;
+        const double* a2p = a1p + ni;
+        const double* b0p = Yj + nj - L;
+        const double* b1p = b0p + nj;
+        const double* b2p = b1p + nj;
+        cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00, s12 = s00, s20 = s00,
+              s21 = s00, s22 = s00;
+        int e = 0;
+        for (; e + 1 < L; e += 2) {
+          cs_v2 x0, x1, x2, y0, y1, y2;
+          memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16), memcpy(&x2, a2p + e, 16);
+          memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16), memcpy(&y2, b2p + e, 16);
+          s00 += x0 * y0, s01 += x0 * y1, s02 += x0 * y2;
+          s10 += x1 * y0, s11 += x1 * y1, s12 += x1 * y2;
+          s20 += x2 * y0, s21 += x2 * y1, s22 += x2 * y2;
+        }
+        B[0] = s00[0] + s00[1], B[1] = s01[0] + s01[1], B[2] = s02[0] + s02[1];
+        B[3] = s10[0] + s10[1], B[4] = s11[0] + s11[1], B[5] = s12[0] + s12[1];
+        B[6] = s20[0] + s20[1], B[7] = s21[0] + s21[1], B[8] = s22[0] + s22[1];
+        if (e < L) {
+          double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e], y1 = b1p[e], y2 = b2p[e];
+          B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+          B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+          B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+        }
+      } else {
+        int ei = 0, ej = 0;
+        while (ei < ni && ej < nj) {
+          int ki = chi[ei], kj = chj[ej];
+          if (ki > kj) {
+            ei++;
+          } else if (kj > ki) {
+            ej++;
+          } else {
+            double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
+            double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
+            B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
+            B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
+            B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
+            ei++, ej++;
+          }
+        }
+      }
+      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+      Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
+      Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
+      Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
+      Gji[0] = B[0], Gji[1] = B[3], Gji[2] = B[6];
+      Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
+      Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
+    }
+  }
+}
+
+/* dofs summed per pass of cs_gram */
+#define CS_GRAM_MAXT 8
+
+/* Rows a and a + 1 of Y^T diag(dv) Y at the columns b, b + 1 (y0, y1: rows a, a + 1 of Y
+   scaled by dv and broadcast), added to s0, s1 (add) or stored there. */
+static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,
+                                 const cs_v2* y1, int add, cs_v2* s0, cs_v2* s1) {
+  cs_v2 u = *s0, v = *s1;
+  int t = 0;
+  if (!add && nt > 0) { /* start from the first product (0 + x costs an addition) */
+    cs_v2 y = cs_v2_load(Y + b);
+    u = y0[0] * y, v = y1[0] * y, t = 1;
+  }
+  for (; t < nt; t++) {
+    cs_v2 y = cs_v2_load(Y + (size_t)t * ldr + b);
+    u += y0[t] * y, v += y1[t] * y;
+  }
+  *s0 = u, *s1 = v;
+}
+
+/* G = Y^T diag(dv) Y (n x n) over nt dof rows of Y (dof-major: rows of ldr >= n entries,
+   even, the pad zero); add: G += instead. Two rows of G at a time, from their diagonal 2x2
+   block on, two columns to a vector; each 2x2 block right of the diagonal is also stored
+   transposed below it and the diagonal blocks are made symmetric, so G comes out exactly
+   symmetric. Inlined with nt = 6 (a floating base) for the broadcast rows to stay in
+   registers. */
+static CS_INLINE void cs_gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
+                              double* G) {
+  int ne = n & ~1; /* rows and columns in whole 2x2 blocks */
+  for (int a = 0; a < n; a += 2) {
+    cs_v2 y0[CS_GRAM_MAXT], y1[CS_GRAM_MAXT];
+    for (int t = 0; t < nt; t++) {
+      double u = Y[(size_t)t * ldr + a] * dv[t], v = Y[(size_t)t * ldr + a + 1] * dv[t];
+      y0[t] = (cs_v2){u, u}, y1[t] = (cs_v2){v, v};
+    }
+    double* G0 = G + (size_t)a * n;
+    double* G1 = G0 + n;
+    if (a == ne) { /* n odd: the last row, of which only the diagonal entry is left */
+      cs_v2 s0 = {add ? G0[a] : 0, 0}, s1 = s0;
+      cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
+      G0[a] = s0[0];
+      break;
+    }
+    cs_v2 s0 = {0, 0}, s1 = {0, 0};
+    if (add) s0 = cs_v2_load(G0 + a), s1 = cs_v2_load(G1 + a);
+    cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
+    s1[0] = s0[1];
+    cs_v2_store(G0 + a, s0), cs_v2_store(G1 + a, s1);
+    for (int b = a + 2; b < ne; b += 2) {
+      s0 = s1 = (cs_v2){0, 0};
+      if (add) s0 = cs_v2_load(G0 + b), s1 = cs_v2_load(G1 + b);
+      cs_gram_chunk(Y, ldr, nt, b, y0, y1, add, &s0, &s1);
+      cs_v2_store(G0 + b, s0), cs_v2_store(G1 + b, s1);
+      cs_v2 t0 = {s0[0], s1[0]}, t1 = {s0[1], s1[1]};
+      double* Gb = G + (size_t)b * n + a;
+      cs_v2_store(Gb, t0), cs_v2_store(Gb + n, t1);
+    }
+    if (ne < n) { /* n odd: the last column (its pair in Y is the zero pad) */
+      s0 = s1 = (cs_v2){0, 0};
+      if (add) s0[0] = G0[ne], s1[0] = G1[ne];
+      cs_gram_chunk(Y, ldr, nt, ne, y0, y1, add, &s0, &s1);
+      G0[ne] = s0[0], G1[ne] = s1[0];
+      cs_v2 t0 = {s0[0], s1[0]};
+      cs_v2_store(G + (size_t)ne * n + a, t0);
+    }
+  }
+}
+
+/* The shared tail's part of the solve for all contact rows at once (Xr: nR rows of ldr
+   entries, dof-major; R[t]'s ancestors are R[t + 1], ...): row u gets its terms t < u in
+   ascending t, the operations of the per-chain solve in its order. Up to CS_TAIL_MAXT rows,
+   two columns at a time with the rows in registers (inlined with nR = 6, a floating base);
+   more, row by row. */
+#define CS_TAIL_MAXT 8
+static CS_INLINE void cs_tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
+                                    int ldr, int nR) {
+  if (nR <= CS_TAIL_MAXT) {
+    cs_v2 l[CS_TAIL_MAXT * (CS_TAIL_MAXT - 1) / 2]; /* L(R[t], R[u]) by u, then t */
+    for (int u = 1, q = 0; u < nR; u++)
+      for (int t = 0; t < u; t++, q++) {
+        double x = LD[adr[R[t]] + u - t];
+        l[q] = (cs_v2){x, x};
+      }
+    for (int b = 0; b < ldr; b += 2) {
+      cs_v2 x[CS_TAIL_MAXT];
+      for (int u = 0, q = 0; u < nR; u++) {
+        cs_v2 y = cs_v2_load(Xr + (size_t)u * ldr + b);
+        for (int t = 0; t < u; t++, q++) y -= l[q] * x[t];
+        x[u] = y;
+        if (u > 0) cs_v2_store(Xr + (size_t)u * ldr + b, y);
+      }
+    }
+    return;
+  }
+  for (int u = 1; u < nR; u++) {
+    double* xu = Xr + (size_t)u * ldr;
+    for (int t = 0; t < u; t++) {
+      double v = LD[adr[R[t]] + u - t];
+      cs_v2 lt = {v, v};
+      const double* xt = Xr + (size_t)t * ldr;
+      for (int b = 0; b < ldr; b += 2) {
+        cs_v2 y = cs_v2_load(xu + b) - lt * cs_v2_load(xt + b);
+        cs_v2_store(xu + b, y);
+      }
+    }
+  }
+}
+
+/* Column k of a contact's three J rows (0 if k <= kcut: the shallower body's dofs) into j,
+   stored into rows (3 rows of nv) and added to g = J v_free */
+static inline void cs_path_col(const csModel* m, const double* cdof, const double* vfree, int k,
+                               int kcut, const double* F, const double* P, double* rows,
+                               double j[3], double g[3]) {
+  if (k <= kcut) {
+    j[0] = j[1] = j[2] = 0;
+    return;
+  }
+  int tk = m->dof_tran[k], nv = m->nv;
+  if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
+    j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
+  else
+    cs_contact_jac_col(cdof + 6 * k, P, F, j);
+  rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
+  double v = vfree[k];
+  g[0] += j[0] * v, g[1] += j[1] * v, g[2] += j[2] * v;
+}
+
+/* The common case: every contact's chain is one path to the root (a body against the world
+   or against a body on its own path), e.g. a floating-base robot on the ground. Contact i's
+   path is row chadr[i] of dof_Mcol (its deeper body's last dof and that dof's ancestors),
+   nchain[i] dofs. All paths share a tail R of nR dofs (a legged robot: its floating base);
+   contact i's path is its own part, the first m_i = nchain[i] - nR dofs, then R.
+   With X = L^-T J^T (so that G = X^T D^-1 X), X is kept in efc_Y in two pieces:
+     Xr   R's rows of X for all 3nc contact rows, dof-major: nR rows of ldr entries (3nc
+          rounded up to even, the pad zero) - the part every pair of contacts shares;
+     own  contact i's own part at own + ownadr[i]: 3 rows of m_i, compact.
+   J is computed column by column along the path (and g = J v_free with it), each column
+   less the terms of the contact's own part before it, and stored once into X; R's part of
+   the solve then runs for all contact rows at once (cs_tail_solve). Every entry of X gets
+   the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
+   (cs_gram) + the own parts' products for the pairs whose own parts meet (a contact with
+   itself, or two contacts on one branch). w, lof: scratch of nv. */
+CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfree,
+                                  const int* chadr, const int* nchain, int nR, int* ownadr,
+                                  double* w, int* lof) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
+  const double* LD = d->qLD;
+  const double* dinv = d->qLDiagInv;
+  const int* adr = m->dof_Madr;
+  const double* cdof = d->cdof;
+  double* Xr = d->efc_Y;
+  double* own = Xr + (size_t)nR * ldr;
+  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
+  int oa = 0;
+  for (int i = 0; i < nc; i++) {
+    const csContact* c = d->contact + i;
+    const int* ch = m->dof_Mcol + chadr[i];
+    int nch = nchain[i], mi = nch - nR;
+    /* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut) move both points
+       alike, so J is 0 there; above kcut only the deeper body moves (b0 if neg) */
+    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+    int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
+    int neg = k0 > k1, kcut = neg ? k1 : k0;
+    double* rows = d->efc_J + (size_t)3 * i * nv;
+    double F[9], sg = neg ? -1.0 : 1.0; /* the frame, negated if b0 is the deeper body */
+    for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
+    /* J's columns along the path into X, each less the terms of the own part's entries
+       before it (left-looking: L^T couples ch[e] to ch[f], f < e, which are final by then,
+       and the terms come in ascending f, the order of the right-looking solve): the own
+       part at o (3 rows of m_i), R's into Xr's columns 3i.. */
+    ownadr[i] = oa;
+    double* restrict o0 = own + oa;
+    double* restrict o1 = o0 + mi;
+    double* restrict o2 = o1 + mi;
+    oa += 3 * mi;
+    double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
+    for (int f = 0; f < mi; f++) lof[f] = adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
+    double g[3] = {0, 0, 0};
+    int e = 0;
+    for (; e < mi; e++) {
+      double j[3];
+      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
+      double j0 = j[0], j1 = j[1], j2 = j[2];
+      for (int f = 0; f < e; f++) {
+        double l = LD[lof[f] + e]; /* L(ch[f], ch[e]) */
+        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+      }
+      o0[e] = j0, o1[e] = j1, o2[e] = j2;
+    }
+    /* R's entries two at a time (the own part is final): the same terms, L(ch[f], ch[e])
+       and L(ch[f], ch[e + 1]) side by side in row ch[f] */
+    for (; e + 1 < nch; e += 2) {
+      double ja[3], jb[3];
+      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, ja, g);
+      cs_path_col(m, cdof, vfree, ch[e + 1], kcut, F, P, rows, jb, g);
+      cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
+      for (int f = 0; f < mi; f++) {
+        cs_v2 l = cs_v2_load(LD + lof[f] + e);
+        y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
+        y2 -= l * (cs_v2){o2[f], o2[f]};
+      }
+      double* xa = Xr + (size_t)(e - mi) * ldr + 3 * i;
+      double* xb = xa + ldr;
+      xa[0] = y0[0], xa[1] = y1[0], xa[2] = y2[0];
+      xb[0] = y0[1], xb[1] = y1[1], xb[2] = y2[1];
+    }
+    if (e < nch) { /* the last of an odd count */
+      double j[3];
+      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
+      double j0 = j[0], j1 = j[1], j2 = j[2];
+      for (int f = 0; f < mi; f++) {
+        double l = LD[lof[f] + e];
+        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+      }
+      double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
+      x[0] = j0, x[1] = j1, x[2] = j2;
+    }
+    d->efc_g[3 * i] = g[0], d->efc_g[3 * i + 1] = g[1], d->efc_g[3 * i + 2] = g[2];
+  }
+  if (n & 1)
+    for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
+  /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t + 1], ... */
+  const int* R = nR > 0 ? m->dof_Mcol + chadr[0] + nchain[0] - nR : NULL;
+  double* dv = w; /* D^-1 on R */
+  for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
+  if (nR == 6)
+    cs_tail_solve(Xr, LD, adr, R, ldr, 6);
+  else
+    cs_tail_solve(Xr, LD, adr, R, ldr, nR);
+  /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT dofs), then the
+     own parts that meet */
+  double* G = d->efc_G;
+  for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
+    int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
+    if (nt == 6 && t0 == 0)
+      cs_gram(Xr, dv, ldr, 6, n, 0, G);
+    else
+      cs_gram(Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
+  }
+  for (int i = 0; i < nc; i++) {
+    const int* chi = m->dof_Mcol + chadr[i];
+    int mi = nchain[i] - nR;
+    if (mi == 0) continue;
+    const double* a0 = own + ownadr[i];
+    const double* a1 = a0 + mi;
+    const double* a2 = a1 + mi;
+    /* the diagonal block: its upper triangle, mirrored */
+    double B0 = 0, B1 = 0, B2 = 0, B4 = 0, B5 = 0, B8 = 0;
+    for (int e = 0; e < mi; e++) {
+      double di = dinv[chi[e]];
+      double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
+      double y0 = a0[e], y1 = a1[e], y2 = a2[e];
+      B0 += x0 * y0, B1 += x0 * y1, B2 += x0 * y2;
+      B4 += x1 * y1, B5 += x1 * y2, B8 += x2 * y2;
+    }
+    double* Gii = G + (size_t)(3 * i) * n + 3 * i;
+    Gii[0] += B0, Gii[1] += B1, Gii[2] += B2;
+    Gii[n + 1] += B4, Gii[n + 2] += B5, Gii[2 * n + 2] += B8;
+    Gii[n] = Gii[1], Gii[2 * n] = Gii[2], Gii[2 * n + 1] = Gii[n + 2];
+    for (int j = i + 1; j < nc; j++) {
+      const int* chj = m->dof_Mcol + chadr[j];
+      int mj = nchain[j] - nR;
+      /* two paths meet above R iff they share the dof just above R */
+      if (mj == 0 || chi[mi - 1] != chj[mj - 1]) continue;
+      int L = 1;
+      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
+      const int* kk = chi + mi - L;
+      const double* b0 = own + ownadr[j] + mj - L;
+      const double* b1 = b0 + mj;
+      const double* b2 = b1 + mj;
+      double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      for (int e = 0, f = mi - L; e < L; e++, f++) {
+        double di = dinv[kk[e]];
+        double x0 = a0[f] * di, x1 = a1[f] * di, x2 = a2[f] * di;
+        double y0 = b0[e], y1 = b1[e], y2 = b2[e];
+        B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+        B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+        B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+      }
+      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+      for (int r = 0; r < 3; r++)
+        for (int q = 0; q < 3; q++) {
+          Gij[(size_t)r * n + q] += B[3 * r + q];
+          Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
+        }
+    }
+  }
+}
+
+CS_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc;
+  double dt = m->opt.timestep, beta = m->opt.baumgarte;
+  csContactProblem* p = &d->problem;
+  size_t mark = cs_stack_mark(d);
+  int* nchain = CS_STACK_ALLOC(d, int, nc);
+  int* chadr = CS_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
+  int* ownadr = CS_STACK_ALLOC(d, int, nc);   /* paths: own parts in efc_Y */
+  double* za = CS_STACK_ALLOC(d, double, nv); /* scratch */
+  int* zi = CS_STACK_ALLOC(d, int, nv);       /* scratch */
+  if (!nchain || !chadr || !ownadr || !za || !zi) {
+    cs_stack_free(d, mark);
+    p->nc = 0;
+    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+  }
+  /* Is every contact's chain one path to the root: the deeper body's last dof kd and its
+     ancestors (row kd of dof_Mcol), with the shallower's ks among them? ks would sit at
+     the depth Mnum[ks] - 1 of that row. nR: the length of the tail all paths share. */
+  int paths = 1, nR = 0;
+  for (int i = 0; i < nc; i++) {
+    const csContact* c = d->contact + i;
+    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+    d->efc_mu[i] = c->mu;
+    int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
+    int kd = k0 > k1 ? k0 : k1, ks = k0 > k1 ? k1 : k0;
+    if (!paths) continue;
+    if (kd < 0 ||
+        (ks >= 0 && m->dof_Mcol[m->dof_Madr[kd] + m->dof_Mnum[kd] - m->dof_Mnum[ks]] != ks)) {
+      paths = 0;
+      continue;
+    }
+    chadr[i] = m->dof_Madr[kd];
+    int nch = nchain[i] = m->dof_Mnum[kd];
+    const int* ch = m->dof_Mcol + chadr[i];
+    /* root paths that share their dof at depth L - 1 share all L dofs up to the root */
+    const int* c0 = m->dof_Mcol + chadr[0] + nchain[0]; /* c0[-L]: depth L - 1 */
+    if (i == 0) {
+      nR = nch;
+    } else if (nR > nch || ch[nch - nR] != c0[-nR]) {
+      int L = nR < nch ? nR : nch;
+      while (L > 0 && ch[nch - L] != c0[-L]) L--;
+      nR = L;
+    }
+  }
+  if (paths) {
+    /* room in efc_Y for Xr (nR x ldr) and the own parts (3 sum m_i) */
+    size_t need = (size_t)nR * (size_t)(n + (n & 1));
+    for (int i = 0; i < nc; i++) need += 3 * (size_t)(nchain[i] - nR);
+    paths = need <= (size_t)3 * (size_t)m->ncon_max * (size_t)nv;
+  }
+  if (paths) {
+    cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za, zi);
+  } else {
+    int* chain = CS_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
+    int* single = CS_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */
+    double* sd = CS_STACK_ALLOC(d, double, nv);          /* D^-1/2 */
+    if (!chain || !single || !sd) {
+      cs_stack_free(d, mark);
+      p->nc = 0;
+      return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+    }
+    for (int i = 0; i < nc; i++) {
+      const csContact* c = d->contact + i;
+      int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+      int* ch = chain + (size_t)i * nv;
+      int nch = nchain[i] = cs_contact_chain(m, b0, b1, ch);
+      /* one path iff its first dof has all the others as ancestors (row length
+       * of M) */
+      single[i] = nch > 0 && m->dof_Mnum[ch[0]] == nch;
+    }
+    for (int k = 0; k < nv; k++) sd[k] = sqrt(d->qLDiagInv[k]);
+    cs_build_general(m, d, vfree, chain, nchain, single, sd, za);
+  }
+  cs_stack_free(d, mark);
+  for (int i = 0; i < nc; i++) {
+    double phi = d->contact[i].dist;
+    d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;
+  }
+  int warm = m->opt.warmstart && d->prev_converged;
+  for (int i = 0; i < nc; i++) {
+    if (warm)
+      cs_warmstart(d, d->contact + i, d->efc_lambda + 3 * i);
+    else
+      d->efc_lambda[3 * i] = d->efc_lambda[3 * i + 1] = d->efc_lambda[3 * i + 2] = 0;
+  }
+  p->nc = nc;
+  p->nv = nv;
+  p->mu = d->efc_mu;
+  p->G = d->efc_G;
+  p->g = d->efc_g;
+  p->R = NULL;
+  p->J = d->efc_J;
+  return CS_OK;
+}

@@ -1,0 +1,116 @@
+/* The NCP report every solver fills on exit (spec/solvers.md), and the contact frame. */
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "contactsim/cs_contact.h"
+#include "constraint/cs_contact_cone.h"
+#include "math/cs_math.h"
+#include "solvers/cs_solver.h"
+
+/* The report's sums over the contacts. */
+typedef struct csuReportSums {
+  double eps_p, eps_d, eps_c, sig, err2, g2, l2, v2;
+} csuReportSums;
+
+/* Contact i's terms, from its impulse and velocity v (= its rows of (G + R) lambda + g). */
+static inline void csu_report_contact(const csContactProblem* p, int i, const double* lambda,
+                                      const double v[3], csuReportSums* s) {
+  const double* li = lambda + 3 * (size_t)i;
+  for (int k = 0; k < 3; k++) {
+    size_t row = 3 * (size_t)i + (size_t)k;
+    s->g2 += p->g[row] * p->g[row];
+    s->l2 += lambda[row] * lambda[row];
+    s->v2 += v[k] * v[k];
+  }
+  double mu = p->mu[i];
+  /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
+     and maximal dissipation together. |v_T| once for v~, its distance to K* and the
+     natural map. */
+  double vt = cs_norm2(v[1], v[2]), dp, dd, dc;
+  csu_ncp_terms(li, v, vt, mu, &dp, &dd, &dc);
+  double ds = fabs(li[0] * v[0]);
+  if (dp > s->eps_p) s->eps_p = dp;
+  if (dd > s->eps_d) s->eps_d = dd;
+  if (dc > s->eps_c) s->eps_c = dc;
+  if (ds > s->sig) s->sig = ds;
+  s->err2 += csu_natural_map_sq_vt(li, v, vt, mu);
+}
+
+static void csu_report_finish(const csuReportSums* s, csNcpReport* r) {
+  r->eps_p = s->eps_p;
+  r->eps_d = s->eps_d;
+  r->eps_c = s->eps_c;
+  r->eps_abs = fmax(s->eps_p, fmax(s->eps_d, s->eps_c));
+  double err = sqrt(s->err2), gn = sqrt(s->g2);
+  /* Siconos 4.4.0 divides by max(|q|, |r|, |u|) only when it exceeds DBL_EPSILON
+     (fabs(norm) > DBL_EPSILON in fc3d_compute_error); same test here, so a zero problem
+     reports the absolute residual. */
+  double scale = fmax(gn, fmax(sqrt(s->l2), sqrt(s->v2)));
+  r->error = scale > DBL_EPSILON ? err / scale : err;
+  r->error_1pq = err / (1.0 + gn);
+  r->signorini = s->sig;
+}
+
+void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r) {
+  memset(r, 0, sizeof *r);
+  if (!p || p->nc <= 0) return;
+  const size_t n = 3 * (size_t)p->nc;
+  csuReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
+  /* One contact at a time (row block i of G times lambda), so no scratch vector of size
+     3nc is needed: this runs inside the step, which must not allocate. */
+  for (int i = 0; i < p->nc; i++) {
+    const size_t r0 = 3 * (size_t)i;
+    /* the three rows in one pass over lambda (each sum in the same order as alone) */
+    const double *G0 = p->G + r0 * n, *G1 = G0 + n, *G2 = G1 + n;
+    double s0 = 0, s1 = 0, s2 = 0;
+    for (size_t j = 0; j < n; j++) {
+      double lj = lambda[j];
+      s0 += G0[j] * lj, s1 += G1[j] * lj, s2 += G2[j] * lj;
+    }
+    double v[3] = {s0 + p->g[r0], s1 + p->g[r0 + 1], s2 + p->g[r0 + 2]};
+    if (p->R)
+      for (int k = 0; k < 3; k++) v[k] += p->R[r0 + (size_t)k] * lambda[r0 + (size_t)k];
+    csu_report_contact(p, i, lambda, v, &s);
+  }
+  csu_report_finish(&s, r);
+}
+
+CS_HOT void csu_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
+                             csNcpReport* r) {
+  memset(r, 0, sizeof *r);
+  if (!p || p->nc <= 0) return;
+  csuReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < p->nc; i++) csu_report_contact(p, i, lambda, v + 3 * (size_t)i, &s);
+  csu_report_finish(&s, r);
+}
+
+void cs_contact_frame(const double n[3], double frame[9]) {
+  /* e = the world axis least aligned with n; strict < keeps the first of tied axes, so
+     ties go x, then y, then z (the pyramidal LCP's facets depend on this choice). */
+  int e = 0;
+  double an[3] = {fabs(n[0]), fabs(n[1]), fabs(n[2])};
+  if (an[1] < an[e]) e = 1;
+  if (an[2] < an[e]) e = 2;
+  /* t1 = n x e_k written out: the cross product with a unit axis just picks components.
+     0.0 - a rather than -a so a zero component is +0, not -0, in printed frames. */
+  double t1[3];
+  if (e == 0) {
+    t1[0] = 0, t1[1] = n[2], t1[2] = 0.0 - n[1];
+  } else if (e == 1) {
+    t1[0] = 0.0 - n[2], t1[1] = 0, t1[2] = n[0];
+  } else {
+    t1[0] = n[1], t1[1] = 0.0 - n[0], t1[2] = 0;
+  }
+  double len = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  if (len > 0) {
+    double inv = 1.0 / len; /* one division, not three: this runs for every contact */
+    t1[0] *= inv, t1[1] *= inv, t1[2] *= inv;
+  }
+  frame[0] = n[0], frame[1] = n[1], frame[2] = n[2];
+  frame[3] = t1[0], frame[4] = t1[1], frame[5] = t1[2];
+  frame[6] = n[1] * t1[2] - n[2] * t1[1];
+  frame[7] = n[2] * t1[0] - n[0] * t1[2];
+  frame[8] = n[0] * t1[1] - n[1] * t1[0];
+}

@@ -1,0 +1,132 @@
+/* csData: one buffer holding every mutable array plus the scratch arena. */
+#include <math.h>
+#include <string.h>
+
+#include "core/cs_error.h"
+#include "math/cs_math.h"
+#include "core/cs_memory.h"
+#include "solvers/cs_solver.h"
+#include "contactsim/cs_dynamics.h"
+
+#define CS_ALIGN 64
+
+void* cs_stack_alloc(csData* d, size_t bytes) {
+  size_t o = (d->pstack_ + (CS_ALIGN - 1)) & ~(size_t)(CS_ALIGN - 1);
+  if (o + bytes > d->narena_) return NULL;
+  d->pstack_ = o + bytes;
+  if (d->pstack_ > d->maxstack_) d->maxstack_ = d->pstack_;
+  return d->arena_ + o;
+}
+
+/* The model's scratch estimate plus the largest solver workspace for ncon_max contacts.
+   The problem build's scratch (cs_contact_problem_build): nc x nv + 4 nc + nv ints, 2 nv
+   doubles, in 9 allocations of up to CS_ALIGN - 1 bytes of padding each. */
+static size_t cs_data_arena_bytes(const csModel* m) {
+  size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max +
+                                  (size_t)m->nv) +
+                   sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
+  return m->arena_bytes + problem + cs_solver_max_workspace(m->ncon_max) + 4096;
+}
+
+static void* cs_take(unsigned char* base, size_t* off, size_t bytes) {
+  size_t o = (*off + (CS_ALIGN - 1)) & ~(size_t)(CS_ALIGN - 1);
+  *off = o + bytes;
+  return base ? base + o : NULL;
+}
+#define TAKE(field, count) d->field = cs_take(b, &off, sizeof(*d->field) * (size_t)(count))
+
+static size_t cs_data_layout(const csModel* m, csData* d, void* base) {
+  unsigned char* b = base;
+  size_t off = 0;
+  int nb = m->nbody, nv = m->nv;
+  TAKE(qpos, m->nq); TAKE(qvel, nv); TAKE(ctrl, m->nu); TAKE(qfrc_applied, nv);
+  TAKE(qacc, nv); TAKE(qfrc_actuator, nv); TAKE(qfrc_bias, nv); TAKE(qfrc_damping, nv);
+  TAKE(xpos, 3 * nb); TAKE(xquat, 4 * nb); TAKE(xmat, 9 * nb); TAKE(xipos, 3 * nb);
+  TAKE(xanchor, 3 * m->njnt); TAKE(xaxis, 3 * m->njnt);
+  TAKE(geom_xpos, 3 * m->ngeom); TAKE(geom_xmat, 9 * m->ngeom);
+  TAKE(site_xpos, 3 * m->nsite); TAKE(site_xmat, 9 * m->nsite);
+  TAKE(cdof, 6 * nv); TAKE(cdof_dot, 6 * nv); TAKE(cinert, 10 * nb); TAKE(crb, 10 * nb);
+  TAKE(cvel, 6 * nb); TAKE(cacc, 6 * nb); TAKE(cfrc, 6 * nb);
+  TAKE(qM, m->nM); TAKE(qLD, m->nM); TAKE(qLDiagInv, nv);
+  TAKE(contact, m->ncon_max); TAKE(contact_prev, m->ncon_max); TAKE(qfrc_contact, nv);
+  size_t nefc = 3 * (size_t)m->ncon_max;
+  TAKE(efc_J, nefc * nv); TAKE(efc_Y, nefc * nv); TAKE(efc_G, nefc * nefc);
+  TAKE(efc_g, nefc); TAKE(efc_mu, m->ncon_max); TAKE(efc_lambda, nefc); TAKE(qvel_free, nv);
+  TAKE(arena_, cs_data_arena_bytes(m));
+  return off + CS_ALIGN;
+}
+#undef TAKE
+
+csData* cs_data_new(const csModel* m) {
+  if (!m) {
+    cs_error(CS_ERR_ARG, "cs_data_new: model is NULL");
+    return NULL;
+  }
+  csData* d = cs_calloc(1, sizeof *d);
+  if (!d) {
+    cs_error(CS_ERR_MEMORY, "cs_data_new: out of memory");
+    return NULL;
+  }
+  d->nbuffer_ = cs_data_layout(m, d, NULL);
+  d->buffer_ = cs_calloc(1, d->nbuffer_);
+  if (!d->buffer_) {
+    cs_free(d);
+    cs_error(CS_ERR_MEMORY, "cs_data_new: out of memory (%zu bytes)", (size_t)0);
+    return NULL;
+  }
+  cs_data_layout(m, d, d->buffer_);
+  d->narena_ = cs_data_arena_bytes(m);
+  cs_data_reset(m, d);
+  return d;
+}
+
+void cs_data_free(csData* d) {
+  if (!d) return;
+  cs_free(d->buffer_);
+  cs_free(d);
+}
+
+void cs_data_reset(const csModel* m, csData* d) {
+  /* everything but the arena */
+  memset(d->buffer_, 0, (size_t)(d->arena_ - (unsigned char*)d->buffer_));
+  memcpy(d->qpos, m->qpos0, sizeof(double) * (size_t)m->nq);
+  d->time = 0;
+  d->nstep = 0;
+  d->pstack_ = 0;
+  memset(d->warning, 0, sizeof d->warning);
+  memset(d->energy, 0, sizeof d->energy);
+  d->ncon = d->ncon_prev = 0;
+  d->prev_converged = 0;
+  memset(&d->solver_stats, 0, sizeof d->solver_stats);
+  memset(d->time_ns, 0, sizeof d->time_ns);
+  for (int i = 0; i < m->nbody; i++) cs_quat_identity(d->xquat + 4 * i);
+}
+
+void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
+  (void)m;
+  size_t n = (size_t)(src->arena_ - (unsigned char*)src->buffer_);
+  memcpy(dst->buffer_, src->buffer_, n);
+  dst->time = src->time;
+  dst->nstep = src->nstep;
+  memcpy(dst->warning, src->warning, sizeof src->warning);
+  memcpy(dst->energy, src->energy, sizeof src->energy);
+  dst->ncon = src->ncon;
+  dst->ncon_prev = src->ncon_prev;
+  dst->prev_converged = src->prev_converged;
+  dst->solver_stats = src->solver_stats;
+}
+
+csStatus cs_data_set_state(const csModel* m, csData* d, const double* qpos, int nq,
+                           const double* qvel, int nv) {
+  if (qpos && nq != m->nq)
+    return cs_error(CS_ERR_ARG, "state: %d positions given, the model has nq = %d", nq, m->nq);
+  if (qvel && nv != m->nv)
+    return cs_error(CS_ERR_ARG, "state: %d velocities given, the model has nv = %d", nv, m->nv);
+  for (int i = 0; qpos && i < nq; i++)
+    if (!isfinite(qpos[i])) return cs_error(CS_ERR_STATE, "state: qpos[%d] is not finite", i);
+  for (int i = 0; qvel && i < nv; i++)
+    if (!isfinite(qvel[i])) return cs_error(CS_ERR_STATE, "state: qvel[%d] is not finite", i);
+  if (qpos) memcpy(d->qpos, qpos, sizeof(double) * (size_t)nq);
+  if (qvel) memcpy(d->qvel, qvel, sizeof(double) * (size_t)nv);
+  return CS_OK;
+}

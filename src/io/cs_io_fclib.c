@@ -1,0 +1,394 @@
+/* FCLIB local problems (W r + q = u, per contact (n, t1, t2)) through libfclib 3.1.0 and
+   HDF5: W = G, q = g, r = lambda.
+
+   libfclib quirks this file works around (checked against the Debian 3.1.0 binary):
+   - Its readers end the process (exit(1) from its IO/ASSERT macros) on any HDF5 call that
+     fails: a missing dataset, a global problem given to fclib_read_local, a file without
+     /solution given to fclib_read_solution. Its readers also trust the sizes stored in
+     the file (a q longer than W's rows overflows a heap buffer). So every dataset libfclib
+     will touch is first checked here with plain HDF5 calls (presence, class, element
+     count, consistency of the sizes), and libfclib is called only on files that pass.
+   - fclib_write_local refuses a file that already holds a local problem, or any existing
+     non-HDF5 file with content (it adds to existing files, never truncates); so the file
+     is first created afresh (truncated) here, which gives "overwrite" its meaning.
+   - fclib_read_guesses opens the file read-write (it fails on read-only data) and returns
+     an uninitialised pointer when there are no guesses; the first guess is read here
+     directly instead.
+   - fclib_merit_local passes W to CSparse's cs_gaxpy, which does nothing for row-stored
+     (nz = -2) matrices, so its merit skips W r on Siconos' CSR files; fclib_merit_global
+     returns 0. Neither is used: cs_ncp_report computes the Siconos error itself.
+   - FCLIB's local V, R, s describe extra equality constraints (V^T r + R l + s = 0), not a
+     compliance on W; such mixed problems are rejected rather than misread.
+   HDF5 prints an error stack on stderr for every failed call by default; that is switched
+   off while this file probes and calls libfclib, and restored afterwards. The probing
+   helpers are shared with cs_io_fclib_global.c (cs_io_hdf5.c). */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contactsim/cs_contact.h"
+#include "core/cs_error.h"
+#include "solvers/cs_solver.h"
+#include "io/cs_io_hdf5.h"
+
+void cs_problem_free(csOwnedProblem* p) {
+  if (!p) return;
+  cs_free(p->mu);
+  cs_free(p->G);
+  cs_free(p->g);
+  cs_free(p->R);
+  cs_free(p->lambda);
+  cs_free(p->velocity);
+  cs_free(p);
+}
+
+#if defined(CS_HAVE_FCLIB) && CS_HAVE_FCLIB
+
+#include <fclib.h>
+#include <hdf5.h>
+
+int cs_have_fclib(void) { return 1; }
+
+/* ---------------------------------------------------------------- probing */
+
+typedef struct csFclibProbe {
+  int nrow;          /* 3 nc */
+  int has_solution;  /* /solution with r and u */
+  int has_guess;     /* /guesses/1/r (and maybe u) */
+  int guess_u;
+} csFclibProbe;
+
+/* Checks everything fclib_read_local and fclib_read_solution will read. */
+static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
+  csStatus st;
+  memset(pr, 0, sizeof *pr);
+  if (!csu_h5_exists(f, "/fclib_local")) {
+    if (csu_h5_exists(f, "/fclib_global"))
+      return cs_error(CS_ERR_UNSUPPORTED, "'%s' holds an FCLIB global problem, not a local one "
+                      "(read it with cs_fclib_read_global, then cs_global_condense for its "
+                      "local form)", path);
+    if (csu_h5_exists(f, "/fclib_global_rolling") || csu_h5_exists(f, "/fclib_local_rolling"))
+      return cs_error(CS_ERR_UNSUPPORTED,
+                      "'%s' is an FCLIB rolling-friction problem; not read (libfclib 3.1.0 "
+                      "cannot read it either)", path);
+    return cs_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
+                    "(no /fclib_local or /fclib_global group)", path);
+  }
+  if ((st = csu_h5_probe_spacedim(f, path, "/fclib_local"))) return st;
+  if (csu_h5_exists(f, "/fclib_local/V") || csu_h5_exists(f, "/fclib_local/R"))
+    return cs_error(CS_ERR_UNSUPPORTED,
+                    "FCLIB file '%s': local problem with equality constraints (V, R, s); "
+                    "not read", path);
+  int m = 0, n = 0;
+  if ((st = csu_h5_probe_matrix(f, path, "/fclib_local/W", &m, &n))) return st;
+  if (m != n || m == 0 || m % 3 != 0)
+    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W is %d x %d, not 3nc x 3nc with nc > 0",
+                    path, m, n);
+  if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/q", m))) return st;
+  if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/mu", m / 3))) return st;
+  if ((st = csu_h5_probe_info(f, path, "/fclib_local"))) return st;
+  if (csu_h5_exists(f, "/solution")) {
+    if ((st = csu_h5_need_len(f, path, "/solution/r", m))) return st;
+    if ((st = csu_h5_need_len(f, path, "/solution/u", m))) return st;
+    pr->has_solution = 1;
+  } else if (csu_h5_exists(f, "/guesses/1/r")) {
+    if ((st = csu_h5_need_len(f, path, "/guesses/1/r", m))) return st;
+    pr->has_guess = 1;
+    if (csu_h5_exists(f, "/guesses/1/u")) {
+      if ((st = csu_h5_need_len(f, path, "/guesses/1/u", m))) return st;
+      pr->guess_u = 1;
+    }
+  }
+  pr->nrow = m;
+  return CS_OK;
+}
+
+/* ---------------------------------------------------------------- conversion */
+
+/* a += x, except that a still zero takes x itself: 0.0 + (-0.0) would turn a stored -0.0
+   into +0.0 and break the bit-for-bit round trip. Duplicates are summed, as in CSparse. */
+static void acc(double* a, double x) { *a = *a == 0 ? x : *a + x; }
+
+/* Dense row-major copy of W (nrow x nrow) into G (zeroed), indices checked. Storage as in
+   CSparse, which Siconos uses to write these files: triplet i = row, p = column (fclib.h's
+   comment says the opposite; for a symmetric W it makes no difference); CSC p = column
+   pointers, i = rows; CSR p = row pointers, i = columns. */
+static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, const char* path) {
+  const size_t n = (size_t)nrow;
+  if (W->m != nrow || W->n != nrow)
+    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned a %d x %d W", path, W->m,
+                    W->n);
+  if (W->nz >= 0) {
+    for (int k = 0; k < W->nz; k++) {
+      int r = W->i[k], c = W->p[k];
+      if (r < 0 || r >= nrow || c < 0 || c >= nrow)
+        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W entry %d at (%d, %d) is outside "
+                        "the %d x %d matrix", path, k, r, c, nrow, nrow);
+      acc(&G[(size_t)r * n + (size_t)c], W->x[k]);
+    }
+    return CS_OK;
+  }
+  int csc = W->nz == -1;
+  for (int a = 0; a < nrow; a++) {
+    int k0 = W->p[a], k1 = W->p[a + 1];
+    if (k0 < 0 || k1 < k0 || k1 > W->nzmax || (a == 0 && k0 != 0))
+      return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W's %s pointers are not increasing "
+                      "within 0..nzmax %d at %d", path, csc ? "column" : "row", W->nzmax, a);
+    for (int k = k0; k < k1; k++) {
+      int b = W->i[k];
+      if (b < 0 || b >= nrow)
+        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W index %d out of range at entry %d",
+                        path, b, k);
+      size_t at = csc ? (size_t)b * n + (size_t)a : (size_t)a * n + (size_t)b;
+      acc(&G[at], W->x[k]);
+    }
+  }
+  return CS_OK;
+}
+
+/* ---------------------------------------------------------------- read */
+
+csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
+  if (out) *out = NULL;
+  if (!path || !out) return cs_error(CS_ERR_ARG, "cs_fclib_read_local: NULL path or out");
+
+  csH5Quiet quiet;
+  csu_h5_quiet(&quiet);
+  csStatus st = CS_OK;
+  struct fclib_local* fl = NULL;
+  struct fclib_solution* sol = NULL;
+  csOwnedProblem* o = NULL;
+  csFclibProbe pr;
+
+  hid_t f;
+  if ((st = csu_h5_open_read(path, &f))) goto done;
+  st = probe_local(f, path, &pr);
+  if (!st && pr.has_guess) {
+    /* Read here rather than by fclib_read_guesses (see the top of the file). */
+    o = cs_calloc(1, sizeof *o);
+    if (!o) {
+      st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+    } else {
+      o->lambda = cs_malloc((size_t)pr.nrow * sizeof(double));
+      if (pr.guess_u) o->velocity = cs_malloc((size_t)pr.nrow * sizeof(double));
+      if (!o->lambda || (pr.guess_u && !o->velocity))
+        st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+      else if (csu_h5_read(f, "/guesses/1/r", H5T_NATIVE_DOUBLE, o->lambda) < 0 ||
+               (pr.guess_u && csu_h5_read(f, "/guesses/1/u", H5T_NATIVE_DOUBLE, o->velocity) < 0))
+        st = cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read /guesses/1", path);
+    }
+  }
+  H5Fclose(f);
+  if (st) goto done;
+
+  fl = fclib_read_local(path);
+  if (!fl) {
+    st = cs_error(CS_ERR_IO, "libfclib could not read the local problem in '%s'", path);
+    goto done;
+  }
+  const int nrow = pr.nrow, nc = nrow / 3;
+  if (!o) o = cs_calloc(1, sizeof *o);
+  if (!o) {
+    st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+    goto done;
+  }
+  o->G = cs_calloc((size_t)nrow * (size_t)nrow, sizeof(double));
+  o->g = csu_dup_doubles(fl->q, (size_t)nrow);
+  o->mu = csu_dup_doubles(fl->mu, (size_t)nc);
+  if (!o->G || !o->g || !o->mu) {
+    st = cs_error(CS_ERR_MEMORY, "out of memory for a %d-contact problem from '%s'", nc, path);
+    goto done;
+  }
+  if ((st = to_dense(fl->W, nrow, o->G, path))) goto done;
+
+  if (pr.has_solution) {
+    sol = fclib_read_solution(path);
+    if (!sol || !sol->r || !sol->u) {
+      st = cs_error(CS_ERR_IO, "libfclib could not read the solution in '%s'", path);
+      goto done;
+    }
+    o->lambda = csu_dup_doubles(sol->r, (size_t)nrow);
+    o->velocity = csu_dup_doubles(sol->u, (size_t)nrow);
+    if (!o->lambda || !o->velocity) {
+      st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+      goto done;
+    }
+  }
+  /* FCLIB has no compliance on W (its R belongs to the V/R/s equality block, rejected
+     above), so R stays NULL; a problem written with R comes back with it folded into G. */
+  o->p.nc = nc;
+  o->p.nv = 0;
+  o->p.mu = o->mu;
+  o->p.G = o->G;
+  o->p.g = o->g;
+  o->p.R = NULL;
+  o->p.J = NULL;
+  o->p.asym = !csu_is_symmetric(3 * nc, o->G);
+
+done:
+  if (sol) fclib_delete_solutions(sol, 1);
+  if (fl) {
+    fclib_delete_local(fl); /* frees the members (and info), not the struct itself */
+    free(fl);
+  }
+  csu_h5_restore(&quiet);
+  if (st) {
+    cs_problem_free(o);
+    return st;
+  }
+  *out = o;
+  return CS_OK;
+}
+
+/* ---------------------------------------------------------------- write */
+
+/* Entry (r, c) of W = G + diag(R). A zero R[r] is not added, so G's -0.0 stays -0.0. */
+static double w_entry(const csContactProblem* p, size_t r, size_t c) {
+  double x = p->G[r * 3 * (size_t)p->nc + c];
+  if (p->R && r == c && p->R[r] != 0) x += p->R[r];
+  return x;
+}
+
+static int w_keep(double x, size_t r, size_t c) { return x != 0 || signbit(x) || r == c; }
+
+csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const double* lambda,
+                              const char* title) {
+  if (!path || !p) return cs_error(CS_ERR_ARG, "cs_fclib_write_local: NULL path or problem");
+  if (p->nc <= 0)
+    return cs_error(CS_ERR_ARG, "cannot write '%s': an FCLIB problem needs at least one "
+                    "contact (nc = %d)", path, p->nc);
+  if (!p->G || !p->g || !p->mu)
+    return cs_error(CS_ERR_ARG, "cannot write '%s': the problem has no G, g or mu", path);
+  if (p->nc > INT_MAX / 3)
+    return cs_error(CS_ERR_ARG, "cannot write '%s': nc = %d is too large", path, p->nc);
+  const int nrow = 3 * p->nc;
+  const size_t n = (size_t)nrow;
+
+  /* W = G (+ diag R): FCLIB has no slot for a compliance on W, so the matrix the solvers
+     actually see is written. Kept: every entry but +0.0, so a -0.0 survives the trip, and
+     the whole diagonal, so no array is empty (libfclib's reader exits on a NULL from
+     malloc, which malloc(0) may return). */
+  size_t nnz = 0;
+  for (size_t r = 0; r < n; r++)
+    for (size_t c = 0; c < n; c++)
+      if (w_keep(w_entry(p, r, c), r, c)) nnz++;
+  if (nnz > (size_t)INT_MAX)
+    return cs_error(CS_ERR_ARG, "cannot write '%s': %zu non-zeros exceed FCLIB's int indices",
+                    path, nnz);
+
+  csStatus st = CS_OK;
+  int* colptr = cs_malloc((n + 1) * sizeof(int));
+  int* rowind = cs_malloc(nnz * sizeof(int));
+  double* val = cs_malloc(nnz * sizeof(double));
+  double* u = lambda ? cs_malloc(n * sizeof(double)) : NULL;
+  if (!colptr || !rowind || !val || (lambda && !u)) {
+    cs_free(colptr), cs_free(rowind), cs_free(val), cs_free(u);
+    return cs_error(CS_ERR_MEMORY, "out of memory writing '%s'", path);
+  }
+  /* Compressed columns (nz = -1): the CSparse form libfclib's own merit code understands
+     (see the top of the file). G is symmetric, so the arrays equal the CSR ones anyway. */
+  size_t k = 0;
+  for (size_t c = 0; c < n; c++) {
+    colptr[c] = (int)k;
+    for (size_t r = 0; r < n; r++) {
+      double x = w_entry(p, r, c);
+      if (w_keep(x, r, c)) {
+        rowind[k] = (int)r;
+        val[k] = x;
+        k++;
+      }
+    }
+  }
+  colptr[n] = (int)k;
+
+  if (lambda) {
+    /* u = W r + q with the W just written, so the stored pair is consistent in FCLIB's
+       own terms. */
+    for (size_t r = 0; r < n; r++) {
+      double s = 0;
+      for (size_t c = 0; c < n; c++) s += p->G[r * n + c] * lambda[c];
+      if (p->R) s += p->R[r] * lambda[r];
+      u[r] = s + p->g[r];
+    }
+  }
+
+  csH5Quiet quiet;
+  csu_h5_quiet(&quiet);
+  /* Create (truncate) the file ourselves, so libfclib finds an empty HDF5 file it is
+     willing to add a problem to. */
+  if ((st = csu_h5_create_empty(path))) goto done;
+
+  {
+    /* libfclib takes non-const pointers but only reads through them. */
+    struct fclib_matrix W;
+    memset(&W, 0, sizeof W);
+    W.nzmax = (int)nnz;
+    W.m = nrow;
+    W.n = nrow;
+    W.p = colptr;
+    W.i = rowind;
+    W.x = val;
+    W.nz = -1;
+    W.info = NULL;
+    struct fclib_info info;
+    info.title = (char*)(title ? title : "contactsim contact problem");
+    info.description = (char*)(p->R ? "contactsim: W = G + diag(R) (Delassus plus compliance), "
+                                      "q = g (free velocity), r = lambda (impulses)"
+                                    : "contactsim: W = G (Delassus J M^-1 J^T), q = g (free "
+                                      "velocity), r = lambda (impulses)");
+    info.math_info = NULL;
+    struct fclib_local prob;
+    memset(&prob, 0, sizeof prob);
+    prob.W = &W;
+    prob.V = NULL;
+    prob.R = NULL;
+    prob.mu = (double*)p->mu;
+    prob.q = (double*)p->g;
+    prob.s = NULL;
+    prob.spacedim = 3;
+    prob.info = &info;
+    if (!fclib_write_local(&prob, path)) {
+      st = cs_error(CS_ERR_IO, "libfclib could not write the local problem to '%s'", path);
+      goto done;
+    }
+    if (lambda) {
+      struct fclib_solution sol;
+      sol.v = NULL;
+      sol.u = u;
+      sol.r = (double*)lambda;
+      sol.l = NULL;
+      if (!fclib_write_solution(&sol, path)) {
+        st = cs_error(CS_ERR_IO, "libfclib could not write the solution to '%s'", path);
+        goto done;
+      }
+    }
+  }
+
+done:
+  csu_h5_restore(&quiet);
+  cs_free(colptr);
+  cs_free(rowind);
+  cs_free(val);
+  cs_free(u);
+  return st;
+}
+
+#else /* no libfclib */
+
+int cs_have_fclib(void) { return 0; }
+
+csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
+  if (out) *out = NULL;
+  return cs_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
+                  "without libfclib (FCLIB support off)", path ? path : "(null)");
+}
+
+csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const double* lambda,
+                              const char* title) {
+  (void)p, (void)lambda, (void)title;
+  return cs_error(CS_ERR_UNSUPPORTED, "cannot write FCLIB file '%s': contactsim was built "
+                  "without libfclib (FCLIB support off)", path ? path : "(null)");
+}
+
+#endif

@@ -1,0 +1,886 @@
+/* URDF reader: <robot> with <link> and <joint> elements -> builder bodies, joints, geoms.
+
+   Order of work: (1) collect links and joints and check the topology (one tree: a single
+   root, no link that is the child of two joints, no cycle, no unknown link); (2) walk the
+   tree from the root (parents before children) and add one body per link, the joint that
+   attaches it, its inertia and its collision geoms. A link's frame is its parent joint's
+   frame, so the body pose is the joint origin and the joint anchor is the body origin.
+
+   What the library does not simulate (joint friction, effort and velocity limits, mimic
+   joints, simulator-specific tags, non-STL collision meshes) is never dropped silently:
+   it becomes a note, one line per kind with a count and the first place it occurs. Visual
+   elements are ignored without a note. Also here: cs_load_model, which dispatches on the
+   file extension and compiles. */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include <libxml/tree.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "contactsim/cs_io.h"
+#include "core/cs_error.h"
+#include "io/cs_io_xml.h"
+#include "math/cs_math.h"
+
+#define U_PATH 4096
+
+enum { U_REVOLUTE, U_CONTINUOUS, U_PRISMATIC, U_FIXED, U_FLOATING, U_PLANAR };
+
+typedef struct {
+  char* name;            /* xmlFree */
+  const xmlNode* node;
+  int parent_joint;      /* joint whose child this link is, -1 for a root */
+  int first_joint;       /* first joint whose parent this link is (document order) */
+  int body;              /* builder body index */
+} uLink;
+
+typedef struct {
+  char* name;            /* xmlFree */
+  const xmlNode* node;
+  int type;              /* U_* */
+  int parent, child;     /* link indices */
+  int next;              /* next joint with the same parent link */
+} uJoint;
+
+typedef struct {
+  char* key;             /* what is ignored (cs_malloc) */
+  int count;
+  char first[160];       /* the first object it was seen on */
+  long line;
+} uNote;
+
+typedef struct {
+  char* path;            /* resolved file (cs_malloc) */
+  double scale[3];
+  int id;                /* builder mesh index */
+  char* name;            /* mesh name (cs_malloc) */
+} uMesh;
+
+typedef struct {
+  csBuilder* b;
+  const char* file;
+  const csLoadOptions* o;
+  char dir[U_PATH];
+  uLink* link;
+  int nlink;
+  uJoint* jnt;
+  int njnt;
+  uNote* note;
+  int nnote, cnote;
+  uMesh* mesh;
+  int nmesh, cmesh;
+} uCtx;
+
+/* ------------------------------------------------------------------ small helpers */
+static long u_line(const xmlNode* n) { return xmlGetLineNo(n); }
+
+static int u_is(const xmlNode* n, const char* name) {
+  return n->type == XML_ELEMENT_NODE && strcmp(cs_xml_name(n), name) == 0;
+}
+
+static const xmlNode* u_child(const xmlNode* n, const char* name) {
+  for (const xmlNode* c = n->children; c; c = c->next)
+    if (u_is(c, name)) return c;
+  return NULL;
+}
+
+/* Error prefixed with "file:line: ". */
+static csStatus u_err(const uCtx* c, csStatus s, const xmlNode* n, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static csStatus u_err(const uCtx* c, csStatus s, const xmlNode* n, const char* fmt, ...) {
+  char buf[1536];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n) return cs_error(s, "%s:%ld: %s", c->file, u_line(n), buf);
+  return cs_error(s, "%s: %s", c->file, buf);
+}
+
+/* The builder reports a failed add with -1 and a message: out of memory or a bad model. */
+static csStatus u_builder_failed(void) {
+  return strstr(cs_last_error(), "out of memory") ? CS_ERR_MEMORY : CS_ERR_MODEL;
+}
+
+static void u_source(const uCtx* c, const xmlNode* n, char* buf, size_t nbuf) {
+  snprintf(buf, nbuf, "%s:%ld", c->file, u_line(n));
+}
+
+/* One scalar attribute: 1 present, 0 absent, -1 malformed (error set, CS_ERR_PARSE). */
+static int u_num(const uCtx* c, const xmlNode* n, const char* attr, double* out) {
+  return cs_xml_doubles(c->file, n, attr, out, 1);
+}
+
+/* A required scalar attribute. */
+static csStatus u_num_req(const uCtx* c, const xmlNode* n, const char* attr, double* out) {
+  int r = u_num(c, n, attr, out);
+  if (r < 0) return CS_ERR_PARSE;
+  if (r == 0)
+    return u_err(c, CS_ERR_PARSE, n, "<%s>: missing attribute '%s'", cs_xml_name(n), attr);
+  return CS_OK;
+}
+
+/* Aggregated note: one per key, with a count and the first occurrence. */
+static void u_note(uCtx* c, const char* key, const char* object, const xmlNode* n) {
+  for (int i = 0; i < c->nnote; i++)
+    if (strcmp(c->note[i].key, key) == 0) {
+      c->note[i].count++;
+      return;
+    }
+  if (c->nnote == c->cnote) {
+    int nc = c->cnote ? 2 * c->cnote : 16;
+    uNote* p = cs_realloc(c->note, sizeof(uNote) * (size_t)c->cnote, sizeof(uNote) * (size_t)nc);
+    if (!p) return; /* notes are advisory: a failed allocation loses one */
+    c->note = p;
+    c->cnote = nc;
+  }
+  uNote* t = &c->note[c->nnote];
+  t->key = cs_strdup(key);
+  if (!t->key) return;
+  t->count = 1;
+  snprintf(t->first, sizeof t->first, "%s", object ? object : "");
+  t->line = n ? u_line(n) : 0;
+  c->nnote++;
+}
+
+static void u_flush_notes(uCtx* c) {
+  for (int i = 0; i < c->nnote; i++) {
+    const uNote* t = &c->note[i];
+    cs_builder_add_note(c->b, "%s: %s (%d time%s; first: %s at line %ld)", c->file, t->key,
+                        t->count, t->count == 1 ? "" : "s", t->first, t->line);
+  }
+}
+
+/* Roll-pitch-yaw about fixed axes: R = Rz(yaw) Ry(pitch) Rx(roll). */
+static void u_rpy2quat(double* q, const double* rpy) {
+  static const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, ez[3] = {0, 0, 1};
+  double qx[4], qy[4], qz[4], t[4];
+  cs_axisangle2quat(qx, ex, rpy[0]);
+  cs_axisangle2quat(qy, ey, rpy[1]);
+  cs_axisangle2quat(qz, ez, rpy[2]);
+  cs_quat_mul(t, qz, qy);
+  cs_quat_mul(q, t, qx);
+  cs_quat_normalize(q);
+}
+
+/* <origin xyz rpy> child of n (identity when absent). */
+static csStatus u_origin(const uCtx* c, const xmlNode* n, double* pos, double* quat) {
+  cs_zero(pos, 3);
+  cs_quat_identity(quat);
+  const xmlNode* o = u_child(n, "origin");
+  if (!o) return CS_OK;
+  double rpy[3] = {0, 0, 0};
+  if (cs_xml_doubles(c->file, o, "xyz", pos, 3) < 0) return CS_ERR_PARSE;
+  int r = cs_xml_doubles(c->file, o, "rpy", rpy, 3);
+  if (r < 0) return CS_ERR_PARSE;
+  if (r > 0) u_rpy2quat(quat, rpy);
+  return CS_OK;
+}
+
+/* ------------------------------------------------------------------ mesh files */
+static int u_file_exists(const char* p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Try dir + rel; on success the (canonical) path is written to out. */
+static int u_try(const char* dir, const char* rel, char* out, size_t nout) {
+  char buf[U_PATH];
+  int w;
+  if (!dir || !*dir)
+    w = snprintf(buf, sizeof buf, "%s", rel);
+  else
+    w = snprintf(buf, sizeof buf, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", rel);
+  if (w < 0 || (size_t)w >= sizeof buf || !u_file_exists(buf)) return 0;
+  char* real = realpath(buf, NULL);
+  snprintf(out, nout, "%s", real ? real : buf);
+  free(real); /* realpath allocates with the C library */
+  return 1;
+}
+
+/* Try every suffix of the '/'-separated path rel (rel itself, then with its first component
+   stripped, and so on down to the last component) under dir. */
+static int u_try_suffixes(const char* dir, const char* rel, char* out, size_t nout) {
+  const char* s = rel;
+  while (*s) {
+    while (*s == '/') s++;
+    if (!*s) break;
+    if (u_try(dir, s, out, nout)) return 1;
+    const char* slash = strchr(s, '/');
+    if (!slash) break;
+    s = slash + 1;
+  }
+  return 0;
+}
+
+/* Resolve a mesh URI. package://PKG/rest: the suffixes of PKG/rest under each directory of
+   o->package_path, then under the URDF's directory, its parent and its grandparent (this
+   covers both a ROS layout, DIR/PKG/rest, and example-robot-data's,
+   package://example-robot-data/robots/<pkg>/meshes/... -> <model>/meshes/...). file://path
+   and plain paths: relative to the URDF's directory unless absolute. */
+static int u_resolve(const uCtx* c, const char* uri, char* out, size_t nout) {
+  if (strncmp(uri, "package://", 10) == 0) {
+    const char* rel = uri + 10;
+    while (*rel == '/') rel++; /* package:///pkg/... */
+    if (!*rel) return 0;
+    const char* pp = c->o->package_path;
+    while (pp && *pp) {
+      const char* colon = strchr(pp, ':');
+      size_t l = colon ? (size_t)(colon - pp) : strlen(pp);
+      if (l > 0 && l < U_PATH) {
+        char dir[U_PATH];
+        memcpy(dir, pp, l);
+        dir[l] = 0;
+        if (u_try_suffixes(dir, rel, out, nout)) return 1;
+      }
+      if (!colon) break;
+      pp = colon + 1;
+    }
+    static const char* const up[3] = {"", "../", "../../"};
+    for (int k = 0; k < 3; k++) {
+      char dir[U_PATH];
+      int w = snprintf(dir, sizeof dir, "%s%s", c->dir, up[k]);
+      if (w < 0 || (size_t)w >= sizeof dir) continue;
+      if (u_try_suffixes(dir, rel, out, nout)) return 1;
+    }
+    return 0;
+  }
+  const char* rel = uri;
+  if (strncmp(uri, "file://", 7) == 0) rel = uri + 7;
+  else if (strstr(uri, "://")) return 0; /* other schemes (http, model, ...) */
+  if (!*rel) return 0;
+  return u_try(rel[0] == '/' ? NULL : c->dir, rel, out, nout);
+}
+
+static const char* u_basename(const char* p) {
+  const char* s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* Lower-case extension of a URI ("" if none). */
+static void u_ext(const char* uri, char* ext, size_t n) {
+  const char* base = u_basename(uri);
+  const char* dot = strrchr(base, '.');
+  size_t i = 0;
+  if (dot)
+    for (dot++; *dot && i + 1 < n; dot++, i++)
+      ext[i] = (char)(*dot >= 'A' && *dot <= 'Z' ? *dot - 'A' + 'a' : *dot);
+  ext[i] = 0;
+}
+
+/* Builder mesh for (file, scale), loading the file the first time. */
+static csStatus u_mesh(uCtx* c, const char* path, const double* scale, const xmlNode* n,
+                       const char* link, const char* uri, int* id) {
+  for (int i = 0; i < c->nmesh; i++)
+    if (strcmp(c->mesh[i].path, path) == 0 && c->mesh[i].scale[0] == scale[0] &&
+        c->mesh[i].scale[1] == scale[1] && c->mesh[i].scale[2] == scale[2]) {
+      *id = c->mesh[i].id;
+      return CS_OK;
+    }
+  int nv, nf;
+  double* v;
+  int* f;
+  csStatus st = cs_load_stl(path, &nv, &v, &nf, &f);
+  if (st != CS_OK) {
+    char why[1024];
+    snprintf(why, sizeof why, "%s", cs_last_error());
+    return u_err(c, st, n, "link '%s': collision mesh '%s': %s", link, uri, why);
+  }
+  /* name: the file's base name without extension, made unique */
+  char name[256];
+  const char* base = u_basename(path);
+  const char* dot = strrchr(base, '.');
+  int bl = dot ? (int)(dot - base) : (int)strlen(base);
+  if (bl > 200) bl = 200;
+  snprintf(name, sizeof name, "%.*s", bl, base);
+  for (int k = 2;; k++) {
+    int used = 0;
+    for (int i = 0; i < c->nmesh && !used; i++) used = strcmp(c->mesh[i].name, name) == 0;
+    if (!used) break;
+    snprintf(name, sizeof name, "%.*s_%d", bl, base, k);
+  }
+  int mid = cs_builder_add_mesh(c->b, name, nv, v, nf, f);
+  cs_free(v);
+  cs_free(f);
+  if (mid < 0) {
+    char why[1024];
+    snprintf(why, sizeof why, "%s", cs_last_error());
+    return u_err(c, u_builder_failed(), n, "link '%s': collision mesh '%s' (%s): %s", link, uri,
+                 path, why);
+  }
+  if (c->nmesh == c->cmesh) {
+    int nc = c->cmesh ? 2 * c->cmesh : 16;
+    uMesh* p = cs_realloc(c->mesh, sizeof(uMesh) * (size_t)c->cmesh, sizeof(uMesh) * (size_t)nc);
+    if (!p) return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+    c->mesh = p;
+    c->cmesh = nc;
+  }
+  uMesh* me = &c->mesh[c->nmesh];
+  me->path = cs_strdup(path);
+  me->name = cs_strdup(name);
+  if (!me->path || !me->name) {
+    cs_free(me->path);
+    cs_free(me->name);
+    return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+  }
+  memcpy(me->scale, scale, sizeof me->scale);
+  me->id = mid;
+  c->nmesh++;
+  *id = mid;
+  return CS_OK;
+}
+
+/* ------------------------------------------------------------------ link contents */
+static csStatus u_inertial(const uCtx* c, const uLink* L, csBodySpec* s) {
+  const xmlNode* in = u_child(L->node, "inertial");
+  if (!in) return CS_OK; /* a massless link (URDF default): fine if merged into a massive one */
+  double q[4];
+  csStatus st = u_origin(c, in, s->ipos, q);
+  if (st != CS_OK) return st;
+  const xmlNode* mass = u_child(in, "mass");
+  if (!mass) return u_err(c, CS_ERR_PARSE, in, "link '%s': <inertial> without <mass>", L->name);
+  if ((st = u_num_req(c, mass, "value", &s->mass)) != CS_OK) return st;
+  if (s->mass < 0)
+    return u_err(c, CS_ERR_MODEL, mass, "link '%s': negative mass %g", L->name, s->mass);
+  const xmlNode* inert = u_child(in, "inertia");
+  double I[6] = {0, 0, 0, 0, 0, 0}; /* xx yy zz xy xz yz */
+  if (inert) {
+    static const char* const attr[6] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
+    for (int k = 0; k < 6; k++)
+      if (u_num(c, inert, attr[k], &I[k]) < 0) return CS_ERR_PARSE;
+  }
+  /* the tensor is given about the com in the inertial frame: rotate it into the link frame */
+  double R[9];
+  cs_quat2mat(R, q);
+  cs_sym_rotate(s->inertia, R, I);
+  return CS_OK;
+}
+
+static csStatus u_collisions(uCtx* c, const uLink* L) {
+  int k = 0;
+  for (const xmlNode* col = L->node->children; col; col = col->next) {
+    if (!u_is(col, "collision")) continue;
+    int index = k++;
+    csGeomSpec g;
+    cs_geom_spec_default(&g);
+    g.body = L->body;
+    csStatus st = u_origin(c, col, g.pos, g.quat);
+    if (st != CS_OK) return st;
+    const xmlNode* geo = u_child(col, "geometry");
+    const xmlNode* shape = NULL;
+    if (geo)
+      for (const xmlNode* s = geo->children; s && !shape; s = s->next)
+        if (s->type == XML_ELEMENT_NODE) shape = s;
+    if (!shape)
+      return u_err(c, CS_ERR_PARSE, geo ? geo : col, "link '%s': <collision> without a shape "
+                   "in <geometry>", L->name);
+    const char* sh = cs_xml_name(shape);
+    char src[U_PATH + 32];
+    u_source(c, col, src, sizeof src);
+    g.source = src;
+    char* cname = cs_xml_attr(col, "name");
+    char gname[512];
+    if (cname)
+      snprintf(gname, sizeof gname, "%s", cname);
+    else
+      snprintf(gname, sizeof gname, "%s_collision%d", L->name, index);
+    xmlFree(cname);
+    g.name = gname;
+    if (strcmp(sh, "box") == 0) {
+      g.type = CS_GEOM_BOX;
+      int r = cs_xml_doubles(c->file, shape, "size", g.size, 3);
+      if (r < 0) return CS_ERR_PARSE;
+      if (r == 0) return u_err(c, CS_ERR_PARSE, shape, "<box>: missing attribute 'size'");
+      cs_scl3(g.size, g.size, 0.5);
+    } else if (strcmp(sh, "sphere") == 0) {
+      g.type = CS_GEOM_SPHERE;
+      if ((st = u_num_req(c, shape, "radius", &g.size[0])) != CS_OK) return st;
+    } else if (strcmp(sh, "cylinder") == 0 || strcmp(sh, "capsule") == 0) {
+      /* capsule: an extension (Drake) */
+      g.type = strcmp(sh, "cylinder") == 0 ? CS_GEOM_CYLINDER : CS_GEOM_CAPSULE;
+      double len;
+      if ((st = u_num_req(c, shape, "radius", &g.size[0])) != CS_OK) return st;
+      if ((st = u_num_req(c, shape, "length", &len)) != CS_OK) return st;
+      g.size[1] = 0.5 * len;
+    } else if (strcmp(sh, "mesh") == 0) {
+      char* uri = cs_xml_attr(shape, "filename");
+      if (!uri) return u_err(c, CS_ERR_PARSE, shape, "<mesh>: missing attribute 'filename'");
+      double scale[3] = {1, 1, 1};
+      int r = cs_xml_doubles(c->file, shape, "scale", scale, -3);
+      if (r < 0 || r == 2) {
+        if (r == 2)
+          u_err(c, CS_ERR_PARSE, shape, "<mesh scale>: expected 1 or 3 numbers");
+        xmlFree(uri);
+        return CS_ERR_PARSE;
+      }
+      if (r == 1) scale[1] = scale[2] = scale[0];
+      char ext[16];
+      u_ext(uri, ext, sizeof ext);
+      if (c->o->skip_collision_meshes) {
+        u_note(c, "collision mesh geoms skipped (option skip_collision_meshes)", L->name, col);
+        xmlFree(uri);
+        continue;
+      }
+      if (strcmp(ext, "stl") != 0) {
+        char key[128];
+        snprintf(key, sizeof key, "collision mesh in a format other than STL (.%s) not loaded: "
+                 "geom skipped", ext);
+        u_note(c, key, L->name, col);
+        xmlFree(uri);
+        continue;
+      }
+      char path[U_PATH];
+      if (!u_resolve(c, uri, path, sizeof path)) {
+        st = u_err(c, CS_ERR_IO, shape, "link '%s': collision mesh '%s' not found (searched "
+                   "package_path '%s', the URDF's directory, its parent and grandparent)",
+                   L->name, uri, c->o->package_path ? c->o->package_path : "");
+        xmlFree(uri);
+        return st;
+      }
+      int mid = -1;
+      st = u_mesh(c, path, scale, shape, L->name, uri, &mid);
+      xmlFree(uri);
+      if (st != CS_OK) return st;
+      if (scale[0] * scale[1] * scale[2] < 0)
+        u_note(c, "mesh scale with an odd number of negative factors (a mirrored mesh: its "
+               "triangles' winding is reversed)", L->name, col);
+      g.type = CS_GEOM_MESH;
+      g.mesh = mid;
+      cs_copy3(g.size, scale);
+    } else {
+      return u_err(c, CS_ERR_PARSE, shape, "link '%s': unknown collision geometry <%s>", L->name,
+                   sh);
+    }
+    if (cs_builder_add_geom(c->b, &g) < 0) return u_builder_failed();
+  }
+  return CS_OK;
+}
+
+static void u_link_extras(uCtx* c, const uLink* L) {
+  for (const xmlNode* e = L->node->children; e; e = e->next) {
+    if (e->type != XML_ELEMENT_NODE || u_is(e, "inertial") || u_is(e, "visual") ||
+        u_is(e, "collision"))
+      continue;
+    char key[200];
+    snprintf(key, sizeof key, "<link><%.64s> (not part of the model the library simulates) "
+             "ignored", cs_xml_name(e));
+    u_note(c, key, L->name, e);
+  }
+}
+
+/* ------------------------------------------------------------------ joints */
+static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
+  const xmlNode* n = J->node;
+  char src[U_PATH + 32];
+  u_source(c, n, src, sizeof src);
+  csJointSpec s;
+  cs_joint_spec_default(&s);
+  s.name = J->name;
+  s.body = body;
+  s.source = src;
+  s.axis[0] = 1, s.axis[1] = 0, s.axis[2] = 0; /* URDF default axis */
+  switch (J->type) {
+    case U_REVOLUTE:
+    case U_CONTINUOUS: s.type = CS_JNT_REVOLUTE; break;
+    case U_PRISMATIC: s.type = CS_JNT_PRISMATIC; break;
+    case U_FIXED: s.type = CS_JNT_FIXED; break;
+    default: s.type = CS_JNT_FREE; break;
+  }
+  int moving1 = J->type == U_REVOLUTE || J->type == U_CONTINUOUS || J->type == U_PRISMATIC;
+  for (const xmlNode* e = n->children; e; e = e->next) {
+    if (e->type != XML_ELEMENT_NODE) continue;
+    const char* en = cs_xml_name(e);
+    if (u_is(e, "parent") || u_is(e, "child") || u_is(e, "origin")) continue;
+    if (u_is(e, "axis")) {
+      if (cs_xml_doubles(c->file, e, "xyz", s.axis, 3) < 0) return CS_ERR_PARSE;
+      continue;
+    }
+    if (u_is(e, "limit")) {
+      double lo = 0, hi = 0, v;
+      int rl = u_num(c, e, "lower", &lo), ru = u_num(c, e, "upper", &hi);
+      if (rl < 0 || ru < 0) return CS_ERR_PARSE;
+      int re = u_num(c, e, "effort", &v);
+      if (re < 0) return CS_ERR_PARSE;
+      if (re > 0 && J->type != U_FIXED)
+        u_note(c, "joint effort limits (<limit effort>) not enforced", J->name, e);
+      int rv = u_num(c, e, "velocity", &v);
+      if (rv < 0) return CS_ERR_PARSE;
+      if (rv > 0 && J->type != U_FIXED)
+        u_note(c, "joint velocity limits (<limit velocity>) not enforced", J->name, e);
+      if (J->type == U_REVOLUTE || J->type == U_PRISMATIC) {
+        if (rl > 0 || ru > 0) {
+          s.limited = 1;
+          s.range[0] = lo;
+          s.range[1] = hi;
+        } else {
+          u_note(c, "revolute/prismatic <limit> without lower and upper: joint left unlimited",
+                 J->name, e);
+        }
+      } else if (rl > 0 || ru > 0) {
+        u_note(c, "<limit lower/upper> on a continuous, fixed or floating joint ignored",
+               J->name, e);
+      }
+      continue;
+    }
+    if (u_is(e, "dynamics")) {
+      double fr = 0;
+      if (u_num(c, e, "damping", &s.damping) < 0) return CS_ERR_PARSE;
+      int rf = u_num(c, e, "friction", &fr);
+      if (rf < 0) return CS_ERR_PARSE;
+      if (fr != 0)
+        u_note(c, "joint Coulomb friction (<dynamics friction>) not simulated", J->name, e);
+      if (s.damping != 0 && !moving1)
+        u_note(c, "<dynamics damping> on a fixed or floating joint ignored", J->name, e);
+      if (!moving1) s.damping = 0;
+      continue;
+    }
+    char key[200];
+    if (u_is(e, "mimic"))
+      snprintf(key, sizeof key, "<mimic> joint coupling not simulated (the joint moves freely)");
+    else
+      snprintf(key, sizeof key, "<joint><%.64s> ignored", en);
+    u_note(c, key, J->name, e);
+  }
+  if ((J->type == U_REVOLUTE || J->type == U_PRISMATIC) && !u_child(n, "limit"))
+    u_note(c, "revolute/prismatic joint without <limit> (required by URDF): left unlimited",
+           J->name, n);
+  if (!moving1) {
+    cs_zero(s.axis, 3);
+    s.axis[2] = 1;
+  }
+  if (cs_builder_add_joint(c->b, &s) < 0) return u_builder_failed();
+  return CS_OK;
+}
+
+static int u_joint_type(const char* t) {
+  static const char* const names[] = {"revolute", "continuous", "prismatic",
+                                      "fixed",    "floating",   "planar"};
+  for (int i = 0; i < 6; i++)
+    if (strcmp(t, names[i]) == 0) return i;
+  return -1;
+}
+
+static int u_find_link(const uCtx* c, const char* name) {
+  for (int i = 0; i < c->nlink; i++)
+    if (strcmp(c->link[i].name, name) == 0) return i;
+  return -1;
+}
+
+/* <parent link="..."/> or <child link="..."/>: link index, or -1 with the error set. */
+static int u_joint_link(const uCtx* c, const uJoint* J, const char* which, csStatus* st) {
+  const xmlNode* e = u_child(J->node, which);
+  char* ln = e ? cs_xml_attr(e, "link") : NULL;
+  if (!ln) {
+    *st = u_err(c, CS_ERR_PARSE, e ? e : J->node, "joint '%s': missing <%s link=\"...\"/>",
+                J->name, which);
+    return -1;
+  }
+  int id = u_find_link(c, ln);
+  if (id < 0)
+    *st = u_err(c, CS_ERR_MODEL, e, "joint '%s': %s link '%s' does not exist", J->name, which,
+                ln);
+  xmlFree(ln);
+  return id;
+}
+
+/* ------------------------------------------------------------------ the whole file */
+static csStatus u_collect(uCtx* c, const xmlNode* robot) {
+  int nl = 0, nj = 0;
+  for (const xmlNode* e = robot->children; e; e = e->next) {
+    if (u_is(e, "link")) nl++;
+    else if (u_is(e, "joint")) nj++;
+  }
+  if (nl == 0) return u_err(c, CS_ERR_MODEL, robot, "<robot> has no <link>");
+  c->link = cs_calloc((size_t)nl, sizeof(uLink));
+  c->jnt = cs_calloc((size_t)(nj ? nj : 1), sizeof(uJoint));
+  if (!c->link || !c->jnt) return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+  for (const xmlNode* e = robot->children; e; e = e->next) {
+    if (e->type != XML_ELEMENT_NODE) continue;
+    if (u_is(e, "link")) {
+      uLink* L = &c->link[c->nlink];
+      L->name = cs_xml_attr(e, "name");
+      L->node = e;
+      L->parent_joint = -1;
+      L->first_joint = -1;
+      L->body = -1;
+      c->nlink++;
+      if (!L->name || !L->name[0]) return u_err(c, CS_ERR_PARSE, e, "<link> without a name");
+      for (int i = 0; i < c->nlink - 1; i++)
+        if (strcmp(c->link[i].name, L->name) == 0)
+          return u_err(c, CS_ERR_MODEL, e, "duplicate link name '%s' (first defined at line %ld)",
+                       L->name, u_line(c->link[i].node));
+    } else if (u_is(e, "joint")) {
+      uJoint* J = &c->jnt[c->njnt];
+      J->name = cs_xml_attr(e, "name");
+      J->node = e;
+      J->next = -1;
+      c->njnt++;
+      if (!J->name || !J->name[0]) return u_err(c, CS_ERR_PARSE, e, "<joint> without a name");
+      for (int i = 0; i < c->njnt - 1; i++)
+        if (strcmp(c->jnt[i].name, J->name) == 0)
+          return u_err(c, CS_ERR_MODEL, e, "duplicate joint name '%s' (first defined at line "
+                       "%ld)", J->name, u_line(c->jnt[i].node));
+    } else if (!u_is(e, "material")) { /* materials are visual only */
+      char key[200];
+      snprintf(key, sizeof key, "<robot><%.64s> elements (simulator/controller specific) "
+               "ignored", cs_xml_name(e));
+      u_note(c, key, cs_xml_name(e), e);
+    }
+  }
+  /* joint types and links; joints are checked after all links are known */
+  for (int j = 0; j < c->njnt; j++) {
+    uJoint* J = &c->jnt[j];
+    char* t = cs_xml_attr(J->node, "type");
+    if (!t) return u_err(c, CS_ERR_PARSE, J->node, "joint '%s': missing attribute 'type'", J->name);
+    J->type = u_joint_type(t);
+    if (J->type < 0) {
+      csStatus st = u_err(c, CS_ERR_PARSE, J->node, "joint '%s': unknown joint type '%s' "
+                          "(expected revolute, continuous, prismatic, fixed, floating or planar)",
+                          J->name, t);
+      xmlFree(t);
+      return st;
+    }
+    xmlFree(t);
+    if (J->type == U_PLANAR)
+      return u_err(c, CS_ERR_UNSUPPORTED, J->node, "joint '%s': planar joints are not supported "
+                   "yet (a planar joint is 3 dofs: two translations in the plane normal to the "
+                   "axis and a rotation about it)", J->name);
+    csStatus st = CS_OK;
+    J->parent = u_joint_link(c, J, "parent", &st);
+    if (J->parent < 0) return st;
+    J->child = u_joint_link(c, J, "child", &st);
+    if (J->child < 0) return st;
+    if (J->parent == J->child)
+      return u_err(c, CS_ERR_MODEL, J->node, "joint '%s': link '%s' is its own parent (a cycle)",
+                   J->name, c->link[J->child].name);
+    uLink* ch = &c->link[J->child];
+    if (ch->parent_joint >= 0)
+      return u_err(c, CS_ERR_MODEL, J->node, "link '%s' is the child of two joints, '%s' (line "
+                   "%ld) and '%s': a URDF must be a tree", ch->name,
+                   c->jnt[ch->parent_joint].name, u_line(c->jnt[ch->parent_joint].node), J->name);
+    ch->parent_joint = j;
+  }
+  /* children lists in document order */
+  for (int j = c->njnt - 1; j >= 0; j--) {
+    uLink* p = &c->link[c->jnt[j].parent];
+    c->jnt[j].next = p->first_joint;
+    p->first_joint = j;
+  }
+  return CS_OK;
+}
+
+/* The root link, or -1 with the error set. */
+static int u_root(const uCtx* c, csStatus* st) {
+  int root = -1, nroot = 0;
+  char names[1024] = "";
+  for (int i = 0; i < c->nlink; i++)
+    if (c->link[i].parent_joint < 0) {
+      if (nroot == 0) root = i;
+      if (nroot < 8) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%s'%s' (line %ld)", nroot ? ", " : "",
+                 c->link[i].name, u_line(c->link[i].node));
+      } else if (nroot == 8) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, ", ...");
+      }
+      nroot++;
+    }
+  if (nroot == 0) {
+    *st = cs_error(CS_ERR_MODEL, "%s: no root link: every link is the child of a joint, so the "
+                   "joints form a cycle", c->file);
+    return -1;
+  }
+  if (nroot > 1) {
+    *st = cs_error(CS_ERR_MODEL, "%s: %d root links (links that are no joint's child): %s; a "
+                   "URDF must form a single tree", c->file, nroot, names);
+    return -1;
+  }
+  return root;
+}
+
+/* Links in depth-first order from the root (parents before children). */
+static csStatus u_order(const uCtx* c, int root, int* order) {
+  int* stack = cs_malloc(sizeof(int) * (size_t)c->nlink);
+  int* cur = cs_malloc(sizeof(int) * (size_t)c->nlink);
+  if (!stack || !cur) {
+    cs_free(stack);
+    cs_free(cur);
+    return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+  }
+  int n = 0, sp = 0;
+  order[n++] = root;
+  stack[sp] = root;
+  cur[sp++] = c->link[root].first_joint;
+  while (sp > 0 && n <= c->nlink) {
+    int j = cur[sp - 1];
+    if (j < 0) {
+      sp--;
+      continue;
+    }
+    cur[sp - 1] = c->jnt[j].next;
+    int ch = c->jnt[j].child;
+    order[n++] = ch;
+    stack[sp] = ch;
+    cur[sp++] = c->link[ch].first_joint;
+  }
+  cs_free(stack);
+  cs_free(cur);
+  if (n < c->nlink) {
+    /* every link has at most one parent joint, so an unreached link lies on a cycle */
+    char* seen = cs_calloc((size_t)c->nlink, 1);
+    if (!seen) return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+    for (int i = 0; i < n; i++) seen[order[i]] = 1;
+    int bad = 0;
+    while (bad < c->nlink && seen[bad]) bad++;
+    cs_free(seen);
+    const uLink* L = &c->link[bad];
+    const uJoint* J = &c->jnt[L->parent_joint];
+    return cs_error(CS_ERR_MODEL, "%s:%ld: joint '%s': the joints form a cycle through link "
+                    "'%s' (%d link%s not connected to the root '%s')", c->file, u_line(J->node),
+                    J->name, L->name, c->nlink - n, c->nlink - n == 1 ? "" : "s",
+                    c->link[root].name);
+  }
+  return CS_OK;
+}
+
+static csStatus u_build(uCtx* c, const int* order) {
+  int root = order[0];
+  const uLink* R = &c->link[root];
+  /* a root link named "world" with no inertia stands for the world itself */
+  int world_root = strcmp(R->name, "world") == 0 && !u_child(R->node, "inertial");
+  if (world_root && c->o->floating_base)
+    u_note(c, "option floating_base ignored: the URDF attaches the robot to its 'world' link",
+           R->name, R->node);
+  char freename[256] = "root_joint";
+  for (int k = 2;; k++) {
+    int used = 0;
+    for (int j = 0; j < c->njnt && !used; j++) used = strcmp(c->jnt[j].name, freename) == 0;
+    if (!used) break;
+    snprintf(freename, sizeof freename, "root_joint_%d", k);
+  }
+  for (int i = 0; i < c->nlink; i++) {
+    uLink* L = &c->link[order[i]];
+    if (i == 0 && world_root) {
+      L->body = 0;
+      u_link_extras(c, L);
+      csStatus st = u_collisions(c, L);
+      if (st != CS_OK) return st;
+      continue;
+    }
+    char src[U_PATH + 32];
+    u_source(c, L->node, src, sizeof src);
+    csBodySpec s;
+    cs_body_spec_default(&s);
+    s.name = L->name;
+    s.source = src;
+    const uJoint* J = L->parent_joint >= 0 ? &c->jnt[L->parent_joint] : NULL;
+    s.parent = J ? c->link[J->parent].body : 0;
+    if (J) {
+      csStatus st = u_origin(c, J->node, s.pos, s.quat);
+      if (st != CS_OK) return st;
+    }
+    csStatus st = u_inertial(c, L, &s);
+    if (st != CS_OK) return st;
+    L->body = cs_builder_add_body(c->b, &s);
+    if (L->body < 0) return u_builder_failed();
+    if (J) {
+      if ((st = u_joint(c, J, L->body)) != CS_OK) return st;
+    } else if (c->o->floating_base) {
+      csJointSpec fj;
+      cs_joint_spec_default(&fj);
+      fj.name = freename;
+      fj.body = L->body;
+      fj.type = CS_JNT_FREE;
+      fj.source = src;
+      if (cs_builder_add_joint(c->b, &fj) < 0) return u_builder_failed();
+    }
+    u_link_extras(c, L);
+    if ((st = u_collisions(c, L)) != CS_OK) return st;
+  }
+  return CS_OK;
+}
+
+void cs_load_options_default(csLoadOptions* o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+}
+
+csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o) {
+  if (!b || !path) return cs_error(CS_ERR_ARG, "cs_load_urdf: NULL builder or path");
+  csLoadOptions def;
+  if (!o) {
+    cs_load_options_default(&def);
+    o = &def;
+  }
+  xmlDocPtr doc;
+  csStatus st = cs_xml_read(path, &doc);
+  if (st != CS_OK) return st;
+  uCtx c;
+  memset(&c, 0, sizeof c);
+  c.b = b;
+  c.file = path;
+  c.o = o;
+  cs_path_dir(path, c.dir, sizeof c.dir);
+  const xmlNode* robot = xmlDocGetRootElement(doc);
+  int* order = NULL;
+  if (!u_is(robot, "robot")) {
+    st = u_err(&c, CS_ERR_PARSE, robot, "root element is <%s>, expected <robot> (not a URDF "
+               "file?)", cs_xml_name(robot));
+    goto done;
+  }
+  if ((st = u_collect(&c, robot)) != CS_OK) goto done;
+  int root = u_root(&c, &st);
+  if (root < 0) goto done;
+  order = cs_malloc(sizeof(int) * (size_t)(c.nlink + 1));
+  if (!order) {
+    st = cs_error(CS_ERR_MEMORY, "%s: out of memory", path);
+    goto done;
+  }
+  if ((st = u_order(&c, root, order)) != CS_OK) goto done;
+  cs_builder_set_source(b, path);
+  if ((st = u_build(&c, order)) != CS_OK) goto done;
+  if (!c.o->self_collision) cs_builder_option(b)->disable |= CS_DISABLE_SELFCOLLISION;
+  u_flush_notes(&c);
+
+done:
+  cs_free(order);
+  for (int i = 0; i < c.nlink; i++) xmlFree(c.link[i].name);
+  for (int i = 0; i < c.njnt; i++) xmlFree(c.jnt[i].name);
+  for (int i = 0; i < c.nnote; i++) cs_free(c.note[i].key);
+  for (int i = 0; i < c.nmesh; i++) {
+    cs_free(c.mesh[i].path);
+    cs_free(c.mesh[i].name);
+  }
+  cs_free(c.link);
+  cs_free(c.jnt);
+  cs_free(c.note);
+  cs_free(c.mesh);
+  xmlFreeDoc(doc);
+  return st;
+}
+
+csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out) {
+  if (out) *out = NULL;
+  if (!path || !out) return cs_error(CS_ERR_ARG, "cs_load_model: NULL path or output");
+  const char* base = u_basename(path);
+  const char* dot = strrchr(base, '.');
+  int kind = !dot ? 0 : strcasecmp(dot, ".xml") == 0 ? 1 : strcasecmp(dot, ".urdf") == 0 ? 2 : 0;
+  if (!kind)
+    return cs_error(CS_ERR_ARG, "%s: unknown model file extension '%s' (expected .xml for MJCF "
+                    "or .urdf for URDF)", path, dot ? dot : "");
+  csBuilder* b = cs_builder_new();
+  if (!b) return cs_error(CS_ERR_MEMORY, "%s: out of memory (builder)", path);
+  cs_builder_set_source(b, path);
+  if (o) cs_builder_set_balance_inertia(b, o->balance_inertia);
+  csStatus st = kind == 1 ? cs_load_mjcf(b, path, o) : cs_load_urdf(b, path, o);
+  if (st == CS_OK) st = cs_compile(b, out);
+  cs_builder_free(b);
+  return st;
+}

@@ -1,0 +1,1609 @@
+/* ADMM on the contact problem (paper 002 Alg. 3), on the CCP and on the NCP.
+
+   Splitting: min 1/2 lambda^T (G + R) lambda + (g + s)^T lambda + I_K(z) s.t. lambda = z,
+   with the unscaled dual gamma. One iteration:
+     lambda = -(G + R + rho I)^-1 (g + s - rho z + gamma)    (dense block LDL^T, csu_ldl3)
+     lambda^ = omega lambda + (1 - omega) z                    (over-relaxation, eq. 22)
+     z = P_K(lambda^ + gamma / rho)
+     gamma = gamma + rho (lambda^ - z)
+   Whatever the iterate, z in K, -gamma in K* and <z, gamma> = 0 hold exactly (gamma / rho
+   is the part of lambda^ + gamma / rho that P_K removes, which lies in the polar cone and
+   is orthogonal to its projection). So the two ADMM residuals
+     primal r_p = max |lambda - z|, dual r_d = max |v + s + gamma|,  v = (G + R) lambda + g,
+   bound the distance to the model's KKT conditions: they are a true optimality test, not
+   a step test. (Without relaxation r_d = rho |z - z_prev|, the textbook dual residual.)
+
+   - ccp_admm: s = 0, the CCP (paper 002 eq. 19). Stop: r_p <= tol and r_d <= tol.
+   - ncp_admm: s_i = (mu_i |v_T,i|, 0, 0), de Saxce's shift, recomputed from the velocity of
+     the last iterate at every iteration: a cascade of CCPs whose fixed point is the NCP.
+     Stop: the NCP residual eps_abs <= tol (cs_ncp_report's) of z, the projected iterate,
+     with v = (G + R) z + g from a full product; z is what is returned. Not the lambda
+     iterate: it solves the linear step exactly but is not in K, and at a sliding contact
+     it converges from inside the cone (|lambda_T| < mu lambda_N, a friction deficit
+     delta): eps_c = |<lambda, v~>| ~ delta |v_T| lets delta be tol / |v_T| at every
+     step, with the same sign, and a warm start carries it on. On cube_slide that was
+     ~1e-8 J of missing dissipation per step, 3.7e-6 E0 over the slide (target 1e-6); z
+     has |z_T| = mu z_N there, and its error is second order in the slip direction.
+     Active-set step (cs_admm_refine): on the warm start's contact modes before any
+     factorization, and on z's once they hold for two iterations, the NCP solution with
+     those modes (open: lambda_i = 0; sticking: v_i = 0; sliding: v_N,i = 0 with v_T,i
+     against the friction direction) is a small system: linear when nothing slides with
+     friction (all sticking: the block of G, block LDL^T), else Newton in the sticking
+     impulses and the sliding contacts' (magnitude, slip angle), from the modes' source
+     (quadratic in the angle). A candidate that contradicts its modes (a sticking impulse
+     out of its cone, a pulling slide, a penetrating open contact) changes those modes and
+     the step is made again (primal-dual active set, 3 times at most). Redundant sticking
+     contacts (two points of one body) make the systems singular: their internal forces,
+     the null space of the sticking block (pivoted Cholesky), are removed from the unknowns
+     (cs_admm_reduced), so the candidate has none (the polish's aim, without the polish).
+     A candidate is returned only if it passes the same stopping test (plus its own modes
+     and first-order maximal dissipation). It finishes what the cascade, converging at its
+     fixed point's rate (0.4-0.75 on ANYmal's sliding feet), would take 10-30 more
+     iterations for: on the warm-started ANYmal replays it decides 97-100 % of the solves.
+     Safeguards, each explained where it acts:
+     no shift at contacts well inside their cone (cs_admm_shift), one restart as a strict
+     CCP-then-shift cascade when the residual stalls (large mu), a warm start worse than
+     none is dropped, and an unconverged run returns its best iterate.
+   Both: after convergence the internal forces (the null-space part of lambda, redundant
+   contacts) are removed as far as the model's criterion allows (cs_admm_polish).
+
+   rho (spec/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
+   (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
+   (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
+   factored again then (no more often than every n/12 iterations, see cs_admm_run); L by
+   power iteration from diag(G) to 1 %. The interface keeps no state between calls, so rho
+   cannot be warm started; lambda is, and so are the shift s0 (from v0 = (G + R) lambda0 +
+   g) and the dual: gamma0 = the projection of -(v0 + s0) onto the normal cone of K at z0
+   = P_K(lambda0) (ncp_admm; cs_admm_normal_dual), so (z0, gamma0) is a fixed point of the
+   z-update for every rho, or -P_K*(v0 + s0) (ccp_admm). A G that is not exactly symmetric
+   (FCLIB's Capsules) is factored by LU instead of LDL^T. */
+#include <math.h>
+#include <string.h>
+
+#include "constraint/cs_contact_cone.h"
+#include "math/cs_math.h"
+#include "solvers/cs_solver.h"
+
+/* ------------------------------------------------------------------ dense linear algebra */
+
+int csu_cholesky(int n, double* A, double* dinv) {
+  /* Row-oriented (left-looking) Cholesky-Crout: every inner product runs along two rows,
+     contiguous in row-major storage. The reciprocals of the diagonal are kept in dinv, so
+     the factorization and every solve multiply where they would divide (n^2 / 2 + 2n
+     divisions a factorization, 2n a solve: on the 12 x 12 problems of a legged robot the
+     divisions were a third of the ADMM's time). */
+  for (int i = 0; i < n; i++) {
+    double* Li = A + (size_t)i * (size_t)n;
+    for (int j = 0; j < i; j++) {
+      const double* Lj = A + (size_t)j * (size_t)n;
+      double s = Li[j];
+      for (int k = 0; k < j; k++) s -= Li[k] * Lj[k];
+      Li[j] = s * dinv[j];
+    }
+    double s = Li[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * Li[k];
+    if (!(s > 0) || !isfinite(s)) return 0;
+    Li[i] = sqrt(s);
+    dinv[i] = 1.0 / Li[i];
+  }
+  return 1;
+}
+
+/* A = L D L^T by 3 x 3 blocks (n = 3 nb; unit block-lower L, block-diagonal D), reading A's
+   lower block triangle. No square root, and one division per block (D_i^-1 by cofactors),
+   against three square roots and three divisions in a dependent chain per block for a
+   block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain was
+   the factor's time. The block updates are written out (a loop over 1-11 terms per entry,
+   csu_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal
+   blocks and L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin:
+   the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared). Returns
+   0 if a pivot is not positive or not finite. src: A's entries are read from there (same layout;
+   NULL: A itself), so a block that is all of G needs no copy. */
+static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
+  const size_t n = 3 * (size_t)nb;
+  const double* S = src ? src : A;
+  double mn = INFINITY;
+  for (int bi = 0; bi < nb; bi++) {
+    const size_t ci = 3 * (size_t)bi;
+    const double *S0 = S + ci * n, *S1 = S0 + n, *S2 = S1 + n;
+    double *R0 = A + ci * n, *R1 = R0 + n, *R2 = R1 + n;
+    for (int bj = 0; bj <= bi; bj++) {
+      const size_t cj = 3 * (size_t)bj;
+      double s00 = S0[cj], s01 = S0[cj + 1], s02 = S0[cj + 2];
+      double s10 = S1[cj], s11 = S1[cj + 1], s12 = S1[cj + 2];
+      double s20 = S2[cj], s21 = S2[cj + 1], s22 = S2[cj + 2];
+      const double *Q0 = A + cj * n, *Q1 = Q0 + n, *Q2 = Q1 + n; /* rows of block row j */
+      for (size_t ck = 0; ck < cj; ck++) {
+        /* S -= (L_ik D_k) L_jk^T, column by column of the two: (L_ik D_k)^T is stored at
+           block (k, i), so its column c of row a is A[ck + c][ci + a] */
+        const double* P = A + ck * n + ci;
+        double p0 = P[0], p1 = P[1], p2 = P[2]; /* (L_i. D)_{a, ck} for a = 0..2 */
+        double l0 = Q0[ck], l1 = Q1[ck], l2 = Q2[ck];
+        s00 -= p0 * l0, s01 -= p0 * l1, s02 -= p0 * l2;
+        s10 -= p1 * l0, s11 -= p1 * l1, s12 -= p1 * l2;
+        s20 -= p2 * l0, s21 -= p2 * l1, s22 -= p2 * l2;
+      }
+      if (bj < bi) {
+        /* L_ij D_j = S, kept transposed in block (j, i); L_ij = S D_j^-1 */
+        double *U0 = A + cj * n + ci, *U1 = U0 + n, *U2 = U1 + n;
+        U0[0] = s00, U0[1] = s10, U0[2] = s20;
+        U1[0] = s01, U1[1] = s11, U1[2] = s21;
+        U2[0] = s02, U2[1] = s12, U2[2] = s22;
+        const double *D0 = Q0 + cj, *D1 = Q1 + cj, *D2 = Q2 + cj; /* D_j^-1 */
+        R0[cj] = s00 * D0[0] + s01 * D1[0] + s02 * D2[0];
+        R0[cj + 1] = s00 * D0[1] + s01 * D1[1] + s02 * D2[1];
+        R0[cj + 2] = s00 * D0[2] + s01 * D1[2] + s02 * D2[2];
+        R1[cj] = s10 * D0[0] + s11 * D1[0] + s12 * D2[0];
+        R1[cj + 1] = s10 * D0[1] + s11 * D1[1] + s12 * D2[1];
+        R1[cj + 2] = s10 * D0[2] + s11 * D1[2] + s12 * D2[2];
+        R2[cj] = s20 * D0[0] + s21 * D1[0] + s22 * D2[0];
+        R2[cj + 1] = s20 * D0[1] + s21 * D1[1] + s22 * D2[1];
+        R2[cj + 2] = s20 * D0[2] + s21 * D1[2] + s22 * D2[2];
+      } else { /* D_i = S (its lower triangle), inverted by cofactors */
+        double d00 = s00, d01 = s10, d02 = s20, d11 = s11, d12 = s21, d22 = s22;
+        double c00 = d11 * d22 - d12 * d12, c01 = d02 * d12 - d01 * d22;
+        double c02 = d01 * d12 - d02 * d11, c11 = d00 * d22 - d02 * d02;
+        double c12 = d01 * d02 - d00 * d12, c22 = d00 * d11 - d01 * d01;
+        double det = d00 * c00 + d01 * c01 + d02 * c02;
+        if (!(d00 > 0) || !(c22 > 0) || !(det > 0) || !isfinite(det)) return 0;
+        double p1 = c22 / d00, p2 = det / c22;
+        mn = cs_min(mn, cs_min(d00, cs_min(p1, p2)));
+        double iv = 1.0 / det;
+        R0[ci] = c00 * iv, R0[ci + 1] = c01 * iv, R0[ci + 2] = c02 * iv;
+        R1[ci] = c01 * iv, R1[ci + 1] = c11 * iv, R1[ci + 2] = c12 * iv;
+        R2[ci] = c02 * iv, R2[ci + 1] = c12 * iv, R2[ci + 2] = c22 * iv;
+      }
+    }
+  }
+  *pmin = mn;
+  return 1;
+}
+
+/* x <- A^-1 x with csu_ldl3's factor. */
+static void csu_ldl3_solve(int nb, const double* A, double* x) {
+  const size_t n = 3 * (size_t)nb;
+  for (int bi = 0; bi < nb; bi++) { /* L y = x */
+    const size_t ci = 3 * (size_t)bi;
+    double y0 = x[ci], y1 = x[ci + 1], y2 = x[ci + 2];
+    for (int bk = 0; bk < bi; bk++) {
+      const size_t ck = 3 * (size_t)bk;
+      const double* L0 = A + ci * n + ck;
+      const double *L1 = L0 + n, *L2 = L1 + n;
+      double x0 = x[ck], x1 = x[ck + 1], x2 = x[ck + 2];
+      y0 -= L0[0] * x0 + L0[1] * x1 + L0[2] * x2;
+      y1 -= L1[0] * x0 + L1[1] * x1 + L1[2] * x2;
+      y2 -= L2[0] * x0 + L2[1] * x1 + L2[2] * x2;
+    }
+    x[ci] = y0, x[ci + 1] = y1, x[ci + 2] = y2;
+  }
+  for (int bi = 0; bi < nb; bi++) { /* z = D^-1 y */
+    const size_t ci = 3 * (size_t)bi;
+    const double* D = A + ci * n + ci;
+    double y0 = x[ci], y1 = x[ci + 1], y2 = x[ci + 2];
+    x[ci] = D[0] * y0 + D[1] * y1 + D[2] * y2;
+    x[ci + 1] = D[n] * y0 + D[n + 1] * y1 + D[n + 2] * y2;
+    x[ci + 2] = D[2 * n] * y0 + D[2 * n + 1] * y1 + D[2 * n + 2] * y2;
+  }
+  for (int bi = nb - 1; bi >= 0; bi--) { /* L^T x = z */
+    const size_t ci = 3 * (size_t)bi;
+    double x0 = x[ci], x1 = x[ci + 1], x2 = x[ci + 2];
+    for (int bk = 0; bk < bi; bk++) { /* x_k -= L_ik^T x_i */
+      const size_t ck = 3 * (size_t)bk;
+      const double* L0 = A + ci * n + ck;
+      const double *L1 = L0 + n, *L2 = L1 + n;
+      x[ck] -= L0[0] * x0 + L1[0] * x1 + L2[0] * x2;
+      x[ck + 1] -= L0[1] * x0 + L1[1] * x1 + L2[1] * x2;
+      x[ck + 2] -= L0[2] * x0 + L1[2] * x1 + L2[2] * x2;
+    }
+  }
+}
+
+void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
+  for (int i = 0; i < n; i++) { /* L y = b, rows of L */
+    const double* Li = L + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
+    x[i] = s * dinv[i];
+  }
+  for (int j = n - 1; j >= 0; j--) { /* L^T x = y, column-oriented: row j of L again */
+    const double* Lj = L + (size_t)j * (size_t)n;
+    double xj = x[j] * dinv[j];
+    x[j] = xj;
+    for (int k = 0; k < j; k++) x[k] -= Lj[k] * xj;
+  }
+}
+
+int csu_is_symmetric(int n, const double* A) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      if (A[(size_t)i * n + j] != A[(size_t)j * n + i]) return 0;
+  return 1;
+}
+
+int csu_lu(int n, double* A, int* piv) {
+  /* Right-looking Doolittle with partial pivoting; the row updates run along rows. */
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++)
+      if (fabs(A[(size_t)i * n + k]) > fabs(A[(size_t)p * n + k])) p = i;
+    piv[k] = p;
+    double* Ak = A + (size_t)k * (size_t)n;
+    if (p != k) {
+      double* Ap = A + (size_t)p * (size_t)n;
+      for (int j = 0; j < n; j++) {
+        double t = Ak[j];
+        Ak[j] = Ap[j], Ap[j] = t;
+      }
+    }
+    double d = Ak[k];
+    if (!(d != 0) || !isfinite(d)) return 0;
+    double id = 1.0 / d;
+    for (int i = k + 1; i < n; i++) {
+      double* Ai = A + (size_t)i * (size_t)n;
+      double f = Ai[k] * id;
+      Ai[k] = f;
+      /* the active-set systems of the bisection's correction on large problems are sparse:
+         without this test its LU on FCLIB's Capsules (286 contacts) took 30x longer */
+      if (f == 0) continue;
+      for (int j = k + 1; j < n; j++) Ai[j] -= f * Ak[j];
+    }
+  }
+  return 1;
+}
+
+void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
+  for (int k = 0; k < n; k++)
+    if (piv[k] != k) {
+      double t = x[k];
+      x[k] = x[piv[k]], x[piv[k]] = t;
+    }
+  for (int i = 0; i < n; i++) {
+    const double* Li = LU + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
+    x[i] = s;
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    const double* Ui = LU + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = i + 1; k < n; k++) s -= Ui[k] * x[k];
+    x[i] = s / Ui[i];
+  }
+}
+
+double csu_power_iteration(int n, const double* G, const double* R, double* tmp, int iters) {
+  /* A fixed, non-symmetric start so no eigenvector of a structured G is missed by
+     symmetry; only an estimate is needed (it scales rho). */
+  double* x = tmp;
+  double* y = tmp + n;
+  double lam = 0;
+  for (int i = 0; i < n; i++) x[i] = 1.0 + 0.01 * (double)(i % 7);
+  for (int it = 0; it < iters; it++) {
+    double nx = 0, xy = 0;
+    for (int i = 0; i < n; i++) nx += x[i] * x[i];
+    for (int r = 0; r < n; r++) {
+      const double* Gr = G + (size_t)r * (size_t)n;
+      double s = R ? R[r] * x[r] : 0;
+      for (int c = 0; c < n; c++) s += Gr[c] * x[c];
+      y[r] = s;
+      xy += x[r] * s;
+    }
+    double ny = 0;
+    for (int i = 0; i < n; i++) ny += y[i] * y[i];
+    ny = sqrt(ny);
+    if (!(ny > 0) || !(nx > 0)) return 0;
+    double next = xy / nx; /* Rayleigh quotient of x */
+    for (int i = 0; i < n; i++) x[i] = y[i] / ny;
+    if (it > 2 && fabs(next - lam) <= 1e-3 * next) return next;
+    lam = next;
+  }
+  return lam;
+}
+
+/* ------------------------------------------------------------------ ADMM */
+
+/* Largest problem (unknowns) the active-set step is tried on. */
+enum { CS_ADMM_AS_MAX = 96 };
+/* Most internal-force directions (null vectors of the sticking block) it borders with. */
+enum { CS_ADMM_NUL = 6 };
+
+static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
+  (void)opt;
+  size_t n = 3 * (size_t)nc;
+  /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best (n each), two power-iteration
+     vectors; LU row swaps (n ints); the active-set step: its matrix (n x n), right-hand side,
+     friction directions, slip angles and their starting values, a reciprocal diagonal (n
+     each), its row swaps (n
+     ints), four contact classifications (nc ints each), the internal forces (CS_ADMM_NUL x n)
+     and the map of the sticking unknowns (n ints), a copy of its matrix (only tried up to
+     CS_ADMM_AS_MAX unknowns) */
+  size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX;
+  return sizeof(double) * (2 * n * n + 14 * n + CS_ADMM_NUL * n + na * na) +
+         sizeof(int) * (5 * n + 4 * (size_t)nc) + 128;
+}
+
+/* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
+   on the diagonally heavy Delassus matrices), to 1 %. rho0 goes with L^0.7 and is adapted
+   anyway, so csu_power_iteration's 0.1 % cost ~3x the products for nothing. Never below
+   the largest diagonal entry (a Rayleigh quotient of a unit vector). */
+static double cs_admm_lmax(int n, const double* G, const double* R, double* x, double* y) {
+  double dmax = 0;
+  for (int i = 0; i < n; i++) {
+    x[i] = G[(size_t)i * n + i] + (R ? R[i] : 0);
+    dmax = cs_max(dmax, x[i]);
+  }
+  double lam = 0;
+  for (int it = 0; it < 50; it++) {
+    double nx = 0, xy = 0, ny = 0;
+    for (int r = 0; r < n; r++) {
+      const double* Gr = G + (size_t)r * (size_t)n;
+      double s = R ? R[r] * x[r] : 0;
+      for (int c = 0; c < n; c++) s += Gr[c] * x[c];
+      y[r] = s;
+      nx += x[r] * x[r], xy += x[r] * s, ny += s * s;
+    }
+    if (!(ny > 0) || !(nx > 0) || !isfinite(ny)) break;
+    double next = xy / nx, inv = 1.0 / sqrt(ny);
+    for (int i = 0; i < n; i++) x[i] = y[i] * inv;
+    int close = fabs(next - lam) <= 1e-2 * next;
+    lam = next;
+    if (it > 0 && close) break;
+  }
+  return cs_max(lam, dmax);
+}
+
+/* L = the block LDL^T of G + R + rho I (LU if G is not symmetric; *pmin: the smallest pivot,
+   of the LDL^T only); raises rho (x10) until the factorization succeeds, which with a PSD G
+   happens only when rho is below the rounding of G's diagonal. Returns rho, or -1. */
+static double cs_admm_factor(const csContactProblem* p, double rho, int sym, double* L,
+                             double* pmin, int* piv) {
+  int n = 3 * p->nc;
+  for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
+    memcpy(L, p->G, sizeof(double) * (size_t)n * (size_t)n);
+    for (int i = 0; i < n; i++) L[(size_t)i * n + i] += rho + (p->R ? p->R[i] : 0);
+    if (sym ? csu_ldl3(p->nc, NULL, L, pmin) : csu_lu(n, L, piv)) return rho;
+  }
+  return -1;
+}
+
+/* s from v: de Saxce's shift (mu |v_T|, 0, 0) per contact, or 0 for the CCP, and 0 for a
+   contact whose z is inside its cone by more than 10 tol. Such a contact sticks at the
+   solution, where v_T = 0 and the shift vanishes anyway; before that, mu |v_T| of its
+   residual slip is not in the range of G (the shift is along the normal only), and its
+   null-space part divided by rho moves lambda along the internal-force directions every
+   iteration (a 4-contact cube at stiction grew an internal force of 0.4 N over 190 steps
+   that way). With s = 0 there, and gamma = 0 (an interior z leaves gamma at 0), the
+   null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
+   lambda ends within ~tol of the boundary, on the shifted side. */
+static void cs_admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z,
+                          double tol, double* s) {
+  for (int i = 0; i < nc; i++) {
+    const double *vi = v + 3 * i, *zi = z + 3 * i;
+    int inside = mu[i] * zi[0] - cs_norm2(zi[1], zi[2]) > 10 * tol;
+    s[3 * i] = ncp && !inside ? mu[i] * sqrt(vi[1] * vi[1] + vi[2] * vi[2]) : 0;
+    s[3 * i + 1] = s[3 * i + 2] = 0;
+  }
+}
+
+/* The ADMM state and its fixed data. */
+typedef struct csAdmm {
+  const csContactProblem* p;
+  int ncp, n, sym;
+  double *L, *z, *gam, *v, *s, *rhs, *lh, *best;
+  int* piv;
+  double *A, *ab, *dir; /* active-set step */
+  double* hist;         /* its previous slip angle per contact */
+  double* Ac;           /* a copy of its matrix (the least-norm solve) */
+  double* dir0;         /* the friction directions it started from (2 per contact) */
+  double* adinv;        /* reciprocal diagonal of the normal equations' Cholesky factor */
+  double* nul;          /* null vectors of its sticking block (nd columns of k, each contiguous) */
+  int nd;               /* how many */
+  int* smap;            /* sticking variable -> unknown of the current system */
+  int* dep;             /* sticking variable: 1 if dependent (a null vector's own entry) */
+  int* umap;            /* unknown -> its index in the reduced system, or -1 */
+  int *apiv, *cls, *cls_prev, *cls_tried, *cls_new;
+  int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
+  int singular; /* an active-set system was singular: redundant contacts, no more tries */
+  int lnorm;    /* this active-set step's systems are singular: least-norm solves */
+  double rho, factor, rho_min, rho_max, omega, tol, Lmax;
+  double fpmin; /* the factor's smallest pivot */
+} csAdmm;
+
+static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambda,
+                                   const double* v) {
+  double worst = 0;
+  for (int i = 0; i < nc; i++) {
+    double e = csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
+    if (!(e <= worst)) worst = e; /* NaN propagates */
+  }
+  return worst;
+}
+
+/* vz = v + (G + R)(z - lambda) with v the velocity of lambda: only the columns of the
+   contacts where z differs from lambda (with omega = 1, those the projection moved: a
+   contact inside its cone has gamma = 0 and z = lambda exactly), read as rows of a
+   symmetric G. An asymmetric G gets the full product. */
+static void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  if (!a->sym) {
+    csu_solver_velocity(p, a->z, vz);
+    return;
+  }
+  memcpy(vz, a->v, sizeof(double) * (size_t)n);
+  for (int c = 0; c < n; c++) {
+    double d = a->z[c] - lambda[c];
+    if (d == 0) continue;
+    const double* Gc = p->G + (size_t)c * (size_t)n;
+    for (int r = 0; r < n; r++) vz[r] += Gc[r] * d;
+    if (p->R) vz[c] += p->R[c] * d;
+  }
+}
+
+/* gamma = the projection of -w onto the normal cone N_K(z) of K at z (z in K), so that
+   P_K(z + gamma / rho) = z for every rho: z apex, N_K = -K*, gamma = -P_K*(w); z inside,
+   gamma = 0 (inside by more than 10 tol, cs_admm_shift's margin); z on the boundary, the ray of the
+   outward normal n = (-mu, z_T / |z_T|) / sqrt(1 + mu^2), gamma = max(0, -<w, n>) n (mu = 0: the
+   tangential plane). */
+static void cs_admm_normal_dual(const double* z, double mu, const double* w, double tol,
+                                double* gam) {
+  double r = sqrt(z[1] * z[1] + z[2] * z[2]);
+  if (!(z[0] > 0) || (mu > 0 && !(r > 0) && mu * z[0] <= 10 * tol)) {
+    double q[3];
+    csu_project_dual_cone(w, mu, q);
+    gam[0] = -q[0], gam[1] = -q[1], gam[2] = -q[2];
+  } else if (mu == 0) {
+    gam[0] = 0, gam[1] = -w[1], gam[2] = -w[2];
+  } else if (mu * z[0] - r > 10 * tol) {
+    gam[0] = gam[1] = gam[2] = 0;
+  } else {
+    double t1 = z[1] / r, t2 = z[2] / r, k = 1.0 / (1.0 + mu * mu);
+    double c = mu * w[0] - t1 * w[1] - t2 * w[2]; /* -<w, n> sqrt(1 + mu^2) */
+    c = c > 0 ? c * k : 0;
+    gam[0] = -mu * c, gam[1] = c * t1, gam[2] = c * t2;
+  }
+}
+
+/* z = P_K(lambda), gamma = -P_K*(v + s) with v the velocity of lambda and s its shift
+   (shift = 0: s = 0, the CCP start). */
+static void cs_admm_start(csAdmm* a, const double* lambda, int shift) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], a->z + 3 * i);
+  csu_solver_velocity(p, lambda, a->v);
+  cs_admm_shift(a->ncp && shift, nc, p->mu, a->v, a->z, a->tol, a->s);
+  for (int i = 0; i < nc; i++) {
+    double w[3] = {a->v[3 * i] + a->s[3 * i], a->v[3 * i + 1], a->v[3 * i + 2]};
+    if (a->ncp) {
+      cs_admm_normal_dual(a->z + 3 * i, p->mu[i] < 0 ? 0 : p->mu[i], w, a->tol, a->gam + 3 * i);
+    } else {
+      csu_project_dual_cone(w, p->mu[i], w);
+      a->gam[3 * i] = -w[0], a->gam[3 * i + 1] = -w[1], a->gam[3 * i + 2] = -w[2];
+    }
+  }
+}
+
+/* One iteration from (z, gamma, s): lambda, its velocity v, new z and gamma; the primal
+   and dual residuals into rp, rd. */
+static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  double rho = a->rho;
+  /* lambda-update: (G + R + rho I) lambda = -(g + s) + rho z - gamma */
+  for (int r = 0; r < n; r++) a->rhs[r] = -(p->g[r] + a->s[r]) + rho * a->z[r] - a->gam[r];
+  memcpy(lambda, a->rhs, sizeof(double) * (size_t)n);
+  if (a->sym)
+    csu_ldl3_solve(p->nc, a->L, lambda);
+  else
+    csu_lu_solve(n, a->L, a->piv, lambda);
+  /* v = (G + R) lambda + g = rhs - rho lambda + g: O(n), no product with G */
+  for (int r = 0; r < n; r++) a->v[r] = a->rhs[r] - rho * lambda[r] + p->g[r];
+  for (int r = 0; r < n; r++) a->lh[r] = a->omega * lambda[r] + (1.0 - a->omega) * a->z[r];
+  double ep = 0, ed = 0;
+  for (int i = 0; i < p->nc; i++) {
+    double w[3];
+    for (int k = 0; k < 3; k++) w[k] = a->lh[3 * i + k] + a->gam[3 * i + k] / rho;
+    csu_project_cone(w, p->mu[i], a->z + 3 * i);
+    for (int k = 0; k < 3; k++) {
+      int r = 3 * i + k;
+      a->gam[r] += rho * (a->lh[r] - a->z[r]);
+      ep = cs_max(ep, fabs(lambda[r] - a->z[r]));
+      ed = cs_max(ed, fabs(a->v[r] + a->s[r] + a->gam[r]));
+    }
+  }
+  *rp = ep, *rd = ed;
+}
+
+/* The model's residual of lambda with its true velocity (into v): eps_abs for the NCP, the
+   CCP natural map for the CCP. */
+static double cs_admm_model_residual(const csAdmm* a, const double* lambda, double* v) {
+  const csContactProblem* p = a->p;
+  csu_solver_velocity(p, lambda, v);
+  double worst = 0;
+  for (int i = 0; i < p->nc; i++) {
+    double e = a->ncp ? csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+/* Internal forces. With redundant contacts (a box on 4 coplanar corners) G is singular and
+   lambda + delta, delta in null(G), has the same velocities: at stiction every such lambda
+   solves the problem, and which one ADMM returns depends on its path (a projection onto
+   the cone boundary in a transient iterate leaves a null-space part) and on the warm
+   start, so internal forces build up step after step. The solution without them is the
+   one with no null-space part, lambda - P lambda, P the orthogonal projector onto null(G);
+   it is also the limit of a vanishing compliance R = eps I. P x is the limit of
+   x <- rho (G + rho I)^-1 x (eigenvalue 1 on null(G), rho / (sigma + rho) < 1 elsewhere),
+   a few solves with the factor at hand. The step delta = -P lambda is taken as far as the
+   model's criterion stays below max(tol / 2, its value at lambda) and no cone is left
+   further than before (t in [0, 1] by bisection; |lambda + t delta| decreases with t): a contact
+   whose share of the load would leave its cone (the unloaded rear contacts of a pushed cube before
+   it slides) stops the step at the cone, which is the least-norm feasible distribution when the
+   freedom is one-dimensional. With a compliance R there is no null space, and an asymmetric G (LU)
+   is left alone. */
+enum { CS_ADMM_POLISH = 50, CS_ADMM_BISECT = 30 };
+
+/* 1 if lambda + t delta (velocity v + t Gd) meets the bound on the model's criterion
+   without leaving any cone further than lambda does (so a contact stopped at its cone is
+   on it, not tol beyond). */
+static int cs_admm_line_ok(const csAdmm* a, const double* lambda, const double* delta,
+                           const double* v, const double* gd, double t, double bound) {
+  const csContactProblem* p = a->p;
+  for (int i = 0; i < p->nc; i++) {
+    double l[3], w[3];
+    for (int k = 0; k < 3; k++) {
+      l[k] = lambda[3 * i + k] + t * delta[3 * i + k];
+      w[k] = v[3 * i + k] + t * gd[3 * i + k];
+    }
+    double e = a->ncp ? csu_ncp_contact_residual(l, w, p->mu[i])
+                      : csu_ccp_contact_residual(l, w, p->mu[i]);
+    if (!(e <= bound)) return 0;
+    if (csu_dist_cone(l, p->mu[i]) > csu_dist_cone(lambda + 3 * i, p->mu[i])) return 0;
+  }
+  return 1;
+}
+
+/* 1 if lambda - t x stays in every cone lambda is in (no cone left further than before). */
+static int cs_admm_polish_feasible(const csAdmm* a, const double* lambda, const double* x,
+                                   double t) {
+  const csContactProblem* p = a->p;
+  for (int i = 0; i < p->nc; i++) {
+    double l[3];
+    for (int k = 0; k < 3; k++) l[k] = lambda[3 * i + k] - t * x[3 * i + k];
+    if (csu_dist_cone(l, p->mu[i]) > csu_dist_cone(lambda + 3 * i, p->mu[i])) return 0;
+  }
+  return 1;
+}
+
+static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  if (p->R || !a->sym) return;
+  double* x = a->lh; /* P lambda, then delta */
+  double* prev = a->best;
+  double* v = a->rhs; /* v(lambda) */
+  double* gd = a->s;  /* G delta */
+  double lmax = 0;
+  for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
+  if (!(lmax > 0)) return;
+  /* rho (G + rho I)^-1 shrinks the range of G by rho / (sigma + rho) per step: with the
+     iteration's rho (up to ~L) that took up to CS_ADMM_POLISH solves, most of them to find
+     that a full-rank G (legged robots' point feet) has nothing to remove. A factor at 1e-4 L
+     gets there in a few steps. Not smaller: at 1e-6 L the cube_push distribution in the last
+     steps before the slide onset ended 0.013 N away from the least-norm one (test_solvers
+     checks it up to the onset); the cause was not pinned down (directions with sigma
+     between 1e-6 and 1e-4 L treated as null are the likely one). */
+  double rp = fmax(1e-4 * a->Lmax, a->rho_min);
+  if (a->rho > rp) {
+    double got = cs_admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
+    if (got < 0) return;
+    a->rho = got;
+  }
+  /* No null space, nothing to remove: a unit null vector u of G whose last nonzero entry is
+     u_k is a null vector of the leading k x k block too, so that block plus rho I has the
+     eigenvalue rho and the k-th pivot of the factor is at most rho / u_k^2. Pivots all
+     above 100 rho leave no null vector with a last entry above 0.1 (nor a near-null one
+     with sigma below ~100 rho): a full-rank G (a legged robot on its point feet) is
+     recognised from the factor alone, without the solves. */
+  if (a->fpmin > 100 * a->rho) return;
+  memcpy(x, lambda, sizeof(double) * (size_t)n);
+  for (int k = 0; k < CS_ADMM_POLISH; k++) {
+    memcpy(prev, x, sizeof(double) * (size_t)n);
+    for (int r = 0; r < n; r++) x[r] *= a->rho;
+    csu_ldl3_solve(p->nc, a->L, x);
+    double d = 0, xm = 0;
+    for (int r = 0; r < n; r++) d = cs_max(d, fabs(x[r] - prev[r])), xm = cs_max(xm, fabs(x[r]));
+    if (d <= 1e-13 * lmax || xm <= 1e-14 * lmax) break;
+    /* After two steps x is P lambda up to (rho / (sigma + rho))^2 on the range: if a short
+       step along -x already takes some contact out of its cone (a contact on the boundary
+       whose share of the internal force points outward), the line search below would
+       stop at t = 0 - most of drop's 8-contact solves, after 17-46 solves and 30 halvings
+       for nothing. The remaining steps are skipped then. */
+    if (k == 1 && !cs_admm_polish_feasible(a, lambda, x, 1e-6 * lmax / xm)) return;
+  }
+  double xmax = 0;
+  for (int r = 0; r < n; r++) {
+    x[r] = -x[r];
+    xmax = fmax(xmax, fabs(x[r]));
+  }
+  if (xmax <= 1e-14 * lmax) return; /* nothing to remove */
+  csu_solver_velocity(p, lambda, v);
+  for (int r = 0; r < n; r++) { /* G delta, without g */
+    const double* Gr = p->G + (size_t)r * (size_t)n;
+    double sum = 0;
+    for (int c = 0; c < n; c++) sum += Gr[c] * x[c];
+    gd[r] = sum;
+  }
+  /* the tolerance, or no worse than lambda if it is already above that (half the tolerance
+     stopped the step short in the last steps before cube_push slides: 0.010 N left) */
+  double bound = fmax(tol, *res);
+  double lo = 0, hi = 1;
+  if (cs_admm_line_ok(a, lambda, x, v, gd, 1, bound)) {
+    lo = 1;
+  } else {
+    for (int k = 0; k < CS_ADMM_BISECT; k++) {
+      double t = 0.5 * (lo + hi);
+      if (cs_admm_line_ok(a, lambda, x, v, gd, t, bound))
+        lo = t;
+      else
+        hi = t;
+    }
+  }
+  if (lo == 0) return;
+  for (int r = 0; r < n; r++) prev[r] = lambda[r] + lo * x[r];
+  double e = cs_admm_model_residual(a, prev, v); /* confirmed with the true product */
+  if (e <= tol) {
+    memcpy(lambda, prev, sizeof(double) * (size_t)n);
+    *res = e;
+  }
+}
+
+/* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
+enum { CS_ADMM_WINDOW = 100 };
+
+/* Active-set steps a solve may try (each costs about two iterations). */
+enum { CS_ADMM_TRIES = 4 };
+/* Friction-direction rounds of one active-set step. */
+enum { CS_ADMM_ROUNDS = 10 };
+
+/* Active-set step (the "solution polishing" of OSQP, for the NCP). ADMM with the de
+   Saxce cascade converges linearly, at best at the rate of the cascade's own fixed point
+   (mu b / (a + mu b) per sliding contact, b and a from G's block: 0.4-0.75 for mu 0.8 on
+   ANYmal's feet), so 1e-6 from a 1e-3 warm start took 10-30 iterations even once the
+   contact modes were settled. Given the modes of an iterate z -- open (z = 0), sticking
+   (strictly inside its cone, by more than 1e-9 mu z_N: a projection puts a sliding
+   contact on the boundary up to rounding; not cs_admm_shift's 10 tol, which at a loose
+   tolerance calls every contact sliding) or sliding (on the boundary, friction direction
+   t = z_T / |z_T|) -- the NCP solution with those modes solves a square linear system:
+   lambda_i = 0 for the open contacts, v_i = 0 for the sticking ones (3 unknowns, 3
+   equations), and lambda_i = x_i (1, mu t) with v_N,i = 0 for the sliding ones (1 and 1),
+   v = (G + R) lambda + g. Its solution is accepted only if the modes are its own (see
+   cs_admm_refine), the friction direction is its own slip's to first order (rounds) and
+   its NCP residual, projected on K, with the full product, meets the tolerance: the
+   stopping test is the same, only the candidate is different. A singular or near-singular
+   system (pivot below 1e-10 of the largest entry: redundant sticking contacts, whose
+   internal forces it would make arbitrary) is not used; ADMM goes on. Returns 1 and the
+   candidate in out, its velocity in vout and its residual in *res, if accepted. cls
+   receives the modes (0 open, 1 stick, 2 slide). */
+static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
+  const csContactProblem* p = a->p;
+  int m = 0;
+  for (int i = 0; i < p->nc; i++) {
+    const double* zi = z + 3 * i;
+    double mu = p->mu[i] < 0 ? 0 : p->mu[i], r = cs_norm2(zi[1], zi[2]);
+    int c = 0;
+    if (!(zi[0] > 0))
+      c = 0;
+    else if (mu * zi[0] - r > 1e-9 * mu * zi[0])
+      c = 1;
+    else if (mu == 0 || r > 0)
+      c = 2;
+    cls[i] = c;
+    m += c == 1 ? 3 : c == 2 ? 1 : 0;
+    if (c == 2) {
+      a->dir[2 * i] = mu > 0 ? mu * zi[1] / r : 0;
+      a->dir[2 * i + 1] = mu > 0 ? mu * zi[2] / r : 0;
+    }
+  }
+  return m;
+}
+
+/* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
+   sticks) into a->A (m x m): all the Cholesky reads. Returns the largest diagonal entry,
+   which bounds |entries| of a PSD matrix (anything else fails the factor or the test). */
+static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  double amax = 0;
+  for (int i = 0, bi = 0; i < nc; i++) {
+    if (a->cls[i] != 1) continue;
+    for (int k = 0; k < 3; k++) {
+      int r = 3 * i + k;
+      const double* Gr = p->G + (size_t)r * (size_t)n;
+      double* Ae = a->A + (size_t)(3 * bi + k) * (size_t)m;
+      for (int j = 0, bj = 0; j <= i; j++) {
+        if (a->cls[j] != 1) continue;
+        Ae[3 * bj] = Gr[3 * j], Ae[3 * bj + 1] = Gr[3 * j + 1], Ae[3 * bj + 2] = Gr[3 * j + 2];
+        bj++;
+      }
+      double d = Ae[3 * bi + k] += p->R ? p->R[r] : 0;
+      amax = cs_max(amax, fabs(d));
+      Ae[3 * bi + k] += shift;
+    }
+    bi++;
+  }
+  return amax;
+}
+
+/* The least-norm solution of a singular all-sticking system B x = b, B the block of G + R on
+   the sticking contacts (consistent: g lies in the range of J, and so of G), into a->ab:
+   iterated Tikhonov from x = 0, x <- x + (B + eps I)^-1 (b - B x). Every correction lies in
+   the range of B, so x never gains a null-space part (up to rounding), and the range part
+   converges by eps / (sigma + eps) a step. eps = 1e-6 of the largest diagonal entry: a step
+   turns the rounding of b - B x along the null space (1e-16 |g|) into a null-space part
+   of 1e-16 |g| / eps, which at 1e-9 was 1e-6 N of internal force on cube_push at rest
+   (1e-9 N now); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
+   until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
+   factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
+static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  double eps = 1e-6 * amax;
+  cs_admm_stick_block(a, m, eps);
+  double pmin;
+  if (!csu_ldl3(m / 3, NULL, a->A, &pmin)) return 0;
+  double *x = a->rhs, *r = a->ab;
+  memset(x, 0, sizeof(double) * (size_t)m);
+  for (int it = 0; it <= 8; it++) {
+    double rmax = 0;
+    for (int i = 0, bi = 0; i < nc; i++) { /* r = b - B x = -(g + (G + R) x) on the rows */
+      if (a->cls[i] != 1) continue;
+      for (int k = 0; k < 3; k++) {
+        int row = 3 * i + k;
+        const double* Gr = p->G + (size_t)row * (size_t)n;
+        double sum = p->g[row] + (p->R ? p->R[row] * x[3 * bi + k] : 0);
+        for (int j = 0, bj = 0; j < nc; j++) {
+          if (a->cls[j] != 1) continue;
+          sum +=
+              Gr[3 * j] * x[3 * bj] + Gr[3 * j + 1] * x[3 * bj + 1] + Gr[3 * j + 2] * x[3 * bj + 2];
+          bj++;
+        }
+        r[3 * bi + k] = -sum;
+        rmax = cs_max(rmax, fabs(sum));
+      }
+      bi++;
+    }
+    if (!isfinite(rmax)) return 0;
+    if (rmax <= 1e-2 * a->tol) {
+      memcpy(a->ab, x, sizeof(double) * (size_t)m);
+      return 1;
+    }
+    if (it == 8) break;
+    csu_ldl3_solve(m / 3, a->A, r);
+    for (int k = 0; k < m; k++) x[k] += r[k];
+  }
+  return 0;
+}
+
+/* The internal forces of the sticking contacts: the null space of their block S of G + R
+   (k = 3 x sticking contacts), by Cholesky with diagonal pivoting, which stops at rank r when
+   the largest remaining pivot is below 1e-10 of S's largest diagonal entry; the null vectors
+   are then P [-L11^-T L21^T; I] (P the pivoting). Into a->nul, a->nd = k - r. Such a vector
+   n has G_{:,S} n = J M^-1 J_S^T n = 0 for every row (J_S^T n = 0 for a PSD S = J_S M^-1
+   J_S^T), so it is a null vector of every active-set and Newton system with these sticking
+   contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
+   finite). */
+static int cs_admm_stick_null(csAdmm* a, int k) {
+  double* S = a->A;
+  cs_admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
+  int* perm = a->apiv;
+  double dmax = 0;
+  for (int i = 0; i < k; i++) perm[i] = i, dmax = cs_max(dmax, S[(size_t)i * k + i]);
+  if (!(dmax > 0) || !isfinite(dmax)) return -1;
+#define CS_S(i, j) S[(size_t)(i) * (size_t)k + (size_t)(j)]
+  int r = 0;
+  for (; r < k; r++) { /* right-looking, on the lower triangle (LAPACK's dpstrf order) */
+    int pv = r;
+    for (int i = r + 1; i < k; i++)
+      if (CS_S(i, i) > CS_S(pv, pv)) pv = i;
+    if (!(CS_S(pv, pv) > 1e-10 * dmax)) break;
+    if (pv != r) { /* symmetric swap of r and pv in lower storage */
+      double t;
+      for (int c = 0; c < r; c++) t = CS_S(r, c), CS_S(r, c) = CS_S(pv, c), CS_S(pv, c) = t;
+      t = CS_S(r, r), CS_S(r, r) = CS_S(pv, pv), CS_S(pv, pv) = t;
+      for (int i = r + 1; i < pv; i++) t = CS_S(i, r), CS_S(i, r) = CS_S(pv, i), CS_S(pv, i) = t;
+      for (int i = pv + 1; i < k; i++) t = CS_S(i, r), CS_S(i, r) = CS_S(i, pv), CS_S(i, pv) = t;
+      int q = perm[r];
+      perm[r] = perm[pv], perm[pv] = q;
+    }
+    double l = sqrt(CS_S(r, r)), il = 1.0 / l;
+    double lc[3 * CS_ADMM_AS_MAX]; /* column r below the diagonal, contiguous */
+    CS_S(r, r) = l;
+    for (int i = r + 1; i < k; i++) CS_S(i, r) *= il, lc[i] = CS_S(i, r);
+    for (int i = r + 1; i < k; i++) {
+      double li = lc[i];
+      double* Si = S + (size_t)i * (size_t)k;
+      for (int c = r + 1; c <= i; c++) Si[c] -= li * lc[c];
+    }
+  }
+#undef CS_S
+  int d = k - r;
+  a->nd = 0;
+  if (d > CS_ADMM_NUL) return -1;
+  for (int i = 0; i < k; i++) a->dep[perm[i]] = i >= r;
+  for (int t = 0; t < d; t++) {
+    int c = r + t;
+    double y[3 * CS_ADMM_AS_MAX];
+    for (int i = r - 1; i >= 0; i--) { /* L11^T y = -(row c of L21) */
+      double sum = -S[(size_t)c * k + i];
+      for (int l = i + 1; l < r; l++) sum -= S[(size_t)l * k + i] * y[l];
+      y[i] = sum / S[(size_t)i * k + i];
+    }
+    double* N = a->nul;
+    for (int i = 0; i < k; i++) N[(size_t)t * (size_t)k + (size_t)perm[i]] = i < r ? y[i] : i == c;
+    for (int u = 0; u < t; u++) { /* orthonormal columns (Gram-Schmidt): N^T N = I */
+      double dot = 0;
+      for (int i = 0; i < k; i++)
+        dot += N[(size_t)u * (size_t)k + (size_t)i] * N[(size_t)t * (size_t)k + (size_t)i];
+      for (int i = 0; i < k; i++)
+        N[(size_t)t * (size_t)k + (size_t)i] -= dot * N[(size_t)u * (size_t)k + (size_t)i];
+    }
+    double nn = 0;
+    for (int i = 0; i < k; i++)
+      nn += N[(size_t)t * (size_t)k + (size_t)i] * N[(size_t)t * (size_t)k + (size_t)i];
+    if (!(nn > 0) || !isfinite(nn)) return -1;
+    nn = 1.0 / sqrt(nn);
+    for (int i = 0; i < k; i++) N[(size_t)t * (size_t)k + (size_t)i] *= nn;
+  }
+  a->nd = d;
+  return 0;
+}
+
+/* x (k sticking variables, in contact order) minus its part in the span of a->nul (whose
+   columns are orthonormal): x - N N^T x. */
+static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
+  int d = a->nd;
+  const double* N = a->nul;
+  for (int t = 0; t < d; t++) {
+    double c = 0;
+    const double* Nt = N + (size_t)t * (size_t)k;
+    for (int i = 0; i < k; i++) c += Nt[i] * x[i];
+    for (int i = 0; i < k; i++) x[i] -= Nt[i] * c;
+  }
+}
+
+/* The current system A (m x m, its copy in a->Ac, b in s1) without the internal forces' own
+   unknowns and equations: the dependent sticking variables of cs_admm_stick_null (a null
+   vector's entry 1) are fixed at 0 and their rows dropped (each is a combination of the kept
+   rows, given a consistent b: the left null vectors are the same), which leaves m - nd
+   unknowns; then x - N N^T x on the sticking part, a null vector of A, removes the
+   internal forces. The same solution as the deflated system A + amax N N^T (the first way
+   here: N^T A = 0 and N^T b = 0 make its solutions those of A with N^T x = 0), by an LU of
+   nd fewer rows and no rank-nd update (drop's resting torso: 4 sticking corners, nd = 6 of
+   ~22 unknowns). 1 if solved (x in a->ab), 0 if the reduced system is still singular. */
+static int cs_admm_reduced(csAdmm* a, int m, int k, double amax, const double* b, double* xs) {
+  int* um = a->umap;
+  for (int u = 0; u < m; u++) um[u] = 0;
+  for (int i = 0; i < k; i++)
+    if (a->dep[i]) um[a->smap[i]] = -1;
+  int M = 0;
+  for (int u = 0; u < m; u++) um[u] = um[u] < 0 ? -1 : M++;
+  double* B = a->A;
+  const double* A = a->Ac;
+  for (int i = 0; i < m; i++) {
+    if (um[i] < 0) continue;
+    double* Bi = B + (size_t)um[i] * (size_t)M;
+    const double* Ai = A + (size_t)i * (size_t)m;
+    for (int j = 0; j < m; j++)
+      if (um[j] >= 0) Bi[um[j]] = Ai[j];
+    a->ab[um[i]] = b[i];
+  }
+  if (!csu_lu(M, B, a->apiv)) return 0;
+  double umin = INFINITY;
+  for (int i = 0; i < M; i++) umin = cs_min(umin, fabs(B[(size_t)i * M + i]));
+  if (!(umin >= 1e-10 * amax)) return 0;
+  csu_lu_solve(M, B, a->apiv, a->ab);
+  for (int u = m - 1; u >= 0; u--) a->ab[u] = um[u] >= 0 ? a->ab[um[u]] : 0; /* um[u] <= u */
+  for (int i = 0; i < k; i++) xs[i] = a->ab[a->smap[i]];
+  cs_admm_null_clean(a, k, xs);
+  for (int i = 0; i < k; i++) a->ab[a->smap[i]] = xs[i];
+  return 1;
+}
+
+/* The unknown of each sticking variable in the systems: contacts in order, a sticking one
+   3 unknowns, a sliding one 1 (and its angle in a Newton system, if mu > 0). */
+static void cs_admm_map(csAdmm* a, int newton) {
+  const csContactProblem* p = a->p;
+  int u = 0, k = 0;
+  for (int i = 0; i < p->nc; i++) {
+    if (a->cls[i] == 1)
+      for (int q = 0; q < 3; q++) a->smap[k++] = u++;
+    else if (a->cls[i] == 2)
+      u += newton && p->mu[i] > 0 ? 2 : 1;
+  }
+}
+
+/* A x = b for the square active-set and Newton systems (a->A, m x m, b in a->ab, x there
+   on return). LU with partial pivoting; if a pivot is below 1e-10 of the largest entry
+   (redundant contacts: two sticking points of one body can pull against each other), the
+   least-norm solution x = A^T y, (A A^T) y = b, by iterated Tikhonov on A A^T from y = 0
+   (every step in its range; eps = 1e-9 of its largest diagonal entry; at most 8 steps, to
+   max |b - A x| <= tol / 100). *well: 1 for pivots above 1e-4 of the largest entry or the
+   least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if neither
+   works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
+   of m. */
+static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well, int probe) {
+  /* the pivots' scale: G's largest diagonal entry over the loaded contacts, which bounds
+     every entry of G (PSD) and, within a factor 1 + mu, of these systems (a scan of the m^2
+     entries was a tenth of the step) */
+  const csContactProblem* p = a->p;
+  double amax = 0;
+  for (int i = 0; i < p->nc; i++) {
+    if (a->cls[i] == 0) continue;
+    for (int r = 3 * i; r < 3 * i + 3; r++)
+      amax = cs_max(amax, fabs(p->G[(size_t)r * (size_t)a->n + r]) + (p->R ? p->R[r] : 0));
+  }
+  if (!(amax > 0) || !isfinite(amax)) return 0;
+  memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
+  if (a->nd > 0) {
+    /* redundant sticking contacts: singular for sure, reduced by their internal forces */
+    int k = 0;
+    for (int i = 0; i < p->nc; i++) k += a->cls[i] == 1 ? 3 : 0;
+    memcpy(s1, a->ab, sizeof(double) * (size_t)m);
+    if (cs_admm_reduced(a, m, k, amax, s1, s2)) {
+      *well = 1;
+      return 1;
+    }
+    memcpy(a->ab, s1, sizeof(double) * (size_t)m); /* below, as if not known */
+    memcpy(a->A, a->Ac, sizeof(double) * (size_t)m * (size_t)m);
+  }
+  double umin = 0;
+  /* a->lnorm: an earlier system of this active-set step (the same modes) was singular, so
+     this one (only the slip angles differ) is taken as singular too */
+  if (!a->lnorm && csu_lu(m, a->A, a->apiv)) {
+    umin = INFINITY;
+    for (int k = 0; k < m; k++) umin = cs_min(umin, fabs(a->A[(size_t)k * m + k]));
+  }
+  if (umin >= 1e-10 * amax) {
+    *well = umin >= 1e-4 * amax;
+    csu_lu_solve(m, a->A, a->apiv, a->ab);
+    return 1;
+  }
+  if (probe) return -1; /* singular: the caller changes its approach */
+  a->lnorm = 1;
+  const double* A = a->Ac;
+  double* C = a->A;
+  double cmax = 0;
+  for (int i = 0; i < m; i++) { /* C = A A^T, lower triangle; two columns of C at a time */
+    const double* Ai = A + (size_t)i * m;
+    int j = 0;
+    for (; j + 1 <= i; j += 2) {
+      const double *Aj = A + (size_t)j * m, *Ak = Aj + m;
+      double c0 = 0, c1 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k], c1 += Ai[k] * Ak[k];
+      C[(size_t)i * m + j] = c0, C[(size_t)i * m + j + 1] = c1;
+    }
+    if (j <= i) {
+      const double* Aj = A + (size_t)j * m;
+      double c0 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k];
+      C[(size_t)i * m + j] = c0;
+    }
+    cmax = cs_max(cmax, C[(size_t)i * m + i]);
+  }
+  for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
+  if (!csu_cholesky(m, C, a->adinv)) return 0;
+  double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
+  memset(y, 0, sizeof(double) * (size_t)m);
+  memset(x, 0, sizeof(double) * (size_t)m);
+  double rprev = INFINITY;
+  for (int it = 0; it <= 8; it++) {
+    double rmax = 0;
+    for (int i = 0; i < m; i++) { /* r = b - A x, x = A^T y */
+      const double* Ai = A + (size_t)i * m;
+      double sum = b[i];
+      for (int k = 0; k < m; k++) sum -= Ai[k] * x[k];
+      r[i] = sum;
+      rmax = cs_max(rmax, fabs(sum));
+    }
+    if (!isfinite(rmax)) return 0;
+    if (rmax <= 1e-2 * a->tol) {
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      *well = 1;
+      return 1;
+    }
+    /* Stalled: at the rounding floor of A A^T (its condition is A's squared: ~1e-7 on
+       ANYmal's redundant contacts), taken if below half the tolerance (the candidate is
+       tested anyway); else b is not in the range: no solution with these modes and
+       directions. */
+    if (it == 8 || !(rmax <= 0.1 * rprev)) {
+      if (!(rmax <= 0.5 * a->tol)) break;
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      *well = 1;
+      return 1;
+    }
+    rprev = rmax;
+    csu_cholesky_solve(m, C, a->adinv, r);
+    for (int i = 0; i < m; i++) y[i] += r[i];
+    for (int k = 0; k < m; k++) x[k] = 0;
+    for (int i = 0; i < m; i++) {
+      const double* Ai = A + (size_t)i * m;
+      for (int k = 0; k < m; k++) x[k] += Ai[k] * y[i];
+    }
+  }
+  return 0;
+}
+
+/* The Newton system of the active-set step's rounds (cs_admm_refine_modes) at the state
+   whose velocity is vout, into a->A, a->ab; returns its size m. Without angles the sliding
+   contacts keep their directions (one unknown, one equation each): from lambda = 0 (vout =
+   g) that is the first round's linear system. Column by column: the unknown's column of G + R (a
+   sticking impulse's own, a sliding contact's x or angle along its direction), then each equation's
+   combination of that column's rows. */
+static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  const int* cls = a->cls;
+  const double* st = a->hist;
+  const double* dir = a->dir;
+  int m = 0;
+  for (int i = 0; i < nc; i++)
+    m += cls[i] == 1 ? 3 : cls[i] == 2 ? (angles && p->mu[i] > 0 ? 2 : 1) : 0;
+  int u = 0;
+  for (int j = 0; j < nc; j++) {
+    if (cls[j] == 0) continue;
+    double muj = p->mu[j] > 0 ? p->mu[j] : 0;
+    int ncol = cls[j] == 1 ? 3 : angles && muj > 0 ? 2 : 1;
+    for (int q = 0; q < ncol; q++, u++) {
+      double d[3];
+      if (cls[j] == 1) {
+        d[0] = d[1] = d[2] = 0, d[q] = 1;
+      } else if (q == 0) { /* x: along (1, mu t) */
+        d[0] = 1, d[1] = dir[2 * j], d[2] = dir[2 * j + 1];
+      } else { /* the angle: x mu (0, -sin, cos) */
+        double x = st[3 * j];
+        d[0] = 0, d[1] = -x * dir[2 * j + 1], d[2] = x * dir[2 * j];
+      }
+      if (!p->asym) {
+        /* G symmetric: the column G d is rows 3j..3j+2 of G combined, contiguous (a
+           sticking contact's unit d: one row) */
+        const double* G0 = p->G + (size_t)(3 * j) * (size_t)n;
+        if (cls[j] == 1) {
+          memcpy(col, G0 + (size_t)q * (size_t)n, sizeof(double) * (size_t)n);
+        } else {
+          const double* G1 = G0 + n;
+          const double* G2 = G1 + n;
+          for (int r = 0; r < n; r++) col[r] = G0[r] * d[0] + G1[r] * d[1] + G2[r] * d[2];
+        }
+      } else {
+        for (int r = 0; r < n; r++) {
+          const double* Gr = p->G + (size_t)r * (size_t)n + 3 * j;
+          col[r] = Gr[0] * d[0] + Gr[1] * d[1] + Gr[2] * d[2];
+        }
+      }
+      if (p->R)
+        for (int k = 0; k < 3; k++) col[3 * j + k] += p->R[3 * j + k] * d[k];
+      int e = 0;
+      for (int i = 0; i < nc; i++) {
+        if (cls[i] == 0) continue;
+        const double* ci = col + 3 * i;
+        if (cls[i] == 1) {
+          for (int k = 0; k < 3; k++, e++) a->A[(size_t)e * m + u] = ci[k];
+          continue;
+        }
+        a->A[(size_t)e++ * m + u] = ci[0];
+        if (angles && p->mu[i] > 0) { /* v_T x t = v_1 sin - v_2 cos, t = dir / mu */
+          double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
+          double g = s * ci[1] - c * ci[2];
+          if (i == j && q == 1) g += (vout[3 * i + 1] * c + vout[3 * i + 2] * s);
+          a->A[(size_t)e++ * m + u] = g;
+        }
+      }
+    }
+  }
+  int e = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] == 0) continue;
+    const double* vi = vout + 3 * i;
+    if (cls[i] == 1) {
+      a->ab[e++] = -vi[0], a->ab[e++] = -vi[1], a->ab[e++] = -vi[2];
+      continue;
+    }
+    a->ab[e++] = -vi[0];
+    if (angles && p->mu[i] > 0) {
+      double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
+      a->ab[e++] = -(vi[1] * s - vi[2] * c);
+    }
+  }
+  return m;
+}
+
+/* The active-set step with the modes in a->cls (and the sliding contacts' directions in
+   a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
+   modes and update allows new ones, which are then in a->cls (see cs_admm_refine). */
+static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
+                                double* res, int update) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  int* cls = a->cls;
+  double* st = a->hist; /* per contact: sticking lambda; sliding x and the slip angle */
+  int m = 0;
+  for (int i = 0; i < nc; i++) m += cls[i] == 1 ? 3 : cls[i] == 2 ? 1 : 0;
+  a->unique = m == 0; /* lambda = 0: nothing to polish */
+  a->lnorm = 0;
+  double mdp_prev = INFINITY;
+  int nstick = 0, nslide = 0, newton0 = 0;
+  for (int i = 0; i < nc; i++) {
+    nstick += cls[i] == 1 ? 3 : 0;
+    if (cls[i] == 2) {
+      nslide++;
+      a->dir0[2 * i] = a->dir[2 * i], a->dir0[2 * i + 1] = a->dir[2 * i + 1];
+      newton0 |= p->mu[i] > 0;
+    }
+  }
+  a->nd = 0;
+  if (nslide > 0 && nstick >= 6 && cs_admm_stick_null(a, nstick) < 0) {
+    /* Redundant sticking contacts (a->nd internal forces) make the systems singular: they
+       are reduced by those (cs_admm_reduced). Too many or no factor: the linear first
+       round (least-norm from scratch, below) */
+    newton0 = 0;
+  }
+  for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
+    if (round == 0 && newton0) {
+      /* A contact slides with friction: the equations are nonlinear in its direction, so
+         Newton from src (whose modes these are; its directions are in a->dir) rather than a
+         linear solve with src's directions first (which took one more system a step: the
+         directions move at every time step) */
+      for (int i = 0; i < nc; i++) {
+        const double* si = src + 3 * i;
+        if (cls[i] == 1)
+          st[3 * i] = si[0], st[3 * i + 1] = si[1], st[3 * i + 2] = si[2];
+        else if (cls[i] == 2)
+          st[3 * i] = si[0];
+      }
+      if (a->nd > 0) {   /* src without its internal forces: the steps add none */
+        double* x = out; /* scratch: the sticking variables in order */
+        int k = 0;
+        for (int i = 0; i < nc; i++)
+          if (cls[i] == 1)
+            x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
+        cs_admm_null_clean(a, k, x);
+        k = 0;
+        for (int i = 0; i < nc; i++)
+          if (cls[i] == 1)
+            st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
+      }
+    } else if (round > 0) {
+      /* Newton on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
+         parallel to the friction direction t_i = (cos phi_i, sin phi_i), v_T,i x t_i = 0),
+         in the sticking impulses and the sliding contacts' (x_i, phi_i), lambda_i =
+         x_i (1, mu t_i): the slip angles converge quadratically (as a fixed point
+         phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
+         slipping feet ran out of rounds) */
+      int mn = cs_admm_newton_system(a, vout, out, 1), well;
+      cs_admm_map(a, 1);
+      int got = cs_admm_square_solve(a, mn, out, vout, &well, newton0);
+      if (got == 0) return 0;
+      if (got < 0) {
+        /* Singular (redundant contacts): a Newton step would be least-norm, but src's own
+           internal forces would stay in the sum (carried from step to step, they grew to
+           0.5 N on cube_push). The linear first round instead, with src's directions:
+           least-norm from scratch, which least-norm Newton steps keep so. */
+        newton0 = 0, round = -1;
+        for (int i = 0; i < nc; i++)
+          if (cls[i] == 2) a->dir[2 * i] = a->dir0[2 * i], a->dir[2 * i + 1] = a->dir0[2 * i + 1];
+        continue;
+      }
+      a->unique = well;
+      int u = 0;
+      for (int i = 0; i < nc; i++) {
+        if (cls[i] == 1) {
+          for (int k = 0; k < 3; k++) st[3 * i + k] += a->ab[u++];
+        } else if (cls[i] == 2) {
+          st[3 * i] += a->ab[u++];
+          if (p->mu[i] > 0) {
+            /* the angle's step by the retraction t <- (t + dphi t_perp) / |.| (no sine or
+               cosine; Newton keeps its quadratic rate with any retraction), at most 45 deg */
+            double dphi = a->ab[u++];
+            if (!isfinite(dphi)) return 0;
+            dphi = dphi > 1 ? 1 : dphi < -1 ? -1 : dphi;
+            double d1 = a->dir[2 * i], d2 = a->dir[2 * i + 1];
+            double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / cs_norm2(e1, e2);
+            a->dir[2 * i] = e1 * sc, a->dir[2 * i + 1] = e2 * sc;
+          }
+        }
+      }
+    } else {
+      /* the first round: the modes with the friction directions of z, a linear system */
+      if (m > 0 && m != nstick) {
+        /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
+           without the angle unknowns, which is this linear system; an LU, or the reduced
+           system for redundant sticking contacts (cs_admm_square_solve). */
+        int ok;
+        cs_admm_newton_system(a, p->g, out, 0);
+        cs_admm_map(a, 0);
+        if (!cs_admm_square_solve(a, m, out, vout, &ok, 0)) {
+          a->singular = 1;
+          return 0;
+        }
+        a->unique = ok;
+      } else if (m > 0) {
+        /* Every contact sticking: the system is the block of G + R on those contacts,
+           symmetric, and positive semidefinite for a Delassus matrix: block LDL^T (no
+           pivot search), straight from G when the block is all of it. Only the lower
+           triangle is read, so an asymmetric G (FCLIB) gives a candidate for its lower
+           half, which the test below, with the full product, rejects unless it solves
+           the problem anyway. */
+        double amax = 0, umin = INFINITY;
+        int whole = m == n && !p->R;
+        if (whole)
+          for (int r = 0; r < n; r++) amax = cs_max(amax, p->G[(size_t)r * n + r]);
+        else
+          amax = cs_admm_stick_block(a, m, 0);
+        for (int i = 0, bi = 0; i < nc; i++)
+          if (cls[i] == 1) {
+            for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
+            bi++;
+          }
+        if (!(amax > 0) || !isfinite(amax)) return 0;
+        if (!csu_ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
+          /* redundant sticking contacts (a body resting on more points than it has
+             freedoms): the least-norm solution, which is what the polish would make of
+             any other, so nothing is left to polish */
+          if (!cs_admm_leastnorm(a, m, amax)) {
+            a->singular = 1;
+            return 0;
+          }
+          a->unique = 1;
+        } else {
+          /* Pivots above 1e-4 of the largest entry: the solution with these modes is
+             unique and well-conditioned, so no internal force is left to polish away (a
+             null vector of G that kept the modes would be one of this system; one that
+             changes them breaks complementarity at once: a sliding contact leaving its
+             cone's boundary, an open one taking load). */
+          a->unique = umin >= 1e-4 * amax;
+          csu_ldl3_solve(m / 3, a->A, a->ab);
+        }
+      }
+      int u = 0;
+      for (int i = 0; i < nc; i++) {
+        if (cls[i] == 1)
+          for (int k = 0; k < 3; k++) st[3 * i + k] = a->ab[u++];
+        else if (cls[i] == 2)
+          st[3 * i] = a->ab[u++];
+      }
+    }
+    /* The modes must be those of the candidate, up to 1e-3 tol: a sticking contact's
+       lambda in its cone, a sliding one's x >= 0, an open one's v_N >= 0. The residual
+       alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where
+       the whole step's impulse is ~2e-3: cube_slide came to rest as if sticking). */
+    double slack = 1e-3 * a->tol;
+    int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
+    int viol = 0;
+    for (int i = 0; i < nc; i++) {
+      double* o = out + 3 * i;
+      double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+      nw[i] = cls[i];
+      if (cls[i] == 0) {
+        o[0] = o[1] = o[2] = 0;
+        continue;
+      } else if (cls[i] == 1) {
+        o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
+        double r = cs_norm2(o[1], o[2]);
+        if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
+        if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
+          viol = 1;
+          nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
+          if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
+        }
+      } else {
+        double x = st[3 * i];
+        if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
+        o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
+      }
+      csu_project_cone(o, p->mu[i], o);
+    }
+    if (viol && !update) return 0;
+    csu_solver_velocity(p, out, vout);
+    for (int i = 0; i < nc; i++)
+      if (cls[i] == 0 && !(vout[3 * i] >= -slack)) { /* penetrates: takes load, sticking */
+        if (!update) return 0;
+        viol = 1, nw[i] = 1;
+      }
+    if (viol) {
+      memcpy(cls, nw, sizeof(int) * (size_t)nc);
+      return 2;
+    }
+    *res = cs_admm_ncp_residual(nc, p->mu, out, vout);
+    /* maximal dissipation to first order: the kept direction against the candidate's slip,
+       mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order) */
+    double mdp = 0;
+    int along = 0; /* a sliding contact slips along its friction, or not at all */
+    for (int i = 0; i < nc; i++) {
+      if (cls[i] != 2) continue;
+      double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+      const double* vi = vout + 3 * i;
+      double vt = cs_norm2(vi[1], vi[2]);
+      nw[i] = 2;
+      if (!(vt > 0) || vi[1] * a->dir[2 * i] + vi[2] * a->dir[2 * i + 1] > 0) {
+        along = 1, nw[i] = 1, mdp = INFINITY;
+        continue;
+      }
+      double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
+      mdp = cs_max(mdp, out[3 * i] * cs_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
+    }
+    /* src itself is not taken without a Newton step: it may pass with errors just below
+       the tolerance, the same every step, and a warm start carries them on (cube_slide's
+       energy drifted by 1e-6 E0 in 500 steps at tolerance 1e-8); one step is far inside */
+    if (*res <= a->tol && mdp <= a->tol && !(newton0 && round == 0)) return 1;
+    if (along) {
+      /* slipping with its friction instead of against it (or not slipping): the semismooth
+         active-set rule |lambda_T - c v_T| < mu lambda_N calls that sticking for any c > 0
+         small enough. Stick (another mode update), or give up. */
+      if (!update) return 0;
+      memcpy(cls, nw, sizeof(int) * (size_t)nc);
+      return 2;
+    }
+    if (nslide == 0) return 0; /* no sliding contact: no direction to settle */
+    /* Newton does not converge (judged from its second round on) */
+    if (round > 1 && !(mdp <= 0.5 * mdp_prev)) return 0;
+    mdp_prev = mdp;
+  }
+  return 0;
+}
+
+/* Mode updates an active-set step may make. */
+enum { CS_ADMM_UPDATES = 3 };
+
+/* The active-set step from the modes of z. Where the candidate contradicts its own modes
+   (a sticking contact's impulse out of its cone, a sliding one pulling, an open one
+   penetrating), those contacts take the modes it asks for (sliding along the impulse's
+   tangential part, open, sticking) and the step is made again, up to CS_ADMM_UPDATES
+   times: a primal-dual active-set iteration, from a warm start whose modes changed at an
+   impact or lift-off. */
+static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
+  cs_admm_classify(a, z, a->cls);
+  for (int upd = 0;; upd++) {
+    int r = cs_admm_refine_modes(a, upd ? out : z, out, vout, res, upd < CS_ADMM_UPDATES);
+    if (r != 2) return r;
+  }
+}
+
+#define CS_ADMM_PROGRESS 0.9
+
+static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
+                            void* ws, double* lambda, csSolverStats* st) {
+  int nc = p->nc, n = 3 * nc;
+  csAdmm a;
+  memset(&a, 0, sizeof a);
+  a.p = p, a.ncp = ncp, a.n = n;
+  a.L = ws;
+  a.z = a.L + (size_t)n * (size_t)n;
+  a.gam = a.z + n, a.v = a.gam + n, a.s = a.v + n, a.rhs = a.s + n, a.lh = a.rhs + n;
+  a.best = a.lh + n;
+  double* tmp = a.best + n; /* 2n */
+  a.A = tmp + 2 * n;
+  a.ab = a.A + (size_t)n * (size_t)n;
+  a.dir = a.ab + n;
+  a.hist = a.dir + n;
+  a.dir0 = a.hist + n;
+  a.adinv = a.dir0 + n;
+  a.nul = a.adinv + n;
+  a.Ac = a.nul + (size_t)CS_ADMM_NUL * (size_t)n;
+  a.piv = (int*)(a.Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
+                            (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
+  a.apiv = a.piv + n;
+  a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
+  a.cls_new = a.cls_tried + nc;
+  a.smap = a.cls_new + nc;
+  a.dep = a.smap + n;
+  a.umap = a.dep + n;
+  a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
+  double tol = opt->tolerance;
+  a.tol = tol;
+  int cap = opt->iterations > 1 ? opt->iterations : 1;
+  memset(st, 0, sizeof *st);
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
+
+  /* The active-set step on the start (the warm start's modes, of z0 = P_K(lambda0) for the
+     NCP), before any factorization: a warm start whose modes still hold is finished by one
+     small linear solve. The polish then needs a scale for its factor: G's largest
+     diagonal entry. No early exit on a warm start that already meets the tolerance: it
+     goes through this step (or the iteration) and the polish, or the distribution of a
+     redundant contact set drifts with the load (cube_push: 0.5 N of internal force). */
+  int tries = 0, nmode = (int)sizeof(int) * nc;
+  /* An active-set system costs up to (3 nc)^3 / 3 per round, against ~2 (3 nc)^2 an
+     iteration: beyond CS_ADMM_AS_MAX unknowns (32 contacts) a round costs more than
+     n / 6 iterations, and FCLIB's large problems rarely hold their modes long enough. */
+  if (n > CS_ADMM_AS_MAX) tries = CS_ADMM_TRIES;
+  if (opt->warmstart && ncp)
+    for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
+  if (ncp && n <= CS_ADMM_AS_MAX) {
+    double r0;
+    tries = 1;
+    if (cs_admm_refine(&a, lambda, a.lh, tmp, &r0)) {
+      memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
+      st->residual = r0;
+      st->converged = 1;
+      if (!a.unique) { /* the polish's scale and symmetry */
+        double dmax = 0;
+        for (int i = 0; i < n; i++)
+          dmax = cs_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
+        a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
+        a.sym = csu_is_symmetric(n, p->G);
+        cs_admm_polish(&a, lambda, tol, &st->residual);
+        cs_ncp_report(p, lambda, &st->ncp);
+      } else {
+        csu_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
+      }
+      return CS_OK;
+    }
+    memcpy(a.cls_tried, a.cls, (size_t)nmode);
+    memcpy(a.cls_prev, a.cls, (size_t)nmode);
+  }
+
+  /* A warm start worse than none (contacts re-detected with new features get the wrong
+     impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and
+     ADMM then takes hundreds of iterations to unwind it) is dropped before the iteration
+     starts from it: the model's residual of lambda against that of lambda = 0 (v = g),
+     O(n) once v is known (for the NCP, of z0 = P_K(lambda)). The active-set step above
+     needed only the warm start's modes, and verified its own candidate. */
+  if (opt->warmstart) {
+    csu_solver_velocity(p, lambda, a.v);
+    double rw = 0, r0 = 0;
+    for (int i = 0; i < nc; i++) {
+      const double zero[3] = {0, 0, 0};
+      double ew = ncp ? csu_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
+      double e0 = ncp ? csu_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
+                      : csu_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
+      rw = fmax(rw, ew), r0 = fmax(r0, e0);
+    }
+    if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
+  }
+
+  /* Symmetry decides Cholesky or LU for the iteration's factor (the active-set step above
+     needs no answer: it verifies its candidate with the full product). */
+  a.sym = csu_is_symmetric(n, p->G);
+  /* rho from the spectrum (spec/solvers.md) */
+  double m = INFINITY;
+  if (p->R)
+    for (int i = 0; i < n; i++) m = fmin(m, p->R[i]);
+  m = (isfinite(m) && m > 0 ? m : 0) + 1e-6;
+  double Lmax = cs_admm_lmax(n, p->G, p->R, tmp, tmp + n);
+  if (!(Lmax > m)) Lmax = m;
+  a.factor = pow(Lmax / m, 0.05);
+  a.Lmax = Lmax;
+  /* Below 1e-12 L the factor would only see rounding of G (a singular G, redundant
+     contacts); above 1e6 L the iteration would barely move. */
+  a.rho_min = 1e-12 * Lmax, a.rho_max = 1e6 * Lmax;
+  a.rho = cs_admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, &a.fpmin, a.piv);
+  if (a.rho < 0) { /* G not monotone or not finite: nothing sensible to do */
+    st->residual = INFINITY;
+    cs_ncp_report(p, lambda, &st->ncp);
+    return CS_OK;
+  }
+  /* A factorization costs ~n/6 iterations (n^3/6 flops against ~n^2; LU 4x that): rho is
+     adapted no more often than every n/12 iterations (n/3 with LU), which keeps
+     refactoring below ~2/3 of the time on large problems; small ones adapt every time. */
+  int every = a.sym ? n / 12 : n / 3, last_factor = 0;
+  if (every < 1) every = 1;
+
+  cs_admm_start(&a, lambda, 1);
+  double res = INFINITY, best_res = INFINITY, window_best = INFINITY;
+  int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0, refined = 0;
+  while (!done && it < cap) {
+    double rp, rd;
+    cs_admm_iterate(&a, lambda, &rp, &rd);
+    it++;
+    if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
+    if (!ncp) {
+      res = fmax(rp, rd);
+      done = res <= tol;
+      if (res < best_res) best_res = res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
+    } else {
+      /* the answer is z, in K; its residual with its velocity (into tmp), updated from
+         lambda's, and confirmed with the true product: the update carries the rounding
+         of the solve */
+      /* On large problems (an O(n^2) product against a ~2 n^2 solve; with an asymmetric
+         G, FCLIB's Capsules, the full product each iteration made the solve 1.7x
+         slower) every fourth iteration only: at most three iterations late. */
+      res = INFINITY;
+      if (n <= CS_ADMM_AS_MAX || it % 4 == 0) {
+        cs_admm_velocity_z(&a, lambda, tmp);
+        res = cs_admm_ncp_residual(nc, p->mu, a.z, tmp);
+        if (res <= tol) {
+          csu_solver_velocity(p, a.z, tmp);
+          res = cs_admm_ncp_residual(nc, p->mu, a.z, tmp);
+        }
+      }
+      done = res <= tol;
+      if (res < best_res) best_res = res, memcpy(a.best, a.z, sizeof(double) * (size_t)n);
+      if (done) {
+        memcpy(lambda, a.z, sizeof(double) * (size_t)n);
+        break;
+      }
+      /* the active-set step on z's modes, once they have held for two iterations and
+         were not tried before (at most CS_ADMM_TRIES times a solve) */
+      if (!ccp_phase && tries < CS_ADMM_TRIES && !a.singular) {
+        cs_admm_classify(&a, a.z, a.cls);
+        if (!memcmp(a.cls, a.cls_prev, (size_t)nmode) &&
+            memcmp(a.cls, a.cls_tried, (size_t)nmode)) {
+          double r1;
+          tries++;
+          memcpy(a.cls_tried, a.cls, (size_t)nmode);
+          if (cs_admm_refine(&a, a.z, a.lh, tmp, &r1)) {
+            memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
+            res = r1, done = refined = 1;
+            break;
+          }
+        }
+        memcpy(a.cls_prev, a.cls, (size_t)nmode);
+      }
+      /* the shift of the next CCP: from this iterate's velocity, except during the CCP
+         phase of a restart (s = 0 until the CCP is solved) */
+      if (ccp_phase && fmax(rp, rd) <= tol) ccp_phase = 0;
+      if (!ccp_phase) cs_admm_shift(1, nc, p->mu, a.v, a.z, tol, a.s);
+      /* Safeguard. With a large mu the shift mu |v_T| amplifies the velocity error of an
+         early iterate: a sticking contact looks sliding, its shift unloads it, and the
+         iteration settles where the NCP residual (whose dual part shrinks like 1/mu) is
+         small but not below tol (mu = 1e3: ~1e-5). If the best residual has not improved
+         by 10% over CS_ADMM_WINDOW iterations, restart once from lambda = 0 as a true
+         cascade of CCPs: solve the CCP (s = 0) to tolerance first, whose sticking
+         contacts have v_T = 0 and so a zero shift, then shift every iteration. */
+      if (best_res < CS_ADMM_PROGRESS * window_best) window_best = best_res, window_start = it;
+      if (!restarted && it - window_start >= CS_ADMM_WINDOW) {
+        restarted = ccp_phase = 1;
+        memset(lambda, 0, sizeof(double) * (size_t)n);
+        cs_admm_start(&a, lambda, 0);
+        window_start = it;
+        continue;
+      }
+    }
+    if (done) break;
+    /* rho rule: keep the primal and dual residuals within a factor 10 of each other */
+    double nrho = a.rho;
+    if (rp > 10 * rd)
+      nrho = fmin(a.rho * a.factor, a.rho_max);
+    else if (rd > 10 * rp)
+      nrho = fmax(a.rho / a.factor, a.rho_min);
+    if (nrho != a.rho && it - last_factor >= every) {
+      last_factor = it;
+      double got = cs_admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
+      if (got < 0)
+        got = cs_admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
+      a.rho = got;
+    }
+  }
+  if (done && !(refined && a.unique)) cs_admm_polish(&a, lambda, tol, &res);
+  /* not converged: return the best iterate seen, with its residual (the last z if no
+     residual was computed: fewer than four iterations of a large problem) */
+  if (!done && best_res < INFINITY) {
+    memcpy(lambda, a.best, sizeof(double) * (size_t)n);
+    res = best_res;
+  } else if (!done && ncp && it > 0) {
+    memcpy(lambda, a.z, sizeof(double) * (size_t)n);
+    csu_solver_velocity(p, lambda, tmp);
+    res = cs_admm_ncp_residual(nc, p->mu, lambda, tmp);
+  }
+  st->iterations = it;
+  st->residual = res;
+  st->converged = done;
+  cs_ncp_report(p, lambda, &st->ncp);
+  return CS_OK;
+}
+
+static csStatus cs_ccp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                                  double* lambda, csSolverStats* st) {
+  return cs_admm_run(0, p, opt, ws, lambda, st);
+}
+
+static csStatus cs_ncp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                                  double* lambda, csSolverStats* st) {
+  return cs_admm_run(1, p, opt, ws, lambda, st);
+}
+
+const csSolver cs_solver_ccp_admm = {"ccp_admm", cs_admm_workspace, cs_ccp_admm_solve};
+const csSolver cs_solver_ncp_admm = {"ncp_admm", cs_admm_workspace, cs_ncp_admm_solve};

@@ -1,0 +1,634 @@
+/* Lemke's method (cs_lemke.h) and the "lemke" contact solver: the contact problem as the
+   Stewart-Trinkle LCP with a 4-facet pyramidal cone.
+
+   Contact LCP. Per contact i the unknowns are lambda_N,i, four generator weights beta_ik
+   >= 0 and the slack gamma_i (the sliding speed on the pyramid), lambda_T,i =
+   sum_k beta_ik d_k with the generators d_k = (+-1, +-1) in (t1, t2). Their convex hull
+   times mu lambda_N is the box |lambda_t1|, |lambda_t2| <= mu lambda_N, the very pyramid
+   of lcp_pgs (paper 002's ||lambda_T||_inf <= mu lambda_N, the facets fixed by the tangent
+   basis of spec/benchmarks.md), so both solve the same model and Lemke is the exact
+   reference for LCP-PGS. With v = (G + R) lambda + g:
+     0 <= lambda_N,i  _|_ v_N,i                          >= 0   (Signorini)
+     0 <= beta_ik     _|_ d_k^T v_T,i + gamma_i          >= 0   (sliding along the max.
+     0 <= gamma_i     _|_ mu_i lambda_N,i - sum_k beta_ik >= 0    dissipation corner/face)
+   The LCP matrix (6nc x 6nc) is never stored: its columns come from G on demand, so the
+   workspace is the basis inverse (36 nc^2 doubles) plus vectors.
+
+   Numerics: the LCP is scaled symmetrically (cs_lemke_scaling), the basis inverse is
+   recomputed from scratch every n/8 pivots, pivots at the level of their own cancellation
+   noise are refused, and the final basis is solved again with refinement. Still, Lemke in
+   double precision is not robust on very ill-conditioned, degenerate problems: on the
+   1e6 mass-ratio stack it may end on a ray near the solution.
+
+   Stop and status: Lemke is a finite pivoting method; it ends on a solution, on a
+   secondary ray (converged = 0) or on the pivot cap max(opt->iterations, 10 * 6nc)
+   (converged = 0). converged = 1 needs a solution whose box LCP residual (lcp_pgs's
+   criterion: csu_box_contact_residual, the largest over the contacts) is <= tolerance,
+   so rounding in an ill-conditioned basis is reported, not hidden. On failure the better
+   of the last point and the start (by that residual) is returned. stats.iterations counts
+   pivots.
+
+   Warm start: the complementary basis the warm start would have (lambda_N > 0: lambda_N
+   basic; a box-interior friction: the two generators spanning lambda_T; at the box
+   boundary and sliding: also gamma) is tried with one dense solve. If it is nonsingular,
+   feasible and meets the tolerance, that is the answer (0 pivots, the solution of that
+   basis, not the warm start itself); otherwise Lemke runs from its usual start. */
+#include <math.h>
+#include <string.h>
+
+#include "constraint/cs_contact_cone.h"
+#include "solvers/cs_lemke.h"
+#include "core/cs_error.h"
+#include "solvers/cs_solver.h"
+
+/* ------------------------------------------------------------------ Lemke's method */
+
+/* Basis inverse n^2, then xB, col, a, res (n each); then ints: basis (n), ties (n). */
+size_t csu_lemke_workspace(int n) {
+  size_t m = n > 0 ? (size_t)n : 0;
+  return sizeof(double) * (m * m + 4 * m) + sizeof(int) * (2 * m) + 64;
+}
+
+typedef struct csuLemkeWs {
+  double *Binv, *xB, *col, *a, *res;
+  int *basis, *ties;
+} csuLemkeWs;
+
+static csuLemkeWs csu_lemke_layout(int n, void* ws) {
+  csuLemkeWs w;
+  size_t m = (size_t)n;
+  w.Binv = ws;
+  w.xB = w.Binv + m * m;
+  w.col = w.xB + m;
+  w.a = w.col + m;
+  w.res = w.a + m;
+  w.basis = (int*)(w.res + m);
+  w.ties = w.basis + m;
+  return w;
+}
+
+/* Column of variable var in the tableau [I | -M | -d] (w_0..w_n-1, z_0..z_n-1, z0). */
+static void csu_lemke_varcol(int n, csuLemkeColumn column, void* ctx, int var, double* a) {
+  if (var < n) {
+    memset(a, 0, sizeof(double) * (size_t)n);
+    a[var] = 1;
+  } else if (var < 2 * n) {
+    column(ctx, var - n, a);
+    for (int i = 0; i < n; i++) a[i] = -a[i];
+  } else {
+    for (int i = 0; i < n; i++) a[i] = -1;
+  }
+}
+
+/* Pivot on row r of the column col (= Binv a_entering). */
+static void csu_lemke_pivot(int n, csuLemkeWs* w, int r) {
+  double* Br = w->Binv + (size_t)r * (size_t)n;
+  double pr = w->col[r];
+  for (int j = 0; j < n; j++) Br[j] /= pr;
+  w->xB[r] /= pr;
+  for (int i = 0; i < n; i++) {
+    double f = w->col[i];
+    if (i == r || f == 0) continue;
+    double* Bi = w->Binv + (size_t)i * (size_t)n;
+    for (int j = 0; j < n; j++) Bi[j] -= f * Br[j];
+    w->xB[i] -= f * w->xB[r];
+  }
+}
+
+/* x <- B^-1 x by Gaussian elimination with partial pivoting (B destroyed). 0 if a pivot
+   is below rtol times the largest entry of B (singular for the caller's purpose). */
+static int csu_dense_solve(int n, double* B, double* x, double rtol) {
+  double bmax = 0;
+  for (size_t k = 0; k < (size_t)n * (size_t)n; k++) bmax = fmax(bmax, fabs(B[k]));
+  for (int c = 0; c < n; c++) {
+    int piv = c;
+    for (int r = c + 1; r < n; r++)
+      if (fabs(B[(size_t)r * n + c]) > fabs(B[(size_t)piv * n + c])) piv = r;
+    double pv = B[(size_t)piv * n + c];
+    if (!(fabs(pv) > rtol * bmax)) return 0;
+    if (piv != c) {
+      for (int k = 0; k < n; k++) {
+        double tmp = B[(size_t)c * n + k];
+        B[(size_t)c * n + k] = B[(size_t)piv * n + k];
+        B[(size_t)piv * n + k] = tmp;
+      }
+      double tmp = x[c];
+      x[c] = x[piv], x[piv] = tmp;
+    }
+    for (int r = c + 1; r < n; r++) {
+      double f = B[(size_t)r * n + c] / pv;
+      if (f == 0) continue;
+      for (int k = c; k < n; k++) B[(size_t)r * n + k] -= f * B[(size_t)c * n + k];
+      x[r] -= f * x[c];
+    }
+  }
+  for (int c = n - 1; c >= 0; c--) {
+    double s = x[c];
+    for (int k = c + 1; k < n; k++) s -= B[(size_t)c * n + k] * x[k];
+    x[c] = s / B[(size_t)c * n + c];
+  }
+  return 1;
+}
+
+/* z from the basis, after iterative refinement of B xB = q: the product-form updates of
+   Binv accumulate rounding over the pivots, and an ill-conditioned basis (a 1e6 mass
+   ratio) leaves xB visibly off. Up to CSU_LEMKE_REFINE steps, while the residual shrinks. */
+enum { CSU_LEMKE_REFINE = 4 };
+
+static double csu_lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, const double* q,
+                                       csuLemkeWs* w) {
+  memcpy(w->res, q, sizeof(double) * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    if (w->xB[k] == 0) continue;
+    csu_lemke_varcol(n, column, ctx, w->basis[k], w->a);
+    for (int i = 0; i < n; i++) w->res[i] -= w->a[i] * w->xB[k];
+  }
+  double e = 0;
+  for (int i = 0; i < n; i++) e = fmax(e, fabs(w->res[i]));
+  return e;
+}
+
+static void csu_lemke_extract(int n, csuLemkeColumn column, void* ctx, const double* q,
+                              csuLemkeWs* w, double* z, int refine) {
+  double e = refine ? csu_lemke_basis_residual(n, column, ctx, q, w) : 0;
+  for (int step = 0; step < CSU_LEMKE_REFINE && e > 0; step++) {
+    /* xB += Binv res, keeping the previous xB (in col) in case it does not improve */
+    memcpy(w->col, w->xB, sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+      const double* Bi = w->Binv + (size_t)i * (size_t)n;
+      double s = 0;
+      for (int j = 0; j < n; j++) s += Bi[j] * w->res[j];
+      w->a[i] = s;
+    }
+    for (int i = 0; i < n; i++) w->xB[i] += w->a[i];
+    double e2 = csu_lemke_basis_residual(n, column, ctx, q, w);
+    if (!(e2 < e)) {
+      memcpy(w->xB, w->col, sizeof(double) * (size_t)n);
+      break;
+    }
+    e = e2;
+  }
+  if (refine && e > 0) {
+    /* Still off: Binv has drifted too far for refinement to contract (an ill-conditioned
+       final basis). Solve the final basis afresh, O(n^3) once, and keep the better. */
+    for (int k = 0; k < n; k++) {
+      csu_lemke_varcol(n, column, ctx, w->basis[k], w->a);
+      for (int i = 0; i < n; i++) w->Binv[(size_t)i * n + k] = w->a[i];
+    }
+    memcpy(w->col, w->xB, sizeof(double) * (size_t)n);
+    memcpy(w->xB, q, sizeof(double) * (size_t)n);
+    double e2 = csu_dense_solve(n, w->Binv, w->xB, 0)
+                    ? csu_lemke_basis_residual(n, column, ctx, q, w)
+                    : INFINITY;
+    if (!(e2 < e)) memcpy(w->xB, w->col, sizeof(double) * (size_t)n);
+  }
+  memset(z, 0, sizeof(double) * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    int var = w->basis[k];
+    if (var >= n && var < 2 * n) z[var - n] = w->xB[k] > 0 ? w->xB[k] : 0;
+  }
+}
+
+/* Binv and xB afresh from the basis columns (in-place Gauss-Jordan with partial pivoting;
+   ties as row-swap scratch). The product-form updates accumulate rounding pivot after
+   pivot, and with an ill-conditioned basis (a 1e6 mass ratio) a drifted Binv turns a
+   noise-level entry into a pivot (seen: 2e-11, followed by garbage). 0 if B is singular
+   to rounding (Binv is then lost: the caller stops). */
+static int csu_lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double* q,
+                              csuLemkeWs* w) {
+  for (int k = 0; k < n; k++) {
+    csu_lemke_varcol(n, column, ctx, w->basis[k], w->a);
+    for (int i = 0; i < n; i++) w->Binv[(size_t)i * n + k] = w->a[i];
+  }
+  int* perm = w->ties;
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++)
+      if (fabs(w->Binv[(size_t)i * n + k]) > fabs(w->Binv[(size_t)p * n + k])) p = i;
+    perm[k] = p;
+    double* Bk = w->Binv + (size_t)k * n;
+    if (p != k) {
+      double* Bp = w->Binv + (size_t)p * n;
+      for (int j = 0; j < n; j++) {
+        double t = Bk[j];
+        Bk[j] = Bp[j], Bp[j] = t;
+      }
+    }
+    double piv = Bk[k];
+    if (!(piv != 0) || !isfinite(piv)) return 0;
+    Bk[k] = 1;
+    for (int j = 0; j < n; j++) Bk[j] /= piv;
+    for (int i = 0; i < n; i++) {
+      if (i == k) continue;
+      double* Bi = w->Binv + (size_t)i * n;
+      double f = Bi[k];
+      if (f == 0) continue;
+      Bi[k] = 0;
+      for (int j = 0; j < n; j++) Bi[j] -= f * Bk[j];
+    }
+  }
+  for (int k = n - 1; k >= 0; k--) /* the row swaps become column swaps of the inverse */
+    if (perm[k] != k)
+      for (int i = 0; i < n; i++) {
+        double* Bi = w->Binv + (size_t)i * n;
+        double t = Bi[k];
+        Bi[k] = Bi[perm[k]], Bi[perm[k]] = t;
+      }
+  for (int i = 0; i < n; i++) {
+    const double* Bi = w->Binv + (size_t)i * n;
+    double s = 0;
+    for (int j = 0; j < n; j++) s += Bi[j] * q[j];
+    w->xB[i] = s;
+  }
+  return 1;
+}
+
+/* Leaving row among the candidates (col_i > 0): minimum ratio xB_i / col_i, ties broken
+   lexicographically on the rows of Binv / col_i (the perturbation q + (eps, eps^2, ...)),
+   the artificial z0 first if it ties. -1 if no candidate (a ray). */
+static int csu_lemke_ratio(int n, csuLemkeWs* w, double xscale) {
+  double colmax = 0;
+  for (int i = 0; i < n; i++) colmax = fmax(colmax, fabs(w->col[i]));
+  if (!(colmax > 0)) return -1;
+  /* A pivot must stand out of the rounding of its own computation: col_i is a sum of terms
+     of total size res_i = sum_j |Binv_ij a_j|, so col_i below 1e-9 res_i is cancellation
+     noise (seen on a 1e6 mass ratio: 1e-10 out of terms of 1e3), and pivoting on it makes
+     the basis singular. */
+  double ptol = 1e-11 * colmax;
+  for (int i = 0; i < n; i++) w->res[i] = fmax(ptol, 1e-9 * w->res[i]);
+  double theta = INFINITY;
+  for (int i = 0; i < n; i++)
+    if (w->col[i] > w->res[i]) theta = fmin(theta, fmax(w->xB[i], 0) / w->col[i]);
+  if (theta == INFINITY) return -1;
+  double ttol = 1e-11 * (fabs(theta) + xscale / colmax);
+  int nt = 0;
+  for (int i = 0; i < n; i++)
+    if (w->col[i] > w->res[i] && fmax(w->xB[i], 0) / w->col[i] <= theta + ttol) w->ties[nt++] = i;
+  for (int k = 0; k < nt; k++)
+    if (w->basis[w->ties[k]] == 2 * n) return w->ties[k];
+  for (int j = 0; j < n && nt > 1; j++) {
+    double lo = INFINITY, big = 0;
+    for (int k = 0; k < nt; k++) {
+      int i = w->ties[k];
+      double t = w->Binv[(size_t)i * n + j] / w->col[i];
+      lo = fmin(lo, t);
+      big = fmax(big, fabs(t));
+    }
+    double ltol = 1e-11 * (fabs(lo) + big);
+    int m = 0;
+    for (int k = 0; k < nt; k++) {
+      int i = w->ties[k];
+      if (w->Binv[(size_t)i * n + j] / w->col[i] <= lo + ltol) w->ties[m++] = i;
+    }
+    nt = m;
+  }
+  return w->ties[0];
+}
+
+int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
+                   int max_pivots, int* pivots) {
+  if (pivots) *pivots = 0;
+  if (n <= 0 || !column || !q || !z || !ws) return CSU_LEMKE_ARG;
+  csuLemkeWs w = csu_lemke_layout(n, ws);
+  memset(z, 0, sizeof(double) * (size_t)n);
+  double xscale = 0;
+  int r = -1;
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(q[i])) return CSU_LEMKE_ARG;
+    xscale = fmax(xscale, fabs(q[i]));
+    /* z0 enters at the most negative q_i; on ties the largest index, which is the
+       lexicographic choice for q + (eps, eps^2, ...) */
+    if (q[i] < 0 && (r < 0 || q[i] <= q[r])) r = i;
+  }
+  if (r < 0) return CSU_LEMKE_OK; /* q >= 0: z = 0 */
+  memset(w.Binv, 0, sizeof(double) * (size_t)n * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    w.Binv[(size_t)i * n + i] = 1;
+    w.xB[i] = q[i];
+    w.basis[i] = i;
+  }
+  int np = 0;
+  double z0start = -q[r]; /* z0's value after the first pivot */
+  /* refactor every n/8 pivots (at least every 8): O(n^3) against n/8 pivots of O(n^2) */
+  int refactor_every = n / 8 > 8 ? n / 8 : 8;
+  int entering = 2 * n; /* z0 */
+  csu_lemke_varcol(n, column, ctx, entering, w.col);
+  int status = CSU_LEMKE_CAP;
+  for (;;) {
+    int leaving = w.basis[r];
+    csu_lemke_pivot(n, &w, r);
+    w.basis[r] = entering;
+    np++;
+    if (leaving == 2 * n) {
+      status = CSU_LEMKE_OK;
+      break;
+    }
+    if (np >= max_pivots) break;
+    if (np % refactor_every == 0 && !csu_lemke_refactor(n, column, ctx, q, &w)) {
+      status = CSU_LEMKE_ARG; /* the basis became singular to rounding: give up, reported */
+      break;
+    }
+    entering = leaving < n ? leaving + n : leaving - n; /* the complement */
+    csu_lemke_varcol(n, column, ctx, entering, w.a);
+    for (int i = 0; i < n; i++) { /* col = Binv a, and sum |Binv_ij a_j| in res */
+      const double* Bi = w.Binv + (size_t)i * (size_t)n;
+      double s = 0, sa = 0;
+      for (int j = 0; j < n; j++) {
+        double t = Bi[j] * w.a[j];
+        s += t, sa += fabs(t);
+      }
+      w.col[i] = s;
+      w.res[i] = sa;
+    }
+    r = csu_lemke_ratio(n, &w, xscale);
+    if (r < 0) {
+      /* A ray from a point where z0 is already zero up to rounding (a degenerate end in
+         an ill-conditioned basis: z0 ~ eps |M| |z|) is a solution: z0 = 0 leaves a
+         complementary feasible point. Whether it is accurate enough, the caller's
+         residual says. */
+      status = CSU_LEMKE_RAY;
+      for (int k = 0; k < n; k++)
+        if (w.basis[k] == 2 * n && fabs(w.xB[k]) <= 1e-8 * z0start) status = CSU_LEMKE_OK;
+      break;
+    }
+    if (!isfinite(w.xB[r])) {
+      status = CSU_LEMKE_ARG;
+      break;
+    }
+  }
+  if (pivots) *pivots = np;
+  csu_lemke_extract(n, column, ctx, q, &w, z, status == CSU_LEMKE_OK);
+  return status;
+}
+
+typedef struct csuDenseLcp {
+  int n;
+  const double* M;
+} csuDenseLcp;
+
+static void csu_dense_column(void* ctx, int j, double* col) {
+  const csuDenseLcp* d = ctx;
+  for (int i = 0; i < d->n; i++) col[i] = d->M[(size_t)i * (size_t)d->n + j];
+}
+
+int csu_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots) {
+  if (!M) return CSU_LEMKE_ARG;
+  csuDenseLcp d = {n, M};
+  return csu_lemke_cols(n, csu_dense_column, &d, q, z, ws, max_pivots, NULL);
+}
+
+/* ------------------------------------------------------------------ the contact LCP */
+
+/* Generators of the pyramid in (t1, t2): the corners of the box. */
+static const double cs_lemke_dir[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+
+typedef struct csLemkeCtx {
+  const csContactProblem* p;
+  double* gcol;        /* (3nc) one column of G + R in contact coordinates */
+  const double* scale; /* (6nc) the diagonal scaling D of the LCP, see cs_lemke_scaling */
+} csLemkeCtx;
+
+/* Index of a variable: lambda_N,i = i, beta_ik = nc + 4i + k, gamma_i = 5nc + i. */
+static void cs_lemke_column(void* vctx, int j, double* col) {
+  const csLemkeCtx* c = vctx;
+  const csContactProblem* p = c->p;
+  int nc = p->nc, n3 = 3 * nc;
+  memset(col, 0, sizeof(double) * (size_t)(6 * nc));
+  if (j >= 5 * nc) { /* gamma_i: +1 in its contact's four generator rows */
+    int i = j - 5 * nc;
+    for (int k = 0; k < 4; k++) col[nc + 4 * i + k] = c->scale[nc + 4 * i + k] * c->scale[j];
+    return;
+  }
+  /* the column of G + R for lambda_N,i or beta_ik (a column, not a row: FCLIB's W need
+     not be symmetric) */
+  double* gc = c->gcol;
+  int i;
+  if (j < nc) {
+    i = j;
+    const double* Gc = p->G + 3 * i;
+    for (int r = 0; r < n3; r++) gc[r] = Gc[(size_t)r * n3];
+    if (p->R) gc[3 * i] += p->R[3 * i];
+  } else {
+    i = (j - nc) / 4;
+    const double* d = cs_lemke_dir[(j - nc) % 4];
+    const double* Gc = p->G + 3 * i;
+    for (int r = 0; r < n3; r++)
+      gc[r] = Gc[(size_t)r * n3 + 1] * d[0] + Gc[(size_t)r * n3 + 2] * d[1];
+    if (p->R) gc[3 * i + 1] += p->R[3 * i + 1] * d[0], gc[3 * i + 2] += p->R[3 * i + 2] * d[1];
+  }
+  for (int a = 0; a < nc; a++) {
+    col[a] = gc[3 * a];
+    for (int k = 0; k < 4; k++)
+      col[nc + 4 * a + k] = cs_lemke_dir[k][0] * gc[3 * a + 1] + cs_lemke_dir[k][1] * gc[3 * a + 2];
+  }
+  double mu = p->mu[i] > 0 ? p->mu[i] : 0;
+  col[5 * nc + i] = j < nc ? mu : -1.0;
+  for (int r = 0; r < 6 * nc; r++) col[r] *= c->scale[r] * c->scale[j];
+}
+
+/* Symmetric diagonal scaling: the LCP (D M D, D q) has the solutions x' = D^-1 x. A 1e6
+   mass ratio puts entries from 1e-3 to 1e5 in M; pivoting on it in double precision loses
+   the small ones to rounding (noise-level pivots, rays near the solution). D = diag(M)^-1/2
+   on the lambda_N and beta rows brings their diagonal to 1; the slack gamma_i, whose own
+   diagonal is 0, gets the inverse mean scale of its generators, so the +-1 entries that
+   couple them stay of order 1. */
+static void cs_lemke_scaling(const csContactProblem* p, double* D) {
+  int nc = p->nc;
+  size_t n3 = 3 * (size_t)nc;
+  for (int i = 0; i < nc; i++) {
+    const double* G0 = p->G + (3 * (size_t)i) * n3 + 3 * (size_t)i;
+    const double* R = p->R ? p->R + 3 * i : NULL;
+    double gn = G0[0] + (R ? R[0] : 0);
+    double g11 = G0[n3 + 1] + (R ? R[1] : 0), g22 = G0[2 * n3 + 2] + (R ? R[2] : 0);
+    double g12 = 0.5 * (G0[n3 + 2] + G0[2 * n3 + 1]);
+    D[i] = gn > 0 ? 1.0 / sqrt(gn) : 1.0;
+    double sum = 0;
+    for (int k = 0; k < 4; k++) {
+      const double* d = cs_lemke_dir[k];
+      double m = d[0] * d[0] * g11 + d[1] * d[1] * g22 + 2 * d[0] * d[1] * g12;
+      D[nc + 4 * i + k] = m > 0 ? 1.0 / sqrt(m) : 1.0;
+      sum += D[nc + 4 * i + k];
+    }
+    D[5 * nc + i] = 4.0 / sum;
+  }
+}
+
+static void cs_lemke_q(const csContactProblem* p, double* q) {
+  int nc = p->nc;
+  for (int a = 0; a < nc; a++) {
+    q[a] = p->g[3 * a];
+    for (int k = 0; k < 4; k++)
+      q[nc + 4 * a + k] =
+          cs_lemke_dir[k][0] * p->g[3 * a + 1] + cs_lemke_dir[k][1] * p->g[3 * a + 2];
+    q[5 * nc + a] = 0;
+  }
+}
+
+static void cs_lemke_to_lambda(int nc, const double* x, double* lambda) {
+  for (int i = 0; i < nc; i++) {
+    const double* b = x + nc + 4 * i;
+    lambda[3 * i] = x[i];
+    lambda[3 * i + 1] = b[0] - b[1] - b[2] + b[3];
+    lambda[3 * i + 2] = b[0] + b[1] - b[2] - b[3];
+  }
+}
+
+/* Lemke's dense tableau grows as 36 nc^2 doubles; the arena of every csData is sized for the
+   largest workspace at ncon_max, so Lemke takes problems up to CS_LEMKE_MAX_NC contacts (it
+   is meant for small dense LCPs: impacts, exact references) and reports larger ones as an
+   error instead of making every csData megabytes larger. */
+#define CS_LEMKE_MAX_NC 48
+
+static size_t cs_lemke_workspace(int nc, const csSolverOptions* opt) {
+  (void)opt;
+  if (nc > CS_LEMKE_MAX_NC) nc = CS_LEMKE_MAX_NC;
+  size_t n = 6 * (size_t)nc;
+  /* Lemke, then q, x (n each), the G column (3nc), v (3nc), D (n), the start (3nc), the
+     warm basis (n ints) */
+  return csu_lemke_workspace(6 * nc) + sizeof(double) * (3 * n + 9 * (size_t)nc) + sizeof(int) * n +
+         128;
+}
+
+static double cs_lemke_residual(const csContactProblem* p, const double* lambda, double* v) {
+  csu_solver_velocity(p, lambda, v);
+  double worst = 0;
+  for (int i = 0; i < p->nc; i++) {
+    double e = csu_box_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+/* The warm start's complementary basis (see the file comment), solved by Gaussian
+   elimination with partial pivoting in B (n x n). 1 if it gives x >= 0 with w >= 0. */
+static int cs_lemke_try_warm(const csContactProblem* p, const double* lambda, const double* v,
+                             csLemkeCtx* ctx, const double* q, double* B, double* x, double* a,
+                             int* isz) {
+  int nc = p->nc, n = 6 * nc;
+  for (int i = 0; i < nc; i++) {
+    const double* l = lambda + 3 * i;
+    const double* vi = v + 3 * i;
+    double mu = p->mu[i] > 0 ? p->mu[i] : 0;
+    double b = mu * l[0];
+    int* zb = isz + nc + 4 * i;
+    isz[i] = l[0] > 0;
+    zb[0] = zb[1] = zb[2] = zb[3] = 0;
+    isz[5 * nc + i] = 0;
+    if (!(l[0] > 0) || !(mu > 0)) {
+      /* no friction capacity: a sliding contact has gamma = |v_t1| + |v_t2| basic, set by
+         the generator most opposed to v_T (basic at 0), else the basis is singular */
+      if (fabs(vi[1]) + fabs(vi[2]) > 0) {
+        int kb = 0;
+        for (int k = 1; k < 4; k++)
+          if (cs_lemke_dir[k][0] * vi[1] + cs_lemke_dir[k][1] * vi[2] <
+              cs_lemke_dir[kb][0] * vi[1] + cs_lemke_dir[kb][1] * vi[2])
+            kb = k;
+        zb[kb] = 1;
+        isz[5 * nc + i] = 1;
+      }
+      continue;
+    }
+    /* the generators spanning lambda_T with the least total weight: the two corners on
+       the side of its dominant component */
+    double u = l[1], t = l[2];
+    if (fabs(u) >= fabs(t)) {
+      zb[u >= 0 ? 0 : 1] = 1, zb[u >= 0 ? 3 : 2] = 1;
+    } else {
+      zb[t >= 0 ? 0 : 3] = 1, zb[t >= 0 ? 1 : 2] = 1;
+    }
+    int atbound = fmax(fabs(u), fabs(t)) >= b * (1 - 1e-9);
+    isz[5 * nc + i] = atbound && fabs(vi[1]) + fabs(vi[2]) > 0;
+  }
+  /* B = columns of the basic variables: z_j -> -M e_j, w_j -> e_j */
+  for (int j = 0; j < n; j++) {
+    if (isz[j]) {
+      cs_lemke_column(ctx, j, a);
+      for (int r = 0; r < n; r++) B[(size_t)r * n + j] = -a[r];
+    } else {
+      for (int r = 0; r < n; r++) B[(size_t)r * n + j] = r == j;
+    }
+  }
+  memcpy(x, q, sizeof(double) * (size_t)n);
+  if (!csu_dense_solve(n, B, x, 1e-12)) return 0; /* singular basis */
+  /* x holds the basic values in variable order (w_j or z_j): all must be >= 0; the
+     tolerance on the sign only admits rounding, the caller checks the residual. */
+  double xs = 0;
+  for (int j = 0; j < n; j++) xs = fmax(xs, fabs(q[j]));
+  for (int j = 0; j < n; j++) {
+    if (!isfinite(x[j]) || x[j] < -1e-12 * (1 + xs)) return 0;
+    if (!isz[j])
+      x[j] = 0; /* now x is z */
+    else if (x[j] < 0)
+      x[j] = 0;
+  }
+  return 1;
+}
+
+static csStatus cs_lemke_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                               double* lambda, csSolverStats* st) {
+  int nc = p->nc, n = 6 * nc;
+  memset(st, 0, sizeof *st);
+  if (nc > CS_LEMKE_MAX_NC)
+    return cs_error(CS_ERR_ARG, "lemke: %d contacts; it takes at most %d (dense pivoting)", nc,
+                    CS_LEMKE_MAX_NC);
+  char* base = ws;
+  void* lws = base;
+  double* q = (double*)(base + ((csu_lemke_workspace(n) + 63) & ~(size_t)63));
+  double* x = q + n;
+  double* gcol = x + n;
+  double* v = gcol + 3 * nc;
+  double* D = v + 3 * nc;
+  int* isz = (int*)(D + n + 3 * nc);
+  csLemkeCtx ctx = {p, gcol, D};
+  cs_lemke_scaling(p, D);
+  cs_lemke_q(p, q);
+  for (int r = 0; r < n; r++) q[r] *= D[r];
+  int cap = opt->iterations > 10 * n ? opt->iterations : 10 * n;
+  if (opt->warmstart) {
+    csuLemkeWs w = csu_lemke_layout(n, lws);
+    csu_solver_velocity(p, lambda, v);
+    if (cs_lemke_try_warm(p, lambda, v, &ctx, q, w.Binv, x, w.a, isz)) {
+      double* keep = w.col; /* the warm start, in case the basis is rejected */
+      memcpy(keep, lambda, sizeof(double) * (size_t)(3 * nc));
+      for (int r = 0; r < n; r++) x[r] *= D[r];
+      cs_lemke_to_lambda(nc, x, lambda);
+      double res = cs_lemke_residual(p, lambda, v);
+      if (res <= opt->tolerance) {
+        st->iterations = 0;
+        st->residual = res;
+        st->converged = 1;
+        cs_ncp_report(p, lambda, &st->ncp);
+        return CS_OK;
+      }
+      memcpy(lambda, keep, sizeof(double) * (size_t)(3 * nc));
+    }
+  }
+  /* the start (the warm start, or 0), kept in case Lemke fails: see below */
+  double* start = D + n; /* 3nc, after D */
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)(3 * nc));
+  memcpy(start, lambda, sizeof(double) * (size_t)(3 * nc));
+  double res_start = cs_lemke_residual(p, start, v);
+  int piv = 0;
+  int status = csu_lemke_cols(n, cs_lemke_column, &ctx, q, x, lws, cap, &piv);
+  double res = INFINITY;
+  if (status != CSU_LEMKE_ARG) {
+    for (int r = 0; r < n; r++) x[r] *= D[r];
+    cs_lemke_to_lambda(nc, x, lambda);
+    res = cs_lemke_residual(p, lambda, v);
+  }
+  /* A ray, the cap or a numerical breakdown leaves an arbitrary complementary point; in a
+     simulation applying it can be worse than the start (a 1e6 mass-ratio stack blew apart
+     that way). Then the better of the two by the same residual is returned, still with
+     converged = 0. */
+  if (status != CSU_LEMKE_OK && !(res <= res_start)) {
+    memcpy(lambda, start, sizeof(double) * (size_t)(3 * nc));
+    res = res_start;
+  }
+  st->iterations = piv;
+  st->residual = res;
+  st->converged = status == CSU_LEMKE_OK && res <= opt->tolerance;
+  cs_ncp_report(p, lambda, &st->ncp);
+  return CS_OK;
+}
+
+const csSolver cs_solver_lemke = {"lemke", cs_lemke_workspace, cs_lemke_solve};

@@ -1,0 +1,604 @@
+/* nsn_ac: a semismooth (generalized) Newton method on the Alart-Curnier function of the
+   frictional contact problem (Alart and Curnier 1991; the method of Siconos' NSN-AC).
+
+   Problem (the NCP of ncp_pgs / ncp_admm): with W = G + diag R and u = W r + g, find r_i in
+   K_mu_i with u~_i = u_i + (mu_i |u_T,i|, 0, 0) in K*_mu_i and <r_i, u~_i> = 0 (Signorini,
+   Coulomb, maximal dissipation). Its solutions are the zeros of the Alart-Curnier function
+   F(r) (per contact, rho_N, rho_T > 0):
+     x_N = r_N - rho_N u_N,                    F_N = r_N - max(0, x_N)
+     x_T = r_T - rho_T u_T, R = mu max(0, x_N), F_T = r_T - P_D(R)(x_T)
+   P_D(R) the projection onto the disk of radius R. F is piecewise smooth; each contact is
+   in one of four states, and a generalized Jacobian dF = A dr + B du (3 x 3 per contact):
+   - open (x_N <= 0):           F = r,               A = I, B = 0;
+   - frictionless (mu = 0, x_N > 0): F_N = rho_N u_N, F_T = r_T;
+   - stick (|x_T| <= R):         F = (rho_N u_N, rho_T u_T),  A = 0, B = diag(rho);
+   - slide (|x_T| > R > 0), n_T = x_T / |x_T|, Pi = (I - n_T n_T^T) / |x_T|:
+       F_T = r_T - R n_T,  dF_T = dr_T - mu n_T dx_N - R Pi dx_T.
+   Since du = W dr, the Newton matrix is J = A + B W.
+
+   One iteration: u = W r + g (fresh), the Siconos error (the stop test), F, A, B; the
+   Newton direction d from (J + delta I) d = -F; a backtracking line search along r + t d
+   (with u + t W d, so a trial costs O(nc)) from t = 1, halving t until phi = 1/2 |F|^2
+   decreases by the Armijo factor (1 - 2e-4 t) or the Siconos error halves; when no t >=
+   2^-39 passes, CS_NSN_SWEEPS projected Gauss-Seidel sweeps of the same local map (the
+   fallback) instead.
+   - rho per contact from W's diagonal block, as NCP-PGS's steps (spec/solvers.md): rho_N =
+     1 / W_NN, rho_T = 1 / max(W_T1T1, W_T2T2); J's rows are then of order 1.
+   - delta, a Levenberg-Marquardt-like damping, keeps J + delta I invertible when W is
+     singular (redundant contacts: spheres-in-a-box has W 768 x 768 of rank <= 588). It
+     starts at 1e-4, is divided by 10 after a full step (down to 1e-14: Newton's local
+     rate; a 1e6 mass ratio needs it far below 1e-4, whose damping then dominates the
+     heavy body's modes) and multiplied by 10 after a step t < 0.1 (up to 1e-2: shorter,
+     gradient-like directions that the line search accepts; Capsules needs those).
+   - The linear solve exploits structure: the rows of open contacts are those of I
+     (d_i = -r_i, eliminated first); the rest is J's block-sparse part (3 x 3 blocks where
+     W has a non-zero block), factored by block LU (3 x 3 pivots) in a minimum-degree
+     order chosen during the elimination. FCLIB's W have 2-15 non-zero blocks per block
+     row; the simulator's are often dense, and the same code is then a dense block LU.
+   - W is read from the dense G only at its non-zero blocks (found by one scan at entry),
+     so a product W x costs O(non-zero blocks). Sums are taken in the same order as
+     cs_ncp_report's, so the error of the stop test is bit for bit the one reported.
+   - Stop: the Siconos 4.4.0 fc3d error (natural map / max(|g|, |r|, |u|); spec/solvers.md)
+     <= tol, on a fresh u. Not on a step test. A run whose best error has not halved over
+     CS_NSN_STALL iterations stops (converged = 0); an unconverged run returns its best
+     iterate.
+   - Warm start: lambda is kept when its natural-map residual is below that of lambda = 0.
+     A cold start is lambda = 0, without Gauss-Seidel pre-sweeps (not measured: Newton
+     from 0 already takes 4-21 iterations on the FCLIB files).
+   No allocation: every array is carved from the workspace. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "constraint/cs_contact_cone.h"
+#include "solvers/cs_solver.h"
+
+enum {
+  CS_NSN_BACKTRACK = 40, /* halvings of the step before the fallback */
+  CS_NSN_SWEEPS = 10,    /* Gauss-Seidel sweeps of the fallback */
+  CS_NSN_STALL = 30      /* iterations without halving the best error: stalled */
+};
+#define CS_NSN_ARMIJO 1e-4     /* sufficient decrease of phi */
+#define CS_NSN_ERR_DROP 0.5    /* ... or of the Siconos error */
+#define CS_NSN_DELTA0 1e-4     /* damping: first value, */
+#define CS_NSN_DELTA_MIN 1e-14 /* least, */
+#define CS_NSN_DELTA_MAX 1e-2  /* largest */
+#define CS_NSN_SHORT 0.1       /* a step below this raises the damping */
+
+enum { CS_NSN_OPEN = 0, CS_NSN_FREE, CS_NSN_STICK, CS_NSN_SLIDE };
+
+/* The solver's arrays, carved from the workspace (cs_nsn_layout). */
+typedef struct csNsn {
+  const csContactProblem* p;
+  int nc, n;
+  int* rowptr;        /* (nc + 1) block rows of W's pattern (symmetrised, diagonal included) */
+  int* col;           /* (nc * nc) block columns, ascending per row */
+  double* rho;        /* (2 nc) rho_N, rho_T */
+  double* Mb;         /* (nc * nc * 9) block (i, j) of J + delta I, then of its block LU */
+  unsigned char* pat; /* (nc * nc) blocks present in Mb */
+  int* deg;           /* (nc) uneliminated neighbours (minimum degree) */
+  int* pos;           /* (nc) elimination step of a contact, -1 before */
+  int* order;         /* (nc) contacts by elimination step */
+  int* active;        /* (nc) contacts that are not open */
+  int* state;         /* (nc) CS_NSN_* */
+  int* nbr;           /* (nc) neighbours of a pivot */
+  double* AB;         /* (18 nc) A_i, B_i (row-major 3 x 3 each) */
+  double *u, *F, *d, *wd, *rt, *ut, *best; /* (n) each */
+} csNsn;
+
+static void* cs_nsn_take(unsigned char* base, size_t* off, size_t bytes) {
+  size_t o = (*off + 63) & ~(size_t)63;
+  *off = o + bytes;
+  return base ? base + o : NULL;
+}
+
+/* Carves the arrays from ws (or, with ws = NULL, only counts the bytes). */
+static size_t cs_nsn_layout(csNsn* s, int nc, void* ws) {
+  unsigned char* b = ws;
+  size_t off = 0, n = 3 * (size_t)nc, nn = (size_t)nc * (size_t)nc;
+  s->rowptr = cs_nsn_take(b, &off, sizeof(int) * ((size_t)nc + 1));
+  s->col = cs_nsn_take(b, &off, sizeof(int) * nn);
+  s->rho = cs_nsn_take(b, &off, sizeof(double) * 2 * (size_t)nc);
+  s->Mb = cs_nsn_take(b, &off, sizeof(double) * 9 * nn);
+  s->pat = cs_nsn_take(b, &off, nn);
+  s->deg = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->pos = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->order = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->active = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->state = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->nbr = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->AB = cs_nsn_take(b, &off, sizeof(double) * 18 * (size_t)nc);
+  double** vec[] = {&s->u, &s->F, &s->d, &s->wd, &s->rt, &s->ut, &s->best};
+  for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++)
+    *vec[k] = cs_nsn_take(b, &off, sizeof(double) * n);
+  return off + 64;
+}
+
+static size_t cs_nsn_workspace(int nc, const csSolverOptions* opt) {
+  (void)opt;
+  csNsn s;
+  return cs_nsn_layout(&s, nc > 0 ? nc : 0, NULL);
+}
+
+/* ------------------------------------------------------------------ W, block-sparse */
+
+/* The block pattern of W: block (i, j) where G_ij or G_ji has a non-zero (or a NaN) entry,
+   and every diagonal block. One pass over G. */
+static void cs_nsn_pattern(csNsn* s) {
+  const int nc = s->nc;
+  const size_t n = (size_t)s->n;
+  const double* G = s->p->G;
+  memset(s->pat, 0, (size_t)nc * (size_t)nc);
+  for (int i = 0; i < nc; i++) {
+    const double* r0 = G + 3 * (size_t)i * n;
+    const double *r1 = r0 + n, *r2 = r1 + n;
+    s->pat[(size_t)i * nc + i] = 1;
+    for (int j = 0; j < nc; j++) {
+      size_t c = 3 * (size_t)j;
+      int nz = (r0[c] != 0) | (r0[c + 1] != 0) | (r0[c + 2] != 0) | (r1[c] != 0) |
+               (r1[c + 1] != 0) | (r1[c + 2] != 0) | (r2[c] != 0) | (r2[c + 1] != 0) |
+               (r2[c + 2] != 0);
+      if (nz) s->pat[(size_t)i * nc + j] = s->pat[(size_t)j * nc + i] = 1;
+    }
+  }
+  int k = 0;
+  for (int i = 0; i < nc; i++) {
+    s->rowptr[i] = k;
+    const unsigned char* row = s->pat + (size_t)i * nc;
+    for (int j = 0; j < nc; j++)
+      if (row[j]) s->col[k++] = j;
+  }
+  s->rowptr[nc] = k;
+}
+
+/* y = W x (+ g if add_g): the sums in cs_ncp_report's order (products over the row, then
+   g, then R). */
+static void cs_nsn_mulw(const csNsn* s, const double* x, int add_g, double* y) {
+  const csContactProblem* p = s->p;
+  const size_t n = (size_t)s->n;
+  for (int i = 0; i < s->nc; i++) {
+    for (int a = 0; a < 3; a++) {
+      size_t row = 3 * (size_t)i + (size_t)a;
+      const double* Gr = p->G + row * n;
+      double sum = 0;
+      for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
+        size_t c = 3 * (size_t)s->col[k];
+        sum += Gr[c] * x[c];
+        sum += Gr[c + 1] * x[c + 1];
+        sum += Gr[c + 2] * x[c + 2];
+      }
+      if (add_g) sum += p->g[row];
+      if (p->R) sum += p->R[row] * x[row];
+      y[row] = sum;
+    }
+  }
+}
+
+/* Block (i, j) of W into w (row-major 3 x 3). */
+static void cs_nsn_wblock(const csNsn* s, int i, int j, double* w) {
+  const size_t n = (size_t)s->n;
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) w[3 * a + b] = s->p->G[(3 * (size_t)i + a) * n + 3 * (size_t)j + b];
+  if (i == j && s->p->R)
+    for (int a = 0; a < 3; a++) w[4 * a] += s->p->R[3 * i + a];
+}
+
+/* ------------------------------------------------------------------ Alart-Curnier */
+
+/* F_i of (r_i, u_i) and, if A != NULL, A_i and B_i (row-major); returns the state. */
+static int cs_nsn_local(const double* r, const double* u, double mu, const double* rho, double* F,
+                        double* A, double* B) {
+  const double rn = rho[0], rt = rho[1];
+  double xn = r[0] - rn * u[0];
+  if (A) memset(A, 0, 9 * sizeof(double)), memset(B, 0, 9 * sizeof(double));
+  if (!(xn > 0)) { /* open (or NaN: F = r, flagged by the caller's merit) */
+    F[0] = r[0], F[1] = r[1], F[2] = r[2];
+    if (A) A[0] = A[4] = A[8] = 1;
+    return CS_NSN_OPEN;
+  }
+  F[0] = rn * u[0]; /* r_N - x_N */
+  if (A) B[0] = rn;
+  double R = mu > 0 ? mu * xn : 0;
+  double x1 = r[1] - rt * u[1], x2 = r[2] - rt * u[2];
+  double nx = cs_norm2(x1, x2);
+  if (!(R > 0)) { /* frictionless: the tangential impulse is 0 */
+    F[1] = r[1], F[2] = r[2];
+    if (A) A[4] = A[8] = 1;
+    return CS_NSN_FREE;
+  }
+  if (nx <= R) { /* stick: r_T - x_T = rho_T u_T */
+    F[1] = rt * u[1], F[2] = rt * u[2];
+    if (A) B[4] = B[8] = rt;
+    return CS_NSN_STICK;
+  }
+  double n1 = x1 / nx, n2 = x2 / nx, c = R / nx;
+  F[1] = r[1] - R * n1, F[2] = r[2] - R * n2;
+  if (A) {
+    /* dF_T = dr_T - mu n_T (dr_N - rho_N du_N) - c (I - n n^T)(dr_T - rho_T du_T) */
+    double P11 = 1 - n1 * n1, P12 = -n1 * n2, P22 = 1 - n2 * n2;
+    A[3] = -mu * n1, A[4] = 1 - c * P11, A[5] = -c * P12;
+    A[6] = -mu * n2, A[7] = -c * P12, A[8] = 1 - c * P22;
+    B[3] = mu * rn * n1, B[4] = c * rt * P11, B[5] = c * rt * P12;
+    B[6] = mu * rn * n2, B[7] = c * rt * P12, B[8] = c * rt * P22;
+  }
+  return CS_NSN_SLIDE;
+}
+
+/* phi = 1/2 |F|^2 at (r, u) without the Jacobian (line-search trials). */
+static double cs_nsn_merit(const csNsn* s, const double* r, const double* u) {
+  double phi = 0;
+  for (int i = 0; i < s->nc; i++) {
+    double F[3];
+    cs_nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, NULL, NULL);
+    phi += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
+  }
+  return 0.5 * phi;
+}
+
+/* The Siconos 4.4.0 error of (r, u) (u = W r + g), as cs_ncp_report computes it (the same
+   per-contact csu_natural_map_sq and scaling; the report itself, from this u, also computes
+   the eps terms: measured 10 % slower on Capsules, where the line search calls this often). */
+static double cs_nsn_error(const csNsn* s, const double* r, const double* u) {
+  double err2 = 0, g2 = 0, l2 = 0, v2 = 0;
+  for (int i = 0; i < s->nc; i++) {
+    for (int k = 0; k < 3; k++) {
+      int row = 3 * i + k;
+      g2 += s->p->g[row] * s->p->g[row];
+      l2 += r[row] * r[row];
+      v2 += u[row] * u[row];
+    }
+    err2 += csu_natural_map_sq(r + 3 * i, u + 3 * i, s->p->mu[i]);
+  }
+  double err = sqrt(err2), scale = fmax(sqrt(g2), fmax(sqrt(l2), sqrt(v2)));
+  return scale > DBL_EPSILON ? err / scale : err;
+}
+
+/* ------------------------------------------------------------------ Gauss-Seidel sweeps */
+
+/* u += column block i of W times dr (one column k of it when only dr[k] != 0 matters). */
+static void cs_nsn_addcol(const csNsn* s, int i, const double* dr, double* u) {
+  const size_t n = (size_t)s->n;
+  for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
+    int j = s->col[k];
+    for (int a = 0; a < 3; a++) {
+      const double* Gr = s->p->G + (3 * (size_t)j + a) * n + 3 * (size_t)i;
+      u[3 * j + a] += Gr[0] * dr[0] + Gr[1] * dr[1] + Gr[2] * dr[2];
+    }
+  }
+  if (s->p->R)
+    for (int a = 0; a < 3; a++) u[3 * i + a] += s->p->R[3 * i + a] * dr[a];
+}
+
+/* count sweeps of the Alart-Curnier fixed point r_i <- r_i - F_i, contact by contact: the
+   normal step rho_N clamped at 0, then the tangential step rho_T projected onto the disk of
+   radius mu r_N (NCP-PGS's steps). u is kept equal to W r + g (up to rounding). */
+static void cs_nsn_sweeps(const csNsn* s, double* r, double* u, int count) {
+  for (int sweep = 0; sweep < count; sweep++) {
+    for (int i = 0; i < s->nc; i++) {
+      double* ri = r + 3 * i;
+      const double* ui = u + 3 * i;
+      const double* rho = s->rho + 2 * i;
+      double mu = s->p->mu[i];
+      double dr[3] = {fmax(0, ri[0] - rho[0] * ui[0]) - ri[0], 0, 0};
+      if (dr[0] != 0) {
+        ri[0] += dr[0];
+        cs_nsn_addcol(s, i, dr, u);
+      }
+      double x1 = ri[1] - rho[1] * ui[1], x2 = ri[2] - rho[1] * ui[2];
+      double R = mu > 0 ? mu * ri[0] : 0, nx = cs_norm2(x1, x2);
+      if (nx > R) {
+        double c = nx > 0 ? R / nx : 0;
+        x1 *= c, x2 *= c;
+      }
+      dr[0] = 0, dr[1] = x1 - ri[1], dr[2] = x2 - ri[2];
+      if (dr[1] != 0 || dr[2] != 0) {
+        ri[1] = x1, ri[2] = x2;
+        cs_nsn_addcol(s, i, dr, u);
+      }
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ 3 x 3 blocks */
+
+/* C -= A B */
+static void cs_nsn_mulsub(const double* A, const double* B, double* C) {
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      C[3 * a + b] -= A[3 * a] * B[b] + A[3 * a + 1] * B[3 + b] + A[3 * a + 2] * B[6 + b];
+}
+
+/* C = A B */
+static void cs_nsn_mul(const double* A, const double* B, double* C) {
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      C[3 * a + b] = A[3 * a] * B[b] + A[3 * a + 1] * B[3 + b] + A[3 * a + 2] * B[6 + b];
+}
+
+/* y -= A x */
+static void cs_nsn_mvsub(const double* A, const double* x, double* y) {
+  for (int a = 0; a < 3; a++) y[a] -= A[3 * a] * x[0] + A[3 * a + 1] * x[1] + A[3 * a + 2] * x[2];
+}
+
+/* In-place inverse by cofactors. A pivot block that is singular to working precision (a
+   Schur complement of redundant contacts with a tiny delta) gets its diagonal raised by
+   1e-10 of its largest entry, then more, before giving up (returns 0). */
+static int cs_nsn_inv3(double* a) {
+  double m = 0;
+  for (int k = 0; k < 9; k++) m = fmax(m, fabs(a[k]));
+  if (!(m > 0) || !isfinite(m)) return 0;
+  for (double eps = 0; eps <= 1e-4 * m; eps = eps > 0 ? eps * 100 : 1e-10 * m) {
+    double b[9];
+    memcpy(b, a, sizeof b);
+    b[0] += eps, b[4] += eps, b[8] += eps;
+    double c0 = b[4] * b[8] - b[5] * b[7], c1 = b[5] * b[6] - b[3] * b[8];
+    double c2 = b[3] * b[7] - b[4] * b[6];
+    double det = b[0] * c0 + b[1] * c1 + b[2] * c2;
+    if (!(fabs(det) > 1e-13 * m * m * m)) continue;
+    double id = 1.0 / det;
+    a[0] = c0 * id, a[1] = (b[2] * b[7] - b[1] * b[8]) * id,
+    a[2] = (b[1] * b[5] - b[2] * b[4]) * id;
+    a[3] = c1 * id, a[4] = (b[0] * b[8] - b[2] * b[6]) * id,
+    a[5] = (b[2] * b[3] - b[0] * b[5]) * id;
+    a[6] = c2 * id, a[7] = (b[1] * b[6] - b[0] * b[7]) * id,
+    a[8] = (b[0] * b[4] - b[1] * b[3]) * id;
+    return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ the Newton system */
+
+static double* cs_nsn_blk(const csNsn* s, int i, int j) {
+  return s->Mb + 9 * ((size_t)i * (size_t)s->nc + (size_t)j);
+}
+
+/* Assembles J + delta I on the active contacts (blocks B_i W_ij, plus A_i + delta I on the
+   diagonal) and the right-hand side -F_i - sum_{j open} B_i W_ij d_j into d, with d_j =
+   -r_j for the open contacts. Returns the number of active contacts. */
+static int cs_nsn_assemble(csNsn* s, const double* r, double delta) {
+  const int nc = s->nc;
+  int na = 0;
+  for (int i = 0; i < nc; i++) {
+    if (s->state[i] == CS_NSN_OPEN) {
+      for (int k = 0; k < 3; k++) s->d[3 * i + k] = -r[3 * i + k];
+    } else {
+      s->active[na++] = i;
+    }
+  }
+  memset(s->pat, 0, (size_t)nc * (size_t)nc);
+  for (int q = 0; q < na; q++) {
+    int i = s->active[q];
+    const double* A = s->AB + 18 * i;
+    const double* B = A + 9;
+    double* di = s->d + 3 * i;
+    for (int k = 0; k < 3; k++) di[k] = -s->F[3 * i + k];
+    int deg = 0;
+    for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
+      int j = s->col[k];
+      double w[9];
+      cs_nsn_wblock(s, i, j, w);
+      if (s->state[j] == CS_NSN_OPEN) {
+        double bw[9];
+        cs_nsn_mul(B, w, bw);
+        cs_nsn_mvsub(bw, s->d + 3 * j, di);
+        continue;
+      }
+      double* M = cs_nsn_blk(s, i, j);
+      cs_nsn_mul(B, w, M);
+      if (j == i) {
+        for (int e = 0; e < 9; e++) M[e] += A[e];
+        M[0] += delta, M[4] += delta, M[8] += delta;
+      } else {
+        deg++;
+      }
+      s->pat[(size_t)i * nc + j] = 1;
+    }
+    s->deg[i] = deg;
+    s->pos[i] = -1;
+  }
+  return na;
+}
+
+/* Block LU of the assembled matrix, pivots chosen by minimum degree as the elimination
+   goes (the pattern stays symmetric: eliminating k joins its uneliminated neighbours).
+   L_ik = M_ik D_k^-1 overwrites M_ik, D_k^-1 overwrites M_kk. Returns 0 on a pivot that
+   cannot be inverted. */
+static int cs_nsn_factor(csNsn* s, int na) {
+  const int nc = s->nc;
+  int* nb = s->nbr;
+  for (int step = 0; step < na; step++) {
+    int k = -1;
+    for (int q = 0; q < na; q++) {
+      int i = s->active[q];
+      if (s->pos[i] < 0 && (k < 0 || s->deg[i] < s->deg[k])) k = i;
+    }
+    s->pos[k] = step;
+    s->order[step] = k;
+    double* D = cs_nsn_blk(s, k, k);
+    if (!cs_nsn_inv3(D)) return 0;
+    /* the uneliminated neighbours of k */
+    int cnt = 0;
+    const unsigned char* rowk = s->pat + (size_t)k * nc;
+    for (int q = 0; q < na; q++) {
+      int i = s->active[q];
+      if (i != k && rowk[i] && s->pos[i] < 0) nb[cnt++] = i;
+    }
+    for (int a = 0; a < cnt; a++) { /* L_ik = M_ik D^-1 */
+      double* Mik = cs_nsn_blk(s, nb[a], k);
+      double t[9];
+      cs_nsn_mul(Mik, D, t);
+      memcpy(Mik, t, sizeof t);
+    }
+    for (int a = 0; a < cnt; a++) {
+      int i = nb[a];
+      const double* Lik = cs_nsn_blk(s, i, k);
+      unsigned char* rowi = s->pat + (size_t)i * nc;
+      for (int b = 0; b < cnt; b++) {
+        int j = nb[b];
+        double* Mij = cs_nsn_blk(s, i, j);
+        if (!rowi[j]) { /* fill-in */
+          rowi[j] = 1;
+          memset(Mij, 0, 9 * sizeof(double));
+          s->deg[i]++;
+        }
+        cs_nsn_mulsub(Lik, cs_nsn_blk(s, k, j), Mij);
+      }
+      s->deg[i]--; /* k is gone */
+    }
+  }
+  return 1;
+}
+
+/* d <- (LU)^-1 d on the active contacts (forward with L, backward with U and D^-1). */
+static void cs_nsn_lusolve(const csNsn* s, int na, double* d) {
+  const int nc = s->nc;
+  for (int step = 0; step < na; step++) {
+    int k = s->order[step];
+    const unsigned char* rowk = s->pat + (size_t)k * nc;
+    for (int i = 0; i < nc; i++)
+      if (rowk[i] && s->pos[i] > step) cs_nsn_mvsub(cs_nsn_blk(s, i, k), d + 3 * k, d + 3 * i);
+  }
+  for (int step = na - 1; step >= 0; step--) {
+    int k = s->order[step];
+    const unsigned char* rowk = s->pat + (size_t)k * nc;
+    double y[3] = {d[3 * k], d[3 * k + 1], d[3 * k + 2]};
+    for (int j = 0; j < nc; j++)
+      if (rowk[j] && s->pos[j] > step) cs_nsn_mvsub(cs_nsn_blk(s, k, j), d + 3 * j, y);
+    const double* Di = cs_nsn_blk(s, k, k);
+    for (int a = 0; a < 3; a++)
+      d[3 * k + a] = Di[3 * a] * y[0] + Di[3 * a + 1] * y[1] + Di[3 * a + 2] * y[2];
+  }
+}
+
+/* F, A, B and the states at (r, u); returns phi = 1/2 |F|^2. */
+static double cs_nsn_jacobian(csNsn* s, const double* r, const double* u) {
+  double phi = 0;
+  for (int i = 0; i < s->nc; i++) {
+    double* F = s->F + 3 * i;
+    s->state[i] = cs_nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, s->AB + 18 * i,
+                               s->AB + 18 * i + 9);
+    phi += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
+  }
+  return 0.5 * phi;
+}
+
+/* rho_N = 1 / W_NN, rho_T = 1 / max(W_T1T1, W_T2T2) per contact; a non-positive diagonal
+   (a contact that cannot move) gets 1 / (the largest diagonal entry of W), or 1. */
+static void cs_nsn_rho(csNsn* s) {
+  double dmax = 0;
+  for (int i = 0; i < s->nc; i++) {
+    double w[9];
+    cs_nsn_wblock(s, i, i, w);
+    for (int a = 0; a < 3; a++)
+      if (isfinite(w[4 * a])) dmax = fmax(dmax, w[4 * a]);
+  }
+  double fallback = dmax > 0 ? 1.0 / dmax : 1.0;
+  for (int i = 0; i < s->nc; i++) {
+    double w[9];
+    cs_nsn_wblock(s, i, i, w);
+    double wt = fmax(w[4], w[8]);
+    s->rho[2 * i] = w[0] > 0 && isfinite(w[0]) ? 1.0 / w[0] : fallback;
+    s->rho[2 * i + 1] = wt > 0 && isfinite(wt) ? 1.0 / wt : fallback;
+  }
+}
+
+/* ------------------------------------------------------------------ the solver */
+
+static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                             double* lambda, csSolverStats* st) {
+  memset(st, 0, sizeof *st);
+  const int nc = p->nc, n = 3 * nc;
+  if (nc <= 0) {
+    cs_ncp_report(p, lambda, &st->ncp);
+    st->converged = 1;
+    return CS_OK;
+  }
+  csNsn s;
+  memset(&s, 0, sizeof s);
+  cs_nsn_layout(&s, nc, ws);
+  s.p = p, s.nc = nc, s.n = n;
+  const double tol = opt->tolerance;
+  const int cap = opt->iterations > 0 ? opt->iterations : 1;
+  cs_nsn_pattern(&s);
+  cs_nsn_rho(&s);
+
+  /* start: the warm start if its residual is below that of lambda = 0 (u = g) */
+  double* r = lambda;
+  double* u = s.u;
+  if (opt->warmstart) {
+    double zero[3] = {0, 0, 0}, e0 = 0, ew = 0;
+    cs_nsn_mulw(&s, r, 1, u);
+    for (int i = 0; i < nc; i++) {
+      e0 += csu_natural_map_sq(zero, p->g + 3 * i, p->mu[i]);
+      ew += csu_natural_map_sq(r + 3 * i, u + 3 * i, p->mu[i]);
+    }
+    if (!(ew <= e0)) memset(r, 0, sizeof(double) * (size_t)n);
+  } else {
+    memset(r, 0, sizeof(double) * (size_t)n);
+  }
+
+  double err = INFINITY, best = INFINITY, stall_ref = INFINITY;
+  double lm = CS_NSN_DELTA0; /* the damping delta */
+  int it = 0, done = 0, stall_it = 0;
+  for (;;) {
+    cs_nsn_mulw(&s, r, 1, u); /* fresh: no drift from the updates u + t W d */
+    err = cs_nsn_error(&s, r, u);
+    if (err < best) {
+      best = err;
+      memcpy(s.best, r, sizeof(double) * (size_t)n);
+    }
+    if (err <= tol) {
+      done = 1;
+      break;
+    }
+    if (!isfinite(err) || it >= cap) break;
+    if (best <= 0.5 * stall_ref) stall_ref = best, stall_it = it;
+    if (it - stall_it >= CS_NSN_STALL) break; /* no progress: stalled */
+    it++;
+
+    /* Newton direction: (J + delta I) d = -F */
+    double phi = cs_nsn_jacobian(&s, r, u);
+    int na = cs_nsn_assemble(&s, r, lm);
+    double t = 0;
+    if (cs_nsn_factor(&s, na)) {
+      cs_nsn_lusolve(&s, na, s.d);
+      cs_nsn_mulw(&s, s.d, 0, s.wd);
+      /* Backtracking from t = 1: accept when phi decreases enough (Armijo; the slope of
+         phi along an exact Newton direction is -2 phi), or when the Siconos error, the
+         stop criterion, halves. The second test matters where the two measures weigh the
+         contacts differently (rho_N = 1 / W_NN is 1e-6 on light bodies, the natural map's
+         rho is 1): spheres-in-a-box crawls with t ~ 1e-3 on phi alone. */
+      for (int k = 0; k < CS_NSN_BACKTRACK; k++) {
+        double tt = ldexp(1.0, -k);
+        for (int e = 0; e < n; e++) s.rt[e] = r[e] + tt * s.d[e], s.ut[e] = u[e] + tt * s.wd[e];
+        if (cs_nsn_merit(&s, s.rt, s.ut) <= (1 - 2 * CS_NSN_ARMIJO * tt) * phi ||
+            cs_nsn_error(&s, s.rt, s.ut) <= CS_NSN_ERR_DROP * err) {
+          t = tt;
+          break;
+        }
+      }
+    }
+    /* damping: less after a full step (toward Newton's local rate), more after a short
+       one (toward a gradient-like step that the line search accepts) */
+    if (t == 1)
+      lm = fmax(0.1 * lm, CS_NSN_DELTA_MIN);
+    else if (t < CS_NSN_SHORT)
+      lm = fmin(10 * lm, CS_NSN_DELTA_MAX);
+    if (t > 0)
+      memcpy(r, s.rt, sizeof(double) * (size_t)n);
+    else /* no acceptable step (or a pivot that cannot be inverted): Gauss-Seidel sweeps */
+      cs_nsn_sweeps(&s, r, u, CS_NSN_SWEEPS);
+  }
+  if (!done && best < err) {
+    memcpy(r, s.best, sizeof(double) * (size_t)n);
+    err = best;
+  }
+  st->iterations = it;
+  st->converged = done;
+  st->residual = isnan(err) ? INFINITY : err; /* NaN input: no residual, not converged */
+  cs_ncp_report(p, lambda, &st->ncp);
+  return CS_OK;
+}
+
+const csSolver cs_solver_nsn_ac = {"nsn_ac", cs_nsn_workspace, cs_nsn_solve};
