@@ -35,7 +35,7 @@ static void usage(FILE* f) {
    when the library loads and keeps the second core busy yielding: on this 2-core machine it
    made every benchmark of the tool 20-40 % slower. The tool's own work is single-threaded,
    so the pool is cut to one thread (OPENBLAS_NUM_THREADS set by the user wins). */
-static void cs_single_thread_blas(void) {
+static void single_thread_blas(void) {
 #ifdef CS_HAVE_SICONOS
   if (getenv("OPENBLAS_NUM_THREADS")) return;
   void* sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
@@ -47,7 +47,7 @@ static void cs_single_thread_blas(void) {
 }
 
 int main(int argc, char** argv) {
-  cs_single_thread_blas();
+  single_thread_blas();
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -8,7 +8,7 @@
    bisection solver; after each step, every contact i of the step's problem gives
    G_ii (3x3 block of d->problem.G) and c_i = g_i + sum_{j != i} G_ij lambda_j with lambda the
    step's solution (d->efc_lambda): the contact's own problem at the solution. The ones that
-   slip (csu_bisection_single's case, the same test for all three methods) are kept, a
+   slip (csi_bisection_single's case, the same test for all three methods) are kept, a
    quarter of the samples from each task; a task that stops giving slips (50,000 steps
    without one: hang, whose feet stick once it has landed) or reaches its cap of
    40 x samples / 4 steps leaves the rest of its share to the next ones. Not timed.
@@ -24,9 +24,9 @@
    Agreement: max over samples of |lambda_m - lambda_b| / |lambda_b| for m = golden,
    analytic (max_rel_disagreement), and the same in N s (max_abs_disagreement_Ns).
 
-   bisection is csu_bisection_single (bracket sought where Newton steps on the sign function
+   bisection is csi_bisection_single (bracket sought where Newton steps on the sign function
    predict the root, the paper's stepping as fallback); bisection_paper_* times
-   csu_bisection_single_paper, the paper's stepping only (beta1 1e-2, beta3 1.3 from the
+   csi_bisection_single_paper, the paper's stepping only (beta1 1e-2, beta3 1.3 from the
    atan2 guess), in the same repeats, and max_abs_paper_vs_newton_Ns compares their
    answers. */
 #define _POSIX_C_SOURCE 200809L
@@ -130,7 +130,7 @@ static int record_task(const char* task, long want, long cap, Sample* out, long*
       }
       x->mu = p->mu[i];
       double l[3];
-      if (csu_bisection_single(x->G, x->c, x->mu, CSU_BISECTION_TOL, l, NULL) == CSU_CASE_SLIP) {
+      if (csi_bisection_single(x->G, x->c, x->mu, CSI_BISECTION_TOL, l, NULL) == CSU_CASE_SLIP) {
         (*n)++;
         last = k;
       }
@@ -159,7 +159,7 @@ static double timed_pass(SingleFn fn, const Sample* x, long n, double* lambda, l
   double c0 = cpu_now_ns(), t0 = cs_bench_now_ns();
   for (long i = 0; i < n; i++) {
     int e = 0;
-    fn(x[i].G, x[i].c, x[i].mu, CSU_BISECTION_TOL, lambda + 3 * i, &e);
+    fn(x[i].G, x[i].c, x[i].mu, CSI_BISECTION_TOL, lambda + 3 * i, &e);
     ev += e;
   }
   double t1 = cs_bench_now_ns(), c1 = cpu_now_ns();
@@ -240,15 +240,15 @@ int cs_bench_single_main(int argc, char** argv) {
     free(x), free(lb), free(lg), free(la), free(tb), free(tg), free(ta), free(cb);
     return 1;
   }
-  timed_pass(csu_bisection_single_paper, x, n, lpp, NULL, NULL);
-  timed_pass(csu_bisection_single, x, n, lb, NULL, NULL);
-  timed_pass(csu_golden_single, x, n, lg, NULL, NULL);
-  timed_pass(csu_analytic_single, x, n, la, NULL, NULL);
+  timed_pass(csi_bisection_single_paper, x, n, lpp, NULL, NULL);
+  timed_pass(csi_bisection_single, x, n, lb, NULL, NULL);
+  timed_pass(csi_golden_single, x, n, lg, NULL, NULL);
+  timed_pass(csi_analytic_single, x, n, la, NULL, NULL);
   for (long r = 0; r < repeats; r++) {
-    tb[r] = timed_pass(csu_bisection_single, x, n, lb, &eb, &cb[r]);
-    tg[r] = timed_pass(csu_golden_single, x, n, lg, &eg, &cg[r]);
-    ta[r] = timed_pass(csu_analytic_single, x, n, la, &ea, &ca[r]);
-    tp[r] = timed_pass(csu_bisection_single_paper, x, n, lpp, &ep, &cp[r]);
+    tb[r] = timed_pass(csi_bisection_single, x, n, lb, &eb, &cb[r]);
+    tg[r] = timed_pass(csi_golden_single, x, n, lg, &eg, &cg[r]);
+    ta[r] = timed_pass(csi_analytic_single, x, n, la, &ea, &ca[r]);
+    tp[r] = timed_pass(csi_bisection_single_paper, x, n, lpp, &ep, &cp[r]);
   }
   double nsb = cs_bench_median(tb, repeats), nsg = cs_bench_median(tg, repeats);
   double nsa = cs_bench_median(ta, repeats);
@@ -286,7 +286,7 @@ int cs_bench_single_main(int argc, char** argv) {
         "\"speedup_golden\":%.3g,\"speedup_analytic\":%.3g,\"bisection_evals_mean\":%.3g,"
         "\"golden_evals_mean\":%.3g,\"analytic_roots_mean\":%.3g,\"bisection_cpu_ns\":%.4g,"
         "\"golden_cpu_ns\":%.4g,\"analytic_cpu_ns\":%.4g",
-        n, nsb, nsg, nsa, rel, absd, CSU_BISECTION_TOL, repeats, nsg / nsb, nsa / nsb,
+        n, nsb, nsg, nsa, rel, absd, CSI_BISECTION_TOL, repeats, nsg / nsb, nsa / nsb,
         (double)eb / (double)n, (double)eg / (double)n, (double)ea / (double)n, cpub, cpug, cpua);
     printf(
         ",\"bisection_paper_ns\":%.4g,\"bisection_paper_cpu_ns\":%.4g,"
@@ -301,7 +301,7 @@ int cs_bench_single_main(int argc, char** argv) {
     printf("single-contact solve (paper 001, Table I): %ld slip samples", n);
     for (int t = 0; t < ntasks; t++)
       printf("%s %s %ld (%ld steps)", t ? "," : ":", cs_bench_anymal_tasks[t], got[t], steps[t]);
-    printf("\nimpulse interval %g N s, median of %ld passes\n\n", CSU_BISECTION_TOL, repeats);
+    printf("\nimpulse interval %g N s, median of %ld passes\n\n", CSI_BISECTION_TOL, repeats);
     printf("  %-15s %10s %10s %10s %14s\n", "method", "ns/solve", "cpu ns", "x bisect.",
            "evals/solve");
     printf("  %-15s %10.1f %10.1f %10.2f %14.2f\n", "bisection", nsb, cpub, 1.0,

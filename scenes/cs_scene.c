@@ -17,7 +17,7 @@ static const char* const cs_scene_list[] = {"hang",       "drop",      "trot",  
 
 const char* const* cs_scene_names(void) { return cs_scene_list; }
 
-static unsigned long long cs_splitmix(unsigned long long* s) {
+static unsigned long long splitmix(unsigned long long* s) {
   unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -27,8 +27,8 @@ static unsigned long long cs_splitmix(unsigned long long* s) {
 double cs_scene_gauss(unsigned long long* state) {
   /* Box-Muller on two uniforms in (0, 1]; one normal per call (the second is dropped, so the
      sequence does not depend on call parity) */
-  double u1 = ((double)(cs_splitmix(state) >> 11) + 1.0) * 0x1.0p-53;
-  double u2 = (double)(cs_splitmix(state) >> 11) * 0x1.0p-53;
+  double u1 = ((double)(splitmix(state) >> 11) + 1.0) * 0x1.0p-53;
+  double u2 = (double)(splitmix(state) >> 11) * 0x1.0p-53;
   return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
@@ -36,7 +36,7 @@ double cs_scene_gauss(unsigned long long* state) {
    LH, RH: HFE -0.4, KFE +0.8. */
 static const char* const cs_legs[4] = {"LF", "RF", "LH", "RH"};
 
-static csStatus cs_scene_anymal(csScene* s, const char* dir) {
+static csStatus scene_anymal(csScene* s, const char* dir) {
   snprintf(s->model_path, sizeof s->model_path, "%s/anymal_c.xml", dir);
   csLoadOptions lo;
   cs_load_options_default(&lo);
@@ -89,7 +89,7 @@ static csStatus cs_scene_anymal(csScene* s, const char* dir) {
   return CS_OK;
 }
 
-static csStatus cs_scene_stack(csScene* s, double ratio) {
+static csStatus scene_stack(csScene* s, double ratio) {
   csBuilder* b = cs_builder_new();
   if (!b) return CS_ERR_MEMORY;
   cs_builder_set_source(b, "stack_ratio");
@@ -136,9 +136,9 @@ csStatus cs_scene_load(const char* name, const char* dir, double param, csScene*
   s->ctl.task = task;
   csStatus st;
   if (task <= TASK_RANDOM) {
-    st = cs_scene_anymal(s, dir);
+    st = scene_anymal(s, dir);
   } else if (task == TASK_STACK) {
-    st = cs_scene_stack(s, isnan(param) ? 1.0 : param);
+    st = scene_stack(s, isnan(param) ? 1.0 : param);
   } else {
     snprintf(s->model_path, sizeof s->model_path, "%s/cube.xml", dir);
     csLoadOptions lo;

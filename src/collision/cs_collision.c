@@ -12,45 +12,45 @@
 
 /* Pair table indexed [type(a)][type(b)] with type(a) <= type(b); NULL: no contact
    (plane-plane, plane-heightfield and heightfield-heightfield: static geoms). */
-static csCollideFn cs_pair_fn(int ta, int tb) {
+static csCollideFn pair_fn(int ta, int tb) {
   if (tb == CS_GEOM_HFIELD) /* the heightfield is the last type: always b */
-    return ta >= CS_GEOM_SPHERE && ta <= CS_GEOM_MESH ? cs_collide_hfield : NULL;
+    return ta >= CS_GEOM_SPHERE && ta <= CS_GEOM_MESH ? csi_collide_hfield : NULL;
   switch (ta) {
     case CS_GEOM_PLANE:
       switch (tb) {
-        case CS_GEOM_SPHERE: return cs_collide_plane_sphere;
-        case CS_GEOM_CAPSULE: return cs_collide_plane_capsule;
-        case CS_GEOM_CYLINDER: return cs_collide_plane_cylinder;
-        case CS_GEOM_BOX: return cs_collide_plane_box;
-        case CS_GEOM_MESH: return cs_collide_plane_mesh;
+        case CS_GEOM_SPHERE: return csi_collide_plane_sphere;
+        case CS_GEOM_CAPSULE: return csi_collide_plane_capsule;
+        case CS_GEOM_CYLINDER: return csi_collide_plane_cylinder;
+        case CS_GEOM_BOX: return csi_collide_plane_box;
+        case CS_GEOM_MESH: return csi_collide_plane_mesh;
         default: return NULL;
       }
     case CS_GEOM_SPHERE:
       switch (tb) {
-        case CS_GEOM_SPHERE: return cs_collide_sphere_sphere;
-        case CS_GEOM_CAPSULE: return cs_collide_sphere_capsule;
-        case CS_GEOM_BOX: return cs_collide_sphere_box;
+        case CS_GEOM_SPHERE: return csi_collide_sphere_sphere;
+        case CS_GEOM_CAPSULE: return csi_collide_sphere_capsule;
+        case CS_GEOM_BOX: return csi_collide_sphere_box;
         case CS_GEOM_CYLINDER:
-        case CS_GEOM_MESH: return cs_collide_convex;
+        case CS_GEOM_MESH: return csi_collide_convex;
         default: return NULL;
       }
     case CS_GEOM_CAPSULE:
       switch (tb) {
-        case CS_GEOM_CAPSULE: return cs_collide_capsule_capsule;
-        case CS_GEOM_BOX: return cs_collide_capsule_box;
+        case CS_GEOM_CAPSULE: return csi_collide_capsule_capsule;
+        case CS_GEOM_BOX: return csi_collide_capsule_box;
         case CS_GEOM_CYLINDER:
-        case CS_GEOM_MESH: return cs_collide_convex;
+        case CS_GEOM_MESH: return csi_collide_convex;
         default: return NULL;
       }
     case CS_GEOM_CYLINDER:
       return (tb == CS_GEOM_CYLINDER || tb == CS_GEOM_BOX || tb == CS_GEOM_MESH)
-                 ? cs_collide_convex
+                 ? csi_collide_convex
                  : NULL;
     case CS_GEOM_BOX:
-      if (tb == CS_GEOM_BOX) return cs_collide_box_box;
-      return tb == CS_GEOM_MESH ? cs_collide_convex : NULL;
+      if (tb == CS_GEOM_BOX) return csi_collide_box_box;
+      return tb == CS_GEOM_MESH ? csi_collide_convex : NULL;
     case CS_GEOM_MESH:
-      return tb == CS_GEOM_MESH ? cs_collide_convex : NULL;
+      return tb == CS_GEOM_MESH ? csi_collide_convex : NULL;
     default:
       return NULL;
   }
@@ -59,7 +59,7 @@ static csCollideFn cs_pair_fn(int ta, int tb) {
 /* May geoms a and b touch? contype/conaffinity as MuJoCo, never within one body, never
    between parent and child bodies (unless the parent is the world), never two world geoms,
    never an excluded body pair, and never two bodies of one tree if self-collision is off. */
-static int cs_pair_allowed(const csModel* m, int a, int b) {
+static int pair_allowed(const csModel* m, int a, int b) {
   if (!((m->geom_contype[a] & m->geom_conaffinity[b]) ||
         (m->geom_contype[b] & m->geom_conaffinity[a])))
     return 0;
@@ -78,7 +78,7 @@ static int cs_pair_allowed(const csModel* m, int a, int b) {
   return 1;
 }
 
-static void cs_coll_geom(const csModel* m, const csData* d, int g, csCollGeom* out) {
+static void coll_geom(const csModel* m, const csData* d, int g, csiCollGeom* out) {
   out->type = m->geom_type[g];
   memcpy(out->size, m->geom_size + 3 * g, 3 * sizeof(double));
   memcpy(out->pos, d->geom_xpos + 3 * g, 3 * sizeof(double));
@@ -104,7 +104,7 @@ static void cs_coll_geom(const csModel* m, const csData* d, int g, csCollGeom* o
 
 /* Sort key: lower end of each geom's bounding interval along axis k. Planes are infinite
    and handled apart. Insertion sort: the order barely changes between steps. */
-static void cs_sort_by(const double* lo, int* idx, int n) {
+static void sort_by(const double* lo, int* idx, int n) {
   for (int i = 1; i < n; i++) {
     int v = idx[i];
     int j = i - 1;
@@ -118,22 +118,22 @@ static void cs_sort_by(const double* lo, int* idx, int n) {
 
 /* Collide geoms a and b (placed in cg) and append their contacts. The pair function writes
    straight into d->contact when there is room for its largest output. */
-static void cs_add_pair(const csModel* m, csData* d, const csCollGeom* cg, int a, int b) {
+static void add_pair(const csModel* m, csData* d, const csiCollGeom* cg, int a, int b) {
   if (m->geom_type[a] > m->geom_type[b]) {
     int t = a;
     a = b, b = t;
   }
-  csCollideFn fn = cs_pair_fn(m->geom_type[a], m->geom_type[b]);
+  csCollideFn fn = pair_fn(m->geom_type[a], m->geom_type[b]);
   if (!fn) return;
-  double margin = m->opt.margin + cs_max(m->geom_margin[a], m->geom_margin[b]);
-  csContact tmp[CS_MAX_PAIR_CONTACTS];
-  int direct = d->ncon + CS_MAX_PAIR_CONTACTS <= m->ncon_max;
+  double margin = m->opt.margin + csi_max(m->geom_margin[a], m->geom_margin[b]);
+  csContact tmp[CSI_MAX_PAIR_CONTACTS];
+  int direct = d->ncon + CSI_MAX_PAIR_CONTACTS <= m->ncon_max;
   csContact* out = direct ? d->contact + d->ncon : tmp;
   int n = fn(cg + a, cg + b, margin, out);
-  double mu = cs_max(m->geom_friction[a], m->geom_friction[b]);
+  double mu = csi_max(m->geom_friction[a], m->geom_friction[b]);
   for (int k = 0; k < n; k++) {
     if (d->ncon >= m->ncon_max) {
-      cs_warning(d, CS_WARN_CONTACTFULL, "more than ncon_max = %d contacts; extra ones dropped",
+      csi_warning(d, CS_WARN_CONTACTFULL, "more than ncon_max = %d contacts; extra ones dropped",
                  m->ncon_max);
       return;
     }
@@ -159,16 +159,16 @@ int cs_collide(const csModel* m, csData* d) {
   d->ncon = 0;
   int ng = m->ngeom;
   if (ng < 2 || (m->opt.disable & CS_DISABLE_CONTACT)) return 0;
-  size_t mark = cs_stack_mark(d);
-  int* idx = CS_STACK_ALLOC(d, int, ng);
-  csCollGeom* cg = CS_STACK_ALLOC(d, csCollGeom, ng); /* every geom placed once */
-  int* planes = CS_STACK_ALLOC(d, int, ng);
-  int* hfields = CS_STACK_ALLOC(d, int, ng);
-  double* lo = CS_STACK_ALLOC(d, double, ng);
-  double* hi = CS_STACK_ALLOC(d, double, ng);
+  size_t mark = csi_stack_mark(d);
+  int* idx = CSI_STACK_ALLOC(d, int, ng);
+  csiCollGeom* cg = CSI_STACK_ALLOC(d, csiCollGeom, ng); /* every geom placed once */
+  int* planes = CSI_STACK_ALLOC(d, int, ng);
+  int* hfields = CSI_STACK_ALLOC(d, int, ng);
+  double* lo = CSI_STACK_ALLOC(d, double, ng);
+  double* hi = CSI_STACK_ALLOC(d, double, ng);
   if (!idx || !cg || !planes || !hfields || !lo || !hi) {
-    cs_stack_free(d, mark);
-    cs_warning(d, CS_WARN_CONTACTFULL, "arena full in collision; contacts skipped");
+    csi_stack_free(d, mark);
+    csi_warning(d, CS_WARN_CONTACTFULL, "arena full in collision; contacts skipped");
     return 0;
   }
   /* sweep axis: largest spread of the geom centres */
@@ -176,7 +176,7 @@ int cs_collide(const csModel* m, csData* d) {
   int nb = 0, np = 0, nh = 0;
   for (int g = 0; g < ng; g++) {
     if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue; /* collides with nothing */
-    cs_coll_geom(m, d, g, cg + g);
+    coll_geom(m, d, g, cg + g);
     if (m->geom_type[g] == CS_GEOM_PLANE) {
       planes[np++] = g;
       continue;
@@ -203,7 +203,7 @@ int cs_collide(const csModel* m, csData* d) {
                                              m->geom_margin[g];
     lo[g] = c - r, hi[g] = c + r;
   }
-  cs_sort_by(lo, idx, nb);
+  sort_by(lo, idx, nb);
   /* planes against every bounded geom whose bounding sphere reaches the half-space */
   for (int i = 0; i < np; i++) {
     int p = planes[i];
@@ -212,10 +212,10 @@ int cs_collide(const csModel* m, csData* d) {
     for (int j = 0; j < nb; j++) {
       int g = idx[j];
       double off[3];
-      cs_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * p);
-      double reach = m->geom_rbound[g] + m->opt.margin + cs_max(m->geom_margin[g], m->geom_margin[p]);
-      if (cs_dot3(off, n) > reach) continue;
-      if (cs_pair_allowed(m, p, g)) cs_add_pair(m, d, cg, p, g);
+      csi_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * p);
+      double reach = m->geom_rbound[g] + m->opt.margin + csi_max(m->geom_margin[g], m->geom_margin[p]);
+      if (csi_dot3(off, n) > reach) continue;
+      if (pair_allowed(m, p, g)) add_pair(m, d, cg, p, g);
     }
   }
   /* heightfields against every bounded geom whose bounding sphere meets the heightfield's
@@ -227,14 +227,14 @@ int cs_collide(const csModel* m, csData* d) {
     for (int j = 0; j < nb; j++) {
       int g = idx[j];
       double off[3], loc[3];
-      cs_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * h);
-      cs_mulmat3tvec(loc, R, off);
+      csi_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * h);
+      csi_mulmat3tvec(loc, R, off);
       double reach =
-          m->geom_rbound[g] + m->opt.margin + cs_max(m->geom_margin[g], m->geom_margin[h]);
+          m->geom_rbound[g] + m->opt.margin + csi_max(m->geom_margin[g], m->geom_margin[h]);
       if (fabs(loc[0]) > hs[0] + reach || fabs(loc[1]) > hs[1] + reach || loc[2] > hs[2] + reach ||
           loc[2] < -hs[3] - reach)
         continue;
-      if (cs_pair_allowed(m, h, g)) cs_add_pair(m, d, cg, h, g);
+      if (pair_allowed(m, h, g)) add_pair(m, d, cg, h, g);
     }
   }
   /* sweep and prune, then the bounding spheres */
@@ -244,13 +244,13 @@ int cs_collide(const csModel* m, csData* d) {
       int b = idx[j];
       if (lo[b] > hi[a]) break;
       double off[3];
-      cs_sub3(off, d->geom_xpos + 3 * a, d->geom_xpos + 3 * b);
+      csi_sub3(off, d->geom_xpos + 3 * a, d->geom_xpos + 3 * b);
       double r = m->geom_rbound[a] + m->geom_rbound[b] + m->opt.margin +
-                 cs_max(m->geom_margin[a], m->geom_margin[b]);
-      if (cs_dot3(off, off) > r * r) continue;
-      if (cs_pair_allowed(m, a, b)) cs_add_pair(m, d, cg, a, b);
+                 csi_max(m->geom_margin[a], m->geom_margin[b]);
+      if (csi_dot3(off, off) > r * r) continue;
+      if (pair_allowed(m, a, b)) add_pair(m, d, cg, a, b);
     }
   }
-  cs_stack_free(d, mark);
+  csi_stack_free(d, mark);
   return d->ncon;
 }

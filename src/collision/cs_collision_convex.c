@@ -43,7 +43,7 @@
 #include "collision/cs_collision.h"
 #include "math/cs_math.h"
 
-/* Manifold size: the resting-face case needs 4; CS_MAX_PAIR_CONTACTS bounds the buffer. */
+/* Manifold size: the resting-face case needs 4; CSI_MAX_PAIR_CONTACTS bounds the buffer. */
 #define CV_MAX_OUT 4
 /* Points kept per support feature, and clipped candidates. */
 #define CV_MAX_FEAT 16
@@ -79,7 +79,7 @@ static void cv_axis(const double* mat, int k, double r[3]) {
   r[0] = mat[k], r[1] = mat[3 + k], r[2] = mat[6 + k];
 }
 
-static int cv_shape_init(cvShape* s, const csCollGeom* g) {
+static int cv_shape_init(cvShape* s, const csiCollGeom* g) {
   s->type = g->type;
   s->pos = g->pos;
   s->mat = g->mat;
@@ -100,12 +100,12 @@ static int cv_shape_init(cvShape* s, const csCollGeom* g) {
       s->scale = sqrt(g->size[0] * g->size[0] + g->size[1] * g->size[1]);
       break;
     case CS_GEOM_BOX:
-      s->scale = cs_norm3(g->size);
+      s->scale = csi_norm3(g->size);
       break;
     case CS_GEOM_MESH: {
       if (!g->vert || g->nvert < 1) return 0;
       double r2 = 0;
-      for (int i = 0; i < g->nvert; i++) r2 = fmax(r2, cs_dot3(g->vert + 3 * i, g->vert + 3 * i));
+      for (int i = 0; i < g->nvert; i++) r2 = fmax(r2, csi_dot3(g->vert + 3 * i, g->vert + 3 * i));
       s->scale = sqrt(r2);
       break;
     }
@@ -120,7 +120,7 @@ static int cv_shape_init(cvShape* s, const csCollGeom* g) {
    parts. */
 static int cv_core_support(const cvShape* s, const double d[3], double out[3]) {
   double dl[3];
-  cs_mulmat3tvec(dl, s->mat, d);
+  csi_mulmat3tvec(dl, s->mat, d);
   double loc[3] = {0, 0, 0};
   int id = 0;
   switch (s->type) {
@@ -146,17 +146,17 @@ static int cv_core_support(const cvShape* s, const double d[3], double out[3]) {
     case CS_GEOM_MESH: {
       double best = -INFINITY;
       for (int i = 0; i < s->nvert; i++) {
-        double h = cs_dot3(dl, s->vert + 3 * i);
+        double h = csi_dot3(dl, s->vert + 3 * i);
         if (h > best) best = h, id = i;
       }
-      cs_copy3(loc, s->vert + 3 * id);
+      csi_copy3(loc, s->vert + 3 * id);
       break;
     }
     default:
       break;
   }
-  cs_mulmat3vec(out, s->mat, loc);
-  cs_add3(out, out, s->pos);
+  csi_mulmat3vec(out, s->mat, loc);
+  csi_add3(out, out, s->pos);
   return id;
 }
 
@@ -197,20 +197,20 @@ static void cv_sample(const cvShape* s, int i, double phase, double out[3]) {
       for (int k = 0; k < 3; k++) loc[k] = (i >> k) & 1 ? s->size[k] : -s->size[k];
       break;
     case CS_GEOM_MESH:
-      cs_copy3(loc, s->vert + 3 * i);
+      csi_copy3(loc, s->vert + 3 * i);
       break;
     default:
       break;
   }
-  cs_mulmat3vec(out, s->mat, loc);
-  cs_add3(out, out, s->pos);
+  csi_mulmat3vec(out, s->mat, loc);
+  csi_add3(out, out, s->pos);
 }
 
 static void cv_support(const cvShape* A, const cvShape* B, const double d[3], cvSV* sv) {
   double nd[3] = {-d[0], -d[1], -d[2]};
   cv_core_support(A, d, sv->a);
   cv_core_support(B, nd, sv->b);
-  cs_sub3(sv->w, sv->a, sv->b);
+  csi_sub3(sv->w, sv->a, sv->b);
 }
 
 /* ------------------------------------------------------------------------------ GJK */
@@ -218,8 +218,8 @@ static void cv_support(const cvShape* A, const cvShape* B, const double d[3], cv
 /* Closest point to the origin on segment, triangle: barycentric weights in lam. */
 static void cv_closest_seg(const double* a, const double* b, double lam[2]) {
   double ab[3];
-  cs_sub3(ab, b, a);
-  double den = cs_dot3(ab, ab), t = den > 0 ? -cs_dot3(a, ab) / den : 0;
+  csi_sub3(ab, b, a);
+  double den = csi_dot3(ab, ab), t = den > 0 ? -csi_dot3(a, ab) / den : 0;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
   lam[0] = 1 - t, lam[1] = t;
 }
@@ -227,14 +227,14 @@ static void cv_closest_seg(const double* a, const double* b, double lam[2]) {
 /* Ericson, Real-Time Collision Detection 5.1.5, with the query point at the origin. */
 static void cv_closest_tri(const double* a, const double* b, const double* c, double lam[3]) {
   double ab[3], ac[3];
-  cs_sub3(ab, b, a);
-  cs_sub3(ac, c, a);
-  double d1 = -cs_dot3(ab, a), d2 = -cs_dot3(ac, a);
+  csi_sub3(ab, b, a);
+  csi_sub3(ac, c, a);
+  double d1 = -csi_dot3(ab, a), d2 = -csi_dot3(ac, a);
   if (d1 <= 0 && d2 <= 0) {
     lam[0] = 1, lam[1] = lam[2] = 0;
     return;
   }
-  double d3 = -cs_dot3(ab, b), d4 = -cs_dot3(ac, b);
+  double d3 = -csi_dot3(ab, b), d4 = -csi_dot3(ac, b);
   if (d3 >= 0 && d4 <= d3) {
     lam[1] = 1, lam[0] = lam[2] = 0;
     return;
@@ -245,7 +245,7 @@ static void cv_closest_tri(const double* a, const double* b, const double* c, do
     lam[0] = 1 - v, lam[1] = v, lam[2] = 0;
     return;
   }
-  double d5 = -cs_dot3(ab, c), d6 = -cs_dot3(ac, c);
+  double d5 = -csi_dot3(ab, c), d6 = -csi_dot3(ac, c);
   if (d6 >= 0 && d5 <= d6) {
     lam[2] = 1, lam[0] = lam[1] = 0;
     return;
@@ -269,7 +269,7 @@ static void cv_closest_tri(const double* a, const double* b, const double* c, do
     for (int e = 0; e < 3; e++) {
       cv_closest_seg(v[e], v[(e + 1) % 3], l2);
       for (int k = 0; k < 3; k++) p[k] = l2[0] * v[e][k] + l2[1] * v[(e + 1) % 3][k];
-      double dd = cs_dot3(p, p);
+      double dd = csi_dot3(p, p);
       if (dd < best) {
         best = dd;
         lam[0] = lam[1] = lam[2] = 0;
@@ -309,17 +309,17 @@ static int cv_simplex_reduce(cvSimplex* s) {
       const double *p0 = s->v[fc[f][0]].w, *p1 = s->v[fc[f][1]].w, *p2 = s->v[fc[f][2]].w;
       const double* q = s->v[fc[f][3]].w;
       double e1[3], e2[3], nn[3], dq[3];
-      cs_sub3(e1, p1, p0);
-      cs_sub3(e2, p2, p0);
-      cs_cross3(nn, e1, e2);
-      cs_sub3(dq, q, p0);
-      double sq = cs_dot3(nn, dq), so = -cs_dot3(nn, p0);
+      csi_sub3(e1, p1, p0);
+      csi_sub3(e2, p2, p0);
+      csi_cross3(nn, e1, e2);
+      csi_sub3(dq, q, p0);
+      double sq = csi_dot3(nn, dq), so = -csi_dot3(nn, p0);
       /* origin on the far side of this face from q (or a flat tetrahedron) */
       if (sq * so < 0 || sq == 0) {
         double l3[3], p[3];
         cv_closest_tri(p0, p1, p2, l3);
         for (int k = 0; k < 3; k++) p[k] = l3[0] * p0[k] + l3[1] * p1[k] + l3[2] * p2[k];
-        double dd = cs_dot3(p, p);
+        double dd = csi_dot3(p, p);
         any = 1;
         if (dd < best) {
           best = dd;
@@ -356,7 +356,7 @@ static void cv_simplex_point(const cvSimplex* s, int which, double out[3]) {
   out[0] = out[1] = out[2] = 0;
   for (int k = 0; k < s->n; k++) {
     const double* p = which == 0 ? s->v[k].w : which == 1 ? s->v[k].a : s->v[k].b;
-    cs_addscl3(out, p, s->lam[k]);
+    csi_addscl3(out, p, s->lam[k]);
   }
 }
 
@@ -365,14 +365,14 @@ static void cv_simplex_point(const cvSimplex* s, int which, double out[3]) {
 static double cv_gjk(const cvShape* A, const cvShape* B, double tol_gap, double tol_touch,
                      cvSimplex* s, double pa[3], double pb[3]) {
   double d[3];
-  cs_sub3(d, A->pos, B->pos);
-  if (cs_dot3(d, d) == 0) d[0] = 1, d[1] = d[2] = 0;
+  csi_sub3(d, A->pos, B->pos);
+  if (csi_dot3(d, d) == 0) d[0] = 1, d[1] = d[2] = 0;
   s->n = 1;
   cv_support(A, B, d, &s->v[0]);
   s->lam[0] = 1;
   double v[3];
-  cs_copy3(v, s->v[0].w);
-  double vv = cs_dot3(v, v);
+  csi_copy3(v, s->v[0].w);
+  double vv = csi_dot3(v, v);
   for (int it = 0; it < GJK_MAXIT; it++) {
     if (vv <= tol_touch * tol_touch) break;
     double nd[3] = {-v[0], -v[1], -v[2]};
@@ -380,12 +380,12 @@ static double cv_gjk(const cvShape* A, const cvShape* B, double tol_gap, double 
     cv_support(A, B, nd, &w);
     /* the support plane bounds the distance from below: gap = |v| - v.w/|v| */
     double vn = sqrt(vv);
-    if (vn - cs_dot3(v, w.w) / vn <= tol_gap) break;
+    if (vn - csi_dot3(v, w.w) / vn <= tol_gap) break;
     int dup = 0;
     for (int k = 0; k < s->n; k++) {
       double e[3];
-      cs_sub3(e, s->v[k].w, w.w);
-      if (cs_dot3(e, e) <= 1e-28 * (1 + vv)) dup = 1;
+      csi_sub3(e, s->v[k].w, w.w);
+      if (csi_dot3(e, e) <= 1e-28 * (1 + vv)) dup = 1;
     }
     if (dup) break;
     s->v[s->n++] = w;
@@ -396,9 +396,9 @@ static double cv_gjk(const cvShape* A, const cvShape* B, double tol_gap, double 
     }
     double nv[3];
     cv_simplex_point(s, 0, nv);
-    double nvv = cs_dot3(nv, nv);
+    double nvv = csi_dot3(nv, nv);
     int stalled = nvv >= vv; /* no progress: the round-off floor */
-    cs_copy3(v, nv);
+    csi_copy3(v, nv);
     vv = nvv;
     if (stalled) break;
   }
@@ -428,14 +428,14 @@ static int cv_epa_face(cvEpa* e, int a, int b, int c) {
   f->v[0] = a, f->v[1] = b, f->v[2] = c;
   f->nb[0] = f->nb[1] = f->nb[2] = -1;
   double e1[3], e2[3];
-  cs_sub3(e1, e->v[b].w, e->v[a].w);
-  cs_sub3(e2, e->v[c].w, e->v[a].w);
-  cs_cross3(f->n, e1, e2);
-  double len = cs_norm3(f->n);
+  csi_sub3(e1, e->v[b].w, e->v[a].w);
+  csi_sub3(e2, e->v[c].w, e->v[a].w);
+  csi_cross3(f->n, e1, e2);
+  double len = csi_norm3(f->n);
   if (len > 0) {
-    cs_scl3(f->n, f->n, 1 / len);
+    csi_scl3(f->n, f->n, 1 / len);
     /* plane distance from the vertex nearest to the origin: less cancellation */
-    f->d = cs_dot3(f->n, e->v[a].w);
+    f->d = csi_dot3(f->n, e->v[a].w);
   } else {
     f->d = INFINITY; /* sliver: never chosen, kept for the topology */
   }
@@ -459,56 +459,56 @@ static int cv_epa_init(const cvShape* A, const cvShape* B, const cvSimplex* s, d
         cvSV w;
         cv_support(A, B, ax[k], &w);
         double dd[3];
-        cs_sub3(dd, w.w, e->v[0].w);
-        if (cs_norm3(dd) > eps) e->v[e->nv++] = w, added = 1;
+        csi_sub3(dd, w.w, e->v[0].w);
+        if (csi_norm3(dd) > eps) e->v[e->nv++] = w, added = 1;
       }
     } else if (e->nv == 2) {
       double dl[3], t[3], dirs[4][3];
-      cs_sub3(dl, e->v[1].w, e->v[0].w);
-      cs_normalize3(dl);
+      csi_sub3(dl, e->v[1].w, e->v[0].w);
+      csi_normalize3(dl);
       int k0 = fabs(dl[0]) <= fabs(dl[1]) && fabs(dl[0]) <= fabs(dl[2]) ? 0
                : fabs(dl[1]) <= fabs(dl[2])                             ? 1
                                                                         : 2;
       double ek[3] = {0, 0, 0};
       ek[k0] = 1;
-      cs_cross3(dirs[0], dl, ek);
-      cs_normalize3(dirs[0]);
-      cs_cross3(dirs[2], dl, dirs[0]);
-      cs_scl3(dirs[1], dirs[0], -1);
-      cs_scl3(dirs[3], dirs[2], -1);
+      csi_cross3(dirs[0], dl, ek);
+      csi_normalize3(dirs[0]);
+      csi_cross3(dirs[2], dl, dirs[0]);
+      csi_scl3(dirs[1], dirs[0], -1);
+      csi_scl3(dirs[3], dirs[2], -1);
       for (int k = 0; k < 4 && !added; k++) {
         cvSV w;
         cv_support(A, B, dirs[k], &w);
-        cs_sub3(t, w.w, e->v[0].w);
+        csi_sub3(t, w.w, e->v[0].w);
         double c[3];
-        cs_cross3(c, t, dl);
-        if (cs_norm3(c) > eps) e->v[e->nv++] = w, added = 1;
+        csi_cross3(c, t, dl);
+        if (csi_norm3(c) > eps) e->v[e->nv++] = w, added = 1;
       }
     } else {
       double e1[3], e2[3], nn[3];
-      cs_sub3(e1, e->v[1].w, e->v[0].w);
-      cs_sub3(e2, e->v[2].w, e->v[0].w);
-      cs_cross3(nn, e1, e2);
-      if (cs_normalize3(nn) == 0) return 0;
+      csi_sub3(e1, e->v[1].w, e->v[0].w);
+      csi_sub3(e2, e->v[2].w, e->v[0].w);
+      csi_cross3(nn, e1, e2);
+      if (csi_normalize3(nn) == 0) return 0;
       for (int sg = 0; sg < 2 && !added; sg++) {
         double dir[3];
-        cs_scl3(dir, nn, sg ? -1 : 1);
+        csi_scl3(dir, nn, sg ? -1 : 1);
         cvSV w;
         cv_support(A, B, dir, &w);
         double t[3];
-        cs_sub3(t, w.w, e->v[0].w);
-        if (fabs(cs_dot3(t, nn)) > eps) e->v[e->nv++] = w, added = 1;
+        csi_sub3(t, w.w, e->v[0].w);
+        if (fabs(csi_dot3(t, nn)) > eps) e->v[e->nv++] = w, added = 1;
       }
     }
     if (!added) return 0;
   }
   /* orient the tetrahedron: vertex 3 must be behind face (0,1,2) */
   double e1[3], e2[3], nn[3], t[3];
-  cs_sub3(e1, e->v[1].w, e->v[0].w);
-  cs_sub3(e2, e->v[2].w, e->v[0].w);
-  cs_cross3(nn, e1, e2);
-  cs_sub3(t, e->v[3].w, e->v[0].w);
-  double vol = cs_dot3(nn, t);
+  csi_sub3(e1, e->v[1].w, e->v[0].w);
+  csi_sub3(e2, e->v[2].w, e->v[0].w);
+  csi_cross3(nn, e1, e2);
+  csi_sub3(t, e->v[3].w, e->v[0].w);
+  double vol = csi_dot3(nn, t);
   if (vol == 0) return 0;
   if (vol > 0) {
     cvSV tmp = e->v[1];
@@ -552,19 +552,19 @@ static int cv_epa(const cvShape* A, const cvShape* B, cvEpa* e, double tol, cvEp
     cvFace* f = e->f + fi;
     cvSV w;
     cv_support(A, B, f->n, &w);
-    double up = cs_dot3(f->n, w.w);
+    double up = csi_dot3(f->n, w.w);
     if (up < out->depth) {
       /* witness: barycentric of the origin's projection on the face */
       double pr[3], lam[3];
-      cs_scl3(pr, f->n, f->d);
+      csi_scl3(pr, f->n, f->d);
       const double *p0 = e->v[f->v[0]].w, *p1 = e->v[f->v[1]].w, *p2 = e->v[f->v[2]].w;
       double q0[3], q1[3], q2[3];
-      cs_sub3(q0, p0, pr);
-      cs_sub3(q1, p1, pr);
-      cs_sub3(q2, p2, pr);
+      csi_sub3(q0, p0, pr);
+      csi_sub3(q1, p1, pr);
+      csi_sub3(q2, p2, pr);
       cv_closest_tri(q0, q1, q2, lam);
       out->depth = up;
-      cs_copy3(out->n, f->n);
+      csi_copy3(out->n, f->n);
       for (int k = 0; k < 3; k++) {
         out->pa[k] =
             lam[0] * e->v[f->v[0]].a[k] + lam[1] * e->v[f->v[1]].a[k] + lam[2] * e->v[f->v[2]].a[k];
@@ -603,8 +603,8 @@ static int cv_epa(const cvShape* A, const cvShape* B, cvEpa* e, double tol, cvEp
       for (int k = 0; k < 3; k++)
         if (fg->nb[k] == from) j = k;
       double dv[3];
-      cs_sub3(dv, w.w, e->v[fg->v[0]].w);
-      if (cs_dot3(fg->n, dv) > 0 && isfinite(fg->d)) {
+      csi_sub3(dv, w.w, e->v[fg->v[0]].w);
+      if (csi_dot3(fg->n, dv) > 0 && isfinite(fg->d)) {
         fg->alive = 0;
         /* continue across the two other edges, in order so the horizon stays a loop */
         for (int k = 2; k >= 1; k--) {
@@ -667,9 +667,9 @@ static void cv_ccd_center(const void* obj, ccd_vec3_t* c) {
   const cvShape* s = ((const cvCcdObj*)obj)->s;
   double m[3] = {0, 0, 0}, w[3];
   if (s->type == CS_GEOM_MESH) {
-    for (int i = 0; i < s->nvert; i++) cs_addscl3(m, s->vert + 3 * i, 1.0 / s->nvert);
+    for (int i = 0; i < s->nvert; i++) csi_addscl3(m, s->vert + 3 * i, 1.0 / s->nvert);
   }
-  cs_mulmat3vec(w, s->mat, m);
+  csi_mulmat3vec(w, s->mat, m);
   c->v[0] = s->pos[0] + w[0], c->v[1] = s->pos[1] + w[1], c->v[2] = s->pos[2] + w[2];
 }
 
@@ -677,7 +677,7 @@ static void cv_ccd_center(const void* obj, ccd_vec3_t* c) {
 static double cv_overlap(const cvShape* A, const cvShape* B, const double n[3]) {
   cvSV w;
   cv_support(A, B, n, &w);
-  return cs_dot3(n, w.w);
+  return csi_dot3(n, w.w);
 }
 
 /* Core penetration normal through libccd MPR (cores only; no allocation). */
@@ -696,7 +696,7 @@ static int cv_mpr(const cvShape* A, const cvShape* B, double n[3]) {
   /* libccd: dir is the direction to move obj2 to separate, i.e. from A into B */
   if (ccdMPRPenetration(&oa, &ob, &ccd, &depth, &dir, &pos) != 0) return 0;
   n[0] = dir.v[0], n[1] = dir.v[1], n[2] = dir.v[2];
-  return cs_normalize3(n) > 0;
+  return csi_normalize3(n) > 0;
 }
 
 /* ------------------------------------------------------------------------ manifold */
@@ -717,33 +717,33 @@ typedef struct cvFeat {
 static void cv_feature(const cvShape* s, double sg, const double n[3], const double t1[3],
                        const double t2[3], const double o[3], double band, cvFeat* F) {
   double d[3];
-  cs_scl3(d, n, sg);
+  csi_scl3(d, n, sg);
   /* cylinder rim phase: one sample at the support direction's azimuth */
   double phase = 0;
   if (s->type == CS_GEOM_CYLINDER) {
     double dl[3];
-    cs_mulmat3tvec(dl, s->mat, d);
+    csi_mulmat3tvec(dl, s->mat, d);
     if (dl[0] * dl[0] + dl[1] * dl[1] > 1e-24) phase = atan2(dl[1], dl[0]);
   }
   int ns = cv_nsamples(s);
   double hmax = -INFINITY, p[3];
   for (int i = 0; i < ns; i++) {
     cv_sample(s, i, phase, p);
-    hmax = fmax(hmax, cs_dot3(d, p));
+    hmax = fmax(hmax, csi_dot3(d, p));
   }
   F->n = 0;
   int over = 0;
   for (int i = 0; i < ns; i++) {
     cv_sample(s, i, phase, p);
-    if (cs_dot3(d, p) < hmax - band) continue;
+    if (csi_dot3(d, p) < hmax - band) continue;
     if (F->n == CV_MAX_FEAT) {
       over = 1;
       break;
     }
     double r[3];
-    cs_sub3(r, p, o);
-    F->p[F->n][0] = cs_dot3(t1, r), F->p[F->n][1] = cs_dot3(t2, r);
-    F->p[F->n][2] = cs_dot3(n, r) + sg * s->radius;
+    csi_sub3(r, p, o);
+    F->p[F->n][0] = csi_dot3(t1, r), F->p[F->n][1] = csi_dot3(t2, r);
+    F->p[F->n][2] = csi_dot3(n, r) + sg * s->radius;
     F->id[F->n] = i;
     F->n++;
   }
@@ -754,10 +754,10 @@ static void cv_feature(const cvShape* s, double sg, const double n[3], const dou
     for (int k = 0; k < 16; k++) bestv[k] = -INFINITY, besti[k] = -1;
     for (int i = 0; i < ns; i++) {
       cv_sample(s, i, phase, p);
-      if (cs_dot3(d, p) < hmax - band) continue;
+      if (csi_dot3(d, p) < hmax - band) continue;
       double r[3];
-      cs_sub3(r, p, o);
-      double x = cs_dot3(t1, r), y = cs_dot3(t2, r);
+      csi_sub3(r, p, o);
+      double x = csi_dot3(t1, r), y = csi_dot3(t2, r);
       for (int k = 0; k < 16; k++) {
         double a = k * (6.283185307179586 / 16), v = x * cos(a) + y * sin(a);
         if (v > bestv[k]) bestv[k] = v, besti[k] = i;
@@ -770,9 +770,9 @@ static void cv_feature(const cvShape* s, double sg, const double n[3], const dou
       if (dup) continue;
       cv_sample(s, i, phase, p);
       double r[3];
-      cs_sub3(r, p, o);
-      F->p[F->n][0] = cs_dot3(t1, r), F->p[F->n][1] = cs_dot3(t2, r);
-      F->p[F->n][2] = cs_dot3(n, r) + sg * s->radius;
+      csi_sub3(r, p, o);
+      F->p[F->n][0] = csi_dot3(t1, r), F->p[F->n][1] = csi_dot3(t2, r);
+      F->p[F->n][2] = csi_dot3(n, r) + sg * s->radius;
       F->id[F->n] = i;
       F->n++;
     }
@@ -1038,18 +1038,18 @@ static void cv_tangents(const double n[3], double t1[3], double t2[3]) {
           : fabs(n[1]) <= fabs(n[2])                           ? 1
                                                                : 2;
   e[k] = 1;
-  cs_cross3(t1, n, e);
-  cs_normalize3(t1);
-  cs_cross3(t2, n, t1);
+  csi_cross3(t1, n, e);
+  csi_normalize3(t1);
+  csi_cross3(t2, n, t1);
 }
 
 static void cv_write(csContact* c, const double n[3], const double t1[3], const double t2[3],
                      const double pos[3], double dist, int feature) {
   memset(c, 0, sizeof *c);
-  cs_copy3(c->pos, pos);
-  cs_copy3(c->frame, n);
-  cs_copy3(c->frame + 3, t1);
-  cs_copy3(c->frame + 6, t2);
+  csi_copy3(c->pos, pos);
+  csi_copy3(c->frame, n);
+  csi_copy3(c->frame + 3, t1);
+  csi_copy3(c->frame + 6, t2);
   c->dist = dist;
   c->feature = feature;
   c->geom[0] = c->geom[1] = -1;
@@ -1114,10 +1114,10 @@ static int cv_manifold(const cvShape* A, const cvShape* B, const double n[3], do
   for (int i = 0; i < k; i++) {
     const cvCand* c = cand + sel[i];
     double pos[3];
-    cs_copy3(pos, p0);
-    cs_addscl3(pos, t1, c->x);
-    cs_addscl3(pos, t2, c->y);
-    cs_addscl3(pos, n, 0.5 * (c->za + c->zb));
+    csi_copy3(pos, p0);
+    csi_addscl3(pos, t1, c->x);
+    csi_addscl3(pos, t2, c->y);
+    csi_addscl3(pos, n, 0.5 * (c->za + c->zb));
     cv_write(con + i, n, t1, t2, pos, c->dist, c->feature);
   }
   return k;
@@ -1131,30 +1131,30 @@ static void cv_flat_normal(const cvShape* A, const cvShape* B, double n[3]) {
   double da[3] = {0, 0, 0}, db[3] = {0, 0, 0};
   if (A->type == CS_GEOM_CAPSULE) cv_axis(A->mat, 2, da);
   if (B->type == CS_GEOM_CAPSULE) cv_axis(B->mat, 2, db);
-  cs_cross3(n, da, db);
-  if (cs_normalize3(n) < 1e-9) {
+  csi_cross3(n, da, db);
+  if (csi_normalize3(n) < 1e-9) {
     const double* d = A->type == CS_GEOM_CAPSULE ? da : db;
     double t2[3];
-    if (cs_dot3(d, d) > 0) {
+    if (csi_dot3(d, d) > 0) {
       cv_tangents(d, n, t2);
     } else {
       n[0] = 0, n[1] = 0, n[2] = 1;
     }
   }
   double c[3];
-  cs_sub3(c, B->pos, A->pos);
-  if (cs_dot3(c, n) < 0) cs_scl3(n, n, -1);
+  csi_sub3(c, B->pos, A->pos);
+  if (csi_dot3(c, n) < 0) csi_scl3(n, n, -1);
 }
 
-int cs_collide_convex(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
+int csi_collide_convex(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
   cvShape A, B;
   if (!cv_shape_init(&A, a) || !cv_shape_init(&B, b)) return 0;
   double scale = A.scale + B.scale;
   if (!(scale > 0)) return 0;
   /* bounding-sphere early out */
   double dc[3];
-  cs_sub3(dc, b->pos, a->pos);
-  if (cs_norm3(dc) > A.scale + B.scale + margin) return 0;
+  csi_sub3(dc, b->pos, a->pos);
+  if (csi_norm3(dc) > A.scale + B.scale + margin) return 0;
   int curved = A.type == CS_GEOM_CYLINDER || B.type == CS_GEOM_CYLINDER;
   double tol_gap = (curved ? 1e-10 : 1e-13) * scale, tol_touch = 1e-10 * scale;
   double rsum = A.radius + B.radius;
@@ -1166,8 +1166,8 @@ int cs_collide_convex(const csCollGeom* a, const csCollGeom* b, double margin, c
   if (dist > 0) {
     /* cores apart: exact signed distance of the rounded shapes */
     if (dist - rsum > margin) return 0;
-    cs_sub3(n, pb, pa);
-    cs_scl3(n, n, 1 / dist);
+    csi_sub3(n, pb, pa);
+    csi_scl3(n, n, 1 / dist);
     overlap = rsum - dist;
     for (int k = 0; k < 3; k++) p0[k] = 0.5 * (pa[k] + A.radius * n[k] + pb[k] - B.radius * n[k]);
   } else {
@@ -1191,7 +1191,7 @@ int cs_collide_convex(const csCollGeom* a, const csCollGeom* b, double margin, c
         if (cv_mpr(&A, &B, nm)) {
           double om = cv_overlap(&A, &B, nm);
           if (!have || om < eo.depth) {
-            cs_copy3(eo.n, nm);
+            csi_copy3(eo.n, nm);
             eo.depth = om;
             double nd[3] = {-nm[0], -nm[1], -nm[2]};
             cv_core_support(&A, nm, eo.pa);
@@ -1201,34 +1201,34 @@ int cs_collide_convex(const csCollGeom* a, const csCollGeom* b, double margin, c
         }
       }
       if (!have) return 0;
-      cs_copy3(n, eo.n);
+      csi_copy3(n, eo.n);
       core = eo.depth;
       for (int k = 0; k < 3; k++) p0[k] = 0.5 * (eo.pa[k] + eo.pb[k]);
     }
     overlap = core + rsum;
     if (-overlap > margin) return 0;
     /* midway between the rounded surfaces */
-    cs_addscl3(p0, n, 0.5 * (A.radius - B.radius));
+    csi_addscl3(p0, n, 0.5 * (A.radius - B.radius));
   }
   return cv_manifold(&A, &B, n, overlap, p0, margin, con);
 }
 
 /* ------------------------------------------------------------------------ plane-mesh */
 
-int cs_collide_plane_mesh(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
+int csi_collide_plane_mesh(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
   if (!b->vert || b->nvert < 1) return 0;
   double n[3], t1[3], t2[3];
   cv_axis(a->mat, 2, n);
   cv_tangents(n, t1, t2);
-  double off = cs_dot3(n, a->pos);
+  double off = csi_dot3(n, a->pos);
   /* Stream the vertices with a running selection so nothing is stored per vertex:
      deepest first, then (second pass) farthest from it, then the largest triangle, then
      the largest area added: the same rule as the convex manifold. */
   int sel[4] = {-1, -1, -1, -1}, k = 0;
   double best = INFINITY, p[3], sel_xy[4][2];
   for (int i = 0; i < b->nvert; i++) {
-    cs_geom_to_world(p, b, b->vert + 3 * i);
-    double d = cs_dot3(n, p) - off;
+    csi_geom_to_world(p, b, b->vert + 3 * i);
+    double d = csi_dot3(n, p) - off;
     if (d <= margin && d < best) best = d, sel[0] = i;
   }
   if (sel[0] < 0) return 0;
@@ -1237,8 +1237,8 @@ int cs_collide_plane_mesh(const csCollGeom* a, const csCollGeom* b, double margi
   double eps = 1e-9 * scale;
   for (int stage = 1; stage < 4; stage++) {
     for (int j = 0; j < k; j++) {
-      cs_mulmat3vec(p, b->mat, b->vert + 3 * sel[j]);
-      sel_xy[j][0] = cs_dot3(t1, p), sel_xy[j][1] = cs_dot3(t2, p);
+      csi_mulmat3vec(p, b->mat, b->vert + 3 * sel[j]);
+      sel_xy[j][0] = csi_dot3(t1, p), sel_xy[j][1] = csi_dot3(t2, p);
     }
     double bv = 0;
     int bi = -1;
@@ -1257,10 +1257,10 @@ int cs_collide_plane_mesh(const csCollGeom* a, const csCollGeom* b, double margi
       int used = 0;
       for (int j = 0; j < k; j++) used |= sel[j] == i;
       if (used) continue;
-      cs_mulmat3vec(p, b->mat, b->vert + 3 * i);
-      double d = cs_dot3(n, p) + cs_dot3(n, b->pos) - off;
+      csi_mulmat3vec(p, b->mat, b->vert + 3 * i);
+      double d = csi_dot3(n, p) + csi_dot3(n, b->pos) - off;
       if (d > margin) continue;
-      double x = cs_dot3(t1, p), y = cs_dot3(t2, p), v;
+      double x = csi_dot3(t1, p), y = csi_dot3(t2, p), v;
       if (stage == 1) {
         double dx = x - sel_xy[0][0], dy = y - sel_xy[0][1];
         v = sqrt(dx * dx + dy * dy);
@@ -1284,10 +1284,10 @@ int cs_collide_plane_mesh(const csCollGeom* a, const csCollGeom* b, double margi
     sel[k++] = bi;
   }
   for (int j = 0; j < k; j++) {
-    cs_geom_to_world(p, b, b->vert + 3 * sel[j]);
-    double d = cs_dot3(n, p) - off, pos[3];
-    cs_copy3(pos, p);
-    cs_addscl3(pos, n, -0.5 * d);
+    csi_geom_to_world(p, b, b->vert + 3 * sel[j]);
+    double d = csi_dot3(n, p) - off, pos[3];
+    csi_copy3(pos, p);
+    csi_addscl3(pos, n, -0.5 * d);
     cv_write(con + j, n, t1, t2, pos, d, sel[j]);
   }
   return k;

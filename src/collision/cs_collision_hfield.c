@@ -12,7 +12,7 @@
       cells under it; nothing is reported outside the field's x-y extent, above its
       highest sample or below its base.
    2. Each triangle of those cells whose top reaches the geom's lowest point is extruded to
-      the base: a 6-vertex convex prism, collided with the geom by cs_collide_convex
+      the base: a 6-vertex convex prism, collided with the geom by csi_collide_convex
       (GJK/EPA on exact supports, a manifold of up to 4 points). No new convex code.
    3. The prisms of one terrain share walls and edges, and a minimum-translation normal
       through a shared wall, or across an edge that is flat or concave (a valley), is an
@@ -36,7 +36,7 @@
       deep into the terrain, or a failed convex query).
    5. Candidates are merged (same point and normal: the deeper one, then the smaller
       feature id, is kept: a terrain vertex is shared by six prisms) and reduced to
-      CS_MAX_PAIR_CONTACTS: the deepest (a corner among equally deep ones), then
+      CSI_MAX_PAIR_CONTACTS: the deepest (a corner among equally deep ones), then
       repeatedly the candidate farthest from the convex hull of those kept (across the
       first normal) plus a weight for a normal none of them has, so a resting box keeps
       its 4 corners and a geom spanning a valley keeps both faces. The buffer is reduced
@@ -60,7 +60,7 @@
 #define HF_FACE_TILT 1e-3
 /* Rim samples per cylinder cap for the sample contacts (as the convex manifold's). */
 #define HF_CYL_SAMPLES 8
-/* Feature id cs_collide_convex gives its primary point (cv_manifold). */
+/* Feature id csi_collide_convex gives its primary point (cv_manifold). */
 #define HF_CV_PRIMARY 0x40000000
 
 /* ------------------------------------------------------------------ geometry helpers */
@@ -114,10 +114,10 @@ static int hf_admissible(const hfGrid* G, int r, int c, int k, const int vr[3], 
                          const double V[6][3], const double nl[3], int flat, const double u[3],
                          int fv[2], int* nf) {
   *nf = 0;
-  if (flat && cs_dot3(u, nl) >= cos(HF_FACE_TILT)) return 2;
+  if (flat && csi_dot3(u, nl) >= cos(HF_FACE_TILT)) return 2;
   double h[6], hmax = -INFINITY;
   for (int i = 0; i < 6; i++) {
-    h[i] = cs_dot3(u, V[i]);
+    h[i] = csi_dot3(u, V[i]);
     hmax = fmax(hmax, h[i]);
   }
   double lim = hmax + G->tol;
@@ -135,7 +135,7 @@ static int hf_admissible(const hfGrid* G, int r, int c, int k, const int vr[3], 
       if (!hf_across(G, r, c, k, e, &orow, &ocol)) return 1; /* boundary edge */
       double w[3];
       hf_top(G, orow, ocol, w);
-      return cs_dot3(u, w) <= lim;
+      return csi_dot3(u, w) <= lim;
     }
     /* a vertex: its one-ring must not reach farther */
     int i = in[0] ? 0 : in[1] ? 1 : 2;
@@ -145,7 +145,7 @@ static int hf_admissible(const hfGrid* G, int r, int c, int k, const int vr[3], 
       if (rr < 0 || rr >= G->nrow || cc < 0 || cc >= G->ncol) continue;
       double w[3];
       hf_top(G, rr, cc, w);
-      if (cs_dot3(u, w) > lim) return 0;
+      if (csi_dot3(u, w) > lim) return 0;
     }
     return 1;
   }
@@ -159,9 +159,9 @@ static int hf_admissible(const hfGrid* G, int r, int c, int k, const int vr[3], 
       if (rr < 0 || rr >= G->nrow || cc < 0 || cc >= G->ncol) continue;
       double w[3];
       hf_top(G, rr, cc, w);
-      if (cs_dot3(u, w) > lim) return 0;
+      if (csi_dot3(u, w) > lim) return 0;
       w[2] = -G->base;
-      if (cs_dot3(u, w) > lim) return 0;
+      if (csi_dot3(u, w) > lim) return 0;
     }
   }
   return 1;
@@ -181,7 +181,7 @@ static int hf_over(const double V[6][3], const double p[3], double tol) {
    face contacts: the support point of a sphere, the two end spheres' support points of a
    capsule, the exact support point and rim samples of a cylinder, the corners of a box,
    the hull vertices of a mesh. */
-static int hf_nsamples(const csCollGeom* g) {
+static int hf_nsamples(const csiCollGeom* g) {
   switch (g->type) {
     case CS_GEOM_SPHERE: return 1;
     case CS_GEOM_CAPSULE: return 2;
@@ -192,9 +192,9 @@ static int hf_nsamples(const csCollGeom* g) {
   }
 }
 
-static void hf_sample(const csCollGeom* g, int i, const double d[3], double out[3]) {
+static void hf_sample(const csiCollGeom* g, int i, const double d[3], double out[3]) {
   double dl[3], loc[3] = {0, 0, 0}, rad = 0;
-  cs_mulmat3tvec(dl, g->mat, d);
+  csi_mulmat3tvec(dl, g->mat, d);
   switch (g->type) {
     case CS_GEOM_SPHERE:
       rad = g->size[0];
@@ -217,21 +217,21 @@ static void hf_sample(const csCollGeom* g, int i, const double d[3], double out[
       for (int k = 0; k < 3; k++) loc[k] = (i >> k) & 1 ? g->size[k] : -g->size[k];
       break;
     case CS_GEOM_MESH:
-      cs_copy3(loc, g->vert + 3 * i);
+      csi_copy3(loc, g->vert + 3 * i);
       break;
     default:
       break;
   }
-  cs_geom_to_world(out, g, loc);
-  cs_addscl3(out, d, rad);
+  csi_geom_to_world(out, g, loc);
+  csi_addscl3(out, d, rad);
 }
 
 /* Bounding box of geom g in the frame (O, H): exact extents along the frame's axes. */
-static int hf_bounds(const csCollGeom* g, const double O[3], const double* H, double lo[3],
+static int hf_bounds(const csiCollGeom* g, const double O[3], const double* H, double lo[3],
                      double hi[3]) {
   double off[3], p[3], Rl[9];
-  cs_sub3(off, g->pos, O);
-  cs_mulmat3tvec(p, H, off);
+  csi_sub3(off, g->pos, O);
+  csi_mulmat3tvec(p, H, off);
   /* Rl = H^T A: row k is frame axis k in the geom's frame */
   for (int k = 0; k < 3; k++)
     for (int j = 0; j < 3; j++)
@@ -257,7 +257,7 @@ static int hf_bounds(const csCollGeom* g, const double O[3], const double* H, do
         if (!g->vert || g->nvert < 1) return 0;
         l = INFINITY, h = -INFINITY;
         for (int i = 0; i < g->nvert; i++) {
-          double v = cs_dot3(a, g->vert + 3 * i);
+          double v = csi_dot3(a, g->vert + 3 * i);
           l = fmin(l, v), h = fmax(h, v);
         }
         break;
@@ -286,10 +286,10 @@ typedef struct hfCand {
    sel[0..k-1]. */
 static double hf_hull_dist(const hfCand* C, const int* sel, int k, int i, const double t1[3],
                            const double t2[3]) {
-  double p[CS_MAX_PAIR_CONTACTS][2], x = cs_dot3(t1, C->c[i].pos), y = cs_dot3(t2, C->c[i].pos);
-  int idx[CS_MAX_PAIR_CONTACTS], h[2 * CS_MAX_PAIR_CONTACTS + 2], m = 0;
+  double p[CSI_MAX_PAIR_CONTACTS][2], x = csi_dot3(t1, C->c[i].pos), y = csi_dot3(t2, C->c[i].pos);
+  int idx[CSI_MAX_PAIR_CONTACTS], h[2 * CSI_MAX_PAIR_CONTACTS + 2], m = 0;
   for (int j = 0; j < k; j++) {
-    p[j][0] = cs_dot3(t1, C->c[sel[j]].pos), p[j][1] = cs_dot3(t2, C->c[sel[j]].pos);
+    p[j][0] = csi_dot3(t1, C->c[sel[j]].pos), p[j][1] = csi_dot3(t2, C->c[sel[j]].pos);
     idx[j] = j;
   }
   for (int a = 1; a < k; a++) { /* sort by x, then y */
@@ -339,21 +339,21 @@ static double hf_hull_dist(const hfCand* C, const int* sel, int k, int i, const 
    corners). */
 static void hf_reduce(hfCand* C, int keep) {
   if (C->n <= 1) return;
-  int sel[CS_MAX_PAIR_CONTACTS], k = 0, used[HF_MAX_CAND];
+  int sel[CSI_MAX_PAIR_CONTACTS], k = 0, used[HF_MAX_CAND];
   double dmin = INFINITY, ctr[3] = {0, 0, 0};
   for (int i = 0; i < C->n; i++) dmin = fmin(dmin, C->c[i].dist), used[i] = 0;
   double tie = 1e-9 * C->scale;
   int nt = 0;
   for (int i = 0; i < C->n; i++)
-    if (C->c[i].dist <= dmin + tie) cs_add3(ctr, ctr, C->c[i].pos), nt++;
-  cs_scl3(ctr, ctr, 1.0 / nt);
+    if (C->c[i].dist <= dmin + tie) csi_add3(ctr, ctr, C->c[i].pos), nt++;
+  csi_scl3(ctr, ctr, 1.0 / nt);
   int first = -1;
   double far = -1;
   for (int i = 0; i < C->n; i++)
     if (C->c[i].dist <= dmin + tie) {
       double d[3];
-      cs_sub3(d, C->c[i].pos, ctr);
-      if (cs_dot3(d, d) > far + tie * tie) far = cs_dot3(d, d), first = i;
+      csi_sub3(d, C->c[i].pos, ctr);
+      if (csi_dot3(d, d) > far + tie * tie) far = csi_dot3(d, d), first = i;
     }
   sel[k++] = first;
   used[first] = 1;
@@ -363,16 +363,16 @@ static void hf_reduce(hfCand* C, int keep) {
            : fabs(n0[1]) <= fabs(n0[2])                             ? 1
                                                                     : 2;
   e[ax] = 1;
-  cs_cross3(t1, n0, e);
-  cs_normalize3(t1);
-  cs_cross3(t2, n0, t1);
+  csi_cross3(t1, n0, e);
+  csi_normalize3(t1);
+  csi_cross3(t2, n0, t1);
   while (k < keep) {
     int bi = -1;
     double bv = C->merge;
     for (int i = 0; i < C->n; i++) {
       if (used[i]) continue;
       double nd = 2;
-      for (int j = 0; j < k; j++) nd = fmin(nd, 1 - cs_dot3(C->c[i].frame, C->c[sel[j]].frame));
+      for (int j = 0; j < k; j++) nd = fmin(nd, 1 - csi_dot3(C->c[i].frame, C->c[sel[j]].frame));
       double v = hf_hull_dist(C, sel, k, i, t1, t2) + C->scale * nd;
       if (v > bv) bv = v, bi = i;
     }
@@ -380,7 +380,7 @@ static void hf_reduce(hfCand* C, int keep) {
     sel[k++] = bi;
     used[bi] = 1;
   }
-  csContact tmp[CS_MAX_PAIR_CONTACTS];
+  csContact tmp[CSI_MAX_PAIR_CONTACTS];
   for (int i = 0; i < k; i++) tmp[i] = C->c[sel[i]];
   memcpy(C->c, tmp, sizeof(csContact) * (size_t)k);
   C->n = k;
@@ -390,13 +390,13 @@ static void hf_add(hfCand* C, const csContact* c) {
   for (int i = 0; i < C->n; i++) {
     csContact* q = C->c + i;
     double d[3];
-    cs_sub3(d, q->pos, c->pos);
-    if (cs_dot3(d, d) > C->merge * C->merge || cs_dot3(q->frame, c->frame) < 1 - 1e-12) continue;
+    csi_sub3(d, q->pos, c->pos);
+    if (csi_dot3(d, d) > C->merge * C->merge || csi_dot3(q->frame, c->frame) < 1 - 1e-12) continue;
     double tie = 1e-12 * C->scale;
     if (c->dist < q->dist - tie || (c->dist <= q->dist + tie && c->feature < q->feature)) *q = *c;
     return;
   }
-  if (C->n == HF_MAX_CAND) hf_reduce(C, CS_MAX_PAIR_CONTACTS);
+  if (C->n == HF_MAX_CAND) hf_reduce(C, CSI_MAX_PAIR_CONTACTS);
   C->c[C->n++] = *c;
 }
 
@@ -420,17 +420,17 @@ static void hf_plane(const hfGrid* G, int r, int c, int k, double nl[3], double*
   double V[3][3], e1[3], e2[3];
   hf_tri(r, c, k, vr, vc);
   for (int i = 0; i < 3; i++) hf_top(G, vr[i], vc[i], V[i]);
-  cs_sub3(e1, V[1], V[0]);
-  cs_sub3(e2, V[2], V[0]);
-  cs_cross3(nl, e1, e2);
-  cs_normalize3(nl);
-  *off = cs_dot3(nl, V[0]);
+  csi_sub3(e1, V[1], V[0]);
+  csi_sub3(e2, V[2], V[0]);
+  csi_cross3(nl, e1, e2);
+  csi_normalize3(nl);
+  *off = csi_dot3(nl, V[0]);
 }
 
-/* Face contacts at the geom's sample points (see the end of cs_collide_hfield). A point is
+/* Face contacts at the geom's sample points (see the end of csi_collide_hfield). A point is
    assigned the triangle under it, or the neighbouring one if its foot on that triangle's
    plane falls there (a steep face); at most one contact per point. */
-static void hf_sample_contacts(const csCollGeom* a, const csCollGeom* b, const hfGrid* G,
+static void hf_sample_contacts(const csiCollGeom* a, const csiCollGeom* b, const hfGrid* G,
                                double margin, hfCand* C) {
   const double* H = b->mat;
   int ns = hf_nsamples(a);
@@ -439,7 +439,7 @@ static void hf_sample_contacts(const csCollGeom* a, const csCollGeom* b, const h
        along the triangle's normal below) */
     double p[3], pl[3], down[3] = {-H[2], -H[5], -H[8]};
     hf_sample(a, i, down, p);
-    cs_geom_to_local(pl, b, p);
+    csi_geom_to_local(pl, b, p);
     if (a->type == CS_GEOM_SPHERE || a->type == CS_GEOM_CAPSULE)
       pl[2] += a->size[0]; /* hf_sample added the radius straight down */
     int r, c, k;
@@ -447,35 +447,35 @@ static void hf_sample_contacts(const csCollGeom* a, const csCollGeom* b, const h
     double nl[3], off, rad = 0;
     if (a->type == CS_GEOM_SPHERE || a->type == CS_GEOM_CAPSULE) rad = a->size[0];
     hf_plane(G, r, c, k, nl, &off);
-    double dist = cs_dot3(nl, pl) - off - rad;
+    double dist = csi_dot3(nl, pl) - off - rad;
     /* the foot past a steep face's edge: that neighbour, if the foot is on it */
     double foot[3];
-    cs_copy3(foot, pl);
-    cs_addscl3(foot, nl, -(dist + rad));
+    csi_copy3(foot, pl);
+    csi_addscl3(foot, nl, -(dist + rad));
     int r2, c2, k2;
     if (hf_locate(G, foot[0], foot[1], &r2, &c2, &k2) && (r2 != r || c2 != c || k2 != k)) {
       double nl2[3], off2, f2[3];
       hf_plane(G, r2, c2, k2, nl2, &off2);
-      double d2 = cs_dot3(nl2, pl) - off2 - rad;
-      cs_copy3(f2, pl);
-      cs_addscl3(f2, nl2, -(d2 + rad));
+      double d2 = csi_dot3(nl2, pl) - off2 - rad;
+      csi_copy3(f2, pl);
+      csi_addscl3(f2, nl2, -(d2 + rad));
       int r3, c3, k3;
       if (hf_locate(G, f2[0], f2[1], &r3, &c3, &k3) && r3 == r2 && c3 == c2 && k3 == k2) {
         r = r2, c = c2, k = k2, dist = d2;
-        cs_copy3(nl, nl2);
+        csi_copy3(nl, nl2);
       }
     }
     if (dist > margin) continue;
     double nt[3], gl[3], g[3];
-    cs_mulmat3vec(nt, H, nl);
-    cs_copy3(gl, pl);
-    cs_addscl3(gl, nl, -rad); /* the geom's point, deepest along -nl */
-    cs_geom_to_world(g, b, gl);
+    csi_mulmat3vec(nt, H, nl);
+    csi_copy3(gl, pl);
+    csi_addscl3(gl, nl, -rad); /* the geom's point, deepest along -nl */
+    csi_geom_to_world(g, b, gl);
     csContact f;
     memset(&f, 0, sizeof f);
-    cs_scl3(f.frame, nt, -1);
-    cs_copy3(f.pos, g);
-    cs_addscl3(f.pos, nt, -0.5 * dist);
+    csi_scl3(f.frame, nt, -1);
+    csi_copy3(f.pos, g);
+    csi_addscl3(f.pos, nt, -0.5 * dist);
     f.dist = dist;
     f.feature = hf_feature(2 * (r * (G->ncol - 1) + c) + k, 32 + i % 32);
     f.geom[0] = f.geom[1] = -1;
@@ -485,7 +485,7 @@ static void hf_sample_contacts(const csCollGeom* a, const csCollGeom* b, const h
 
 /* ------------------------------------------------------------------ entry point */
 
-int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
+int csi_collide_hfield(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
   if (b->type != CS_GEOM_HFIELD || !b->hdata || b->nrow < 2 || b->ncol < 2) return 0;
   hfGrid G;
   G.data = b->hdata;
@@ -514,7 +514,7 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
   C.scale = a->rbound > 0 ? a->rbound : hi[0] - lo[0] + hi[1] - lo[1] + hi[2] - lo[2];
   C.merge = 1e-6 * (C.scale + G.dx + G.dy);
 
-  csCollGeom P; /* the prism: a 6-vertex mesh about its centroid, in the field's frame */
+  csiCollGeom P; /* the prism: a 6-vertex mesh about its centroid, in the field's frame */
   memset(&P, 0, sizeof P);
   P.type = CS_GEOM_MESH;
   P.size[0] = P.size[1] = P.size[2] = 1;
@@ -530,39 +530,39 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
         double V[6][3], ztop = -INFINITY, ctr[3] = {0, 0, 0};
         for (int i = 0; i < 3; i++) {
           hf_top(&G, vr[i], vc[i], V[i]);
-          cs_copy3(V[i + 3], V[i]);
+          csi_copy3(V[i + 3], V[i]);
           V[i + 3][2] = -G.base;
           ztop = fmax(ztop, V[i][2]);
         }
         if (ztop < zlow) continue; /* the geom is above this prism */
-        for (int i = 0; i < 6; i++) cs_addscl3(ctr, V[i], 1.0 / 6);
+        for (int i = 0; i < 6; i++) csi_addscl3(ctr, V[i], 1.0 / 6);
         double rb = 0;
         for (int i = 0; i < 6; i++) {
-          cs_sub3(pv + 3 * i, V[i], ctr);
-          rb = fmax(rb, cs_norm3(pv + 3 * i));
+          csi_sub3(pv + 3 * i, V[i], ctr);
+          rb = fmax(rb, csi_norm3(pv + 3 * i));
         }
         P.rbound = rb;
-        cs_geom_to_world(P.pos, b, ctr);
+        csi_geom_to_world(P.pos, b, ctr);
         int tri = 2 * (r * (G.ncol - 1) + c) + k;
-        csContact tmp[CS_MAX_PAIR_CONTACTS];
-        int n = cs_collide_convex(a, &P, margin, tmp);
+        csContact tmp[CSI_MAX_PAIR_CONTACTS];
+        int n = csi_collide_convex(a, &P, margin, tmp);
         if (n <= 0) continue;
         /* the triangle's normal nt (world, upwards), and its plane nt.x = off */
         double e1[3], e2[3], nl[3], nt[3], d[3], v0[3];
-        cs_sub3(e1, V[1], V[0]);
-        cs_sub3(e2, V[2], V[0]);
-        cs_cross3(nl, e1, e2);
-        if (cs_normalize3(nl) == 0) continue;
+        csi_sub3(e1, V[1], V[0]);
+        csi_sub3(e2, V[2], V[0]);
+        csi_cross3(nl, e1, e2);
+        if (csi_normalize3(nl) == 0) continue;
         /* u: outward normal of the terrain (from the prism towards the geom), local */
         double nw[3] = {-tmp[0].frame[0], -tmp[0].frame[1], -tmp[0].frame[2]}, u[3];
-        cs_mulmat3tvec(u, H, nw);
+        csi_mulmat3tvec(u, H, nw);
         int fv[2] = {0, 0}, nf = 0;
         int adm = hf_admissible(&G, r, c, k, vr, vc, (const double(*)[3])V, nl, flat, u, fv, &nf);
         if (!adm) continue; /* the sample contacts below stand in if needed */
-        cs_mulmat3vec(nt, H, nl);
-        cs_scl3(d, nt, -1);
-        cs_geom_to_world(v0, b, V[0]);
-        double off = cs_dot3(nt, v0);
+        csi_mulmat3vec(nt, H, nl);
+        csi_scl3(d, nt, -1);
+        csi_geom_to_world(v0, b, V[0]);
+        double off = csi_dot3(nt, v0);
         for (int i = 0; i < n; i++) {
           if (adm == 2) {
             /* a face contact: the exact face normal, the distance of the geom's point
@@ -570,37 +570,37 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
                up to the shift the snap itself makes (a curved geom's manifold point can
                be off: its samples below stand in) */
             double gp[3], q[3], ql[3];
-            cs_copy3(gp, tmp[i].pos);
-            cs_addscl3(gp, tmp[i].frame, -0.5 * tmp[i].dist);
-            double dist = cs_dot3(nt, gp) - off;
-            cs_sub3(q, gp, b->pos);
-            cs_addscl3(q, nt, -dist);
-            cs_mulmat3tvec(ql, H, q);
+            csi_copy3(gp, tmp[i].pos);
+            csi_addscl3(gp, tmp[i].frame, -0.5 * tmp[i].dist);
+            double dist = csi_dot3(nt, gp) - off;
+            csi_sub3(q, gp, b->pos);
+            csi_addscl3(q, nt, -dist);
+            csi_mulmat3tvec(ql, H, q);
             if (!hf_over((const double(*)[3])V, ql, HF_FACE_TILT * fabs(dist) + G.tol))
               continue;
-            cs_copy3(tmp[i].frame, d);
-            cs_copy3(tmp[i].pos, gp);
-            cs_addscl3(tmp[i].pos, nt, -0.5 * dist);
+            csi_copy3(tmp[i].frame, d);
+            csi_copy3(tmp[i].pos, gp);
+            csi_addscl3(tmp[i].pos, nt, -0.5 * dist);
             tmp[i].dist = dist;
             if (dist > margin) continue;
           } else if (nf > 0 && tmp[i].feature == HF_CV_PRIMARY) {
             /* the convex manifold's primary point (its EPA witnesses, approximate for a
                curved core) at an edge or vertex: its terrain point on that feature */
             double q[3], ql[3], f[3];
-            cs_copy3(q, tmp[i].pos);
-            cs_addscl3(q, tmp[i].frame, 0.5 * tmp[i].dist);
-            cs_geom_to_local(ql, b, q);
-            cs_copy3(f, V[fv[0]]);
+            csi_copy3(q, tmp[i].pos);
+            csi_addscl3(q, tmp[i].frame, 0.5 * tmp[i].dist);
+            csi_geom_to_local(ql, b, q);
+            csi_copy3(f, V[fv[0]]);
             if (nf == 2) {
               double e[3], w[3];
-              cs_sub3(e, V[fv[1]], V[fv[0]]);
-              cs_sub3(w, ql, V[fv[0]]);
-              double t = cs_dot3(w, e) / cs_dot3(e, e);
-              cs_addscl3(f, e, t < 0 ? 0 : t > 1 ? 1 : t);
+              csi_sub3(e, V[fv[1]], V[fv[0]]);
+              csi_sub3(w, ql, V[fv[0]]);
+              double t = csi_dot3(w, e) / csi_dot3(e, e);
+              csi_addscl3(f, e, t < 0 ? 0 : t > 1 ? 1 : t);
             }
-            cs_geom_to_world(q, b, f);
-            cs_copy3(tmp[i].pos, q);
-            cs_addscl3(tmp[i].pos, tmp[i].frame, -0.5 * tmp[i].dist);
+            csi_geom_to_world(q, b, f);
+            csi_copy3(tmp[i].pos, q);
+            csi_addscl3(tmp[i].pos, tmp[i].frame, -0.5 * tmp[i].dist);
           }
           tmp[i].feature = hf_feature(tri, tmp[i].feature % 32);
           hf_add(&C, tmp + i);
@@ -613,7 +613,7 @@ int cs_collide_hfield(const csCollGeom* a, const csCollGeom* b, double margin, c
      stand in when no convex contact survived (a geom pushed deep into the terrain, a
      rejected normal or a failed convex query) */
   if (flat || C.n == 0) hf_sample_contacts(a, b, &G, margin, &C);
-  hf_reduce(&C, CS_MAX_PAIR_CONTACTS);
+  hf_reduce(&C, CSI_MAX_PAIR_CONTACTS);
   /* feature ids unique within the pair (warm starting matches on them) */
   for (int i = 1; i < C.n; i++)
     for (int j = 0; j < i; j++)

@@ -32,7 +32,7 @@ typedef struct chHull {
 } chHull;
 
 static double ch_dist(const chHull* h, const chFace* f, int i) {
-  return cs_dot3(f->n, h->p + 3 * i) - f->d;
+  return csi_dot3(f->n, h->p + 3 * i) - f->d;
 }
 
 static int ch_new_face(chHull* h, int a, int b, int c) {
@@ -49,14 +49,14 @@ static int ch_new_face(chHull* h, int a, int b, int c) {
   f->head = -1;
   f->alive = 1;
   double e1[3], e2[3];
-  cs_sub3(e1, h->p + 3 * b, h->p + 3 * a);
-  cs_sub3(e2, h->p + 3 * c, h->p + 3 * a);
-  cs_cross3(f->n, e1, e2);
-  if (cs_normalize3(f->n) > 0) {
+  csi_sub3(e1, h->p + 3 * b, h->p + 3 * a);
+  csi_sub3(e2, h->p + 3 * c, h->p + 3 * a);
+  csi_cross3(f->n, e1, e2);
+  if (csi_normalize3(f->n) > 0) {
     /* offset from the centroid: less sensitive to which vertex is used */
     double m[3];
     for (int k = 0; k < 3; k++) m[k] = (h->p[3 * a + k] + h->p[3 * b + k] + h->p[3 * c + k]) / 3;
-    f->d = cs_dot3(f->n, m);
+    f->d = csi_dot3(f->n, m);
   } else {
     f->n[0] = f->n[1] = f->n[2] = 0;
     f->d = 0; /* sliver: sees nothing, stays only for the topology */
@@ -90,10 +90,10 @@ static int ch_is_corner(const chHull* h, int v, const int* inc, int ninc) {
   for (int k = 0; k < m; k++) {
     const chFace* f = h->f + inc[k];
     double e1[3], e2[3], c[3];
-    cs_sub3(e1, h->p + 3 * f->v[1], h->p + 3 * f->v[0]);
-    cs_sub3(e2, h->p + 3 * f->v[2], h->p + 3 * f->v[0]);
-    cs_cross3(c, e1, e2);
-    area[k] = cs_norm3(c);
+    csi_sub3(e1, h->p + 3 * f->v[1], h->p + 3 * f->v[0]);
+    csi_sub3(e2, h->p + 3 * f->v[2], h->p + 3 * f->v[0]);
+    csi_cross3(c, e1, e2);
+    area[k] = csi_norm3(c);
     order[k] = k;
   }
   for (int i = 1; i < m; i++) {
@@ -113,20 +113,20 @@ static int ch_is_corner(const chHull* h, int v, const int* inc, int ninc) {
       int all = 1;
       for (int j = 0; j < 3; j++) {
         double r[3];
-        cs_sub3(r, h->p + 3 * f->v[j], pv);
-        if (fabs(cs_dot3(cn[c], r)) > h->tol + h->eps) all = 0;
+        csi_sub3(r, h->p + 3 * f->v[j], pv);
+        if (fabs(csi_dot3(cn[c], r)) > h->tol + h->eps) all = 0;
       }
       if (all) fits = c;
     }
     if (fits >= 0) continue;
     if (nc == 2) return 1;
-    if (cs_dot3(f->n, f->n) == 0) continue;
-    cs_copy3(cn[nc++], f->n);
+    if (csi_dot3(f->n, f->n) == 0) continue;
+    csi_copy3(cn[nc++], f->n);
   }
   return 0;
 }
 
-int csu_convex_hull(const double* pts, int n, double tol, int* idx) {
+int csi_convex_hull(const double* pts, int n, double tol, int* idx) {
   if (!pts || !idx || n < 4) return -1;
   /* extreme points along the axes, from the finite points only */
   int ext[6], first = -1;
@@ -158,33 +158,33 @@ int csu_convex_hull(const double* pts, int n, double tol, int* idx) {
   for (int a = 0; a < 6; a++)
     for (int b = a + 1; b < 6; b++) {
       double d[3];
-      cs_sub3(d, pts + 3 * ext[b], pts + 3 * ext[a]);
-      if (cs_dot3(d, d) > best) best = cs_dot3(d, d), i0 = ext[a], i1 = ext[b];
+      csi_sub3(d, pts + 3 * ext[b], pts + 3 * ext[a]);
+      if (csi_dot3(d, d) > best) best = csi_dot3(d, d), i0 = ext[a], i1 = ext[b];
     }
   if (sqrt(best) <= h.tol) return -1;
   double u[3];
-  cs_sub3(u, pts + 3 * i1, pts + 3 * i0);
-  cs_normalize3(u);
+  csi_sub3(u, pts + 3 * i1, pts + 3 * i0);
+  csi_normalize3(u);
   int i2 = -1;
   best = h.tol;
   for (int i = 0; i < n; i++) {
     double r[3], c[3];
-    cs_sub3(r, pts + 3 * i, pts + 3 * i0);
-    cs_cross3(c, r, u);
-    double d = cs_norm3(c);
+    csi_sub3(r, pts + 3 * i, pts + 3 * i0);
+    csi_cross3(c, r, u);
+    double d = csi_norm3(c);
     if (d > best) best = d, i2 = i;
   }
   if (i2 < 0) return -1;
   double nrm[3], e2[3];
-  cs_sub3(e2, pts + 3 * i2, pts + 3 * i0);
-  cs_cross3(nrm, u, e2);
-  cs_normalize3(nrm);
+  csi_sub3(e2, pts + 3 * i2, pts + 3 * i0);
+  csi_cross3(nrm, u, e2);
+  csi_normalize3(nrm);
   int i3 = -1;
   best = h.tol;
   for (int i = 0; i < n; i++) {
     double r[3];
-    cs_sub3(r, pts + 3 * i, pts + 3 * i0);
-    double d = fabs(cs_dot3(nrm, r));
+    csi_sub3(r, pts + 3 * i, pts + 3 * i0);
+    double d = fabs(csi_dot3(nrm, r));
     if (d > best) best = d, i3 = i;
   }
   if (i3 < 0) return -1;
@@ -197,8 +197,8 @@ int csu_convex_hull(const double* pts, int n, double tol, int* idx) {
   if (!h.next) goto done;
   {
     double r[3];
-    cs_sub3(r, pts + 3 * i3, pts + 3 * i0);
-    if (cs_dot3(nrm, r) > 0) { /* i3 must be behind face (i0, i1, i2) */
+    csi_sub3(r, pts + 3 * i3, pts + 3 * i0);
+    if (csi_dot3(nrm, r) > 0) { /* i3 must be behind face (i0, i1, i2) */
       int t = i1;
       i1 = i2, i2 = t;
     }

@@ -36,8 +36,8 @@ static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x >
 
 static double dist_pts(const double* a, const double* b) {
   double d[3];
-  cs_sub3(d, a, b);
-  return cs_norm3(d);
+  csi_sub3(d, a, b);
+  return csi_norm3(d);
 }
 
 static double sgn1(double x) { return x < 0 ? -1.0 : 1.0; }
@@ -60,7 +60,7 @@ static int keep_deepest4(int* idx, int m, const double* depth) {
 static void put_contact(csContact* c, const double* pa, const double* n, double dist, int feature) {
   memset(c, 0, sizeof *c);
   for (int k = 0; k < 3; k++) c->pos[k] = pa[k] + 0.5 * dist * n[k];
-  cs_copy3(c->frame, n);
+  csi_copy3(c->frame, n);
   c->dist = dist;
   c->feature = feature;
 }
@@ -70,7 +70,7 @@ static void put_contact_mid(csContact* c, const double* pa, const double* pb, co
                             double dist, int feature) {
   memset(c, 0, sizeof *c);
   for (int k = 0; k < 3; k++) c->pos[k] = 0.5 * (pa[k] + pb[k]);
-  cs_copy3(c->frame, n);
+  csi_copy3(c->frame, n);
   c->dist = dist;
   c->feature = feature;
 }
@@ -85,13 +85,13 @@ static void put_contact_mid(csContact* c, const double* pa, const double* pb, co
 static int sphere_pair(const double* ca, double ra, const double* d, double rb,
                        const double* fallback, double margin, int feature, csContact* con) {
   double n[3], pa[3];
-  double len = cs_norm3(d);
+  double len = csi_norm3(d);
   double dist = len - ra - rb;
   if (dist > margin) return 0;
   if (len > 1e-12 * (ra + rb))
-    cs_scl3(n, d, 1.0 / len);
+    csi_scl3(n, d, 1.0 / len);
   else
-    cs_copy3(n, fallback);
+    csi_copy3(n, fallback);
   for (int k = 0; k < 3; k++) pa[k] = ca[k] + ra * n[k];
   put_contact(con, pa, n, dist, feature);
   return 1;
@@ -110,8 +110,8 @@ static void seg_points_diff(double* d, const double* pa, const double* ua, doubl
 static void seg_seg(const double* p, const double* u, double hu, const double* q, const double* v,
                     double hv, double* s_out, double* t_out) {
   double r[3];
-  cs_sub3(r, p, q);
-  double b = cs_dot3(u, v), c = cs_dot3(u, r), f = cs_dot3(v, r);
+  csi_sub3(r, p, q);
+  double b = csi_dot3(u, v), c = csi_dot3(u, r), f = csi_dot3(v, r);
   double denom = 1.0 - b * b;
   double s = denom > 0 ? clampd((b * f - c) / denom, -hu, hu) : 0.0;
   double t = b * s + f;
@@ -129,32 +129,32 @@ static void seg_seg(const double* p, const double* u, double hu, const double* q
    not. Returns the distance along the normal. */
 static double snap_normal(double* n, const double* dx, const double (*cand)[3], int ncand,
                           double tol) {
-  double len = cs_norm3(dx), pbest = tol;
+  double len = csi_norm3(dx), pbest = tol;
   int cbest = -1;
   for (int c = 0; c < ncand; c++) {
-    double pr = cs_dot3(cand[c], dx), perp[3];
+    double pr = csi_dot3(cand[c], dx), perp[3];
     for (int m = 0; m < 3; m++) perp[m] = dx[m] - pr * cand[c][m];
-    double pn = cs_norm3(perp);
+    double pn = csi_norm3(perp);
     if (pr != 0 && pn <= pbest) pbest = pn, cbest = c;
   }
   if (cbest < 0) {
-    cs_scl3(n, dx, 1.0 / len);
+    csi_scl3(n, dx, 1.0 / len);
     return len;
   }
-  double pr = cs_dot3(cand[cbest], dx);
-  cs_scl3(n, cand[cbest], sgn1(pr));
+  double pr = csi_dot3(cand[cbest], dx);
+  csi_scl3(n, cand[cbest], sgn1(pr));
   return fabs(pr);
 }
 
 /* ---------------------------------------------------------------------------- plane-* */
 
-int cs_collide_plane_sphere(const csCollGeom* a, const csCollGeom* b, double margin,
+int csi_collide_plane_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,
                             csContact* con) {
   double n[3], d[3], pa[3];
   col3(n, a->mat, 2);
-  cs_sub3(d, b->pos, a->pos);
+  csi_sub3(d, b->pos, a->pos);
   double r = b->size[0];
-  double dist = cs_dot3(n, d) - r;
+  double dist = csi_dot3(n, d) - r;
   if (dist > margin) return 0;
   /* a's surface point: the sphere centre projected onto the plane */
   for (int k = 0; k < 3; k++) pa[k] = b->pos[k] - (dist + r) * n[k];
@@ -164,7 +164,7 @@ int cs_collide_plane_sphere(const csCollGeom* a, const csCollGeom* b, double mar
 
 /* The two segment ends, each a sphere of the capsule radius against the plane: a capsule
    lying flat gets a two-point support, a tilted one the lower end only (within margin). */
-int cs_collide_plane_capsule(const csCollGeom* a, const csCollGeom* b, double margin,
+int csi_collide_plane_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
                              csContact* con) {
   double n[3], ax[3];
   col3(n, a->mat, 2);
@@ -175,8 +175,8 @@ int cs_collide_plane_capsule(const csCollGeom* a, const csCollGeom* b, double ma
     double e[3], d[3], pa[3];
     double s = i == 0 ? h : -h;
     for (int k = 0; k < 3; k++) e[k] = b->pos[k] + s * ax[k];
-    cs_sub3(d, e, a->pos);
-    double dist = cs_dot3(n, d) - r;
+    csi_sub3(d, e, a->pos);
+    double dist = csi_dot3(n, d) - r;
     if (dist > margin) continue;
     for (int k = 0; k < 3; k++) pa[k] = e[k] - (dist + r) * n[k];
     put_contact(con + nc++, pa, n, dist, i);
@@ -189,18 +189,18 @@ int cs_collide_plane_capsule(const csCollGeom* a, const csCollGeom* b, double ma
    it (a cylinder standing on its face gets a square support), and the deepest point of
    the upper cap (a cylinder lying on its side gets the two ends of its contact line). Those
    within margin are kept, at most the 4 deepest. */
-int cs_collide_plane_cylinder(const csCollGeom* a, const csCollGeom* b, double margin,
+int csi_collide_plane_cylinder(const csiCollGeom* a, const csiCollGeom* b, double margin,
                               csContact* con) {
   double n[3], ax[3], v[3], w[3];
   col3(n, a->mat, 2);
   col3(ax, b->mat, 2);
   double r = b->size[0], h = b->size[1];
-  double na = cs_dot3(n, ax);
+  double na = csi_dot3(n, ax);
   for (int k = 0; k < 3; k++) v[k] = na * ax[k] - n[k];
   /* standing exactly upright the deepest direction is undefined: any rim direction is
      deepest, take the cylinder's own x axis so the points do not depend on rounding */
-  if (cs_normalize3(v) < 1e-12) col3(v, b->mat, 0);
-  cs_cross3(w, ax, v);
+  if (csi_normalize3(v) < 1e-12) col3(v, b->mat, 0);
+  csi_cross3(w, ax, v);
   double s = na > 0 ? -1.0 : 1.0; /* the lower cap is at s h along the axis */
   double cb[3], ct[3], pts[5][3], depth[5];
   for (int k = 0; k < 3; k++) cb[k] = b->pos[k] + s * h * ax[k], ct[k] = b->pos[k] - s * h * ax[k];
@@ -215,8 +215,8 @@ int cs_collide_plane_cylinder(const csCollGeom* a, const csCollGeom* b, double m
   int idx[5], m = 0;
   for (int i = 0; i < ncand; i++) {
     double d[3];
-    cs_sub3(d, pts[i], a->pos);
-    depth[i] = cs_dot3(n, d);
+    csi_sub3(d, pts[i], a->pos);
+    depth[i] = csi_dot3(n, d);
     if (depth[i] <= margin) idx[m++] = i;
   }
   m = keep_deepest4(idx, m, depth);
@@ -232,12 +232,12 @@ int cs_collide_plane_cylinder(const csCollGeom* a, const csCollGeom* b, double m
 
 /* The 8 corners; those within margin, at most the 4 deepest. Corner i has local coordinate
    k at -size[k] when bit k of i is set. */
-int cs_collide_plane_box(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
+int csi_collide_plane_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
   double n[3], nl[3], d[3];
   col3(n, a->mat, 2);
-  cs_mulmat3tvec(nl, b->mat, n); /* plane normal in the box frame */
-  cs_sub3(d, b->pos, a->pos);
-  double h0 = cs_dot3(n, d), depth[8];
+  csi_mulmat3tvec(nl, b->mat, n); /* plane normal in the box frame */
+  csi_sub3(d, b->pos, a->pos);
+  double h0 = csi_dot3(n, d), depth[8];
   int idx[8], m = 0;
   for (int i = 0; i < 8; i++) {
     double hz = h0;
@@ -250,7 +250,7 @@ int cs_collide_plane_box(const csCollGeom* a, const csCollGeom* b, double margin
     int i = idx[c];
     double x[3], pb[3], pa[3];
     for (int k = 0; k < 3; k++) x[k] = ((i >> k) & 1 ? -1.0 : 1.0) * b->size[k];
-    cs_geom_to_world(pb, b, x);
+    csi_geom_to_world(pb, b, x);
     for (int k = 0; k < 3; k++) pa[k] = pb[k] - depth[i] * n[k];
     put_contact(con + c, pa, n, depth[i], i);
   }
@@ -259,21 +259,21 @@ int cs_collide_plane_box(const csCollGeom* a, const csCollGeom* b, double margin
 
 /* --------------------------------------------------------------------------- sphere-* */
 
-int cs_collide_sphere_sphere(const csCollGeom* a, const csCollGeom* b, double margin,
+int csi_collide_sphere_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,
                              csContact* con) {
   static const double up[3] = {0, 0, 1};
   double d[3];
-  cs_sub3(d, b->pos, a->pos);
+  csi_sub3(d, b->pos, a->pos);
   return sphere_pair(a->pos, a->size[0], d, b->size[0], up, margin, 0, con);
 }
 
-int cs_collide_sphere_capsule(const csCollGeom* a, const csCollGeom* b, double margin,
+int csi_collide_sphere_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
                               csContact* con) {
   static const double zero[3] = {0, 0, 0};
   double ax[3], d[3], dq[3], perp[3];
   col3(ax, b->mat, 2);
-  cs_sub3(d, a->pos, b->pos);
-  double t = clampd(cs_dot3(ax, d), -b->size[1], b->size[1]);
+  csi_sub3(d, a->pos, b->pos);
+  double t = clampd(csi_dot3(ax, d), -b->size[1], b->size[1]);
   seg_points_diff(dq, a->pos, zero, 0, b->pos, ax, t); /* centre to its clamp on the axis */
   /* centre on the axis: every direction across the axis separates fastest */
   col3(perp, b->mat, 0);
@@ -282,22 +282,22 @@ int cs_collide_sphere_capsule(const csCollGeom* a, const csCollGeom* b, double m
 
 /* In the box frame: the clamp of the centre is the closest box point when the centre is
    outside; inside, the box is pushed off along the least-penetrated face. */
-int cs_collide_sphere_box(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
+int csi_collide_sphere_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
   const double* e = b->size;
   double r = a->size[0], l[3], q[3], nl[3], dist;
-  cs_geom_to_local(l, b, a->pos);
+  csi_geom_to_local(l, b, a->pos);
   int outside = 0;
   for (int k = 0; k < 3; k++) {
     q[k] = clampd(l[k], -e[k], e[k]);
     if (q[k] != l[k]) outside = 1;
   }
   double dq[3];
-  cs_sub3(dq, q, l);
-  double len = cs_norm3(dq);
+  csi_sub3(dq, q, l);
+  double len = csi_norm3(dq);
   if (outside && len > 0) {
     dist = len - r;
     if (dist > margin) return 0;
-    cs_scl3(nl, dq, 1.0 / len);
+    csi_scl3(nl, dq, 1.0 / len);
   } else {
     int kmin = 0;
     double pen = e[0] - fabs(l[0]);
@@ -311,8 +311,8 @@ int cs_collide_sphere_box(const csCollGeom* a, const csCollGeom* b, double margi
   }
   double pl[3], pa[3], n[3];
   for (int k = 0; k < 3; k++) pl[k] = l[k] + r * nl[k];
-  cs_geom_to_world(pa, b, pl);
-  cs_mulmat3vec(n, b->mat, nl);
+  csi_geom_to_world(pa, b, pl);
+  csi_mulmat3vec(n, b->mat, nl);
   put_contact(con, pa, n, dist, 0);
   return 1;
 }
@@ -323,7 +323,7 @@ int cs_collide_sphere_box(const csCollGeom* a, const csCollGeom* b, double margi
    of closest points: the two ends of the axial overlap are reported instead (a capsule
    lying along another gets a line support), plus the closest pair when that is deeper
    (axes only nearly parallel). */
-int cs_collide_capsule_capsule(const csCollGeom* a, const csCollGeom* b, double margin,
+int csi_collide_capsule_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
                                csContact* con) {
   double ua[3], ub[3], perp[3], fb[3], pa[3];
   col3(ua, a->mat, 2);
@@ -332,9 +332,9 @@ int cs_collide_capsule_capsule(const csCollGeom* a, const csCollGeom* b, double 
   /* when the segments meet, the normal is across both; when they are also parallel, any
      direction across a's axis */
   col3(perp, a->mat, 0);
-  cs_cross3(fb, ua, ub);
-  double sin_ab = cs_normalize3(fb);
-  if (sin_ab < EDGE_PARALLEL) cs_copy3(fb, perp);
+  csi_cross3(fb, ua, ub);
+  double sin_ab = csi_normalize3(fb);
+  if (sin_ab < EDGE_PARALLEL) csi_copy3(fb, perp);
 
   double s, t;
   seg_seg(a->pos, ua, ha, b->pos, ub, hb, &s, &t);
@@ -346,10 +346,10 @@ int cs_collide_capsule_capsule(const csCollGeom* a, const csCollGeom* b, double 
        whose direction stays exact when the axes nearly meet and their difference is
        rounding, and the distance fb.(cb - ca) does not depend on the computed s, t */
     double d[3], n[3], x[3];
-    cs_sub3(d, b->pos, a->pos);
-    double pr = cs_dot3(fb, d), dist = fabs(pr) - ra - rb;
+    csi_sub3(d, b->pos, a->pos);
+    double pr = csi_dot3(fb, d), dist = fabs(pr) - ra - rb;
     have_best = dist <= margin;
-    cs_scl3(n, fb, sgn1(pr));
+    csi_scl3(n, fb, sgn1(pr));
     for (int k = 0; k < 3; k++) x[k] = pa[k] + ra * n[k];
     if (have_best) put_contact(&best, x, n, dist, 0);
   } else {
@@ -362,8 +362,8 @@ int cs_collide_capsule_capsule(const csCollGeom* a, const csCollGeom* b, double 
   if (sin_ab < 1e-4) {
     /* b's ends along a's axis; the overlap [lo, hi] of the two axial ranges */
     double d[3];
-    cs_sub3(d, b->pos, a->pos);
-    double c0 = cs_dot3(ua, d), c1 = hb * cs_dot3(ua, ub);
+    csi_sub3(d, b->pos, a->pos);
+    double c0 = csi_dot3(ua, d), c1 = hb * csi_dot3(ua, ub);
     double lo = fmax(-ha, fmin(c0 - c1, c0 + c1)), hi = fmin(ha, fmax(c0 - c1, c0 + c1));
     if (hi - lo > tol) {
       int nc = 0;
@@ -373,7 +373,7 @@ int cs_collide_capsule_capsule(const csCollGeom* a, const csCollGeom* b, double 
         double se = i == 0 ? lo : hi;
         for (int k = 0; k < 3; k++) x[k] = a->pos[k] + se * ua[k];
         /* b's axis point nearest x: x - b->pos = -d + se ua */
-        double te = clampd(se * cs_dot3(ub, ua) - cs_dot3(ub, d), -hb, hb);
+        double te = clampd(se * csi_dot3(ub, ua) - csi_dot3(ub, d), -hb, hb);
         seg_points_diff(dxy, a->pos, ua, se, b->pos, ub, te);
         csContact c;
         if (sphere_pair(x, ra, dxy, rb, perp, INFINITY, i + 1, &c)) {
@@ -447,7 +447,7 @@ static double seg_box_dist2(const double* p, const double* d, double h, const do
    the radius. On a face the height is linear along the segment, so the deepest point of
    the clipped segment is one of its ends; a capsule lying on the face gets both. Clipped
    ends are ids 0/1 (segment ends) or 2 + side plane. */
-static int capsule_box_face(const csCollGeom* b, const double* p, const double* d, double h,
+static int capsule_box_face(const csiCollGeom* b, const double* p, const double* d, double h,
                             double r, int k, double sg, double margin, csContact* con) {
   const double* e = b->size;
   double tol = 1e-12 * (1.0 + h + e[0] + e[1] + e[2]);
@@ -481,7 +481,7 @@ static int capsule_box_face(const csCollGeom* b, const double* p, const double* 
   if (nend == 1) lo = hi = 0.5 * (lo + hi);
   double nl[3] = {0, 0, 0}, n[3];
   nl[k] = -sg;
-  cs_mulmat3vec(n, b->mat, nl);
+  csi_mulmat3vec(n, b->mat, nl);
   int face = 2 * k + (sg > 0 ? 0 : 1), nc = 0;
   for (int i = 0; i < nend; i++) {
     double s = i == 0 ? lo : hi, x[3], pl[3], pa[3];
@@ -489,7 +489,7 @@ static int capsule_box_face(const csCollGeom* b, const double* p, const double* 
     double dist = sg * x[k] - e[k] - r;
     if (dist > margin) continue;
     for (int m = 0; m < 3; m++) pl[m] = x[m] + r * nl[m];
-    cs_geom_to_world(pa, b, pl);
+    csi_geom_to_world(pa, b, pl);
     put_contact(con + nc++, pa, n, dist, 8 * face + (i == 0 ? idlo : idhi));
   }
   return nc;
@@ -501,14 +501,14 @@ static int capsule_box_face(const csCollGeom* b, const double* p, const double* 
    a segment against a box (3 face axes, 3 axes across the segment and a box edge), which
    gives the exact penetration depth, then the face clip or the edge-segment closest
    points. */
-int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double margin,
+int csi_collide_capsule_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
                            csContact* con) {
   const double* e = b->size;
   double r = a->size[0], h = a->size[1];
   double p[3], ua[3], d[3];
-  cs_geom_to_local(p, b, a->pos);
+  csi_geom_to_local(p, b, a->pos);
   col3(ua, a->mat, 2);
-  cs_mulmat3tvec(d, b->mat, ua);
+  csi_mulmat3tvec(d, b->mat, ua);
   double scale = 1.0 + h + e[0] + e[1] + e[2];
 
   double s;
@@ -526,8 +526,8 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
     /* nearest an edge or a corner: along q - x */
     double nl[3], pl[3], pa[3], n[3];
     for (int k = 0; k < 3; k++) nl[k] = (q[k] - x[k]) / dd, pl[k] = x[k] + r * nl[k];
-    cs_geom_to_world(pa, b, pl);
-    cs_mulmat3vec(n, b->mat, nl);
+    csi_geom_to_world(pa, b, pl);
+    csi_mulmat3vec(n, b->mat, nl);
     put_contact(con, pa, n, dd - r, 48);
     return 1;
   }
@@ -545,13 +545,13 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
   for (int k = 0; k < 3; k++) {
     double ek[3] = {0, 0, 0}, L[3];
     ek[k] = 1;
-    cs_cross3(L, d, ek);
-    double len = cs_norm3(L);
+    csi_cross3(L, d, ek);
+    double len = csi_norm3(L);
     if (len < EDGE_PARALLEL) continue;
-    cs_scl3(L, L, 1.0 / len);
+    csi_scl3(L, L, 1.0 / len);
     double rb = e[0] * fabs(L[0]) + e[1] * fabs(L[1]) + e[2] * fabs(L[2]);
-    double sep = fabs(cs_dot3(L, p)) - rb;
-    if (sep > sedge) sedge = sep, kedge = k, cs_copy3(ledge, L);
+    double sep = fabs(csi_dot3(L, p)) - rb;
+    if (sep > sedge) sedge = sep, kedge = k, csi_copy3(ledge, L);
   }
   if (kedge < 0 || sedge <= sface + AXIS_PREFER * scale) {
     if (sface - r > margin) return 0;
@@ -560,7 +560,7 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
   if (sedge - r > margin) return 0;
   /* n from the capsule into the box; the box edge along e_kedge nearest the capsule */
   double nl[3], c[3] = {0, 0, 0}, ek[3] = {0, 0, 0};
-  cs_scl3(nl, ledge, -sgn1(cs_dot3(ledge, p)));
+  csi_scl3(nl, ledge, -sgn1(csi_dot3(ledge, p)));
   int bits = 0, bit = 0;
   for (int m = 0; m < 3; m++) {
     if (m == kedge) continue;
@@ -578,12 +578,12 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
     pal[m] = xs[m] + r * nl[m];
   }
   double dx[3];
-  cs_sub3(dx, xe, xs);
-  double dist = cs_dot3(nl, dx) - r;
+  csi_sub3(dx, xe, xs);
+  double dist = csi_dot3(nl, dx) - r;
   if (dist > margin) return 0;
-  cs_geom_to_world(pa, b, pal);
-  cs_geom_to_world(pb, b, xe);
-  cs_mulmat3vec(n, b->mat, nl);
+  csi_geom_to_world(pa, b, pal);
+  csi_geom_to_world(pb, b, xe);
+  csi_mulmat3vec(n, b->mat, nl);
   put_contact_mid(con, pa, pb, n, dist, 49 + 4 * kedge + bits);
   return 1;
 }
@@ -598,11 +598,11 @@ int cs_collide_capsule_box(const csCollGeom* a, const csCollGeom* b, double marg
    corner (0..3), an incident edge cut by a side plane (4 + 4 edge + plane) or a reference
    corner (20..23); the id of the edge leaving each vertex is carried along (incident edge
    0..3, side plane 4..7) to name the cuts. */
-static int box_face(const csCollGeom* ref, const csCollGeom* inc, int i, double sg, int ref_is_a,
+static int box_face(const csiCollGeom* ref, const csiCollGeom* inc, int i, double sg, int ref_is_a,
                     int refid, double margin, csContact* con) {
   const double *er = ref->size, *ei = inc->size;
   double c[3], M[9];
-  cs_geom_to_local(c, ref, inc->pos);
+  csi_geom_to_local(c, ref, inc->pos);
   /* M = Rref^T Rinc: column j is the incident box's axis j in the reference frame */
   for (int r = 0; r < 3; r++)
     for (int q = 0; q < 3; q++)
@@ -658,7 +658,7 @@ static int box_face(const csCollGeom* ref, const csCollGeom* inc, int i, double 
         }
       }
       if (in[vE]) {
-        cs_copy3(poly[nx][nn], E);
+        csi_copy3(poly[nx][nn], E);
         vid[nx][nn] = vid[cur][vE];
         /* E at the plane with the next vertex outside: E is the leaving point itself */
         lab[nx][nn] = !in[vF] && f[vE] >= 0 ? 4 + pl : lab[cur][vE];
@@ -670,17 +670,17 @@ static int box_face(const csCollGeom* ref, const csCollGeom* inc, int i, double 
 
   double nr[3] = {0, 0, 0}, n[3];
   nr[i] = sg;
-  cs_mulmat3vec(n, ref->mat, nr);
-  if (!ref_is_a) cs_scl3(n, n, -1.0);
+  csi_mulmat3vec(n, ref->mat, nr);
+  if (!ref_is_a) csi_scl3(n, n, -1.0);
   int nc = 0;
-  for (int v = 0; v < np && nc < CS_MAX_PAIR_CONTACTS; v++) {
+  for (int v = 0; v < np && nc < CSI_MAX_PAIR_CONTACTS; v++) {
     const double* x = poly[cur][v];
     double dist = sg * x[i] - er[i];
     if (dist > margin) continue;
     double xa[3], pa[3];
-    cs_copy3(xa, x);
+    csi_copy3(xa, x);
     if (ref_is_a) xa[i] = sg * er[i]; /* a's surface point: the foot on the reference face */
-    cs_geom_to_world(pa, ref, xa);
+    csi_geom_to_world(pa, ref, xa);
     put_contact(con + nc++, pa, n, dist, 32 * refid + vid[cur][v]);
   }
   return nc;
@@ -716,20 +716,20 @@ static double box_box_closest(const double* ea, const double* eb, const double* 
     for (int m = 0; m < 3; m++) la[m] = ((i >> m) & 1 ? -1.0 : 1.0) * ea[m];
     /* a's corner i against b */
     double d0[3];
-    cs_sub3(d0, la, t);
-    cs_mulmat3tvec(lb, R, d0);
+    csi_sub3(d0, la, t);
+    csi_mulmat3tvec(lb, R, d0);
     for (int m = 0; m < 3; m++) lb[m] = clampd(lb[m], -eb[m], eb[m]);
-    cs_mulmat3vec(pb, R, lb);
-    cs_add3(pb, pb, t);
+    csi_mulmat3vec(pb, R, lb);
+    csi_add3(pb, pb, t);
     double da = dist_pts(la, pb);
-    if (da < best - tol) best = da, cs_copy3(xa, la), cs_copy3(xb, pb), *feature = 528 + i;
+    if (da < best - tol) best = da, csi_copy3(xa, la), csi_copy3(xb, pb), *feature = 528 + i;
     /* b's corner i against a */
     for (int m = 0; m < 3; m++) cb[m] = ((i >> m) & 1 ? -1.0 : 1.0) * eb[m];
-    cs_mulmat3vec(pb, R, cb);
-    cs_add3(pb, pb, t);
+    csi_mulmat3vec(pb, R, cb);
+    csi_add3(pb, pb, t);
     for (int m = 0; m < 3; m++) pa[m] = clampd(pb[m], -ea[m], ea[m]);
     double db = dist_pts(pa, pb);
-    if (db < best - tol) best = db, cs_copy3(xa, pa), cs_copy3(xb, pb), *feature = 536 + i;
+    if (db < best - tol) best = db, csi_copy3(xa, pa), csi_copy3(xb, pb), *feature = 536 + i;
   }
   for (int ka = 0; ka < 3; ka++)
     for (int ba = 0; ba < 4; ba++) {
@@ -739,14 +739,14 @@ static double box_box_closest(const double* ea, const double* eb, const double* 
         for (int bb = 0; bb < 4; bb++) {
           double cl[3], dl[3], cb[3], db[3], s, u, pa[3], pb[3];
           box_edge(cl, dl, eb, kb, bb);
-          cs_mulmat3vec(cb, R, cl);
-          cs_add3(cb, cb, t);
-          cs_mulmat3vec(db, R, dl);
+          csi_mulmat3vec(cb, R, cl);
+          csi_add3(cb, cb, t);
+          csi_mulmat3vec(db, R, dl);
           seg_seg(ca, da, ea[ka], cb, db, eb[kb], &s, &u);
           for (int m = 0; m < 3; m++) pa[m] = ca[m] + s * da[m], pb[m] = cb[m] + u * db[m];
           double d = dist_pts(pa, pb);
           if (d < best - tol) {
-            best = d, cs_copy3(xa, pa), cs_copy3(xb, pb);
+            best = d, csi_copy3(xa, pa), csi_copy3(xb, pb);
             *feature = 384 + 16 * (3 * ka + kb) + 4 * ba + bb;
           }
         }
@@ -758,13 +758,13 @@ static double box_box_closest(const double* ea, const double* eb, const double* 
    touch, the direction of xb - xa is rounding noise over a tiny length; if it lies along
    a face normal or the edge-pair axis to within rounding (vertex-face, crossing edges),
    that exact direction is used instead. */
-static int box_box_separated(const csCollGeom* a, const double* ea, const double* eb,
+static int box_box_separated(const csiCollGeom* a, const double* ea, const double* eb,
                              const double* t, const double* R, double margin, csContact* con) {
   double xa[3] = {0, 0, 0}, xb[3] = {0, 0, 0}, dx[3], nl[3], pa[3], n[3], cand[7][3];
   int feature = 0;
   double d = box_box_closest(ea, eb, t, R, xa, xb, &feature);
   if (d > margin || !(d > 0)) return 0;
-  cs_sub3(dx, xb, xa);
+  csi_sub3(dx, xb, xa);
   int ncand = 0;
   for (int k = 0; k < 3; k++) {
     cand[ncand][0] = cand[ncand][1] = cand[ncand][2] = 0;
@@ -775,14 +775,14 @@ static int box_box_separated(const csCollGeom* a, const double* ea, const double
     int pair = (feature - 384) / 16, ka = pair / 3, kb = pair % 3;
     double ek[3] = {0, 0, 0}, bk[3] = {R[kb], R[3 + kb], R[6 + kb]};
     ek[ka] = 1;
-    cs_cross3(cand[ncand], ek, bk);
-    if (cs_normalize3(cand[ncand]) > EDGE_PARALLEL) ncand++;
+    csi_cross3(cand[ncand], ek, bk);
+    if (csi_normalize3(cand[ncand]) > EDGE_PARALLEL) ncand++;
   }
   /* the rounding in xa, xb: a few ulps of the box sizes */
   d = snap_normal(nl, dx, (const double(*)[3])cand, ncand,
                   1e-14 * (1.0 + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2]));
-  cs_geom_to_world(pa, a, xa);
-  cs_mulmat3vec(n, a->mat, nl);
+  csi_geom_to_world(pa, a, xa);
+  csi_mulmat3vec(n, a->mat, nl);
   put_contact(con, pa, n, d, feature);
   return 1;
 }
@@ -791,10 +791,10 @@ static int box_box_separated(const csCollGeom* a, const double* ea, const double
    a's frame. Beyond margin on any axis: no contact. Otherwise the axis of least overlap
    (faces preferred on ties): a face gives the clipped incident face, up to 8 points; an
    edge pair gives the closest points of the two supporting edges. */
-int cs_collide_box_box(const csCollGeom* a, const csCollGeom* b, double margin, csContact* con) {
+int csi_collide_box_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
   const double *ea = a->size, *eb = b->size;
   double t[3], R[9], AR[9];
-  cs_geom_to_local(t, a, b->pos);
+  csi_geom_to_local(t, a, b->pos);
   for (int r = 0; r < 3; r++)
     for (int q = 0; q < 3; q++) {
       R[3 * r + q] =
@@ -824,16 +824,16 @@ int cs_collide_box_box(const csCollGeom* a, const csCollGeom* b, double margin, 
     for (int j = 0; j < 3; j++) {
       double ei[3] = {0, 0, 0}, bj[3] = {R[j], R[3 + j], R[6 + j]}, L[3];
       ei[i] = 1;
-      cs_cross3(L, ei, bj);
-      double len = cs_norm3(L);
+      csi_cross3(L, ei, bj);
+      double len = csi_norm3(L);
       if (len < EDGE_PARALLEL) continue;
-      cs_scl3(L, L, 1.0 / len);
+      csi_scl3(L, L, 1.0 / len);
       double ra = ea[0] * fabs(L[0]) + ea[1] * fabs(L[1]) + ea[2] * fabs(L[2]), rb = 0;
       for (int m = 0; m < 3; m++)
         rb += eb[m] * fabs(L[0] * R[m] + L[1] * R[3 + m] + L[2] * R[6 + m]);
-      double sep = fabs(cs_dot3(L, t)) - ra - rb;
+      double sep = fabs(csi_dot3(L, t)) - ra - rb;
       if (sep > margin) return 0;
-      if (sep > se) se = sep, ie = i, je = j, cs_copy3(Le, L);
+      if (sep > se) se = sep, ie = i, je = j, csi_copy3(Le, L);
     }
 
   double sface = sb > sa + prefer ? sb : sa;
@@ -858,7 +858,7 @@ int cs_collide_box_box(const csCollGeom* a, const csCollGeom* b, double margin, 
   /* edge-edge: n (a's frame) from a to b; a's edge along e_ie supporting +n, b's edge along
      b's axis je supporting -n */
   double nl[3], ca[3] = {0, 0, 0}, da[3] = {0, 0, 0}, cb[3], db[3];
-  cs_scl3(nl, Le, sgn1(cs_dot3(Le, t)));
+  csi_scl3(nl, Le, sgn1(csi_dot3(Le, t)));
   int bitsa = 0, bitsb = 0, bit = 0;
   for (int m = 0; m < 3; m++) {
     if (m == ie) continue;
@@ -868,28 +868,28 @@ int cs_collide_box_box(const csCollGeom* a, const csCollGeom* b, double margin, 
     bit++;
   }
   da[ie] = 1;
-  cs_copy3(cb, t);
+  csi_copy3(cb, t);
   bit = 0;
   for (int m = 0; m < 3; m++) {
     double bm[3] = {R[m], R[3 + m], R[6 + m]};
     if (m == je) {
-      cs_copy3(db, bm);
+      csi_copy3(db, bm);
       continue;
     }
-    double sm = -sgn1(cs_dot3(nl, bm));
-    cs_addscl3(cb, bm, sm * eb[m]);
+    double sm = -sgn1(csi_dot3(nl, bm));
+    csi_addscl3(cb, bm, sm * eb[m]);
     if (sm < 0) bitsb |= 1 << bit;
     bit++;
   }
   double s, u, xa[3], xb[3], dx[3], pa[3], pb[3], n[3];
   seg_seg(ca, da, ea[ie], cb, db, eb[je], &s, &u);
   for (int m = 0; m < 3; m++) xa[m] = ca[m] + s * da[m], xb[m] = cb[m] + u * db[m];
-  cs_sub3(dx, xb, xa);
-  double dist = cs_dot3(nl, dx);
+  csi_sub3(dx, xb, xa);
+  double dist = csi_dot3(nl, dx);
   if (dist > margin) return 0;
-  cs_geom_to_world(pa, a, xa);
-  cs_geom_to_world(pb, a, xb);
-  cs_mulmat3vec(n, a->mat, nl);
+  csi_geom_to_world(pa, a, xa);
+  csi_geom_to_world(pb, a, xb);
+  csi_mulmat3vec(n, a->mat, nl);
   put_contact_mid(con, pa, pb, n, dist, 384 + 16 * (3 * ie + je) + 4 * bitsa + bitsb);
   return 1;
 }

@@ -12,16 +12,16 @@
 
 /* sqrt(a^2 + b^2) without hypot's overflow guards (several times faster; impulses and
    velocities never come near 1e154). */
-static inline double cs_norm2(double a, double b) { return sqrt(a * a + b * b); }
+static inline double csi_norm2(double a, double b) { return sqrt(a * a + b * b); }
 
 /* Euclidean projection of x onto K_mu, with the branch order and arithmetic of Siconos'
    projectionOnCone (polar cone first), so the natural-map residual matches Siconos. Inline:
    ncp_admm projects every contact in every iteration (13 % of its time on the ANYmal replay
    as a call). */
-static inline void csu_project_cone(const double* x, double mu, double* out) {
+static inline void csi_project_cone(const double* x, double mu, double* out) {
   if (mu < 0) mu = 0;
   double xn = x[0], x1 = x[1], x2 = x[2];
-  double r = cs_norm2(x1, x2);
+  double r = csi_norm2(x1, x2);
   if (mu * r <= -xn) { /* in the polar cone -K*_mu: the nearest point is the apex */
     out[0] = out[1] = out[2] = 0;
   } else if (r <= mu * xn) { /* inside */
@@ -38,44 +38,44 @@ static inline void csu_project_cone(const double* x, double mu, double* out) {
   }
 }
 /* Euclidean projection of x onto K*_mu. */
-void csu_project_dual_cone(const double* x, double mu, double* out);
+void csi_project_dual_cone(const double* x, double mu, double* out);
 /* Euclidean distances dist(x, K_mu) and dist(x, K*_mu), in closed form (not |x - P(x)|,
    which loses digits when x is far from the cone); inline: the solvers' residuals call them
    for every contact in every iteration. */
-static inline double csu_dist_cone(const double* x, double mu) {
+static inline double csi_dist_cone(const double* x, double mu) {
   if (mu < 0) mu = 0;
-  double xn = x[0], r = cs_norm2(x[1], x[2]);
+  double xn = x[0], r = csi_norm2(x[1], x[2]);
   if (r <= mu * xn) return 0;
-  if (mu * r <= -xn) return cs_norm2(xn, r);
+  if (mu * r <= -xn) return csi_norm2(xn, r);
   /* Distance to the boundary line in the (x_N, |x_T|) half-plane; mu = 0 gives r. */
   return (r - mu * xn) / sqrt(1.0 + mu * mu);
 }
 /* dist(x, K*_mu) from x_N and r = |x_T| (a caller that has r already). */
-static inline double csu_dist_dual_cone_r(double xn, double r, double mu) {
+static inline double csi_dist_dual_cone_r(double xn, double r, double mu) {
   if (mu < 0) mu = 0;
   if (mu * r <= xn) return 0;
-  if (r <= -mu * xn) return cs_norm2(xn, r);
+  if (r <= -mu * xn) return csi_norm2(xn, r);
   /* mu = 0 gives -x_N, the distance to the half-space. */
   return (mu * r - xn) / sqrt(1.0 + mu * mu);
 }
 
 /* One contact's NCP terms (paper 002 eq. 14) with de Saxce's v~ = v + (mu |v_T|, 0, 0), vt =
    |v_T| given: dist(l, K_mu), dist(v~, K*_mu) and |<l, v~>|. Shared by the NCP report and the
-   solvers' stop tests (csu_ncp_contact_residual). */
-static inline void csu_ncp_terms(const double* l, const double* v, double vt, double mu, double* dp,
+   solvers' stop tests (csi_ncp_contact_residual). */
+static inline void csi_ncp_terms(const double* l, const double* v, double vt, double mu, double* dp,
                                  double* dd, double* dc) {
   double vs0 = v[0] + mu * vt;
-  *dp = csu_dist_cone(l, mu);
-  *dd = csu_dist_dual_cone_r(vs0, vt, mu);
+  *dp = csi_dist_cone(l, mu);
+  *dd = csi_dist_dual_cone_r(vs0, vt, mu);
   *dc = fabs(l[0] * vs0 + l[1] * v[1] + l[2] * v[2]);
 }
-static inline double csu_dist_dual_cone(const double* x, double mu) {
-  return csu_dist_dual_cone_r(x[0], cs_norm2(x[1], x[2]), mu);
+static inline double csi_dist_dual_cone(const double* x, double mu) {
+  return csi_dist_dual_cone_r(x[0], csi_norm2(x[1], x[2]), mu);
 }
 /* |lambda - P_K(lambda - v~)|^2 with v~ = v + (mu |v_T|, 0, 0): one contact's term of the
    Siconos natural-map residual (rho = 1). */
-double csu_natural_map_sq(const double* lambda, const double* v, double mu);
-/* The same with |v_T| given (vt = cs_norm2(v[1], v[2])). */
-double csu_natural_map_sq_vt(const double* lambda, const double* v, double vt, double mu);
+double csi_natural_map_sq(const double* lambda, const double* v, double mu);
+/* The same with |v_T| given (vt = csi_norm2(v[1], v[2])). */
+double csi_natural_map_sq_vt(const double* lambda, const double* v, double vt, double mu);
 
 #endif

@@ -10,7 +10,7 @@
               (the floating base) is solved for all contacts at once and G's part over it is
               one dense Gram matrix in vector lanes; the rest of each path adds only where
               two contacts are on one branch;
-            - general (cs_build_general), chains that are the union of two paths (a contact
+            - general (build_general), chains that are the union of two paths (a contact
               between two branches): Y per contact, G block by block over shared dofs;
      g = J v_free + stabilisation on the normal rows (spec/benchmarks.md "Common settings"):
             gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
@@ -28,7 +28,7 @@
 
 /* The velocity of the point p carried by dof k's motion (S = [w; v_O]: v_O + w x p) in the
    contact frame F (rows n, t1, t2): one column of the contact's three Jacobian rows. */
-static inline void cs_contact_jac_col(const double* S, const double* p, const double* F,
+static inline void contact_jac_col(const double* S, const double* p, const double* F,
                                       double j[3]) {
   double v0 = S[1] * p[2] - S[2] * p[1] + S[3];
   double v1 = S[2] * p[0] - S[0] * p[2] + S[4];
@@ -39,24 +39,24 @@ static inline void cs_contact_jac_col(const double* S, const double* p, const do
 }
 
 /* rows (3 x nv) += sign * frame * (point Jacobian of body at p) */
-static void cs_contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
+static void contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
                                const double* frame, double sign, double* rows) {
   int nv = m->nv;
   for (int k = m->body_lastdof[body]; k >= 0; k = m->dof_parent[k]) {
     double j[3];
-    cs_contact_jac_col(d->cdof + 6 * k, p, frame, j);
+    contact_jac_col(d->cdof + 6 * k, p, frame, j);
     rows[k] += sign * j[0], rows[nv + k] += sign * j[1], rows[2 * nv + k] += sign * j[2];
   }
 }
 
-static CS_INLINE void cs_warmstart(const csData* d, const csContact* c, double* lambda) {
+static CSI_INLINE void warmstart(const csData* d, const csContact* c, double* lambda) {
   lambda[0] = lambda[1] = lambda[2] = 0;
   for (int j = 0; j < d->ncon_prev; j++) {
     const csContact* q = d->contact_prev + j;
     if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] || q->feature != c->feature) continue;
     double f[3];
-    cs_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
-    cs_mulmat3vec(lambda, c->frame, f);
+    csi_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
+    csi_mulmat3vec(lambda, c->frame, f);
     return;
   }
 }
@@ -64,7 +64,7 @@ static CS_INLINE void cs_warmstart(const csData* d, const csContact* c, double* 
 /* The dofs that move contact i: the union of both bodies' chains to the root, in
    descending order (dof_parent[k] < k, so each walk descends; once the walks meet they
    share the rest). Returns their number. */
-static CS_INLINE int cs_contact_chain(const csModel* m, int b0, int b1, int* chain) {
+static CSI_INLINE int contact_chain(const csModel* m, int b0, int b1, int* chain) {
   int n = 0;
   int k1 = m->body_lastdof[b1], k0 = b0 > 0 ? m->body_lastdof[b0] : -1;
   while (k1 >= 0 || k0 >= 0) {
@@ -85,7 +85,7 @@ static CS_INLINE int cs_contact_chain(const csModel* m, int b0, int b1, int* cha
 /* The general case (some contact between two moving bodies on different branches): J as
    dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
    block by block over the dofs two chains share. */
-static CS_INLINE void cs_build_general(const csModel* m, csData* d, const double* vfree,
+static CSI_INLINE void build_general(const csModel* m, csData* d, const double* vfree,
                                        const int* chain, const int* nchain, int* single,
                                        const double* sd, double* za) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
@@ -105,15 +105,15 @@ static CS_INLINE void cs_build_general(const csModel* m, csData* d, const double
       for (int e = 0; e < nch; e++) {
         int k = ch[e];
         double j[3];
-        cs_contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
+        contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
         y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
         rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
       }
       single[i] = 2; /* J already gathered */
       continue;
     }
-    cs_contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
-    if (b0 > 0) cs_contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
+    contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
+    if (b0 > 0) contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
   }
   /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
      which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
@@ -251,21 +251,21 @@ static CS_INLINE void cs_build_general(const csModel* m, csData* d, const double
   }
 }
 
-/* dofs summed per pass of cs_gram */
+/* dofs summed per pass of gram */
 #define CS_GRAM_MAXT 8
 
 /* Rows a and a + 1 of Y^T diag(dv) Y at the columns b, b + 1 (y0, y1: rows a, a + 1 of Y
    scaled by dv and broadcast), added to s0, s1 (add) or stored there. */
-static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,
+static inline void gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,
                                  const cs_v2* y1, int add, cs_v2* s0, cs_v2* s1) {
   cs_v2 u = *s0, v = *s1;
   int t = 0;
   if (!add && nt > 0) { /* start from the first product (0 + x costs an addition) */
-    cs_v2 y = cs_v2_load(Y + b);
+    cs_v2 y = csi_v2_load(Y + b);
     u = y0[0] * y, v = y1[0] * y, t = 1;
   }
   for (; t < nt; t++) {
-    cs_v2 y = cs_v2_load(Y + (size_t)t * ldr + b);
+    cs_v2 y = csi_v2_load(Y + (size_t)t * ldr + b);
     u += y0[t] * y, v += y1[t] * y;
   }
   *s0 = u, *s1 = v;
@@ -277,7 +277,7 @@ static inline void cs_gram_chunk(const double* Y, int ldr, int nt, int b, const 
    transposed below it and the diagonal blocks are made symmetric, so G comes out exactly
    symmetric. Inlined with nt = 6 (a floating base) for the broadcast rows to stay in
    registers. */
-static CS_INLINE void cs_gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
+static CSI_INLINE void gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
                               double* G) {
   int ne = n & ~1; /* rows and columns in whole 2x2 blocks */
   for (int a = 0; a < n; a += 2) {
@@ -290,31 +290,31 @@ static CS_INLINE void cs_gram(const double* Y, const double* dv, int ldr, int nt
     double* G1 = G0 + n;
     if (a == ne) { /* n odd: the last row, of which only the diagonal entry is left */
       cs_v2 s0 = {add ? G0[a] : 0, 0}, s1 = s0;
-      cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
+      gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
       G0[a] = s0[0];
       break;
     }
     cs_v2 s0 = {0, 0}, s1 = {0, 0};
-    if (add) s0 = cs_v2_load(G0 + a), s1 = cs_v2_load(G1 + a);
-    cs_gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
+    if (add) s0 = csi_v2_load(G0 + a), s1 = csi_v2_load(G1 + a);
+    gram_chunk(Y, ldr, nt, a, y0, y1, add, &s0, &s1);
     s1[0] = s0[1];
-    cs_v2_store(G0 + a, s0), cs_v2_store(G1 + a, s1);
+    csi_v2_store(G0 + a, s0), csi_v2_store(G1 + a, s1);
     for (int b = a + 2; b < ne; b += 2) {
       s0 = s1 = (cs_v2){0, 0};
-      if (add) s0 = cs_v2_load(G0 + b), s1 = cs_v2_load(G1 + b);
-      cs_gram_chunk(Y, ldr, nt, b, y0, y1, add, &s0, &s1);
-      cs_v2_store(G0 + b, s0), cs_v2_store(G1 + b, s1);
+      if (add) s0 = csi_v2_load(G0 + b), s1 = csi_v2_load(G1 + b);
+      gram_chunk(Y, ldr, nt, b, y0, y1, add, &s0, &s1);
+      csi_v2_store(G0 + b, s0), csi_v2_store(G1 + b, s1);
       cs_v2 t0 = {s0[0], s1[0]}, t1 = {s0[1], s1[1]};
       double* Gb = G + (size_t)b * n + a;
-      cs_v2_store(Gb, t0), cs_v2_store(Gb + n, t1);
+      csi_v2_store(Gb, t0), csi_v2_store(Gb + n, t1);
     }
     if (ne < n) { /* n odd: the last column (its pair in Y is the zero pad) */
       s0 = s1 = (cs_v2){0, 0};
       if (add) s0[0] = G0[ne], s1[0] = G1[ne];
-      cs_gram_chunk(Y, ldr, nt, ne, y0, y1, add, &s0, &s1);
+      gram_chunk(Y, ldr, nt, ne, y0, y1, add, &s0, &s1);
       G0[ne] = s0[0], G1[ne] = s1[0];
       cs_v2 t0 = {s0[0], s1[0]};
-      cs_v2_store(G + (size_t)ne * n + a, t0);
+      csi_v2_store(G + (size_t)ne * n + a, t0);
     }
   }
 }
@@ -325,7 +325,7 @@ static CS_INLINE void cs_gram(const double* Y, const double* dv, int ldr, int nt
    two columns at a time with the rows in registers (inlined with nR = 6, a floating base);
    more, row by row. */
 #define CS_TAIL_MAXT 8
-static CS_INLINE void cs_tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
+static CSI_INLINE void tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
                                     int ldr, int nR) {
   if (nR <= CS_TAIL_MAXT) {
     cs_v2 l[CS_TAIL_MAXT * (CS_TAIL_MAXT - 1) / 2]; /* L(R[t], R[u]) by u, then t */
@@ -337,10 +337,10 @@ static CS_INLINE void cs_tail_solve(double* Xr, const double* LD, const int* adr
     for (int b = 0; b < ldr; b += 2) {
       cs_v2 x[CS_TAIL_MAXT];
       for (int u = 0, q = 0; u < nR; u++) {
-        cs_v2 y = cs_v2_load(Xr + (size_t)u * ldr + b);
+        cs_v2 y = csi_v2_load(Xr + (size_t)u * ldr + b);
         for (int t = 0; t < u; t++, q++) y -= l[q] * x[t];
         x[u] = y;
-        if (u > 0) cs_v2_store(Xr + (size_t)u * ldr + b, y);
+        if (u > 0) csi_v2_store(Xr + (size_t)u * ldr + b, y);
       }
     }
     return;
@@ -352,8 +352,8 @@ static CS_INLINE void cs_tail_solve(double* Xr, const double* LD, const int* adr
       cs_v2 lt = {v, v};
       const double* xt = Xr + (size_t)t * ldr;
       for (int b = 0; b < ldr; b += 2) {
-        cs_v2 y = cs_v2_load(xu + b) - lt * cs_v2_load(xt + b);
-        cs_v2_store(xu + b, y);
+        cs_v2 y = csi_v2_load(xu + b) - lt * csi_v2_load(xt + b);
+        csi_v2_store(xu + b, y);
       }
     }
   }
@@ -361,7 +361,7 @@ static CS_INLINE void cs_tail_solve(double* Xr, const double* LD, const int* adr
 
 /* Column k of a contact's three J rows (0 if k <= kcut: the shallower body's dofs) into j,
    stored into rows (3 rows of nv) and added to g = J v_free */
-static inline void cs_path_col(const csModel* m, const double* cdof, const double* vfree, int k,
+static inline void path_col(const csModel* m, const double* cdof, const double* vfree, int k,
                                int kcut, const double* F, const double* P, double* rows,
                                double j[3], double g[3]) {
   if (k <= kcut) {
@@ -372,7 +372,7 @@ static inline void cs_path_col(const csModel* m, const double* cdof, const doubl
   if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
     j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
   else
-    cs_contact_jac_col(cdof + 6 * k, P, F, j);
+    contact_jac_col(cdof + 6 * k, P, F, j);
   rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
   double v = vfree[k];
   g[0] += j[0] * v, g[1] += j[1] * v, g[2] += j[2] * v;
@@ -389,11 +389,11 @@ static inline void cs_path_col(const csModel* m, const double* cdof, const doubl
      own  contact i's own part at own + ownadr[i]: 3 rows of m_i, compact.
    J is computed column by column along the path (and g = J v_free with it), each column
    less the terms of the contact's own part before it, and stored once into X; R's part of
-   the solve then runs for all contact rows at once (cs_tail_solve). Every entry of X gets
+   the solve then runs for all contact rows at once (tail_solve). Every entry of X gets
    the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
-   (cs_gram) + the own parts' products for the pairs whose own parts meet (a contact with
+   (gram) + the own parts' products for the pairs whose own parts meet (a contact with
    itself, or two contacts on one branch). w, lof: scratch of nv. */
-CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfree,
+CSI_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfree,
                                   const int* chadr, const int* nchain, int nR, int* ownadr,
                                   double* w, int* lof) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
@@ -432,7 +432,7 @@ CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfr
     int e = 0;
     for (; e < mi; e++) {
       double j[3];
-      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
+      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
       double j0 = j[0], j1 = j[1], j2 = j[2];
       for (int f = 0; f < e; f++) {
         double l = LD[lof[f] + e]; /* L(ch[f], ch[e]) */
@@ -444,11 +444,11 @@ CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfr
        and L(ch[f], ch[e + 1]) side by side in row ch[f] */
     for (; e + 1 < nch; e += 2) {
       double ja[3], jb[3];
-      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, ja, g);
-      cs_path_col(m, cdof, vfree, ch[e + 1], kcut, F, P, rows, jb, g);
+      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, ja, g);
+      path_col(m, cdof, vfree, ch[e + 1], kcut, F, P, rows, jb, g);
       cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
       for (int f = 0; f < mi; f++) {
-        cs_v2 l = cs_v2_load(LD + lof[f] + e);
+        cs_v2 l = csi_v2_load(LD + lof[f] + e);
         y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
         y2 -= l * (cs_v2){o2[f], o2[f]};
       }
@@ -459,7 +459,7 @@ CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfr
     }
     if (e < nch) { /* the last of an odd count */
       double j[3];
-      cs_path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
+      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
       double j0 = j[0], j1 = j[1], j2 = j[2];
       for (int f = 0; f < mi; f++) {
         double l = LD[lof[f] + e];
@@ -477,18 +477,18 @@ CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfr
   double* dv = w; /* D^-1 on R */
   for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
   if (nR == 6)
-    cs_tail_solve(Xr, LD, adr, R, ldr, 6);
+    tail_solve(Xr, LD, adr, R, ldr, 6);
   else
-    cs_tail_solve(Xr, LD, adr, R, ldr, nR);
+    tail_solve(Xr, LD, adr, R, ldr, nR);
   /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT dofs), then the
      own parts that meet */
   double* G = d->efc_G;
   for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
     int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
     if (nt == 6 && t0 == 0)
-      cs_gram(Xr, dv, ldr, 6, n, 0, G);
+      gram(Xr, dv, ldr, 6, n, 0, G);
     else
-      cs_gram(Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
+      gram(Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
   }
   for (int i = 0; i < nc; i++) {
     const int* chi = m->dof_Mcol + chadr[i];
@@ -541,20 +541,20 @@ CS_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfr
   }
 }
 
-CS_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
+CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
   double dt = m->opt.timestep, beta = m->opt.baumgarte;
   csContactProblem* p = &d->problem;
-  size_t mark = cs_stack_mark(d);
-  int* nchain = CS_STACK_ALLOC(d, int, nc);
-  int* chadr = CS_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
-  int* ownadr = CS_STACK_ALLOC(d, int, nc);   /* paths: own parts in efc_Y */
-  double* za = CS_STACK_ALLOC(d, double, nv); /* scratch */
-  int* zi = CS_STACK_ALLOC(d, int, nv);       /* scratch */
+  size_t mark = csi_stack_mark(d);
+  int* nchain = CSI_STACK_ALLOC(d, int, nc);
+  int* chadr = CSI_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
+  int* ownadr = CSI_STACK_ALLOC(d, int, nc);   /* paths: own parts in efc_Y */
+  double* za = CSI_STACK_ALLOC(d, double, nv); /* scratch */
+  int* zi = CSI_STACK_ALLOC(d, int, nv);       /* scratch */
   if (!nchain || !chadr || !ownadr || !za || !zi) {
-    cs_stack_free(d, mark);
+    csi_stack_free(d, mark);
     p->nc = 0;
-    return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+    return csi_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
   }
   /* Is every contact's chain one path to the root: the deeper body's last dof kd and its
      ancestors (row kd of dof_Mcol), with the shallower's ks among them? ks would sit at
@@ -594,27 +594,27 @@ CS_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const doub
   if (paths) {
     cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za, zi);
   } else {
-    int* chain = CS_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
-    int* single = CS_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */
-    double* sd = CS_STACK_ALLOC(d, double, nv);          /* D^-1/2 */
+    int* chain = CSI_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
+    int* single = CSI_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */
+    double* sd = CSI_STACK_ALLOC(d, double, nv);          /* D^-1/2 */
     if (!chain || !single || !sd) {
-      cs_stack_free(d, mark);
+      csi_stack_free(d, mark);
       p->nc = 0;
-      return cs_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+      return csi_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
     }
     for (int i = 0; i < nc; i++) {
       const csContact* c = d->contact + i;
       int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
       int* ch = chain + (size_t)i * nv;
-      int nch = nchain[i] = cs_contact_chain(m, b0, b1, ch);
+      int nch = nchain[i] = contact_chain(m, b0, b1, ch);
       /* one path iff its first dof has all the others as ancestors (row length
        * of M) */
       single[i] = nch > 0 && m->dof_Mnum[ch[0]] == nch;
     }
     for (int k = 0; k < nv; k++) sd[k] = sqrt(d->qLDiagInv[k]);
-    cs_build_general(m, d, vfree, chain, nchain, single, sd, za);
+    build_general(m, d, vfree, chain, nchain, single, sd, za);
   }
-  cs_stack_free(d, mark);
+  csi_stack_free(d, mark);
   for (int i = 0; i < nc; i++) {
     double phi = d->contact[i].dist;
     d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;
@@ -622,7 +622,7 @@ CS_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const doub
   int warm = m->opt.warmstart && d->prev_converged;
   for (int i = 0; i < nc; i++) {
     if (warm)
-      cs_warmstart(d, d->contact + i, d->efc_lambda + 3 * i);
+      warmstart(d, d->contact + i, d->efc_lambda + 3 * i);
     else
       d->efc_lambda[3 * i] = d->efc_lambda[3 * i + 1] = d->efc_lambda[3 * i + 2] = 0;
   }

@@ -10,13 +10,13 @@
 #include "solvers/cs_solver.h"
 
 /* The report's sums over the contacts. */
-typedef struct csuReportSums {
+typedef struct ReportSums {
   double eps_p, eps_d, eps_c, sig, err2, g2, l2, v2;
-} csuReportSums;
+} ReportSums;
 
 /* Contact i's terms, from its impulse and velocity v (= its rows of (G + R) lambda + g). */
-static inline void csu_report_contact(const csContactProblem* p, int i, const double* lambda,
-                                      const double v[3], csuReportSums* s) {
+static inline void report_contact(const csContactProblem* p, int i, const double* lambda,
+                                      const double v[3], ReportSums* s) {
   const double* li = lambda + 3 * (size_t)i;
   for (int k = 0; k < 3; k++) {
     size_t row = 3 * (size_t)i + (size_t)k;
@@ -28,17 +28,17 @@ static inline void csu_report_contact(const csContactProblem* p, int i, const do
   /* de Saxce's modified velocity: v~ in K* and <lambda, v~> = 0 encode Signorini, Coulomb
      and maximal dissipation together. |v_T| once for v~, its distance to K* and the
      natural map. */
-  double vt = cs_norm2(v[1], v[2]), dp, dd, dc;
-  csu_ncp_terms(li, v, vt, mu, &dp, &dd, &dc);
+  double vt = csi_norm2(v[1], v[2]), dp, dd, dc;
+  csi_ncp_terms(li, v, vt, mu, &dp, &dd, &dc);
   double ds = fabs(li[0] * v[0]);
   if (dp > s->eps_p) s->eps_p = dp;
   if (dd > s->eps_d) s->eps_d = dd;
   if (dc > s->eps_c) s->eps_c = dc;
   if (ds > s->sig) s->sig = ds;
-  s->err2 += csu_natural_map_sq_vt(li, v, vt, mu);
+  s->err2 += csi_natural_map_sq_vt(li, v, vt, mu);
 }
 
-static void csu_report_finish(const csuReportSums* s, csNcpReport* r) {
+static void report_finish(const ReportSums* s, csNcpReport* r) {
   r->eps_p = s->eps_p;
   r->eps_d = s->eps_d;
   r->eps_c = s->eps_c;
@@ -57,7 +57,7 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
   memset(r, 0, sizeof *r);
   if (!p || p->nc <= 0) return;
   const size_t n = 3 * (size_t)p->nc;
-  csuReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
+  ReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
   /* One contact at a time (row block i of G times lambda), so no scratch vector of size
      3nc is needed: this runs inside the step, which must not allocate. */
   for (int i = 0; i < p->nc; i++) {
@@ -72,18 +72,18 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
     double v[3] = {s0 + p->g[r0], s1 + p->g[r0 + 1], s2 + p->g[r0 + 2]};
     if (p->R)
       for (int k = 0; k < 3; k++) v[k] += p->R[r0 + (size_t)k] * lambda[r0 + (size_t)k];
-    csu_report_contact(p, i, lambda, v, &s);
+    report_contact(p, i, lambda, v, &s);
   }
-  csu_report_finish(&s, r);
+  report_finish(&s, r);
 }
 
-CS_HOT void csu_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
+CSI_HOT void csi_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
                              csNcpReport* r) {
   memset(r, 0, sizeof *r);
   if (!p || p->nc <= 0) return;
-  csuReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
-  for (int i = 0; i < p->nc; i++) csu_report_contact(p, i, lambda, v + 3 * (size_t)i, &s);
-  csu_report_finish(&s, r);
+  ReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < p->nc; i++) report_contact(p, i, lambda, v + 3 * (size_t)i, &s);
+  report_finish(&s, r);
 }
 
 void cs_contact_frame(const double n[3], double frame[9]) {

@@ -96,23 +96,23 @@ void cs_actuator_spec_default(csActuatorSpec* s) {
 }
 
 /* ------------------------------------------------------------------ growth */
-static int cs_grow(csBuilder* b, void** arr, int* cap, int n, size_t elem) {
+static int grow(csBuilder* b, void** arr, int* cap, int n, size_t elem) {
   if (n < *cap) return 1;
   int nc = *cap ? 2 * *cap : 16;
-  void* p = cs_realloc(*arr, (size_t)*cap * elem, (size_t)nc * elem);
+  void* p = csi_realloc(*arr, (size_t)*cap * elem, (size_t)nc * elem);
   if (!p) {
     b->failed = 1;
-    cs_error(CS_ERR_MEMORY, "builder: out of memory");
+    csi_error(CS_ERR_MEMORY, "builder: out of memory");
     return 0;
   }
   *arr = p;
   *cap = nc;
   return 1;
 }
-#define GROW(arr, n, cap) cs_grow(b, (void**)&b->arr, &b->cap, b->n, sizeof(*b->arr))
+#define GROW(arr, n, cap) grow(b, (void**)&b->arr, &b->cap, b->n, sizeof(*b->arr))
 
 csBuilder* cs_builder_new(void) {
-  csBuilder* b = cs_calloc(1, sizeof *b);
+  csBuilder* b = csi_calloc(1, sizeof *b);
   if (!b) return NULL;
   cs_option_default(&b->opt);
   csBodySpec w;
@@ -172,12 +172,12 @@ int cs_builder_nbody(const csBuilder* b) { return b->nbody; }
 int cs_builder_njoint(const csBuilder* b) { return b->njnt; }
 void cs_builder_set_source(csBuilder* b, const char* file) {
   cs_free(b->source);
-  b->source = cs_strdup(file);
+  b->source = csi_strdup(file);
 }
 
-static const char* cs_src(const char* s) { return s ? s : "builder"; }
+static const char* source_name(const char* s) { return s ? s : "builder"; }
 
-static int cs_finite(const double* a, int n) {
+static int all_finite_n(const double* a, int n) {
   for (int i = 0; i < n; i++)
     if (!isfinite(a[i])) return 0;
   return 1;
@@ -185,85 +185,85 @@ static int cs_finite(const double* a, int n) {
 
 int cs_builder_add_body(csBuilder* b, const csBodySpec* s) {
   if (b->nbody > 0 && (s->parent < 0 || s->parent >= b->nbody)) {
-    cs_error(CS_ERR_MODEL, "%s: body '%s': parent %d does not exist", cs_src(s->source),
+    csi_error(CS_ERR_MODEL, "%s: body '%s': parent %d does not exist", source_name(s->source),
              s->name ? s->name : "", s->parent);
     return -1;
   }
-  if (!cs_finite(s->pos, 3) || !cs_finite(s->quat, 4) || !cs_finite(&s->mass, 1) ||
-      !cs_finite(s->ipos, 3) || !cs_finite(s->inertia, 6)) {
-    cs_error(CS_ERR_MODEL, "%s: body '%s': NaN or Inf in pose, mass or inertia",
-             cs_src(s->source), s->name ? s->name : "");
+  if (!all_finite_n(s->pos, 3) || !all_finite_n(s->quat, 4) || !all_finite_n(&s->mass, 1) ||
+      !all_finite_n(s->ipos, 3) || !all_finite_n(s->inertia, 6)) {
+    csi_error(CS_ERR_MODEL, "%s: body '%s': NaN or Inf in pose, mass or inertia",
+             source_name(s->source), s->name ? s->name : "");
     return -1;
   }
   if (s->mass < 0) {
-    cs_error(CS_ERR_MODEL, "%s: body '%s': negative mass %g", cs_src(s->source),
+    csi_error(CS_ERR_MODEL, "%s: body '%s': negative mass %g", source_name(s->source),
              s->name ? s->name : "", s->mass);
     return -1;
   }
   if (!GROW(body, nbody, cbody)) return -1;
   bBody* bb = &b->body[b->nbody];
   bb->s = *s;
-  bb->s.name = cs_strdup(s->name ? s->name : "");
-  bb->s.source = s->source ? cs_strdup(s->source) : NULL;
-  cs_quat_normalize(bb->s.quat);
+  bb->s.name = csi_strdup(s->name ? s->name : "");
+  bb->s.source = s->source ? csi_strdup(s->source) : NULL;
+  csi_quat_normalize(bb->s.quat);
   return b->nbody++;
 }
 
 int cs_builder_add_joint(csBuilder* b, const csJointSpec* s) {
   const char* nm = s->name ? s->name : "";
   if (s->body <= 0 || s->body >= b->nbody) {
-    cs_error(CS_ERR_MODEL, "%s: joint '%s': body %d does not exist (or is the world)",
-             cs_src(s->source), nm, s->body);
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': body %d does not exist (or is the world)",
+             source_name(s->source), nm, s->body);
     return -1;
   }
   if (s->type < CS_JNT_FREE || s->type > CS_JNT_FIXED) {
-    cs_error(CS_ERR_MODEL, "%s: joint '%s': unknown joint type %d", cs_src(s->source), nm,
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': unknown joint type %d", source_name(s->source), nm,
              s->type);
     return -1;
   }
-  if (!cs_finite(s->pos, 3) || !cs_finite(s->axis, 3) || !cs_finite(s->range, 2) ||
+  if (!all_finite_n(s->pos, 3) || !all_finite_n(s->axis, 3) || !all_finite_n(s->range, 2) ||
       !isfinite(s->damping) || !isfinite(s->armature)) {
-    cs_error(CS_ERR_MODEL, "%s: joint '%s': NaN or Inf in a field", cs_src(s->source), nm);
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': NaN or Inf in a field", source_name(s->source), nm);
     return -1;
   }
   if (s->damping < 0 || s->armature < 0) {
-    cs_error(CS_ERR_MODEL, "%s: joint '%s': negative damping or armature", cs_src(s->source),
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': negative damping or armature", source_name(s->source),
              nm);
     return -1;
   }
   if ((s->type == CS_JNT_REVOLUTE || s->type == CS_JNT_PRISMATIC) &&
-      cs_norm3(s->axis) < 1e-12) {
-    cs_error(CS_ERR_MODEL, "%s: joint '%s': zero axis", cs_src(s->source), nm);
+      csi_norm3(s->axis) < 1e-12) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': zero axis", source_name(s->source), nm);
     return -1;
   }
   if (s->limited && s->range[0] > s->range[1]) {
-    cs_error(CS_ERR_MODEL, "%s: joint '%s': range lower %g > upper %g", cs_src(s->source), nm,
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': range lower %g > upper %g", source_name(s->source), nm,
              s->range[0], s->range[1]);
     return -1;
   }
   if (!GROW(jnt, njnt, cjnt)) return -1;
   csJointSpec* j = &b->jnt[b->njnt];
   *j = *s;
-  j->name = cs_strdup(nm);
-  j->source = s->source ? cs_strdup(s->source) : NULL;
-  if (j->type == CS_JNT_REVOLUTE || j->type == CS_JNT_PRISMATIC) cs_normalize3(j->axis);
+  j->name = csi_strdup(nm);
+  j->source = s->source ? csi_strdup(s->source) : NULL;
+  if (j->type == CS_JNT_REVOLUTE || j->type == CS_JNT_PRISMATIC) csi_normalize3(j->axis);
   return b->njnt++;
 }
 
 int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
   const char* nm = s->name ? s->name : "";
   if (s->body < 0 || s->body >= b->nbody) {
-    cs_error(CS_ERR_MODEL, "%s: geom '%s': body %d does not exist", cs_src(s->source), nm,
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': body %d does not exist", source_name(s->source), nm,
              s->body);
     return -1;
   }
   if (s->type < 0 || s->type >= CS_GEOM_NTYPES) {
-    cs_error(CS_ERR_MODEL, "%s: geom '%s': unknown type %d", cs_src(s->source), nm, s->type);
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': unknown type %d", source_name(s->source), nm, s->type);
     return -1;
   }
-  if (!cs_finite(s->size, 3) || !cs_finite(s->pos, 3) || !cs_finite(s->quat, 4) ||
+  if (!all_finite_n(s->size, 3) || !all_finite_n(s->pos, 3) || !all_finite_n(s->quat, 4) ||
       !isfinite(s->friction) || !isfinite(s->margin)) {
-    cs_error(CS_ERR_MODEL, "%s: geom '%s': NaN or Inf in size or pose", cs_src(s->source), nm);
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': NaN or Inf in size or pose", source_name(s->source), nm);
     return -1;
   }
   int nsz = s->type == CS_GEOM_SPHERE ? 1
@@ -272,112 +272,112 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
                                        : 0;
   for (int i = 0; i < nsz; i++)
     if (!(s->size[i] > 0)) {
-      cs_error(CS_ERR_MODEL, "%s: geom '%s': size[%d] = %g must be > 0 (degenerate geometry)",
-               cs_src(s->source), nm, i, s->size[i]);
+      csi_error(CS_ERR_MODEL, "%s: geom '%s': size[%d] = %g must be > 0 (degenerate geometry)",
+               source_name(s->source), nm, i, s->size[i]);
       return -1;
     }
   if (s->friction < 0) {
-    cs_error(CS_ERR_MODEL, "%s: geom '%s': negative friction %g", cs_src(s->source), nm,
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': negative friction %g", source_name(s->source), nm,
              s->friction);
     return -1;
   }
   if (s->type == CS_GEOM_MESH && (s->mesh < 0 || s->mesh >= b->nmesh)) {
-    cs_error(CS_ERR_MODEL, "%s: geom '%s': mesh %d does not exist", cs_src(s->source), nm,
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': mesh %d does not exist", source_name(s->source), nm,
              s->mesh);
     return -1;
   }
   if (s->type == CS_GEOM_HFIELD && (s->hfield < 0 || s->hfield >= b->nhfield)) {
-    cs_error(CS_ERR_MODEL, "%s: geom '%s': heightfield %d does not exist", cs_src(s->source),
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': heightfield %d does not exist", source_name(s->source),
              nm, s->hfield);
     return -1;
   }
   if (!GROW(geom, ngeom, cgeom)) return -1;
   csGeomSpec* g = &b->geom[b->ngeom];
   *g = *s;
-  g->name = cs_strdup(nm);
-  g->source = s->source ? cs_strdup(s->source) : NULL;
-  cs_quat_normalize(g->quat);
+  g->name = csi_strdup(nm);
+  g->source = s->source ? csi_strdup(s->source) : NULL;
+  csi_quat_normalize(g->quat);
   return b->ngeom++;
 }
 
 int cs_builder_add_site(csBuilder* b, const csSiteSpec* s) {
   if (s->body < 0 || s->body >= b->nbody) {
-    cs_error(CS_ERR_MODEL, "site '%s': body %d does not exist", s->name ? s->name : "",
+    csi_error(CS_ERR_MODEL, "site '%s': body %d does not exist", s->name ? s->name : "",
              s->body);
     return -1;
   }
-  if (!cs_finite(s->pos, 3) || !cs_finite(s->quat, 4)) {
-    cs_error(CS_ERR_MODEL, "site '%s': NaN or Inf in pose", s->name ? s->name : "");
+  if (!all_finite_n(s->pos, 3) || !all_finite_n(s->quat, 4)) {
+    csi_error(CS_ERR_MODEL, "site '%s': NaN or Inf in pose", s->name ? s->name : "");
     return -1;
   }
   if (!GROW(site, nsite, csite)) return -1;
   csSiteSpec* t = &b->site[b->nsite];
   *t = *s;
-  t->name = cs_strdup(s->name ? s->name : "");
-  cs_quat_normalize(t->quat);
+  t->name = csi_strdup(s->name ? s->name : "");
+  csi_quat_normalize(t->quat);
   return b->nsite++;
 }
 
 int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s) {
   const char* nm = s->name ? s->name : "";
   if (s->joint < 0 || s->joint >= b->njnt) {
-    cs_error(CS_ERR_MODEL, "%s: actuator '%s': joint %d does not exist", cs_src(s->source), nm,
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': joint %d does not exist", source_name(s->source), nm,
              s->joint);
     return -1;
   }
   int t = b->jnt[s->joint].type;
   if (t != CS_JNT_REVOLUTE && t != CS_JNT_PRISMATIC) {
-    cs_error(CS_ERR_MODEL, "%s: actuator '%s': joint '%s' is not a single-dof joint",
-             cs_src(s->source), nm, b->jnt[s->joint].name);
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': joint '%s' is not a single-dof joint",
+             source_name(s->source), nm, b->jnt[s->joint].name);
     return -1;
   }
   if (s->type != CS_ACT_MOTOR && s->type != CS_ACT_POSITION) {
-    cs_error(CS_ERR_MODEL, "%s: actuator '%s': unknown type %d", cs_src(s->source), nm,
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': unknown type %d", source_name(s->source), nm,
              s->type);
     return -1;
   }
-  if (!isfinite(s->gear) || !isfinite(s->kp) || !isfinite(s->kd) || !cs_finite(s->ctrlrange, 2) ||
-      !cs_finite(s->forcerange, 2)) {
-    cs_error(CS_ERR_MODEL, "%s: actuator '%s': NaN or Inf in a field", cs_src(s->source), nm);
+  if (!isfinite(s->gear) || !isfinite(s->kp) || !isfinite(s->kd) || !all_finite_n(s->ctrlrange, 2) ||
+      !all_finite_n(s->forcerange, 2)) {
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': NaN or Inf in a field", source_name(s->source), nm);
     return -1;
   }
   if ((s->ctrllimited && s->ctrlrange[0] > s->ctrlrange[1]) ||
       (s->forcelimited && s->forcerange[0] > s->forcerange[1])) {
-    cs_error(CS_ERR_MODEL, "%s: actuator '%s': range lower > upper", cs_src(s->source), nm);
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': range lower > upper", source_name(s->source), nm);
     return -1;
   }
   if (!GROW(act, nact, cact)) return -1;
   csActuatorSpec* a = &b->act[b->nact];
   *a = *s;
-  a->name = cs_strdup(nm);
-  a->source = s->source ? cs_strdup(s->source) : NULL;
+  a->name = csi_strdup(nm);
+  a->source = s->source ? csi_strdup(s->source) : NULL;
   return b->nact++;
 }
 
 int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double* vert,
                         int nface, const int* face) {
   if (nvert < 4 || nface < 4 || !vert || !face) {
-    cs_error(CS_ERR_MODEL, "mesh '%s': needs at least 4 vertices and 4 faces (has %d, %d)",
+    csi_error(CS_ERR_MODEL, "mesh '%s': needs at least 4 vertices and 4 faces (has %d, %d)",
              name ? name : "", nvert, nface);
     return -1;
   }
-  if (!cs_finite(vert, 3 * nvert)) {
-    cs_error(CS_ERR_MODEL, "mesh '%s': NaN or Inf vertex", name ? name : "");
+  if (!all_finite_n(vert, 3 * nvert)) {
+    csi_error(CS_ERR_MODEL, "mesh '%s': NaN or Inf vertex", name ? name : "");
     return -1;
   }
   for (int i = 0; i < 3 * nface; i++)
     if (face[i] < 0 || face[i] >= nvert) {
-      cs_error(CS_ERR_MODEL, "mesh '%s': face %d refers to vertex %d of %d", name ? name : "",
+      csi_error(CS_ERR_MODEL, "mesh '%s': face %d refers to vertex %d of %d", name ? name : "",
                i / 3, face[i], nvert);
       return -1;
     }
   if (!GROW(mesh, nmesh, cmesh)) return -1;
   bMesh* me = &b->mesh[b->nmesh];
-  me->name = cs_strdup(name ? name : "");
+  me->name = csi_strdup(name ? name : "");
   me->nvert = nvert;
   me->nface = nface;
-  me->vert = cs_malloc(sizeof(double) * 3 * (size_t)nvert);
-  me->face = cs_malloc(sizeof(int) * 3 * (size_t)nface);
+  me->vert = csi_malloc(sizeof(double) * 3 * (size_t)nvert);
+  me->face = csi_malloc(sizeof(int) * 3 * (size_t)nface);
   if (!me->name || !me->vert || !me->face) {
     b->failed = 1;
     return -1;
@@ -391,46 +391,46 @@ int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol,
                           const double size[4], const double* data) {
   const char* nm = name ? name : "";
   if (nrow < 2 || ncol < 2) {
-    cs_error(CS_ERR_MODEL, "hfield '%s': nrow = %d and ncol = %d must both be >= 2", nm, nrow,
+    csi_error(CS_ERR_MODEL, "hfield '%s': nrow = %d and ncol = %d must both be >= 2", nm, nrow,
              ncol);
     return -1;
   }
   if ((long long)nrow * ncol > 1 << 28) {
-    cs_error(CS_ERR_MODEL, "hfield '%s': %d x %d samples is too many", nm, nrow, ncol);
+    csi_error(CS_ERR_MODEL, "hfield '%s': %d x %d samples is too many", nm, nrow, ncol);
     return -1;
   }
   if (!size || !data) {
-    cs_error(CS_ERR_ARG, "hfield '%s': NULL size or data", nm);
+    csi_error(CS_ERR_ARG, "hfield '%s': NULL size or data", nm);
     return -1;
   }
   static const char* const what[4] = {"half extent x", "half extent y", "height",
                                       "base depth"};
   for (int k = 0; k < 4; k++)
     if (!(size[k] > 0) || !isfinite(size[k])) {
-      cs_error(CS_ERR_MODEL, "hfield '%s': size[%d] (%s) = %g must be finite and > 0", nm, k,
+      csi_error(CS_ERR_MODEL, "hfield '%s': size[%d] (%s) = %g must be finite and > 0", nm, k,
                what[k], size[k]);
       return -1;
     }
   int n = nrow * ncol;
   for (int i = 0; i < n; i++)
     if (!(data[i] >= 0 && data[i] <= 1)) {
-      cs_error(CS_ERR_MODEL, "hfield '%s': elevation %d (row %d, column %d) = %g is not in "
+      csi_error(CS_ERR_MODEL, "hfield '%s': elevation %d (row %d, column %d) = %g is not in "
                "[0, 1] (elevations are fractions of size[2])", nm, i, i / ncol, i % ncol,
                data[i]);
       return -1;
     }
   if (!GROW(hfield, nhfield, chfield)) return -1;
   bHfield* h = &b->hfield[b->nhfield];
-  h->name = cs_strdup(nm);
+  h->name = csi_strdup(nm);
   h->nrow = nrow;
   h->ncol = ncol;
   memcpy(h->size, size, sizeof h->size);
-  h->data = cs_malloc(sizeof(double) * (size_t)n);
+  h->data = csi_malloc(sizeof(double) * (size_t)n);
   if (!h->name || !h->data) {
     cs_free(h->name);
     cs_free(h->data);
     b->failed = 1;
-    cs_error(CS_ERR_MEMORY, "builder: out of memory");
+    csi_error(CS_ERR_MEMORY, "builder: out of memory");
     return -1;
   }
   memcpy(h->data, data, sizeof(double) * (size_t)n);
@@ -439,7 +439,7 @@ int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol,
 
 int cs_builder_add_exclude(csBuilder* b, int b1, int b2) {
   if (b1 < 0 || b1 >= b->nbody || b2 < 0 || b2 >= b->nbody) {
-    cs_error(CS_ERR_MODEL, "exclude: body %d or %d does not exist", b1, b2);
+    csi_error(CS_ERR_MODEL, "exclude: body %d or %d does not exist", b1, b2);
     return -1;
   }
   if (!GROW(excl, nexcl, cexcl)) return -1;
@@ -460,7 +460,7 @@ void cs_builder_add_note(csBuilder* b, const char* fmt, ...) {
   size_t need = b->nnotes + (size_t)n + 2;
   if (need > b->cnotes) {
     size_t nc = need * 2 + 256;
-    char* p = cs_realloc(b->notes, b->cnotes, nc);
+    char* p = csi_realloc(b->notes, b->cnotes, nc);
     if (!p) {
       b->failed = 1;
       return;
@@ -476,36 +476,36 @@ void cs_builder_add_note(csBuilder* b, const char* fmt, ...) {
 
 /* ------------------------------------------------------------------ compile */
 /* pose composition: (p, q) = (pa, qa) * (pb, qb) */
-static void cs_pose_mul(double* p, double* q, const double* pa, const double* qa,
+static void pose_mul(double* p, double* q, const double* pa, const double* qa,
                         const double* pb, const double* qb) {
   double t[3], qq[4];
-  cs_quat_rotate(t, qa, pb);
-  cs_add3(p, pa, t);
-  cs_quat_mul(qq, qa, qb);
-  cs_quat_normalize(qq);
+  csi_quat_rotate(t, qa, pb);
+  csi_add3(p, pa, t);
+  csi_quat_mul(qq, qa, qb);
+  csi_quat_normalize(qq);
   memcpy(q, qq, sizeof qq);
 }
 
-static int cs_nq_of(int type) {
+static int nq_of(int type) {
   return type == CS_JNT_FREE ? 7 : type == CS_JNT_BALL ? 4 : type == CS_JNT_FIXED ? 0 : 1;
 }
-static int cs_nv_of(int type) {
+static int nv_of(int type) {
   return type == CS_JNT_FREE ? 6 : type == CS_JNT_BALL ? 3 : type == CS_JNT_FIXED ? 0 : 1;
 }
 
 /* Inertia check: mass > 0, eigenvalues > 0, triangle inequality (relative 1e-9). */
-static csStatus cs_check_inertia(const char* src, const char* name, double mass, double* I,
+static csStatus check_inertia(const char* src, const char* name, double mass, double* I,
                                  int balance, char* note) {
   if (!(mass > 0))
-    return cs_error(CS_ERR_MODEL,
+    return csi_error(CS_ERR_MODEL,
                     "%s: body '%s': mass %g of a moving body must be > 0 (after merging "
                     "fixed children)",
                     src, name, mass);
   double e[3];
-  csu_sym_eig3(I, e, NULL);
+  csi_sym_eig3(I, e, NULL);
   double scale = fabs(e[2]) > 0 ? fabs(e[2]) : 1;
   if (!(e[0] > 1e-12 * scale) || !(e[0] > 0))
-    return cs_error(CS_ERR_MODEL,
+    return csi_error(CS_ERR_MODEL,
                     "%s: body '%s': inertia not positive definite (principal moments %g %g %g)",
                     src, name, e[0], e[1], e[2]);
   if (e[0] + e[1] < e[2] * (1 - 1e-9) && balance) {
@@ -523,7 +523,7 @@ static csStatus cs_check_inertia(const char* src, const char* name, double mass,
     return CS_OK;
   }
   if (e[0] + e[1] < e[2] * (1 - 1e-9))
-    return cs_error(CS_ERR_MODEL,
+    return csi_error(CS_ERR_MODEL,
                     "%s: body '%s': inertia violates the triangle inequality (principal "
                     "moments %g %g %g); load with balance_inertia (--balance-inertia) to repair",
                     src, name, e[0], e[1], e[2]);
@@ -532,10 +532,10 @@ static csStatus cs_check_inertia(const char* src, const char* name, double mass,
 
 /* Add body inertia (mass, com c, I about com, all in frame F) into accumulators expressed
    about the origin of F: m, m c, I_origin. */
-static void cs_accum_inertia(double* acc, double mass, const double* c, const double* Icom) {
+static void accum_inertia(double* acc, double mass, const double* c, const double* Icom) {
   acc[0] += mass;
   acc[1] += mass * c[0], acc[2] += mass * c[1], acc[3] += mass * c[2];
-  double cc = cs_dot3(c, c);
+  double cc = csi_dot3(c, c);
   acc[4] += Icom[0] + mass * (cc - c[0] * c[0]);
   acc[5] += Icom[1] + mass * (cc - c[1] * c[1]);
   acc[6] += Icom[2] + mass * (cc - c[2] * c[2]);
@@ -544,18 +544,18 @@ static void cs_accum_inertia(double* acc, double mass, const double* c, const do
   acc[9] += Icom[5] - mass * c[1] * c[2];
 }
 
-static double cs_geom_rbound(int type, const double* size, const double* vert, int nvert) {
+static double geom_rbound(int type, const double* size, const double* vert, int nvert) {
   switch (type) {
     case CS_GEOM_PLANE: return 0;
     case CS_GEOM_SPHERE: return size[0];
     case CS_GEOM_CAPSULE: return size[0] + size[1];
     case CS_GEOM_CYLINDER: return sqrt(size[0] * size[0] + size[1] * size[1]);
-    case CS_GEOM_BOX: return cs_norm3(size);
+    case CS_GEOM_BOX: return csi_norm3(size);
     case CS_GEOM_MESH: {
       double r = 0;
       for (int i = 0; i < nvert; i++) {
         double v[3] = {vert[3 * i] * size[0], vert[3 * i + 1] * size[1], vert[3 * i + 2] * size[2]};
-        double n = cs_norm3(v);
+        double n = csi_norm3(v);
         if (n > r) r = n;
       }
       return r;
@@ -566,24 +566,24 @@ static double cs_geom_rbound(int type, const double* size, const double* vert, i
 
 csStatus cs_compile(const csBuilder* b, csModel** out) {
   *out = NULL;
-  if (b->failed) return cs_error(CS_ERR_MEMORY, "builder: an allocation failed earlier");
+  if (b->failed) return csi_error(CS_ERR_MEMORY, "builder: an allocation failed earlier");
   const char* file = b->source ? b->source : "model";
   int nb = b->nbody;
   csStatus st = CS_OK;
 
   /* scratch */
-  int* movable = cs_calloc((size_t)nb, sizeof(int));
-  int* target = cs_calloc((size_t)nb, sizeof(int));
-  int* newid = cs_calloc((size_t)nb, sizeof(int));
-  double* relp = cs_calloc((size_t)nb * 3, sizeof(double)); /* pose of builder body in target */
-  double* relq = cs_calloc((size_t)nb * 4, sizeof(double));
-  double* acc = cs_calloc((size_t)nb * 10, sizeof(double));
-  int* jntnew = cs_calloc((size_t)(b->njnt + 1), sizeof(int));
+  int* movable = csi_calloc((size_t)nb, sizeof(int));
+  int* target = csi_calloc((size_t)nb, sizeof(int));
+  int* newid = csi_calloc((size_t)nb, sizeof(int));
+  double* relp = csi_calloc((size_t)nb * 3, sizeof(double)); /* pose of builder body in target */
+  double* relq = csi_calloc((size_t)nb * 4, sizeof(double));
+  double* acc = csi_calloc((size_t)nb * 10, sizeof(double));
+  int* jntnew = csi_calloc((size_t)(b->njnt + 1), sizeof(int));
   int* hull = NULL;    /* hull vertex indices of every mesh, one after another */
   int* hullnum = NULL; /* (nmesh) */
-  csModel* m = cs_calloc(1, sizeof *m);
+  csModel* m = csi_calloc(1, sizeof *m);
   if (!movable || !target || !newid || !relp || !relq || !acc || !jntnew || !m) {
-    st = cs_error(CS_ERR_MEMORY, "compile: out of memory");
+    st = csi_error(CS_ERR_MEMORY, "compile: out of memory");
     goto done;
   }
 
@@ -597,8 +597,8 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
       for (int k = 0; k < b->njnt; k++)
         if (b->jnt[k].body == J->body && b->jnt[k].type != CS_JNT_FIXED) count++;
       if (count != 1) {
-        st = cs_error(CS_ERR_MODEL, "%s: joint '%s': a free joint must be the only joint of "
-                      "its body", cs_src(J->source), J->name);
+        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': a free joint must be the only joint of "
+                      "its body", source_name(J->source), J->name);
         goto done;
       }
     }
@@ -607,8 +607,8 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   for (int j = 1; j < b->njnt; j++)
     for (int k = 0; k < j - 1; k++)
       if (b->jnt[k].body == b->jnt[j].body && b->jnt[j - 1].body != b->jnt[j].body) {
-        st = cs_error(CS_ERR_MODEL, "%s: joint '%s': joints of body '%s' are not added "
-                      "one after another", cs_src(b->jnt[j].source), b->jnt[j].name,
+        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': joints of body '%s' are not added "
+                      "one after another", source_name(b->jnt[j].source), b->jnt[j].name,
                       b->body[b->jnt[j].body].s.name);
         goto done;
       }
@@ -617,19 +617,19 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   int nkept = 1;
   target[0] = 0;
   newid[0] = 0;
-  cs_quat_identity(relq);
+  csi_quat_identity(relq);
   for (int i = 1; i < nb; i++) {
     const csBodySpec* s = &b->body[i].s;
     int p = s->parent;
     if (movable[i]) {
       target[i] = i;
       newid[i] = nkept++;
-      cs_zero(relp + 3 * i, 3);
-      cs_quat_identity(relq + 4 * i);
+      csi_zero(relp + 3 * i, 3);
+      csi_quat_identity(relq + 4 * i);
     } else {
       target[i] = target[p];
       newid[i] = -1;
-      cs_pose_mul(relp + 3 * i, relq + 4 * i, relp + 3 * p, relq + 4 * p, s->pos, s->quat);
+      pose_mul(relp + 3 * i, relq + 4 * i, relp + 3 * p, relq + 4 * p, s->pos, s->quat);
     }
   }
   /* inertia accumulation in target frames */
@@ -638,11 +638,11 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     int t = target[i];
     if (t == 0) continue; /* welded to the world: static */
     double R[9], c[3], Iw[6];
-    cs_quat2mat(R, relq + 4 * i);
-    cs_mulmat3vec(c, R, s->ipos);
-    cs_add3(c, c, relp + 3 * i);
-    cs_sym_rotate(Iw, R, s->inertia);
-    cs_accum_inertia(acc + 10 * t, s->mass, c, Iw);
+    csi_quat2mat(R, relq + 4 * i);
+    csi_mulmat3vec(c, R, s->ipos);
+    csi_add3(c, c, relp + 3 * i);
+    csi_sym_rotate(Iw, R, s->inertia);
+    accum_inertia(acc + 10 * t, s->mass, c, Iw);
   }
 
   /* sizes */
@@ -653,8 +653,8 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     jntnew[j] = -1;
     if (J->type == CS_JNT_FIXED) continue;
     jntnew[j] = m->njnt++;
-    m->nq += cs_nq_of(J->type);
-    m->nv += cs_nv_of(J->type);
+    m->nq += nq_of(J->type);
+    m->nv += nv_of(J->type);
   }
   m->ngeom = b->ngeom;
   m->nsite = b->nsite;
@@ -668,10 +668,10 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   }
   /* convex hulls of the meshes (collision uses them), and the scaled copies per geom */
   if (b->nmesh) {
-    hull = cs_calloc((size_t)m->nmeshvert + 1, sizeof(int));
-    hullnum = cs_calloc((size_t)b->nmesh, sizeof(int));
+    hull = csi_calloc((size_t)m->nmeshvert + 1, sizeof(int));
+    hullnum = csi_calloc((size_t)b->nmesh, sizeof(int));
     if (!hull || !hullnum) {
-      st = cs_error(CS_ERR_MEMORY, "%s: out of memory (mesh hulls)", file);
+      st = csi_error(CS_ERR_MEMORY, "%s: out of memory (mesh hulls)", file);
       goto done;
     }
     int off = 0;
@@ -679,7 +679,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
       const bMesh* me = &b->mesh[i];
       double ext = 0;
       for (int v = 0; v < 3 * me->nvert; v++) ext = fmax(ext, fabs(me->vert[v]));
-      int nh = csu_convex_hull(me->vert, me->nvert, 1e-9 * (ext > 0 ? ext : 1), hull + off);
+      int nh = csi_convex_hull(me->vert, me->nvert, 1e-9 * (ext > 0 ? ext : 1), hull + off);
       hullnum[i] = nh > 0 ? nh : 0;
       off += hullnum[i];
     }
@@ -689,10 +689,10 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     const csGeomSpec* G = &b->geom[g];
     if (G->type != CS_GEOM_MESH) continue;
     if (hullnum[G->mesh] == 0 && (G->contype || G->conaffinity)) {
-      st = cs_error(CS_ERR_MODEL,
+      st = csi_error(CS_ERR_MODEL,
                     "%s: geom '%s': mesh '%s' is flat or degenerate (no volume), so it cannot "
                     "collide; give it contype=\"0\" conaffinity=\"0\" or fix the mesh",
-                    cs_src(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                    source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
                     b->mesh[G->mesh].name);
       goto done;
     }
@@ -704,7 +704,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     long long nd = 0;
     for (int i = 0; i < b->nhfield; i++) nd += (long long)b->hfield[i].nrow * b->hfield[i].ncol;
     if (nd > 1 << 30) {
-      st = cs_error(CS_ERR_MODEL, "%s: %lld heightfield samples in all is too many", file, nd);
+      st = csi_error(CS_ERR_MODEL, "%s: %lld heightfield samples in all is too many", file, nd);
       goto done;
     }
     m->nhfielddata = (int)nd;
@@ -712,10 +712,10 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   for (int g = 0; g < b->ngeom; g++) {
     const csGeomSpec* G = &b->geom[g];
     if (G->type != CS_GEOM_HFIELD || target[G->body] == 0) continue;
-    st = cs_error(CS_ERR_MODEL,
+    st = csi_error(CS_ERR_MODEL,
                   "%s: geom '%s': a heightfield geom must be static, on the world body (or a "
                   "body welded to it), but body '%s' moves",
-                  cs_src(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                  source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
                   b->body[G->body].s.name);
     goto done;
   }
@@ -735,25 +735,25 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   /* dof tree depth -> nM; computed after layout below, so first count depths here */
   {
     /* need body dof counts in the new order */
-    int* bdof = cs_calloc((size_t)nkept, sizeof(int));
-    int* bpar = cs_calloc((size_t)nkept, sizeof(int));
+    int* bdof = csi_calloc((size_t)nkept, sizeof(int));
+    int* bpar = csi_calloc((size_t)nkept, sizeof(int));
     if (!bdof || !bpar) {
       cs_free(bdof);
       cs_free(bpar);
-      st = cs_error(CS_ERR_MEMORY, "compile: out of memory");
+      st = csi_error(CS_ERR_MEMORY, "compile: out of memory");
       goto done;
     }
     for (int j = 0; j < b->njnt; j++)
-      if (jntnew[j] >= 0) bdof[newid[b->jnt[j].body]] += cs_nv_of(b->jnt[j].type);
+      if (jntnew[j] >= 0) bdof[newid[b->jnt[j].body]] += nv_of(b->jnt[j].type);
     bpar[0] = -1;
     for (int i = 1; i < nb; i++)
       if (movable[i]) bpar[newid[i]] = newid[target[b->body[i].s.parent]];
     /* depth(dof) = number of dofs on the path to the root including itself */
-    int* bdepth = cs_calloc((size_t)nkept, sizeof(int)); /* dofs up to and including body */
+    int* bdepth = csi_calloc((size_t)nkept, sizeof(int)); /* dofs up to and including body */
     if (!bdepth) {
       cs_free(bdof);
       cs_free(bpar);
-      st = cs_error(CS_ERR_MEMORY, "compile: out of memory");
+      st = csi_error(CS_ERR_MEMORY, "compile: out of memory");
       goto done;
     }
     long nM = 0;
@@ -768,13 +768,13 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     cs_free(bdepth);
   }
 
-  m->nbuffer_ = cs_model_layout(m, NULL);
-  m->buffer_ = cs_calloc(1, m->nbuffer_);
+  m->nbuffer_ = csi_model_layout(m, NULL);
+  m->buffer_ = csi_calloc(1, m->nbuffer_);
   if (!m->buffer_) {
-    st = cs_error(CS_ERR_MEMORY, "compile: out of memory (%zu bytes)", m->nbuffer_);
+    st = csi_error(CS_ERR_MEMORY, "compile: out of memory (%zu bytes)", m->nbuffer_);
     goto done;
   }
-  cs_model_layout(m, m->buffer_);
+  csi_model_layout(m, m->buffer_);
 
   /* names */
   size_t noff = 1;
@@ -799,20 +799,20 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     PUTNAME(m->body_name[k], s->name);
     if (i == 0) {
       m->body_parent[0] = -1;
-      cs_quat_identity(m->body_quat);
+      csi_quat_identity(m->body_quat);
       continue;
     }
     int p = s->parent;
     m->body_parent[k] = newid[target[p]];
-    cs_pose_mul(m->body_pos + 3 * k, m->body_quat + 4 * k, relp + 3 * p, relq + 4 * p, s->pos,
+    pose_mul(m->body_pos + 3 * k, m->body_quat + 4 * k, relp + 3 * p, relq + 4 * p, s->pos,
                 s->quat);
     const double* a = acc + 10 * i;
     double mass = a[0];
     m->body_mass[k] = mass;
     double c[3] = {0, 0, 0};
-    if (mass > 0) cs_scl3(c, a + 1, 1.0 / mass);
-    cs_copy3(m->body_ipos + 3 * k, c);
-    double cc = cs_dot3(c, c);
+    if (mass > 0) csi_scl3(c, a + 1, 1.0 / mass);
+    csi_copy3(m->body_ipos + 3 * k, c);
+    double cc = csi_dot3(c, c);
     double* I = m->body_inertia + 6 * k;
     I[0] = a[4] - mass * (cc - c[0] * c[0]);
     I[1] = a[5] - mass * (cc - c[1] * c[1]);
@@ -822,7 +822,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     I[5] = a[9] + mass * c[1] * c[2];
     char where[512];
     snprintf(where, sizeof where, "%s", s->source ? s->source : file);
-    st = cs_check_inertia(where, s->name, mass, I, b->balance_inertia, m->notes);
+    st = check_inertia(where, s->name, mass, I, b->balance_inertia, m->notes);
     if (st != CS_OK) goto done;
   }
   for (int k = 0; k < nkept; k++) {
@@ -846,8 +846,8 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
         m->jnt_body[jn] = k;
         m->jnt_qposadr[jn] = qa;
         m->jnt_dofadr[jn] = da;
-        cs_copy3(m->jnt_pos + 3 * jn, J->pos);
-        cs_copy3(m->jnt_axis + 3 * jn, J->axis);
+        csi_copy3(m->jnt_pos + 3 * jn, J->pos);
+        csi_copy3(m->jnt_axis + 3 * jn, J->axis);
         m->jnt_limited[jn] = J->limited;
         m->jnt_range[2 * jn] = J->range[0];
         m->jnt_range[2 * jn + 1] = J->range[1];
@@ -855,7 +855,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
         if (m->body_jntadr[k] < 0) m->body_jntadr[k] = jn;
         m->body_jntnum[k]++;
         if (m->body_dofadr[k] < 0) m->body_dofadr[k] = da;
-        int nvj = cs_nv_of(J->type);
+        int nvj = nv_of(J->type);
         m->body_dofnum[k] += nvj;
         for (int d = 0; d < nvj; d++) {
           m->dof_body[da + d] = k;
@@ -868,16 +868,16 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
           /* the free body's own placement is its initial position */
           int bi = J->body;
           double p[3], q[4];
-          cs_pose_mul(p, q, relp + 3 * b->body[bi].s.parent, relq + 4 * b->body[bi].s.parent,
+          pose_mul(p, q, relp + 3 * b->body[bi].s.parent, relq + 4 * b->body[bi].s.parent,
                       b->body[bi].s.pos, b->body[bi].s.quat);
-          cs_copy3(m->qpos0 + qa, p);
+          csi_copy3(m->qpos0 + qa, p);
           memcpy(m->qpos0 + qa + 3, q, sizeof q);
         } else if (J->type == CS_JNT_BALL) {
-          cs_quat_identity(m->qpos0 + qa);
+          csi_quat_identity(m->qpos0 + qa);
         } else {
           m->qpos0[qa] = 0;
         }
-        qa += cs_nq_of(J->type);
+        qa += nq_of(J->type);
         da += nvj;
         jn++;
       }
@@ -889,14 +889,14 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     if (m->jnt_type[jn] == CS_JNT_FREE) {
       int k = m->jnt_body[jn];
       if (m->body_parent[k] != 0) {
-        st = cs_error(CS_ERR_MODEL, "%s: joint '%s': a free joint's body must be a child of "
+        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': a free joint's body must be a child of "
                       "the world", file, m->names + m->jnt_name[jn]);
         goto done;
       }
-      cs_zero(m->body_pos + 3 * k, 3);
-      cs_quat_identity(m->body_quat + 4 * k);
-      if (cs_norm3(m->jnt_pos + 3 * jn) != 0) {
-        st = cs_error(CS_ERR_MODEL, "%s: joint '%s': a free joint's anchor must be the body "
+      csi_zero(m->body_pos + 3 * k, 3);
+      csi_quat_identity(m->body_quat + 4 * k);
+      if (csi_norm3(m->jnt_pos + 3 * jn) != 0) {
+        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': a free joint's anchor must be the body "
                       "origin", file, m->names + m->jnt_name[jn]);
         goto done;
       }
@@ -920,7 +920,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
       adr += n;
     }
     if (adr != m->nM) {
-      st = cs_error(CS_ERR_MODEL, "%s: internal error: mass matrix size %d != %d", file, adr,
+      st = csi_error(CS_ERR_MODEL, "%s: internal error: mass matrix size %d != %d", file, adr,
                     m->nM);
       goto done;
     }
@@ -984,11 +984,11 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
         m->geom_contype[gi] = G->contype;
         m->geom_conaffinity[gi] = G->conaffinity;
         m->geom_mesh[gi] = G->type == CS_GEOM_MESH ? G->mesh : -1;
-        cs_copy3(m->geom_size + 3 * gi, G->size);
+        csi_copy3(m->geom_size + 3 * gi, G->size);
         if (G->type == CS_GEOM_MESH)
           for (int a = 0; a < 3; a++)
             if (m->geom_size[3 * gi + a] == 0) m->geom_size[3 * gi + a] = 1;
-        cs_pose_mul(m->geom_pos + 3 * gi, m->geom_quat + 4 * gi, relp + 3 * G->body,
+        pose_mul(m->geom_pos + 3 * gi, m->geom_quat + 4 * gi, relp + 3 * G->body,
                     relq + 4 * G->body, G->pos, G->quat);
         m->geom_friction[gi] = G->friction;
         m->geom_margin[gi] = G->margin;
@@ -1005,14 +1005,14 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
             for (int a = 0; a < 3; a++) m->geom_vert[3 * gva + a] = sc[a] * v[a];
           }
         }
-        m->geom_rbound[gi] = cs_geom_rbound(G->type, m->geom_size + 3 * gi,
+        m->geom_rbound[gi] = geom_rbound(G->type, m->geom_size + 3 * gi,
                                             mi >= 0 ? m->mesh_vert + 3 * m->mesh_vertadr[mi] : NULL,
                                             mi >= 0 ? m->mesh_vertnum[mi] : 0);
         m->geom_hfield[gi] = G->type == CS_GEOM_HFIELD ? G->hfield : -1;
         if (G->type == CS_GEOM_HFIELD) {
           /* geom_size: the heightfield's extents; rbound: its box (base included) */
           const double* hs = m->hfield_size + 4 * G->hfield;
-          cs_copy3(m->geom_size + 3 * gi, hs);
+          csi_copy3(m->geom_size + 3 * gi, hs);
           m->geom_rbound[gi] = sqrt(hs[0] * hs[0] + hs[1] * hs[1] +
                                     fmax(hs[2], hs[3]) * fmax(hs[2], hs[3]));
         }
@@ -1027,14 +1027,14 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     for (int s = 0; s < b->nsite; s++, si++) {
       const csSiteSpec* S = &b->site[s];
       m->site_body[si] = newid[target[S->body]];
-      cs_pose_mul(m->site_pos + 3 * si, m->site_quat + 4 * si, relp + 3 * S->body,
+      pose_mul(m->site_pos + 3 * si, m->site_quat + 4 * si, relp + 3 * S->body,
                   relq + 4 * S->body, S->pos, S->quat);
       PUTNAME(m->site_name[si], S->name);
     }
     for (int i = 1; i < nb; i++) {
       if (movable[i]) continue;
       m->site_body[si] = newid[target[i]];
-      cs_copy3(m->site_pos + 3 * si, relp + 3 * i);
+      csi_copy3(m->site_pos + 3 * si, relp + 3 * i);
       memcpy(m->site_quat + 4 * si, relq + 4 * i, 4 * sizeof(double));
       PUTNAME(m->site_name[si], b->body[i].s.name);
       si++;
@@ -1045,7 +1045,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     const csActuatorSpec* A = &b->act[a];
     int j = jntnew[A->joint];
     if (j < 0) {
-      st = cs_error(CS_ERR_MODEL, "%s: actuator '%s' drives a fixed joint", cs_src(A->source),
+      st = csi_error(CS_ERR_MODEL, "%s: actuator '%s' drives a fixed joint", source_name(A->source),
                     A->name);
       goto done;
     }
@@ -1078,10 +1078,10 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
 
   /* options */
   if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep)) {
-    st = cs_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", file, m->opt.timestep);
+    st = csi_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", file, m->opt.timestep);
     goto done;
   }
-  cs_model_derive(m);
+  csi_model_derive(m);
   m->ncon_max = 64 + 8 * m->ngeom;
   m->arena_bytes = sizeof(double) * (size_t)(64 * m->nbody + 4 * m->nv * m->nv + 64 * m->nv +
                                              16 * m->nM) +

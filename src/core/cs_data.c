@@ -10,7 +10,7 @@
 
 #define CS_ALIGN 64
 
-void* cs_stack_alloc(csData* d, size_t bytes) {
+void* csi_stack_alloc(csData* d, size_t bytes) {
   size_t o = (d->pstack_ + (CS_ALIGN - 1)) & ~(size_t)(CS_ALIGN - 1);
   if (o + bytes > d->narena_) return NULL;
   d->pstack_ = o + bytes;
@@ -21,21 +21,21 @@ void* cs_stack_alloc(csData* d, size_t bytes) {
 /* The model's scratch estimate plus the largest solver workspace for ncon_max contacts.
    The problem build's scratch (cs_contact_problem_build): nc x nv + 4 nc + nv ints, 2 nv
    doubles, in 9 allocations of up to CS_ALIGN - 1 bytes of padding each. */
-static size_t cs_data_arena_bytes(const csModel* m) {
+static size_t data_arena_bytes(const csModel* m) {
   size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max +
                                   (size_t)m->nv) +
                    sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
-  return m->arena_bytes + problem + cs_solver_max_workspace(m->ncon_max) + 4096;
+  return m->arena_bytes + problem + csi_solver_max_workspace(m->ncon_max) + 4096;
 }
 
-static void* cs_take(unsigned char* base, size_t* off, size_t bytes) {
+static void* take(unsigned char* base, size_t* off, size_t bytes) {
   size_t o = (*off + (CS_ALIGN - 1)) & ~(size_t)(CS_ALIGN - 1);
   *off = o + bytes;
   return base ? base + o : NULL;
 }
-#define TAKE(field, count) d->field = cs_take(b, &off, sizeof(*d->field) * (size_t)(count))
+#define TAKE(field, count) d->field = take(b, &off, sizeof(*d->field) * (size_t)(count))
 
-static size_t cs_data_layout(const csModel* m, csData* d, void* base) {
+static size_t data_layout(const csModel* m, csData* d, void* base) {
   unsigned char* b = base;
   size_t off = 0;
   int nb = m->nbody, nv = m->nv;
@@ -52,30 +52,30 @@ static size_t cs_data_layout(const csModel* m, csData* d, void* base) {
   size_t nefc = 3 * (size_t)m->ncon_max;
   TAKE(efc_J, nefc * nv); TAKE(efc_Y, nefc * nv); TAKE(efc_G, nefc * nefc);
   TAKE(efc_g, nefc); TAKE(efc_mu, m->ncon_max); TAKE(efc_lambda, nefc); TAKE(qvel_free, nv);
-  TAKE(arena_, cs_data_arena_bytes(m));
+  TAKE(arena_, data_arena_bytes(m));
   return off + CS_ALIGN;
 }
 #undef TAKE
 
 csData* cs_data_new(const csModel* m) {
   if (!m) {
-    cs_error(CS_ERR_ARG, "cs_data_new: model is NULL");
+    csi_error(CS_ERR_ARG, "cs_data_new: model is NULL");
     return NULL;
   }
-  csData* d = cs_calloc(1, sizeof *d);
+  csData* d = csi_calloc(1, sizeof *d);
   if (!d) {
-    cs_error(CS_ERR_MEMORY, "cs_data_new: out of memory");
+    csi_error(CS_ERR_MEMORY, "cs_data_new: out of memory");
     return NULL;
   }
-  d->nbuffer_ = cs_data_layout(m, d, NULL);
-  d->buffer_ = cs_calloc(1, d->nbuffer_);
+  d->nbuffer_ = data_layout(m, d, NULL);
+  d->buffer_ = csi_calloc(1, d->nbuffer_);
   if (!d->buffer_) {
     cs_free(d);
-    cs_error(CS_ERR_MEMORY, "cs_data_new: out of memory (%zu bytes)", (size_t)0);
+    csi_error(CS_ERR_MEMORY, "cs_data_new: out of memory (%zu bytes)", (size_t)0);
     return NULL;
   }
-  cs_data_layout(m, d, d->buffer_);
-  d->narena_ = cs_data_arena_bytes(m);
+  data_layout(m, d, d->buffer_);
+  d->narena_ = data_arena_bytes(m);
   cs_data_reset(m, d);
   return d;
 }
@@ -99,7 +99,7 @@ void cs_data_reset(const csModel* m, csData* d) {
   d->prev_converged = 0;
   memset(&d->solver_stats, 0, sizeof d->solver_stats);
   memset(d->time_ns, 0, sizeof d->time_ns);
-  for (int i = 0; i < m->nbody; i++) cs_quat_identity(d->xquat + 4 * i);
+  for (int i = 0; i < m->nbody; i++) csi_quat_identity(d->xquat + 4 * i);
 }
 
 void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
@@ -119,13 +119,13 @@ void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
 csStatus cs_data_set_state(const csModel* m, csData* d, const double* qpos, int nq,
                            const double* qvel, int nv) {
   if (qpos && nq != m->nq)
-    return cs_error(CS_ERR_ARG, "state: %d positions given, the model has nq = %d", nq, m->nq);
+    return csi_error(CS_ERR_ARG, "state: %d positions given, the model has nq = %d", nq, m->nq);
   if (qvel && nv != m->nv)
-    return cs_error(CS_ERR_ARG, "state: %d velocities given, the model has nv = %d", nv, m->nv);
+    return csi_error(CS_ERR_ARG, "state: %d velocities given, the model has nv = %d", nv, m->nv);
   for (int i = 0; qpos && i < nq; i++)
-    if (!isfinite(qpos[i])) return cs_error(CS_ERR_STATE, "state: qpos[%d] is not finite", i);
+    if (!isfinite(qpos[i])) return csi_error(CS_ERR_STATE, "state: qpos[%d] is not finite", i);
   for (int i = 0; qvel && i < nv; i++)
-    if (!isfinite(qvel[i])) return cs_error(CS_ERR_STATE, "state: qvel[%d] is not finite", i);
+    if (!isfinite(qvel[i])) return csi_error(CS_ERR_STATE, "state: qvel[%d] is not finite", i);
   if (qpos) memcpy(d->qpos, qpos, sizeof(double) * (size_t)nq);
   if (qvel) memcpy(d->qvel, qvel, sizeof(double) * (size_t)nv);
   return CS_OK;

@@ -11,8 +11,8 @@ static _Thread_local char cs_errbuf[2048] = "no error";
 static csMallocFn cs_malloc_fn = NULL;
 static csFreeFn cs_free_fn = NULL;
 
-static void cs_default_log(const char* msg) { fprintf(stderr, "contactsim: %s\n", msg); }
-static csLogFn cs_log_fn = cs_default_log;
+static void default_log(const char* msg) { fprintf(stderr, "contactsim: %s\n", msg); }
+static csLogFn cs_log_fn = default_log;
 
 const char* cs_last_error(void) { return cs_errbuf; }
 
@@ -31,7 +31,7 @@ const char* cs_status_name(csStatus s) {
   return "unknown status";
 }
 
-csStatus cs_error(csStatus status, const char* fmt, ...) {
+csStatus csi_error(csStatus status, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(cs_errbuf, sizeof cs_errbuf, fmt, ap);
@@ -41,7 +41,7 @@ csStatus cs_error(csStatus status, const char* fmt, ...) {
 
 void cs_set_log(csLogFn fn) { cs_log_fn = fn; }
 
-void cs_log(const char* fmt, ...) {
+void csi_log(const char* fmt, ...) {
   if (!cs_log_fn) return;
   char buf[1024];
   va_list ap;
@@ -51,7 +51,7 @@ void cs_log(const char* fmt, ...) {
   cs_log_fn(buf);
 }
 
-void cs_warning(csData* d, csWarningType w, const char* fmt, ...) {
+void csi_warning(csData* d, csWarningType w, const char* fmt, ...) {
   if (!d || (int)w < 0 || w >= CS_WARN_COUNT) return;
   d->warning[w].count++;
   d->warning[w].last_time = d->time;
@@ -61,7 +61,7 @@ void cs_warning(csData* d, csWarningType w, const char* fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    cs_log("warning at t = %g: %s (further ones counted in d->warning)", d->time, buf);
+    csi_log("warning at t = %g: %s (further ones counted in d->warning)", d->time, buf);
   }
 }
 
@@ -70,20 +70,20 @@ void cs_set_allocator(csMallocFn m, csFreeFn f) {
   cs_free_fn = f;
 }
 
-void* cs_malloc(size_t n) {
+void* csi_malloc(size_t n) {
   if (n == 0) n = 1;
   return cs_malloc_fn ? cs_malloc_fn(n) : malloc(n);
 }
 
-void* cs_calloc(size_t count, size_t size) {
+void* csi_calloc(size_t count, size_t size) {
   if (size && count > (size_t)-1 / size) return NULL;
-  void* p = cs_malloc(count * size);
+  void* p = csi_malloc(count * size);
   if (p) memset(p, 0, count * size);
   return p;
 }
 
-void* cs_realloc(void* p, size_t old_size, size_t new_size) {
-  void* q = cs_malloc(new_size);
+void* csi_realloc(void* p, size_t old_size, size_t new_size) {
+  void* q = csi_malloc(new_size);
   if (!q) return NULL;
   if (p) {
     memcpy(q, p, old_size < new_size ? old_size : new_size);
@@ -100,10 +100,10 @@ void cs_free(void* p) {
     free(p);
 }
 
-char* cs_strdup(const char* s) {
+char* csi_strdup(const char* s) {
   if (!s) return NULL;
   size_t n = strlen(s) + 1;
-  char* r = cs_malloc(n);
+  char* r = csi_malloc(n);
   if (r) memcpy(r, s, n);
   return r;
 }

@@ -10,15 +10,15 @@
 
 #define CS_ALIGN 64
 
-static void* cs_take(unsigned char* base, size_t* off, size_t bytes) {
+static void* take(unsigned char* base, size_t* off, size_t bytes) {
   size_t o = (*off + (CS_ALIGN - 1)) & ~(size_t)(CS_ALIGN - 1);
   *off = o + bytes;
   return base ? base + o : NULL;
 }
 
-#define TAKE(field, count) m->field = cs_take(b, &off, sizeof(*m->field) * (size_t)(count))
+#define TAKE(field, count) m->field = take(b, &off, sizeof(*m->field) * (size_t)(count))
 
-size_t cs_model_layout(csModel* m, void* base) {
+size_t csi_model_layout(csModel* m, void* base) {
   unsigned char* b = base;
   size_t off = 0;
   int nb = m->nbody, nj = m->njnt, nv = m->nv, ng = m->ngeom, ns = m->nsite, nu = m->nu;
@@ -61,11 +61,11 @@ size_t cs_model_layout(csModel* m, void* base) {
 }
 #undef TAKE
 
-void cs_model_derive(csModel* m) {
+void csi_model_derive(csModel* m) {
   for (int k = 0; k < m->nbody; k++) {
     int ja = m->body_jntadr[k], jn = k > 0 ? m->body_jntnum[k] : 0;
     double R[9];
-    cs_quat2mat(R, m->body_quat + 4 * k);
+    csi_quat2mat(R, m->body_quat + 4 * k);
     int kind = CS_BODY_GENERAL;
     if (k == 0) kind = CS_BODY_WORLD;
     else if (jn == 1 && m->jnt_type[ja] == CS_JNT_FREE) kind = CS_BODY_FREE;
@@ -75,19 +75,19 @@ void cs_model_derive(csModel* m) {
     double* anchor = m->body_anchor + 3 * k;
     double* paxis = m->body_paxis + 3 * k;
     double* qaxis = m->body_qaxis + 4 * k;
-    cs_copy3(anchor, m->body_pos + 3 * k);
-    cs_zero(paxis, 3);
-    cs_zero(qaxis, 4);
+    csi_copy3(anchor, m->body_pos + 3 * k);
+    csi_zero(paxis, 3);
+    csi_zero(qaxis, 4);
     if (jn > 0) {
       double t[3];
-      cs_mulmat3vec(t, R, m->jnt_pos + 3 * ja);
-      cs_add3(anchor, m->body_pos + 3 * k, t);
-      cs_mulmat3vec(paxis, R, m->jnt_axis + 3 * ja);
+      csi_mulmat3vec(t, R, m->jnt_pos + 3 * ja);
+      csi_add3(anchor, m->body_pos + 3 * k, t);
+      csi_mulmat3vec(paxis, R, m->jnt_axis + 3 * ja);
     }
     if (kind == CS_BODY_REVOLUTE) {
       const double* a = m->jnt_axis + 3 * ja;
       double pa[4] = {0, a[0], a[1], a[2]};
-      cs_quat_mul(qaxis, m->body_quat + 4 * k, pa);
+      csi_quat_mul(qaxis, m->body_quat + 4 * k, pa);
     }
   }
   /* breadth-first order: by depth, then by id (parents have smaller ids) */
@@ -110,8 +110,8 @@ void cs_model_derive(csModel* m) {
     int n = m->dof_Mnum[i];
     m->dof_Mown[i] = n > 6 && m->dof_tran[m->dof_Mcol[m->dof_Madr[i] + n - 1]] == 0 ? n - 6 : n;
   }
-  for (int g = 0; g < m->ngeom; g++) cs_quat2mat(m->geom_mat + 9 * g, m->geom_quat + 4 * g);
-  for (int s = 0; s < m->nsite; s++) cs_quat2mat(m->site_mat + 9 * s, m->site_quat + 4 * s);
+  for (int g = 0; g < m->ngeom; g++) csi_quat2mat(m->geom_mat + 9 * g, m->geom_quat + 4 * g);
+  for (int s = 0; s < m->nsite; s++) csi_quat2mat(m->site_mat + 9 * s, m->site_quat + 4 * s);
 }
 
 void cs_model_free(csModel* m) {
@@ -122,20 +122,20 @@ void cs_model_free(csModel* m) {
 
 csModel* cs_model_copy(const csModel* src) {
   if (!src) return NULL;
-  csModel* m = cs_malloc(sizeof *m);
+  csModel* m = csi_malloc(sizeof *m);
   if (!m) return NULL;
   *m = *src;
-  m->buffer_ = cs_malloc(src->nbuffer_);
+  m->buffer_ = csi_malloc(src->nbuffer_);
   if (!m->buffer_) {
     cs_free(m);
     return NULL;
   }
-  cs_model_layout(m, m->buffer_);
+  csi_model_layout(m, m->buffer_);
   memcpy(m->buffer_, src->buffer_, src->nbuffer_);
   return m;
 }
 
-static const int* cs_kind_names(const csModel* m, const char* kind, int* n) {
+static const int* kind_names(const csModel* m, const char* kind, int* n) {
   if (!strcmp(kind, "body")) return *n = m->nbody, m->body_name;
   if (!strcmp(kind, "joint")) return *n = m->njnt, m->jnt_name;
   if (!strcmp(kind, "geom")) return *n = m->ngeom, m->geom_name;
@@ -149,7 +149,7 @@ static const int* cs_kind_names(const csModel* m, const char* kind, int* n) {
 
 int cs_name2id(const csModel* m, const char* kind, const char* name) {
   int n;
-  const int* adr = cs_kind_names(m, kind, &n);
+  const int* adr = kind_names(m, kind, &n);
   if (!adr || !name || !*name) return -1;
   for (int i = 0; i < n; i++)
     if (!strcmp(m->names + adr[i], name)) return i;
@@ -158,13 +158,13 @@ int cs_name2id(const csModel* m, const char* kind, const char* name) {
 
 const char* cs_id2name(const csModel* m, const char* kind, int id) {
   int n;
-  const int* adr = cs_kind_names(m, kind, &n);
+  const int* adr = kind_names(m, kind, &n);
   if (!adr || id < 0 || id >= n) return NULL;
   return m->names + adr[id];
 }
 
 /* Jacobi eigenvalue iteration on a symmetric 3x3. */
-void csu_sym_eig3(const double* I, double eig[3], double* Vout) {
+void csi_sym_eig3(const double* I, double eig[3], double* Vout) {
   double A[3][3] = {{I[0], I[3], I[4]}, {I[3], I[1], I[5]}, {I[4], I[5], I[2]}};
   double V[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   for (int sweep = 0; sweep < 50; sweep++) {

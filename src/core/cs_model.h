@@ -6,14 +6,14 @@
 
 /* Assign every array pointer of m (sizes already set) inside base (may be NULL to only
    measure). Returns the bytes needed. */
-size_t cs_model_layout(csModel* m, void* base);
+size_t csi_model_layout(csModel* m, void* base);
 
 /* Fill the derived arrays of m (body_kind ... site_mat) from the others; called at the end
    of cs_compile. */
-void cs_model_derive(csModel* m);
+void csi_model_derive(csModel* m);
 
 /* Eigenvalues (ascending) of a symmetric 3x3 given as xx yy zz xy xz yz; optional
    eigenvectors as columns of V (row-major). */
-void csu_sym_eig3(const double* I, double eig[3], double* V);
+void csi_sym_eig3(const double* I, double eig[3], double* V);
 
 #endif

@@ -9,30 +9,30 @@
 #include "math/cs_math.h"
 
 /* y[0..n) -= a x[0..n) for non-overlapping rows of one array. */
-static inline void cs_sub_scaled(double* restrict y, const double* restrict x, double a, int n) {
+static inline void sub_scaled(double* restrict y, const double* restrict x, double a, int n) {
   cs_v2 av = {a, a};
   int s = 0;
   for (; s + 1 < n; s += 2) { /* short rows: pairs without the vectoriser's prologue */
-    cs_v2_store(y + s, cs_v2_load(y + s) - av * cs_v2_load(x + s));
+    csi_v2_store(y + s, csi_v2_load(y + s) - av * csi_v2_load(x + s));
   }
   if (s < n) y[s] -= a * x[s];
 }
 
 /* Row i of M (and with bias the bias force of dof i from the subtree forces d->cfrc),
    from the composite inertias d->crb */
-static CS_INLINE void cs_crba_row(const csModel* m, csData* d, int i, int bias) {
+static CSI_INLINE void crba_row(const csModel* m, csData* d, int i, int bias) {
   const double* restrict cdof = d->cdof;
   const int* restrict tran = m->dof_tran;
   const int* restrict dbody = m->dof_body;
   double F[6];
   const double* Si = cdof + 6 * i;
-  cs_inert_mul(F, d->crb + 10 * dbody[i], Si);
+  csi_inert_mul(F, d->crb + 10 * dbody[i], Si);
   int n = m->dof_Mnum[i];
   double* restrict row = d->qM + m->dof_Madr[i];
   const int* col = m->dof_Mcol + m->dof_Madr[i];
-  row[0] = cs_dot6(F, Si) + m->dof_armature[i];
+  row[0] = csi_dot6(F, Si) + m->dof_armature[i];
   if (bias) { /* cs_rnea's tau_i = S_i . f_body(i) */
-    d->qfrc_bias[i] = cs_dof_dot(d->cfrc + 6 * dbody[i], Si, tran[i]);
+    d->qfrc_bias[i] = csi_dof_dot(d->cfrc + 6 * dbody[i], Si, tran[i]);
   }
   int nt = n;
   if (m->dof_Mown[i] < n) {
@@ -54,14 +54,14 @@ static CS_INLINE void cs_crba_row(const csModel* m, csData* d, int i, int bias) 
   }
   for (int t = 1; t < nt; t++) {
     int j = col[t];
-    row[t] = cs_dof_dot(F, cdof + 6 * j, tran[j]);
+    row[t] = csi_dof_dot(F, cdof + 6 * j, tran[j]);
   }
 }
 
-/* cs_crba_row for the dofs ia, ib of two revolute bodies whose rows have the same length,
+/* crba_row for the dofs ia, ib of two revolute bodies whose rows have the same length,
    the same own part and the same free root block (if any), one in each lane of a vector:
-   per lane the operations of cs_crba_row */
-CS_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int bias) {
+   per lane the operations of crba_row */
+CSI_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int ib, int bias) {
   const double* restrict cdof = d->cdof;
   const int* restrict tran = m->dof_tran;
   const int* restrict dbody = m->dof_body;
@@ -70,7 +70,7 @@ CS_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int 
   cs_v2 I[10], S[6], F[6];
   for (int r = 0; r < 10; r++) I[r] = (cs_v2){Ca[r], Cb[r]};
   for (int r = 0; r < 6; r++) S[r] = (cs_v2){Sa[r], Sb[r]};
-  cs_inert_mul_v2(F, I, S);
+  csi_inert_mul_v2(F, I, S);
   int n = m->dof_Mnum[ia];
   double* restrict rowa = d->qM + m->dof_Madr[ia];
   double* restrict rowb = d->qM + m->dof_Madr[ib];
@@ -119,14 +119,14 @@ CS_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int 
         int j = lane ? jb : ja, tr = lane ? trb : tra;
         double* row = lane ? rowb : rowa;
         double Fl[6] = {F[0][lane], F[1][lane], F[2][lane], F[3][lane], F[4][lane], F[5][lane]};
-        row[t] = cs_dof_dot(Fl, cdof + 6 * j, tr);
+        row[t] = csi_dof_dot(Fl, cdof + 6 * j, tr);
       }
     }
   }
 }
 
-/* cs_crba; with bias also the rest of cs_rnea's bias forces (cs_crba_bias) */
-CS_HOT static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
+/* cs_crba; with bias also the rest of cs_rnea's bias forces (csi_crba_bias) */
+CSI_HOT static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
   int nb = m->nbody;
   double* restrict crb = d->crb;
   double* restrict frc = d->cfrc;
@@ -141,8 +141,8 @@ CS_HOT static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
   for (int o = nb - 1; o > 0; o--) { /* reverse breadth-first: siblings are independent */
     int k = order[o];
     int p = m->body_parent[k];
-    cs_add_v2(crb + 10 * p, crb + 10 * k, 10);
-    if (bias && p > 0) cs_add_v2(frc + 6 * p, frc + 6 * k, 6);
+    csi_add_v2(crb + 10 * p, crb + 10 * k, 10);
+    if (bias && p > 0) csi_add_v2(frc + 6 * p, frc + 6 * k, 6);
   }
   /* the rows of M (and bias forces), independent per dof: two revolute bodies next to each
      other in the breadth-first order whose rows have the same shape (legs of a robot) in
@@ -161,23 +161,23 @@ CS_HOT static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
         continue;
       }
     }
-    for (int i = da; i < da + m->body_dofnum[k]; i++) cs_crba_row(m, d, i, bias);
+    for (int i = da; i < da + m->body_dofnum[k]; i++) crba_row(m, d, i, bias);
   }
 }
 
 void cs_crba(const csModel* m, csData* d) { cs_crba_impl(m, d, 0); }
 
-void cs_crba_bias(const csModel* m, csData* d) { cs_crba_impl(m, d, 1); }
+void csi_crba_bias(const csModel* m, csData* d) { cs_crba_impl(m, d, 1); }
 
 /* r[0..1] -= a X */
-static inline void cs_sub2(double* r, double a, cs_v2 X) {
-  cs_v2_store(r, cs_v2_load(r) - (cs_v2){a, a} * X);
+static inline void sub2(double* r, double a, cs_v2 X) {
+  csi_v2_store(r, csi_v2_load(r) - (cs_v2){a, a} * X);
 }
 
 /* L^T D L of the dense block of a free root body's 6 dofs, packed as stored: row j (dof r+j)
    of length j+1 at off(j) = j(j+1)/2 holds M_jj, M_j,j-1, ..., M_j0. Its rows were already
    updated by every descendant. Returns the failing row j or -1. */
-static inline int cs_factor_free_row(double* restrict R, double* restrict dinv, int j) {
+static inline int factor_free_row(double* restrict R, double* restrict dinv, int j) {
   double* rj = R + j * (j + 1) / 2;
   double Dj = rj[0];
   if (!(Dj > 0)) return 0;
@@ -193,18 +193,18 @@ static inline int cs_factor_free_row(double* restrict R, double* restrict dinv, 
   return 1;
 }
 
-static CS_INLINE int cs_factor_free_block(double* restrict R, double* restrict dinv) {
+static CSI_INLINE int factor_free_block(double* restrict R, double* restrict dinv) {
   /* row by row with a constant row index: straight-line code after inlining */
-  if (!cs_factor_free_row(R, dinv, 5)) return 5;
-  if (!cs_factor_free_row(R, dinv, 4)) return 4;
-  if (!cs_factor_free_row(R, dinv, 3)) return 3;
-  if (!cs_factor_free_row(R, dinv, 2)) return 2;
-  if (!cs_factor_free_row(R, dinv, 1)) return 1;
-  if (!cs_factor_free_row(R, dinv, 0)) return 0;
+  if (!factor_free_row(R, dinv, 5)) return 5;
+  if (!factor_free_row(R, dinv, 4)) return 4;
+  if (!factor_free_row(R, dinv, 3)) return 3;
+  if (!factor_free_row(R, dinv, 2)) return 2;
+  if (!factor_free_row(R, dinv, 1)) return 1;
+  if (!factor_free_row(R, dinv, 0)) return 0;
   return -1;
 }
 
-CS_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
+CSI_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add) {
   int nv = m->nv;
   double* restrict L = d->qLD;
   double* restrict dinv = d->qLDiagInv;
@@ -225,12 +225,12 @@ CS_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add)
     if (n == 6 && tran[col[5]] == 0) {
       /* k is the last dof of a free root body (k = r+5) */
       double* R = L + adr[col[5]];
-      int j = cs_factor_free_block(R, dinv + col[5]);
+      int j = factor_free_block(R, dinv + col[5]);
       if (j >= 0) {
         k = col[5] + j;
         double Dk = L[adr[k]];
-        cs_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
-        return cs_error(CS_ERR_NUMERIC,
+        csi_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
+        return csi_error(CS_ERR_NUMERIC,
                         "mass matrix not positive definite at dof %d (pivot %g)", k, Dk);
       }
       k = col[5]; /* continue below r */
@@ -238,8 +238,8 @@ CS_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add)
     }
     double Dk = rk[0];
     if (!(Dk > 0)) {
-      cs_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
-      return cs_error(CS_ERR_NUMERIC, "mass matrix not positive definite at dof %d (pivot %g)",
+      csi_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
+      return csi_error(CS_ERR_NUMERIC, "mass matrix not positive definite at dof %d (pivot %g)",
                       k, Dk);
     }
     double inv = 1.0 / Dk;
@@ -248,7 +248,7 @@ CS_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add)
     int root = nt < n;
     for (int t = 1; t < nt; t++) {
       double a = rk[t] * inv;
-      cs_sub_scaled(L + adr[col[t]], rk + t, a, n - t);
+      sub_scaled(L + adr[col[t]], rk + t, a, n - t);
       rk[t] = a;
     }
     if (root) {
@@ -264,11 +264,11 @@ CS_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add)
       /* row j of the block less a_j (x_j, ..., x_0), two entries to a vector */
       cs_v2 X01 = {x5, x4}, X12 = {x4, x3}, X23 = {x3, x2}, X34 = {x2, x1}, X45 = {x1, x0};
       R[0] -= a0 * x0;
-      cs_sub2(R + 1, a1, X45);
-      cs_sub2(R + 3, a2, X34), R[5] -= a2 * x0;
-      cs_sub2(R + 6, a3, X23), cs_sub2(R + 8, a3, X45);
-      cs_sub2(R + 10, a4, X12), cs_sub2(R + 12, a4, X34), R[14] -= a4 * x0;
-      cs_sub2(R + 15, a5, X01), cs_sub2(R + 17, a5, X23), cs_sub2(R + 19, a5, X45);
+      sub2(R + 1, a1, X45);
+      sub2(R + 3, a2, X34), R[5] -= a2 * x0;
+      sub2(R + 6, a3, X23), sub2(R + 8, a3, X45);
+      sub2(R + 10, a4, X12), sub2(R + 12, a4, X34), R[14] -= a4 * x0;
+      sub2(R + 15, a5, X01), sub2(R + 17, a5, X23), sub2(R + 19, a5, X45);
       w[0] = a5, w[1] = a4, w[2] = a3, w[3] = a2, w[4] = a1, w[5] = a0;
     }
   }
@@ -276,11 +276,11 @@ CS_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add)
 }
 
 /* x[0..5] = (xb10[1], xb10[0], xb32[1], xb32[0], xb54[1], xb54[0]) */
-static inline void cs_solve_root_store(double* x, cs_v2 xb54, cs_v2 xb32, cs_v2 xb10) {
+static inline void solve_root_store(double* x, cs_v2 xb54, cs_v2 xb32, cs_v2 xb10) {
   x[0] = xb10[1], x[1] = xb10[0], x[2] = xb32[1], x[3] = xb32[0], x[4] = xb54[1], x[5] = xb54[0];
 }
 
-CS_HOT void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, int nrhs) {
+CSI_HOT void cs_solve_m(const csModel* m, const csData* d, double* x, const double* b, int nrhs) {
   int nv = m->nv;
   const double* L = d->qLD;
   const int* adr = m->dof_Madr;
@@ -306,7 +306,7 @@ CS_HOT void cs_solve_m(const csModel* m, const csData* d, double* x, const doubl
     double cv = 0;
     for (int k = nv - 1; k >= 0; k--) {
       if (r0 >= 0 && k == r0 + 5) { /* the root's own rows: its entries back to memory */
-        cs_solve_root_store(x + r0, xb54, xb32, xb10);
+        solve_root_store(x + r0, xb54, xb32, xb10);
         r0 = -2;
         ck = -1;
       }
@@ -331,14 +331,14 @@ CS_HOT void cs_solve_m(const csModel* m, const csData* d, double* x, const doubl
         for (; t < nt; t++) x[col[t]] -= rk[t] * xk;
         const double* rb = rk + n - 6; /* dofs r0+5, ..., r0 */
         cs_v2 xv = {xk, xk};
-        xb54 -= cs_v2_load(rb) * xv;
-        xb32 -= cs_v2_load(rb + 2) * xv;
-        xb10 -= cs_v2_load(rb + 4) * xv;
+        xb54 -= csi_v2_load(rb) * xv;
+        xb32 -= csi_v2_load(rb + 2) * xv;
+        xb10 -= csi_v2_load(rb + 4) * xv;
         continue;
       }
       for (int t = 1; t < n; t++) x[col[t]] -= rk[t] * xk;
     }
-    if (r0 >= 0) cs_solve_root_store(x + r0, xb54, xb32, xb10);
+    if (r0 >= 0) solve_root_store(x + r0, xb54, xb32, xb10);
     for (int i = 0; i < nv; i++) x[i] *= dinv[i];
     /* L x = z. Below a free root the row's six root terms are summed as a tree, off the
        chain of the others' subtractions (the order of a sum, so rounding-level changes). */
@@ -367,7 +367,7 @@ CS_HOT void cs_solve_m(const csModel* m, const csData* d, double* x, const doubl
   }
 }
 
-CS_HOT void cs_mul_m(const csModel* m, const csData* d, double* y_, const double* x_) {
+CSI_HOT void cs_mul_m(const csModel* m, const csData* d, double* y_, const double* x_) {
   double* restrict y = y_; /* y and x never overlapped (y is zeroed first) */
   const double* restrict x = x_;
   int nv = m->nv;
@@ -397,7 +397,7 @@ CS_HOT void cs_mul_m(const csModel* m, const csData* d, double* y_, const double
     if (nt < n) {
       int r = col[n - 1];
       if (r != rc) {
-        if (rc >= 0) cs_solve_root_store(y + rc, yb54, yb32, yb10);
+        if (rc >= 0) solve_root_store(y + rc, yb54, yb32, yb10);
         rc = r;
         yb54 = (cs_v2){y[r + 5], y[r + 4]}, yb32 = (cs_v2){y[r + 3], y[r + 2]};
         yb10 = (cs_v2){y[r + 1], y[r]};
@@ -407,11 +407,11 @@ CS_HOT void cs_mul_m(const csModel* m, const csData* d, double* y_, const double
       yi += rb[0] * xr[5], yi += rb[1] * xr[4], yi += rb[2] * xr[3];
       yi += rb[3] * xr[2], yi += rb[4] * xr[1], yi += rb[5] * xr[0];
       cs_v2 xv = {xi, xi};
-      yb54 += cs_v2_load(rb) * xv;
-      yb32 += cs_v2_load(rb + 2) * xv;
-      yb10 += cs_v2_load(rb + 4) * xv;
+      yb54 += csi_v2_load(rb) * xv;
+      yb32 += csi_v2_load(rb + 2) * xv;
+      yb10 += csi_v2_load(rb + 4) * xv;
     }
     y[i] = yi;
   }
-  if (rc >= 0) cs_solve_root_store(y + rc, yb54, yb32, yb10);
+  if (rc >= 0) solve_root_store(y + rc, yb54, yb32, yb10);
 }

@@ -10,30 +10,30 @@
 #include "dynamics/cs_dyn.h"
 #include "math/cs_math.h"
 
-static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
+static inline void com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
                                    int acc);
-static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int acc);
-static inline void cs_com_vel_world(const csModel* m, csData* d, int acc);
+static CSI_INLINE void com_vel_body(const csModel* m, csData* d, int k, int acc);
+static inline void com_vel_world(const csModel* m, csData* d, int acc);
 
 /* Set the dof motion vector for a rotation about unit world axis a through point p. */
-static inline void cs_dof_rot(double* S, const double* a, const double* p) {
+static inline void dof_rot(double* S, const double* a, const double* p) {
   S[0] = a[0], S[1] = a[1], S[2] = a[2];
-  cs_cross3(S + 3, p, a);
+  csi_cross3(S + 3, p, a);
 }
 
 /* Free joint: pose straight from qpos; cdof translation = world axes, rotation = body axes
    through the body origin. */
-static inline void cs_kin_free(const csModel* m, csData* d, int k) {
+static inline void kin_free(const csModel* m, csData* d, int k) {
   int ja = m->body_jntadr[k];
   const double* q = d->qpos + m->jnt_qposadr[ja];
   double* xp = d->xpos + 3 * k;
   double* xq = d->xquat + 4 * k;
   double* xm = d->xmat + 9 * k;
-  cs_copy3(xp, q);
+  csi_copy3(xp, q);
   xq[0] = q[3], xq[1] = q[4], xq[2] = q[5], xq[3] = q[6];
-  cs_quat_normalize(xq);
-  cs_quat2mat(xm, xq);
-  cs_copy3(d->xanchor + 3 * ja, xp);
+  csi_quat_normalize(xq);
+  csi_quat2mat(xm, xq);
+  csi_copy3(d->xanchor + 3 * ja, xp);
   double* ax = d->xaxis + 3 * ja;
   ax[0] = ax[1] = ax[2] = 0;
   double* S = d->cdof + 6 * m->jnt_dofadr[ja];
@@ -41,12 +41,12 @@ static inline void cs_kin_free(const csModel* m, csData* d, int k) {
   memcpy(S, T, sizeof T);
   for (int c = 0; c < 3; c++) {
     double a[3] = {xm[c], xm[3 + c], xm[6 + c]};
-    cs_dof_rot(S + 18 + 6 * c, a, xp);
+    dof_rot(S + 18 + 6 * c, a, xp);
   }
 }
 
 /* Any body: its joints one after the other (ball, several joints, none). */
-static CS_INLINE void cs_kin_general(const csModel* m, csData* d, int k) {
+static CSI_INLINE void kin_general(const csModel* m, csData* d, int k) {
   int p = m->body_parent[k];
   double* xp = d->xpos + 3 * k;
   double* xq = d->xquat + 4 * k;
@@ -55,49 +55,49 @@ static CS_INLINE void cs_kin_general(const csModel* m, csData* d, int k) {
   int ja = m->body_jntadr[k], jn = m->body_jntnum[k];
   double t[3];
   const double* pm = d->xmat + 9 * p;
-  cs_mulmat3vec(t, pm, m->body_pos + 3 * k);
-  cs_add3(xp, d->xpos + 3 * p, t);
-  cs_quat_mul(xq, d->xquat + 4 * p, m->body_quat + 4 * k);
-  cs_quat2mat(xm, xq);
+  csi_mulmat3vec(t, pm, m->body_pos + 3 * k);
+  csi_add3(xp, d->xpos + 3 * p, t);
+  csi_quat_mul(xq, d->xquat + 4 * p, m->body_quat + 4 * k);
+  csi_quat2mat(xm, xq);
   for (int j = ja; j < ja + jn; j++) {
     const double* q = qpos + m->jnt_qposadr[j];
     double* anchor = d->xanchor + 3 * j;
     double* axis = d->xaxis + 3 * j;
     double* S = d->cdof + 6 * m->jnt_dofadr[j];
-    cs_mulmat3vec(t, xm, m->jnt_pos + 3 * j);
-    cs_add3(anchor, xp, t);
-    cs_mulmat3vec(axis, xm, m->jnt_axis + 3 * j);
+    csi_mulmat3vec(t, xm, m->jnt_pos + 3 * j);
+    csi_add3(anchor, xp, t);
+    csi_mulmat3vec(axis, xm, m->jnt_axis + 3 * j);
     switch (m->jnt_type[j]) {
       case CS_JNT_REVOLUTE: {
         /* unit times unit quaternion: no renormalisation needed (rounding only) */
         double dq[4];
         const double* jp = m->jnt_pos + 3 * j;
-        cs_dof_rot(S, axis, anchor);
-        cs_axisangle2quat(dq, m->jnt_axis + 3 * j, q[0]);
-        cs_quat_mul(xq, xq, dq);
-        cs_quat2mat(xm, xq);
+        dof_rot(S, axis, anchor);
+        csi_axisangle2quat(dq, m->jnt_axis + 3 * j, q[0]);
+        csi_quat_mul(xq, xq, dq);
+        csi_quat2mat(xm, xq);
         if (jp[0] != 0 || jp[1] != 0 || jp[2] != 0) { /* keep the anchor fixed */
-          cs_mulmat3vec(t, xm, jp);
-          cs_sub3(xp, anchor, t);
+          csi_mulmat3vec(t, xm, jp);
+          csi_sub3(xp, anchor, t);
         }
         break;
       }
       case CS_JNT_PRISMATIC:
         S[0] = S[1] = S[2] = 0;
-        cs_copy3(S + 3, axis);
-        cs_addscl3(xp, axis, q[0]);
+        csi_copy3(S + 3, axis);
+        csi_addscl3(xp, axis, q[0]);
         break;
       case CS_JNT_BALL: {
         double dq[4] = {q[0], q[1], q[2], q[3]};
-        cs_quat_normalize(dq);
-        cs_quat_mul(xq, xq, dq);
-        cs_quat_normalize(xq);
-        cs_quat2mat(xm, xq);
-        cs_mulmat3vec(t, xm, m->jnt_pos + 3 * j);
-        cs_sub3(xp, anchor, t);
+        csi_quat_normalize(dq);
+        csi_quat_mul(xq, xq, dq);
+        csi_quat_normalize(xq);
+        csi_quat2mat(xm, xq);
+        csi_mulmat3vec(t, xm, m->jnt_pos + 3 * j);
+        csi_sub3(xp, anchor, t);
         for (int c = 0; c < 3; c++) {
           double a[3] = {xm[c], xm[3 + c], xm[6 + c]};
-          cs_dof_rot(S + 6 * c, a, anchor);
+          dof_rot(S + 6 * c, a, anchor);
         }
         break;
       }
@@ -111,9 +111,9 @@ static CS_INLINE void cs_kin_general(const csModel* m, csData* d, int k) {
 /* Two bodies on one revolute joint each (ka == kb for one), one in each lane of a vector;
    their parents are placed, their half-angle cosine and sine parked in xquat[4k], [4k+1].
    The orientation in the parent frame is c body_quat + s body_qaxis. With vel, their
-   velocities and accelerations too (as cs_com_vel_impl with acc), from the motion vectors in
+   velocities and accelerations too (as com_vel_impl with acc), from the motion vectors in
    registers. */
-static CS_INLINE void cs_kin_revolute2(const csModel* m, csData* d, int ka, int kb, int vel) {
+static CSI_INLINE void kin_revolute2(const csModel* m, csData* d, int ka, int kb, int vel) {
   int pa = m->body_parent[ka], pb = m->body_parent[kb];
   int ja = m->body_jntadr[ka], jb = m->body_jntadr[kb];
   double* xquat = d->xquat;
@@ -127,12 +127,12 @@ static CS_INLINE void cs_kin_revolute2(const csModel* m, csData* d, int ka, int 
   const double *pqa = xquat + 4 * pa, *pqb = xquat + 4 * pb;
   cs_v2 p0 = CS_V2P(pqa, pqb, 0), p1 = CS_V2P(pqa, pqb, 1), p2 = CS_V2P(pqa, pqb, 2),
         p3 = CS_V2P(pqa, pqb, 3);
-  /* q = parent * local (as cs_quat_mul) */
+  /* q = parent * local (as csi_quat_mul) */
   cs_v2 w = p0 * l0 - p1 * l1 - p2 * l2 - p3 * l3;
   cs_v2 x = p0 * l1 + p1 * l0 + p2 * l3 - p3 * l2;
   cs_v2 y = p0 * l2 - p1 * l3 + p2 * l0 + p3 * l1;
   cs_v2 z = p0 * l3 + p1 * l2 - p2 * l1 + p3 * l0;
-  /* R (as cs_quat2mat) */
+  /* R (as csi_quat2mat) */
   cs_v2 one = {1, 1}, two = {2, 2};
   cs_v2 xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z;
   cs_v2 wx = w * x, wy = w * y, wz = w * z;
@@ -195,12 +195,12 @@ static CS_INLINE void cs_kin_revolute2(const csModel* m, csData* d, int ka, int 
   }
   if (vel) {
     cs_v2 Sv[6] = {ax0, ax1, ax2, S3, S4, S5};
-    cs_com_vel_rev2(m, d, ka, kb, Sv, 1);
+    com_vel_rev2(m, d, ka, kb, Sv, 1);
   }
 }
 
-/* cs_kinematics; with vel also cs_com_vel_impl with acc, body by body (cs_kinematics_vel) */
-CS_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int vel) {
+/* cs_kinematics; with vel also com_vel_impl with acc, body by body (csi_kinematics_vel) */
+CSI_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int vel) {
   /* not restrict: the general paths write these arrays through d */
   const double* qpos = d->qpos;
   double* xpos = d->xpos;
@@ -212,7 +212,7 @@ CS_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int ve
   double* cdof = d->cdof;
   const int* kind = m->body_kind;
   xpos[0] = xpos[1] = xpos[2] = 0;
-  cs_quat_identity(xquat);
+  csi_quat_identity(xquat);
   static const double I9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   memcpy(xmat, I9, sizeof I9);
   /* half-angle sines and cosines of the revolute bodies first, parked in their xquat (which
@@ -228,16 +228,16 @@ CS_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int ve
       cs_v2 sv, cv;
       cs_v2 qv = {qpos[m->jnt_qposadr[m->body_jntadr[pend]]],
                   qpos[m->jnt_qposadr[m->body_jntadr[k]]]};
-      cs_sincos_half2(qv, &sv, &cv);
+      csi_sincos_half2(qv, &sv, &cv);
       xquat[4 * pend] = cv[0], xquat[4 * pend + 1] = sv[0];
       xquat[4 * k] = cv[1], xquat[4 * k + 1] = sv[1];
       pend = 0;
     }
     if (pend)
-      cs_sincos_half(qpos[m->jnt_qposadr[m->body_jntadr[pend]]], xquat + 4 * pend + 1,
+      csi_sincos_half(qpos[m->jnt_qposadr[m->body_jntadr[pend]]], xquat + 4 * pend + 1,
                      xquat + 4 * pend);
   }
-  if (vel) cs_com_vel_world(m, d, 1);
+  if (vel) com_vel_world(m, d, 1);
   const int* order = m->body_order;
   for (int o = 1; o < m->nbody; o++) {
     int k = order[o];
@@ -253,73 +253,73 @@ CS_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int ve
         int k2 = o + 1 < m->nbody ? order[o + 1] : k;
         if (k2 != k && kind[k2] == CS_BODY_REVOLUTE && m->body_parent[k2] != k) o++;
         else k2 = k;
-        cs_kin_revolute2(m, d, k, k2, vel);
+        kin_revolute2(m, d, k, k2, vel);
         continue;
       }
-      case CS_BODY_FREE: cs_kin_free(m, d, k); break;
+      case CS_BODY_FREE: kin_free(m, d, k); break;
       case CS_BODY_PRISMATIC: {
         int j = m->body_jntadr[k];
         double* xq = xquat + 4 * k;
-        cs_quat_mul(xq, xquat + 4 * p, m->body_quat + 4 * k);
-        cs_quat2mat(xm, xq);
+        csi_quat_mul(xq, xquat + 4 * p, m->body_quat + 4 * k);
+        csi_quat2mat(xm, xq);
         double* anchor = xanchor + 3 * j;
         double* axis = xaxis + 3 * j;
         double t[3];
-        cs_mulmat3vec(t, pm, m->body_anchor + 3 * k);
-        cs_add3(anchor, pp, t);
-        cs_mulmat3vec(axis, pm, m->body_paxis + 3 * k);
-        cs_mulmat3vec(t, pm, m->body_pos + 3 * k);
-        cs_add3(xp, pp, t);
-        cs_addscl3(xp, axis, qpos[m->jnt_qposadr[j]]);
+        csi_mulmat3vec(t, pm, m->body_anchor + 3 * k);
+        csi_add3(anchor, pp, t);
+        csi_mulmat3vec(axis, pm, m->body_paxis + 3 * k);
+        csi_mulmat3vec(t, pm, m->body_pos + 3 * k);
+        csi_add3(xp, pp, t);
+        csi_addscl3(xp, axis, qpos[m->jnt_qposadr[j]]);
         double* S = cdof + 6 * m->jnt_dofadr[j];
         S[0] = S[1] = S[2] = 0;
-        cs_copy3(S + 3, axis);
+        csi_copy3(S + 3, axis);
         break;
       }
-      default: cs_kin_general(m, d, k); break;
+      default: kin_general(m, d, k); break;
     }
     double t[3];
-    cs_mulmat3vec(t, xm, m->body_ipos + 3 * k);
-    cs_add3(xipos + 3 * k, xp, t);
-    if (vel) cs_com_vel_body(m, d, k, 1);
+    csi_mulmat3vec(t, xm, m->body_ipos + 3 * k);
+    csi_add3(xipos + 3 * k, xp, t);
+    if (vel) com_vel_body(m, d, k, 1);
   }
 }
 
 void cs_kinematics(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 0); }
 
-void cs_kinematics_vel(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 1); }
+void csi_kinematics_vel(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 1); }
 
 /* World poses of n frames attached to bodies (geoms, sites): pos and rotation matrix in the
    body frame (quat, the same rotation, tells the identity: then the body's matrix is
    copied, which is what the product gives but for the sign of a zero). */
-static void cs_attached_poses(const csData* d, int n, const int* body, const double* pos,
+static void attached_poses(const csData* d, int n, const int* body, const double* pos,
                               const double* quat, const double* mat, double* restrict xpos,
                               double* restrict xmat) {
   for (int i = 0; i < n; i++) {
     const double* xm = d->xmat + 9 * body[i];
     const double* q = quat + 4 * i;
     double t[3];
-    cs_mulmat3vec(t, xm, pos + 3 * i);
-    cs_add3(xpos + 3 * i, d->xpos + 3 * body[i], t);
+    csi_mulmat3vec(t, xm, pos + 3 * i);
+    csi_add3(xpos + 3 * i, d->xpos + 3 * body[i], t);
     if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0)
       memcpy(xmat + 9 * i, xm, 9 * sizeof(double));
     else
-      cs_mulmat3(xmat + 9 * i, xm, mat + 9 * i);
+      csi_mulmat3(xmat + 9 * i, xm, mat + 9 * i);
   }
 }
 
 void cs_geom_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, m->geom_mat, d->geom_xpos,
+  attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, m->geom_mat, d->geom_xpos,
                     d->geom_xmat);
 }
 
 void cs_site_poses(const csModel* m, csData* d) {
-  cs_attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, m->site_mat, d->site_xpos,
+  attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, m->site_mat, d->site_xpos,
                     d->site_xmat);
 }
 
-/* cs_com_pos; with forces also crb and the body forces (cs_com_pos_forces) */
-CS_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
+/* cs_com_pos; with forces also crb and the body forces (csi_com_pos_forces) */
+CSI_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
   double* restrict cinert = d->cinert;
   const double* restrict xmat = d->xmat;
   const double* restrict xipos = d->xipos;
@@ -373,7 +373,7 @@ CS_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int force
       double* rb = d->crb + 10 * k2;
       for (int r = 0; r < 10; r++) ra[r] = o[r][0];
       for (int r = 0; r < 10; r++) rb[r] = o[r][1];
-      cs_body_force2(o, d->cacc + 6 * k, d->cacc + 6 * k2, d->cvel + 6 * k, d->cvel + 6 * k2, 1,
+      csi_body_force2(o, d->cacc + 6 * k, d->cacc + 6 * k2, d->cvel + 6 * k, d->cvel + 6 * k2, 1,
                      d->cfrc + 6 * k, d->cfrc + 6 * k2);
     }
   }
@@ -382,11 +382,11 @@ CS_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int force
 
 void cs_com_pos(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 0); }
 
-void cs_com_pos_forces(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 1); }
+void csi_com_pos_forces(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 1); }
 
 /* cs_com_vel for two revolute bodies ka, kb (ka == kb for one) with their motion vectors S
-   (one in each lane); with acc also their accelerations (as cs_body_acc) */
-static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
+   (one in each lane); with acc also their accelerations (as csi_body_acc) */
+static inline void com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
                                    int acc) {
   double* cvel = d->cvel;
   double* cdof_dot = d->cdof_dot;
@@ -396,7 +396,7 @@ static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, 
   const double *vp = cvel + 6 * pa, *vq = cvel + 6 * pb;
   cs_v2 V[6], D[6];
   for (int r = 0; r < 6; r++) V[r] = (cs_v2){vp[r], vq[r]};
-  /* cdof_dot = v_parent x cdof (as cs_cross_motion) */
+  /* cdof_dot = v_parent x cdof (as csi_cross_motion) */
   D[0] = V[1] * S[2] - V[2] * S[1];
   D[1] = V[2] * S[0] - V[0] * S[2];
   D[2] = V[0] * S[1] - V[1] * S[0];
@@ -411,7 +411,7 @@ static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, 
     va[r] = u[0], vb[r] = u[1];
   }
   for (int r = 0; r < 6; r++) Da[r] = D[r][0], Db[r] = D[r][1];
-  if (acc) { /* as cs_body_acc: a = a_parent + cdof_dot qvel */
+  if (acc) { /* as csi_body_acc: a = a_parent + cdof_dot qvel */
     const double *Ap = cacc + 6 * pa, *Aq = cacc + 6 * pb;
     cs_v2 A[6];
     for (int r = 0; r < 6; r++) A[r] = (cs_v2){Ap[r], Aq[r]} + D[r] * q;
@@ -422,8 +422,8 @@ static inline void cs_com_vel_rev2(const csModel* m, csData* d, int ka, int kb, 
 }
 
 /* cs_com_vel for body k of any kind but revolute; with acc also its acceleration */
-static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int acc) {
-  /* not restrict: cs_body_acc reads cdof_dot and writes cacc through d */
+static CSI_INLINE void com_vel_body(const csModel* m, csData* d, int k, int acc) {
+  /* not restrict: csi_body_acc reads cdof_dot and writes cacc through d */
   double* cvel = d->cvel;
   double* cdof_dot = d->cdof_dot;
   const double* cdof = d->cdof;
@@ -438,7 +438,7 @@ static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int ac
       double qv = qvel[da];
       /* S = (0, s): vp x S = (0, w x s) */
       Sd[0] = Sd[1] = Sd[2] = 0;
-      cs_cross3(Sd + 3, vp, S + 3);
+      csi_cross3(Sd + 3, vp, S + 3);
       for (int r = 0; r < 3; r++) v[r] = vp[r];
       for (int r = 3; r < 6; r++) v[r] = vp[r] + S[r] * qv;
       break;
@@ -451,7 +451,7 @@ static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int ac
       double* Sd = cdof_dot + 6 * da;
       double l0 = qv[0], l1 = qv[1], l2 = qv[2];
       const cs_v2 zero = {0, 0};
-      for (int r = 0; r < 18; r += 2) cs_v2_store(Sd + r, zero); /* not rep stos */
+      for (int r = 0; r < 18; r += 2) csi_v2_store(Sd + r, zero); /* not rep stos */
       for (int c = 0; c < 3; c++) {
         const double* a = S + 18 + 6 * c;
         double* D = Sd + 18 + 6 * c;
@@ -478,15 +478,15 @@ static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int ac
         if (t == CS_JNT_FREE) {
           memset(Sd, 0, 18 * sizeof(double));
           u[3] += qv[0], u[4] += qv[1], u[5] += qv[2];
-          for (int c = 0; c < 3; c++) cs_cross_motion(Sd + 18 + 6 * c, u, S + 18 + 6 * c);
+          for (int c = 0; c < 3; c++) csi_cross_motion(Sd + 18 + 6 * c, u, S + 18 + 6 * c);
           for (int c = 3; c < 6; c++)
             for (int r = 0; r < 6; r++) u[r] += S[6 * c + r] * qv[c];
         } else if (t == CS_JNT_BALL) {
-          for (int c = 0; c < 3; c++) cs_cross_motion(Sd + 6 * c, u, S + 6 * c);
+          for (int c = 0; c < 3; c++) csi_cross_motion(Sd + 6 * c, u, S + 6 * c);
           for (int c = 0; c < 3; c++)
             for (int r = 0; r < 6; r++) u[r] += S[6 * c + r] * qv[c];
         } else {
-          cs_cross_motion(Sd, u, S);
+          csi_cross_motion(Sd, u, S);
           for (int r = 0; r < 6; r++) u[r] += S[r] * qv[0];
         }
       }
@@ -494,23 +494,23 @@ static CS_INLINE void cs_com_vel_body(const csModel* m, csData* d, int k, int ac
       break;
     }
   }
-  if (acc) cs_body_acc(m, d, k, 1);
+  if (acc) csi_body_acc(m, d, k, 1);
 }
 
 /* the world's velocity and (acc) acceleration: the start of cs_com_vel and cs_rnea */
-static inline void cs_com_vel_world(const csModel* m, csData* d, int acc) {
+static inline void com_vel_world(const csModel* m, csData* d, int acc) {
   memset(d->cvel, 0, 6 * sizeof(double));
   if (acc) {
-    cs_world_acc(m, d->cacc, 1);
+    csi_world_acc(m, d->cacc, 1);
   }
 }
 
 /* cs_com_vel, and with acc the accelerations of cs_rnea's forward pass (gravity, velocity
    terms, no qacc: d->cacc) */
-static inline void cs_com_vel_impl(const csModel* m, csData* d, int acc) {
+static inline void com_vel_impl(const csModel* m, csData* d, int acc) {
   const int* kind = m->body_kind;
   const double* cdof = d->cdof;
-  cs_com_vel_world(m, d, acc);
+  com_vel_world(m, d, acc);
   const int* order = m->body_order;
   for (int o = 1; o < m->nbody; o++) {
     int k = order[o];
@@ -525,11 +525,11 @@ static inline void cs_com_vel_impl(const csModel* m, csData* d, int acc) {
       const double *Sa = cdof + 6 * m->body_dofadr[k], *Sb = cdof + 6 * m->body_dofadr[k2];
       cs_v2 S[6];
       for (int r = 0; r < 6; r++) S[r] = (cs_v2){Sa[r], Sb[r]};
-      cs_com_vel_rev2(m, d, k, k2, S, acc);
+      com_vel_rev2(m, d, k, k2, S, acc);
     } else {
-      cs_com_vel_body(m, d, k, acc);
+      com_vel_body(m, d, k, acc);
     }
   }
 }
 
-void cs_com_vel(const csModel* m, csData* d) { cs_com_vel_impl(m, d, 0); }
+void cs_com_vel(const csModel* m, csData* d) { com_vel_impl(m, d, 0); }

@@ -63,40 +63,40 @@ typedef struct csFclibProbe {
 static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
   csStatus st;
   memset(pr, 0, sizeof *pr);
-  if (!csu_h5_exists(f, "/fclib_local")) {
-    if (csu_h5_exists(f, "/fclib_global"))
-      return cs_error(CS_ERR_UNSUPPORTED, "'%s' holds an FCLIB global problem, not a local one "
+  if (!csi_h5_exists(f, "/fclib_local")) {
+    if (csi_h5_exists(f, "/fclib_global"))
+      return csi_error(CS_ERR_UNSUPPORTED, "'%s' holds an FCLIB global problem, not a local one "
                       "(read it with cs_fclib_read_global, then cs_global_condense for its "
                       "local form)", path);
-    if (csu_h5_exists(f, "/fclib_global_rolling") || csu_h5_exists(f, "/fclib_local_rolling"))
-      return cs_error(CS_ERR_UNSUPPORTED,
+    if (csi_h5_exists(f, "/fclib_global_rolling") || csi_h5_exists(f, "/fclib_local_rolling"))
+      return csi_error(CS_ERR_UNSUPPORTED,
                       "'%s' is an FCLIB rolling-friction problem; not read (libfclib 3.1.0 "
                       "cannot read it either)", path);
-    return cs_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
+    return csi_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
                     "(no /fclib_local or /fclib_global group)", path);
   }
-  if ((st = csu_h5_probe_spacedim(f, path, "/fclib_local"))) return st;
-  if (csu_h5_exists(f, "/fclib_local/V") || csu_h5_exists(f, "/fclib_local/R"))
-    return cs_error(CS_ERR_UNSUPPORTED,
+  if ((st = csi_h5_probe_spacedim(f, path, "/fclib_local"))) return st;
+  if (csi_h5_exists(f, "/fclib_local/V") || csi_h5_exists(f, "/fclib_local/R"))
+    return csi_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': local problem with equality constraints (V, R, s); "
                     "not read", path);
   int m = 0, n = 0;
-  if ((st = csu_h5_probe_matrix(f, path, "/fclib_local/W", &m, &n))) return st;
+  if ((st = csi_h5_probe_matrix(f, path, "/fclib_local/W", &m, &n))) return st;
   if (m != n || m == 0 || m % 3 != 0)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W is %d x %d, not 3nc x 3nc with nc > 0",
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W is %d x %d, not 3nc x 3nc with nc > 0",
                     path, m, n);
-  if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/q", m))) return st;
-  if ((st = csu_h5_need_len(f, path, "/fclib_local/vectors/mu", m / 3))) return st;
-  if ((st = csu_h5_probe_info(f, path, "/fclib_local"))) return st;
-  if (csu_h5_exists(f, "/solution")) {
-    if ((st = csu_h5_need_len(f, path, "/solution/r", m))) return st;
-    if ((st = csu_h5_need_len(f, path, "/solution/u", m))) return st;
+  if ((st = csi_h5_need_len(f, path, "/fclib_local/vectors/q", m))) return st;
+  if ((st = csi_h5_need_len(f, path, "/fclib_local/vectors/mu", m / 3))) return st;
+  if ((st = csi_h5_probe_info(f, path, "/fclib_local"))) return st;
+  if (csi_h5_exists(f, "/solution")) {
+    if ((st = csi_h5_need_len(f, path, "/solution/r", m))) return st;
+    if ((st = csi_h5_need_len(f, path, "/solution/u", m))) return st;
     pr->has_solution = 1;
-  } else if (csu_h5_exists(f, "/guesses/1/r")) {
-    if ((st = csu_h5_need_len(f, path, "/guesses/1/r", m))) return st;
+  } else if (csi_h5_exists(f, "/guesses/1/r")) {
+    if ((st = csi_h5_need_len(f, path, "/guesses/1/r", m))) return st;
     pr->has_guess = 1;
-    if (csu_h5_exists(f, "/guesses/1/u")) {
-      if ((st = csu_h5_need_len(f, path, "/guesses/1/u", m))) return st;
+    if (csi_h5_exists(f, "/guesses/1/u")) {
+      if ((st = csi_h5_need_len(f, path, "/guesses/1/u", m))) return st;
       pr->guess_u = 1;
     }
   }
@@ -117,13 +117,13 @@ static void acc(double* a, double x) { *a = *a == 0 ? x : *a + x; }
 static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, const char* path) {
   const size_t n = (size_t)nrow;
   if (W->m != nrow || W->n != nrow)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned a %d x %d W", path, W->m,
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned a %d x %d W", path, W->m,
                     W->n);
   if (W->nz >= 0) {
     for (int k = 0; k < W->nz; k++) {
       int r = W->i[k], c = W->p[k];
       if (r < 0 || r >= nrow || c < 0 || c >= nrow)
-        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W entry %d at (%d, %d) is outside "
+        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W entry %d at (%d, %d) is outside "
                         "the %d x %d matrix", path, k, r, c, nrow, nrow);
       acc(&G[(size_t)r * n + (size_t)c], W->x[k]);
     }
@@ -133,12 +133,12 @@ static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, cons
   for (int a = 0; a < nrow; a++) {
     int k0 = W->p[a], k1 = W->p[a + 1];
     if (k0 < 0 || k1 < k0 || k1 > W->nzmax || (a == 0 && k0 != 0))
-      return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W's %s pointers are not increasing "
+      return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W's %s pointers are not increasing "
                       "within 0..nzmax %d at %d", path, csc ? "column" : "row", W->nzmax, a);
     for (int k = k0; k < k1; k++) {
       int b = W->i[k];
       if (b < 0 || b >= nrow)
-        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': W index %d out of range at entry %d",
+        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W index %d out of range at entry %d",
                         path, b, k);
       size_t at = csc ? (size_t)b * n + (size_t)a : (size_t)a * n + (size_t)b;
       acc(&G[at], W->x[k]);
@@ -151,10 +151,10 @@ static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, cons
 
 csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   if (out) *out = NULL;
-  if (!path || !out) return cs_error(CS_ERR_ARG, "cs_fclib_read_local: NULL path or out");
+  if (!path || !out) return csi_error(CS_ERR_ARG, "cs_fclib_read_local: NULL path or out");
 
-  csH5Quiet quiet;
-  csu_h5_quiet(&quiet);
+  csiH5Quiet quiet;
+  csi_h5_quiet(&quiet);
   csStatus st = CS_OK;
   struct fclib_local* fl = NULL;
   struct fclib_solution* sol = NULL;
@@ -162,21 +162,21 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   csFclibProbe pr;
 
   hid_t f;
-  if ((st = csu_h5_open_read(path, &f))) goto done;
+  if ((st = csi_h5_open_read(path, &f))) goto done;
   st = probe_local(f, path, &pr);
   if (!st && pr.has_guess) {
     /* Read here rather than by fclib_read_guesses (see the top of the file). */
-    o = cs_calloc(1, sizeof *o);
+    o = csi_calloc(1, sizeof *o);
     if (!o) {
-      st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+      st = csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
     } else {
-      o->lambda = cs_malloc((size_t)pr.nrow * sizeof(double));
-      if (pr.guess_u) o->velocity = cs_malloc((size_t)pr.nrow * sizeof(double));
+      o->lambda = csi_malloc((size_t)pr.nrow * sizeof(double));
+      if (pr.guess_u) o->velocity = csi_malloc((size_t)pr.nrow * sizeof(double));
       if (!o->lambda || (pr.guess_u && !o->velocity))
-        st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
-      else if (csu_h5_read(f, "/guesses/1/r", H5T_NATIVE_DOUBLE, o->lambda) < 0 ||
-               (pr.guess_u && csu_h5_read(f, "/guesses/1/u", H5T_NATIVE_DOUBLE, o->velocity) < 0))
-        st = cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read /guesses/1", path);
+        st = csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+      else if (csi_h5_read(f, "/guesses/1/r", H5T_NATIVE_DOUBLE, o->lambda) < 0 ||
+               (pr.guess_u && csi_h5_read(f, "/guesses/1/u", H5T_NATIVE_DOUBLE, o->velocity) < 0))
+        st = csi_error(CS_ERR_IO, "FCLIB file '%s': cannot read /guesses/1", path);
     }
   }
   H5Fclose(f);
@@ -184,20 +184,20 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
 
   fl = fclib_read_local(path);
   if (!fl) {
-    st = cs_error(CS_ERR_IO, "libfclib could not read the local problem in '%s'", path);
+    st = csi_error(CS_ERR_IO, "libfclib could not read the local problem in '%s'", path);
     goto done;
   }
   const int nrow = pr.nrow, nc = nrow / 3;
-  if (!o) o = cs_calloc(1, sizeof *o);
+  if (!o) o = csi_calloc(1, sizeof *o);
   if (!o) {
-    st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+    st = csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
     goto done;
   }
-  o->G = cs_calloc((size_t)nrow * (size_t)nrow, sizeof(double));
-  o->g = csu_dup_doubles(fl->q, (size_t)nrow);
-  o->mu = csu_dup_doubles(fl->mu, (size_t)nc);
+  o->G = csi_calloc((size_t)nrow * (size_t)nrow, sizeof(double));
+  o->g = csi_dup_doubles(fl->q, (size_t)nrow);
+  o->mu = csi_dup_doubles(fl->mu, (size_t)nc);
   if (!o->G || !o->g || !o->mu) {
-    st = cs_error(CS_ERR_MEMORY, "out of memory for a %d-contact problem from '%s'", nc, path);
+    st = csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact problem from '%s'", nc, path);
     goto done;
   }
   if ((st = to_dense(fl->W, nrow, o->G, path))) goto done;
@@ -205,13 +205,13 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   if (pr.has_solution) {
     sol = fclib_read_solution(path);
     if (!sol || !sol->r || !sol->u) {
-      st = cs_error(CS_ERR_IO, "libfclib could not read the solution in '%s'", path);
+      st = csi_error(CS_ERR_IO, "libfclib could not read the solution in '%s'", path);
       goto done;
     }
-    o->lambda = csu_dup_doubles(sol->r, (size_t)nrow);
-    o->velocity = csu_dup_doubles(sol->u, (size_t)nrow);
+    o->lambda = csi_dup_doubles(sol->r, (size_t)nrow);
+    o->velocity = csi_dup_doubles(sol->u, (size_t)nrow);
     if (!o->lambda || !o->velocity) {
-      st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+      st = csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
       goto done;
     }
   }
@@ -224,7 +224,7 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   o->p.g = o->g;
   o->p.R = NULL;
   o->p.J = NULL;
-  o->p.asym = !csu_is_symmetric(3 * nc, o->G);
+  o->p.asym = !csi_is_symmetric(3 * nc, o->G);
 
 done:
   if (sol) fclib_delete_solutions(sol, 1);
@@ -232,7 +232,7 @@ done:
     fclib_delete_local(fl); /* frees the members (and info), not the struct itself */
     free(fl);
   }
-  csu_h5_restore(&quiet);
+  csi_h5_restore(&quiet);
   if (st) {
     cs_problem_free(o);
     return st;
@@ -254,14 +254,14 @@ static int w_keep(double x, size_t r, size_t c) { return x != 0 || signbit(x) ||
 
 csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const double* lambda,
                               const char* title) {
-  if (!path || !p) return cs_error(CS_ERR_ARG, "cs_fclib_write_local: NULL path or problem");
+  if (!path || !p) return csi_error(CS_ERR_ARG, "cs_fclib_write_local: NULL path or problem");
   if (p->nc <= 0)
-    return cs_error(CS_ERR_ARG, "cannot write '%s': an FCLIB problem needs at least one "
+    return csi_error(CS_ERR_ARG, "cannot write '%s': an FCLIB problem needs at least one "
                     "contact (nc = %d)", path, p->nc);
   if (!p->G || !p->g || !p->mu)
-    return cs_error(CS_ERR_ARG, "cannot write '%s': the problem has no G, g or mu", path);
+    return csi_error(CS_ERR_ARG, "cannot write '%s': the problem has no G, g or mu", path);
   if (p->nc > INT_MAX / 3)
-    return cs_error(CS_ERR_ARG, "cannot write '%s': nc = %d is too large", path, p->nc);
+    return csi_error(CS_ERR_ARG, "cannot write '%s': nc = %d is too large", path, p->nc);
   const int nrow = 3 * p->nc;
   const size_t n = (size_t)nrow;
 
@@ -274,17 +274,17 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
     for (size_t c = 0; c < n; c++)
       if (w_keep(w_entry(p, r, c), r, c)) nnz++;
   if (nnz > (size_t)INT_MAX)
-    return cs_error(CS_ERR_ARG, "cannot write '%s': %zu non-zeros exceed FCLIB's int indices",
+    return csi_error(CS_ERR_ARG, "cannot write '%s': %zu non-zeros exceed FCLIB's int indices",
                     path, nnz);
 
   csStatus st = CS_OK;
-  int* colptr = cs_malloc((n + 1) * sizeof(int));
-  int* rowind = cs_malloc(nnz * sizeof(int));
-  double* val = cs_malloc(nnz * sizeof(double));
-  double* u = lambda ? cs_malloc(n * sizeof(double)) : NULL;
+  int* colptr = csi_malloc((n + 1) * sizeof(int));
+  int* rowind = csi_malloc(nnz * sizeof(int));
+  double* val = csi_malloc(nnz * sizeof(double));
+  double* u = lambda ? csi_malloc(n * sizeof(double)) : NULL;
   if (!colptr || !rowind || !val || (lambda && !u)) {
     cs_free(colptr), cs_free(rowind), cs_free(val), cs_free(u);
-    return cs_error(CS_ERR_MEMORY, "out of memory writing '%s'", path);
+    return csi_error(CS_ERR_MEMORY, "out of memory writing '%s'", path);
   }
   /* Compressed columns (nz = -1): the CSparse form libfclib's own merit code understands
      (see the top of the file). G is symmetric, so the arrays equal the CSR ones anyway. */
@@ -313,11 +313,11 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
     }
   }
 
-  csH5Quiet quiet;
-  csu_h5_quiet(&quiet);
+  csiH5Quiet quiet;
+  csi_h5_quiet(&quiet);
   /* Create (truncate) the file ourselves, so libfclib finds an empty HDF5 file it is
      willing to add a problem to. */
-  if ((st = csu_h5_create_empty(path))) goto done;
+  if ((st = csi_h5_create_empty(path))) goto done;
 
   {
     /* libfclib takes non-const pointers but only reads through them. */
@@ -349,7 +349,7 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
     prob.spacedim = 3;
     prob.info = &info;
     if (!fclib_write_local(&prob, path)) {
-      st = cs_error(CS_ERR_IO, "libfclib could not write the local problem to '%s'", path);
+      st = csi_error(CS_ERR_IO, "libfclib could not write the local problem to '%s'", path);
       goto done;
     }
     if (lambda) {
@@ -359,14 +359,14 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
       sol.r = (double*)lambda;
       sol.l = NULL;
       if (!fclib_write_solution(&sol, path)) {
-        st = cs_error(CS_ERR_IO, "libfclib could not write the solution to '%s'", path);
+        st = csi_error(CS_ERR_IO, "libfclib could not write the solution to '%s'", path);
         goto done;
       }
     }
   }
 
 done:
-  csu_h5_restore(&quiet);
+  csi_h5_restore(&quiet);
   cs_free(colptr);
   cs_free(rowind);
   cs_free(val);
@@ -380,14 +380,14 @@ int cs_have_fclib(void) { return 0; }
 
 csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   if (out) *out = NULL;
-  return cs_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
+  return csi_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
                   "without libfclib (FCLIB support off)", path ? path : "(null)");
 }
 
 csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const double* lambda,
                               const char* title) {
   (void)p, (void)lambda, (void)title;
-  return cs_error(CS_ERR_UNSUPPORTED, "cannot write FCLIB file '%s': contactsim was built "
+  return csi_error(CS_ERR_UNSUPPORTED, "cannot write FCLIB file '%s': contactsim was built "
                   "without libfclib (FCLIB support off)", path ? path : "(null)");
 }
 

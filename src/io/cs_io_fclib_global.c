@@ -92,12 +92,12 @@ static int degree(const csSparseMatrix* A, int x) { return A->colptr[x + 1] - A-
 /* Reverse Cuthill-McKee ordering of the symmetric pattern of A: perm[new] = old. */
 static csStatus rcm_order(const csSparseMatrix* A, int* perm) {
   const int n = A->n;
-  int* mark = cs_calloc((size_t)n, sizeof(int));
-  int* visited = cs_calloc((size_t)n, sizeof(int));
-  int* order = cs_malloc((size_t)n * sizeof(int));
+  int* mark = csi_calloc((size_t)n, sizeof(int));
+  int* visited = csi_calloc((size_t)n, sizeof(int));
+  int* order = csi_malloc((size_t)n * sizeof(int));
   if (!mark || !visited || !order) {
     cs_free(mark), cs_free(visited), cs_free(order);
-    return cs_error(CS_ERR_MEMORY, "out of memory ordering a %d x %d matrix", n, n);
+    return csi_error(CS_ERR_MEMORY, "out of memory ordering a %d x %d matrix", n, n);
   }
   int stamp = 0, count = 0;
   for (int s0 = 0; s0 < n; s0++) {
@@ -151,17 +151,17 @@ static csStatus rcm_order(const csSparseMatrix* A, int* perm) {
 static csStatus gfactor_make(const csSparseMatrix* M, csGFactor** out) {
   *out = NULL;
   const int n = M->n;
-  csGFactor* F = cs_calloc(1, sizeof *F);
-  if (!F) return cs_error(CS_ERR_MEMORY, "out of memory factoring M (n = %d)", n);
+  csGFactor* F = csi_calloc(1, sizeof *F);
+  if (!F) return csi_error(CS_ERR_MEMORY, "out of memory factoring M (n = %d)", n);
   F->n = n;
-  F->perm = cs_malloc((size_t)n * sizeof(int));
-  F->iperm = cs_malloc((size_t)n * sizeof(int));
-  F->first = cs_malloc((size_t)n * sizeof(int));
-  F->start = cs_malloc(((size_t)n + 1) * sizeof(size_t));
-  F->parent = cs_malloc((size_t)n * sizeof(int));
+  F->perm = csi_malloc((size_t)n * sizeof(int));
+  F->iperm = csi_malloc((size_t)n * sizeof(int));
+  F->first = csi_malloc((size_t)n * sizeof(int));
+  F->start = csi_malloc(((size_t)n + 1) * sizeof(size_t));
+  F->parent = csi_malloc((size_t)n * sizeof(int));
   if (!F->perm || !F->iperm || !F->first || !F->start || !F->parent) {
     gfactor_free(F);
-    return cs_error(CS_ERR_MEMORY, "out of memory factoring M (n = %d)", n);
+    return csi_error(CS_ERR_MEMORY, "out of memory factoring M (n = %d)", n);
   }
   csStatus st = rcm_order(M, F->perm);
   if (st) {
@@ -184,13 +184,13 @@ static csStatus gfactor_make(const csSparseMatrix* M, csGFactor** out) {
   F->start[n] = total;
   if (total > ((size_t)1 << 31)) {
     gfactor_free(F);
-    return cs_error(CS_ERR_MEMORY, "M (n = %d) needs %zu factor entries even after "
+    return csi_error(CS_ERR_MEMORY, "M (n = %d) needs %zu factor entries even after "
                     "reordering; too large for the envelope Cholesky", n, total);
   }
-  F->L = cs_calloc(total, sizeof(double));
+  F->L = csi_calloc(total, sizeof(double));
   if (!F->L) {
     gfactor_free(F);
-    return cs_error(CS_ERR_MEMORY, "out of memory for M's factor (%zu entries)", total);
+    return csi_error(CS_ERR_MEMORY, "out of memory for M's factor (%zu entries)", total);
   }
   for (int i = 0; i < n; i++) {
     int old = F->perm[i];
@@ -217,7 +217,7 @@ static csStatus gfactor_make(const csSparseMatrix* M, csGFactor** out) {
     if (!(d > 0) || !isfinite(d)) {
       int row = F->perm[i];
       gfactor_free(F);
-      return cs_error(CS_ERR_NUMERIC, "M is not positive definite (pivot %g at row %d, "
+      return csi_error(CS_ERR_NUMERIC, "M is not positive definite (pivot %g at row %d, "
                       "diagonal %g)", d, row, aii);
     }
     Li[i] = sqrt(d);
@@ -272,13 +272,13 @@ static csStatus ensure_factor(csGlobalProblem* g) {
 static csStatus check_global(const csGlobalProblem* g, const char* fn) {
   if (!g || g->n <= 0 || g->nc <= 0 || !g->M.colptr || !g->H.colptr || !g->f || !g->w ||
       !g->mu || g->M.m != g->n || g->M.n != g->n || g->H.m != g->n || g->H.n != 3 * g->nc)
-    return cs_error(CS_ERR_ARG, "%s: incomplete or inconsistent global problem", fn);
+    return csi_error(CS_ERR_ARG, "%s: incomplete or inconsistent global problem", fn);
   return CS_OK;
 }
 
 csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   if (out) *out = NULL;
-  if (!out) return cs_error(CS_ERR_ARG, "cs_global_condense: NULL out");
+  if (!out) return csi_error(CS_ERR_ARG, "cs_global_condense: NULL out");
   csStatus st = check_global(g, "cs_global_condense");
   if (st) return st;
   if ((st = ensure_factor(g))) return st;
@@ -286,12 +286,12 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   const int n = g->n, m = 3 * g->nc;
   const csSparseMatrix* H = &g->H;
 
-  csOwnedProblem* o = cs_calloc(1, sizeof *o);
-  double* y = cs_malloc((size_t)n * sizeof(double));
-  double* x = cs_calloc((size_t)n, sizeof(double));   /* dense work, kept zero */
-  int* mark = cs_calloc((size_t)n, sizeof(int));
-  int* reach = cs_malloc((size_t)n * sizeof(int));
-  int* xp = cs_malloc(((size_t)m + 1) * sizeof(int)); /* X = L^-1 P H, by columns */
+  csOwnedProblem* o = csi_calloc(1, sizeof *o);
+  double* y = csi_malloc((size_t)n * sizeof(double));
+  double* x = csi_calloc((size_t)n, sizeof(double));   /* dense work, kept zero */
+  int* mark = csi_calloc((size_t)n, sizeof(int));
+  int* reach = csi_malloc((size_t)n * sizeof(int));
+  int* xp = csi_malloc(((size_t)m + 1) * sizeof(int)); /* X = L^-1 P H, by columns */
   int* xi = NULL;
   double* xx = NULL;
   size_t xcap = 0, xnnz = 0;
@@ -299,14 +299,14 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   int* rc = NULL;
   double* rx = NULL;
   if (!o || !y || !x || !mark || !reach || !xp) {
-    st = cs_error(CS_ERR_MEMORY, "out of memory condensing a global problem (n = %d)", n);
+    st = csi_error(CS_ERR_MEMORY, "out of memory condensing a global problem (n = %d)", n);
     goto done;
   }
-  o->G = cs_calloc((size_t)m * (size_t)m, sizeof(double));
-  o->g = cs_malloc((size_t)m * sizeof(double));
-  o->mu = cs_malloc((size_t)g->nc * sizeof(double));
+  o->G = csi_calloc((size_t)m * (size_t)m, sizeof(double));
+  o->g = csi_malloc((size_t)m * sizeof(double));
+  o->mu = csi_malloc((size_t)g->nc * sizeof(double));
   if (!o->G || !o->g || !o->mu) {
-    st = cs_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
+    st = csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
     goto done;
   }
   memcpy(o->mu, g->mu, (size_t)g->nc * sizeof(double));
@@ -338,15 +338,15 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
       size_t cap = xcap ? 2 * xcap : 1024;
       while (cap < xnnz + (size_t)nr) cap *= 2;
       if (cap > (size_t)INT_MAX) {
-        st = cs_error(CS_ERR_MEMORY, "L^-1 H has more than %d non-zeros", INT_MAX);
+        st = csi_error(CS_ERR_MEMORY, "L^-1 H has more than %d non-zeros", INT_MAX);
         goto done;
       }
-      int* ni = cs_realloc(xi, xcap * sizeof(int), cap * sizeof(int));
+      int* ni = csi_realloc(xi, xcap * sizeof(int), cap * sizeof(int));
       if (ni) xi = ni;
-      double* nx = cs_realloc(xx, xcap * sizeof(double), cap * sizeof(double));
+      double* nx = csi_realloc(xx, xcap * sizeof(double), cap * sizeof(double));
       if (nx) xx = nx;
       if (!ni || !nx) {
-        st = cs_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", cap);
+        st = csi_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", cap);
         goto done;
       }
       xcap = cap;
@@ -372,11 +372,11 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   }
 
   /* X by rows (column indices increasing within a row), then W = X^T X row by row */
-  rp = cs_calloc((size_t)n + 1, sizeof(int));
-  rc = cs_malloc((xnnz ? xnnz : 1) * sizeof(int));
-  rx = cs_malloc((xnnz ? xnnz : 1) * sizeof(double));
+  rp = csi_calloc((size_t)n + 1, sizeof(int));
+  rc = csi_malloc((xnnz ? xnnz : 1) * sizeof(int));
+  rx = csi_malloc((xnnz ? xnnz : 1) * sizeof(double));
   if (!rp || !rc || !rx) {
-    st = cs_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", xnnz);
+    st = csi_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", xnnz);
     goto done;
   }
   for (size_t k = 0; k < xnnz; k++) rp[xi[k] + 1]++;
@@ -403,15 +403,15 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
     for (size_t b = a + 1; b < ms; b++) W[b * ms + a] = W[a * ms + b];
 
   if (g->r) {
-    o->lambda = cs_malloc(ms * sizeof(double));
+    o->lambda = csi_malloc(ms * sizeof(double));
     if (o->lambda) memcpy(o->lambda, g->r, ms * sizeof(double));
   }
   if (g->u) {
-    o->velocity = cs_malloc(ms * sizeof(double));
+    o->velocity = csi_malloc(ms * sizeof(double));
     if (o->velocity) memcpy(o->velocity, g->u, ms * sizeof(double));
   }
   if ((g->r && !o->lambda) || (g->u && !o->velocity)) {
-    st = cs_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
+    st = csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
     goto done;
   }
   o->p.nc = g->nc;
@@ -421,7 +421,7 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   o->p.g = o->g;
   o->p.R = NULL;
   o->p.J = NULL;
-  o->p.asym = !csu_is_symmetric(3 * g->nc, o->G);
+  o->p.asym = !csi_is_symmetric(3 * g->nc, o->G);
 
 done:
   cs_free(y), cs_free(x), cs_free(mark), cs_free(reach), cs_free(xp);
@@ -454,12 +454,12 @@ static void sp_tgaxpy(const csSparseMatrix* A, const double* x, double* y) {
 csStatus cs_global_velocity(csGlobalProblem* g, const double* r, double* v) {
   csStatus st = check_global(g, "cs_global_velocity");
   if (st) return st;
-  if (!r || !v) return cs_error(CS_ERR_ARG, "cs_global_velocity: NULL r or v");
+  if (!r || !v) return csi_error(CS_ERR_ARG, "cs_global_velocity: NULL r or v");
   if ((st = ensure_factor(g))) return st;
   const csGFactor* F = g->factor;
   const int n = g->n;
-  double* t = cs_malloc((size_t)n * 2 * sizeof(double));
-  if (!t) return cs_error(CS_ERR_MEMORY, "out of memory (n = %d)", n);
+  double* t = csi_malloc((size_t)n * 2 * sizeof(double));
+  if (!t) return csi_error(CS_ERR_MEMORY, "out of memory (n = %d)", n);
   double* z = t + n;
   memcpy(t, g->f, (size_t)n * sizeof(double));
   sp_gaxpy(&g->H, r, t); /* H r + f */
@@ -480,7 +480,7 @@ static double nrm2(const double* x, size_t n) {
 double cs_global_error(const csGlobalProblem* g, const double* r, const double* v, double* u) {
   if (check_global(g, "cs_global_error") || !r || !v) return NAN;
   const size_t n = (size_t)g->n, m = 3 * (size_t)g->nc;
-  double* t = cs_calloc(2 * n + m, sizeof(double));
+  double* t = csi_calloc(2 * n + m, sizeof(double));
   if (!t) return NAN;
   double* Mv = t;
   double* Hr = t + n;
@@ -498,7 +498,7 @@ double cs_global_error(const csGlobalProblem* g, const double* r, const double* 
   memcpy(uu, g->w, m * sizeof(double));
   sp_tgaxpy(&g->H, v, uu);
   double err2 = 0;
-  for (int i = 0; i < g->nc; i++) err2 += csu_natural_map_sq(r + 3 * i, uu + 3 * i, g->mu[i]);
+  for (int i = 0; i < g->nc; i++) err2 += csi_natural_map_sq(r + 3 * i, uu + 3 * i, g->mu[i]);
   double local = sqrt(err2);
   double ls = fmax(nrm2(uu, m), nrm2(r, m));
   if (ls > DBL_EPSILON) local /= ls;
@@ -542,7 +542,7 @@ static int h5_string(hid_t f, const char* name, char* buf, size_t cap) {
   buf[0] = 0;
   H5T_class_t cls = H5T_NO_CLASS;
   int varstr = 0;
-  if (csu_h5_info(f, name, &cls, &varstr, NULL) != 1 || cls != H5T_STRING) return 0;
+  if (csi_h5_info(f, name, &cls, &varstr, NULL) != 1 || cls != H5T_STRING) return 0;
   hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
   if (d < 0) return 0;
   int ok = 0;
@@ -559,7 +559,7 @@ static int h5_string(hid_t f, const char* name, char* buf, size_t cap) {
     if (mt >= 0) H5Tclose(mt);
   } else if (ft >= 0) {
     size_t size = H5Tget_size(ft);
-    char* tmp = size > 0 && size < ((size_t)1 << 24) ? cs_calloc(size + 1, 1) : NULL;
+    char* tmp = size > 0 && size < ((size_t)1 << 24) ? csi_calloc(size + 1, 1) : NULL;
     hid_t mt = tmp ? H5Tcopy(ft) : -1;
     if (tmp && mt >= 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, tmp) >= 0) {
       snprintf(buf, cap, "%s", tmp);
@@ -592,21 +592,21 @@ static long long matrix_nnz(hid_t f, const char* grp) {
   char name[192]; /* grp comes from a char[160] */
   int nz = 0;
   snprintf(name, sizeof name, "%s/nz", grp);
-  if (!csu_h5_int(f, name, &nz)) return -1;
+  if (!csi_h5_int(f, name, &nz)) return -1;
   if (nz >= 0) return nz;
   snprintf(name, sizeof name, "%s/x", grp);
-  return csu_h5_numel(f, name);
+  return csi_h5_numel(f, name);
 }
 
 csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
-  if (!path || !info) return cs_error(CS_ERR_ARG, "cs_fclib_info: NULL path or info");
+  if (!path || !info) return csi_error(CS_ERR_ARG, "cs_fclib_info: NULL path or info");
   memset(info, 0, sizeof *info);
-  csH5Quiet quiet;
-  csu_h5_quiet(&quiet);
+  csiH5Quiet quiet;
+  csi_h5_quiet(&quiet);
   hid_t f;
-  csStatus st = csu_h5_open_read(path, &f);
+  csStatus st = csi_h5_open_read(path, &f);
   if (st) {
-    csu_h5_restore(&quiet);
+    csi_h5_restore(&quiet);
     return st;
   }
   static const struct {
@@ -618,23 +618,23 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
                 {"/fclib_global_rolling", CS_FCLIB_GLOBAL_ROLLING}};
   const char* grp = NULL;
   for (int k = 0; k < 4 && !grp; k++)
-    if (csu_h5_exists(f, kinds[k].grp)) grp = kinds[k].grp, info->kind = kinds[k].kind;
+    if (csi_h5_exists(f, kinds[k].grp)) grp = kinds[k].grp, info->kind = kinds[k].kind;
   if (grp) {
     char name[160];
     const int local = info->kind == CS_FCLIB_LOCAL || info->kind == CS_FCLIB_LOCAL_ROLLING;
     snprintf(name, sizeof name, "%s/spacedim", grp);
-    if (!csu_h5_int(f, name, &info->spacedim)) info->spacedim = 0;
+    if (!csi_h5_int(f, name, &info->spacedim)) info->spacedim = 0;
     if (local) {
       snprintf(name, sizeof name, "%s/W/m", grp);
-      if (!csu_h5_int(f, name, &info->rows)) info->rows = 0;
+      if (!csi_h5_int(f, name, &info->rows)) info->rows = 0;
       snprintf(name, sizeof name, "%s/W", grp);
       info->nnz[0] = matrix_nnz(f, name);
       info->nnz[1] = -1;
     } else {
       snprintf(name, sizeof name, "%s/M/n", grp);
-      if (!csu_h5_int(f, name, &info->n)) info->n = 0;
+      if (!csi_h5_int(f, name, &info->n)) info->n = 0;
       snprintf(name, sizeof name, "%s/H/n", grp);
-      if (!csu_h5_int(f, name, &info->rows)) info->rows = 0;
+      if (!csi_h5_int(f, name, &info->rows)) info->rows = 0;
       snprintf(name, sizeof name, "%s/M", grp);
       info->nnz[0] = matrix_nnz(f, name);
       snprintf(name, sizeof name, "%s/H", grp);
@@ -642,11 +642,11 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
     }
     if (info->spacedim > 0 && info->rows > 0) info->nc = info->rows / info->spacedim;
     snprintf(name, sizeof name, "%s/vectors/mu", grp);
-    long long nmu = csu_h5_numel(f, name);
+    long long nmu = csi_h5_numel(f, name);
     info->mu_min = info->mu_max = NAN;
     if (nmu > 0 && nmu <= 100000000) {
-      double* mu = cs_malloc((size_t)nmu * sizeof(double));
-      if (mu && csu_h5_read(f, name, H5T_NATIVE_DOUBLE, mu) == 0) {
+      double* mu = csi_malloc((size_t)nmu * sizeof(double));
+      if (mu && csi_h5_read(f, name, H5T_NATIVE_DOUBLE, mu) == 0) {
         info->mu_min = info->mu_max = mu[0];
         for (long long i = 1; i < nmu; i++) {
           info->mu_min = fmin(info->mu_min, mu[i]);
@@ -660,10 +660,10 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
     snprintf(name, sizeof name, "%s/info/description", grp);
     h5_string(f, name, info->description, sizeof info->description);
   }
-  info->has_solution = csu_h5_exists(f, "/solution");
-  info->has_guess = csu_h5_exists(f, "/guesses");
+  info->has_solution = csi_h5_exists(f, "/solution");
+  info->has_guess = csi_h5_exists(f, "/guesses");
   H5Fclose(f);
-  csu_h5_restore(&quiet);
+  csi_h5_restore(&quiet);
   return st;
 }
 
@@ -681,15 +681,15 @@ static csStatus probe_solution(hid_t f, const char* path, const char* grp, csGlo
   char name[64];
   csStatus st;
   snprintf(name, sizeof name, "%s/r", grp);
-  if ((st = csu_h5_need_len(f, path, name, pr->m))) return st;
+  if ((st = csi_h5_need_len(f, path, name, pr->m))) return st;
   snprintf(name, sizeof name, "%s/u", grp);
-  if (csu_h5_exists(f, name)) {
-    if ((st = csu_h5_need_len(f, path, name, pr->m))) return st;
+  if (csi_h5_exists(f, name)) {
+    if ((st = csi_h5_need_len(f, path, name, pr->m))) return st;
     pr->sol_u = 1;
   }
   snprintf(name, sizeof name, "%s/v", grp);
-  if (csu_h5_exists(f, name)) {
-    if ((st = csu_h5_need_len(f, path, name, pr->n))) return st;
+  if (csi_h5_exists(f, name)) {
+    if ((st = csi_h5_need_len(f, path, name, pr->n))) return st;
     pr->sol_v = 1;
   }
   return CS_OK;
@@ -698,40 +698,40 @@ static csStatus probe_solution(hid_t f, const char* path, const char* grp, csGlo
 static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
   csStatus st;
   memset(pr, 0, sizeof *pr);
-  if (!csu_h5_exists(f, "/fclib_global")) {
-    if (csu_h5_exists(f, "/fclib_global_rolling") || csu_h5_exists(f, "/fclib_local_rolling"))
-      return cs_error(CS_ERR_UNSUPPORTED,
+  if (!csi_h5_exists(f, "/fclib_global")) {
+    if (csi_h5_exists(f, "/fclib_global_rolling") || csi_h5_exists(f, "/fclib_local_rolling"))
+      return csi_error(CS_ERR_UNSUPPORTED,
                       "'%s' is an FCLIB rolling-friction problem (spacedim 5); not supported "
                       "(libfclib 3.1.0 cannot read it either)", path);
-    if (csu_h5_exists(f, "/fclib_local"))
-      return cs_error(CS_ERR_ARG, "'%s' holds an FCLIB local problem, not a global one "
+    if (csi_h5_exists(f, "/fclib_local"))
+      return csi_error(CS_ERR_ARG, "'%s' holds an FCLIB local problem, not a global one "
                       "(read it with cs_fclib_read_local)", path);
-    return cs_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
+    return csi_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
                     "(no /fclib_local or /fclib_global group)", path);
   }
-  if ((st = csu_h5_probe_spacedim(f, path, "/fclib_global"))) return st;
-  if (csu_h5_exists(f, "/fclib_global/G"))
-    return cs_error(CS_ERR_UNSUPPORTED,
+  if ((st = csi_h5_probe_spacedim(f, path, "/fclib_global"))) return st;
+  if (csi_h5_exists(f, "/fclib_global/G"))
+    return csi_error(CS_ERR_UNSUPPORTED,
                     "FCLIB file '%s': global problem with equality constraints (G, b); not "
                     "read", path);
   int mm = 0, mn = 0, hm = 0, hn = 0;
-  if ((st = csu_h5_probe_matrix(f, path, "/fclib_global/M", &mm, &mn))) return st;
-  if ((st = csu_h5_probe_matrix(f, path, "/fclib_global/H", &hm, &hn))) return st;
+  if ((st = csi_h5_probe_matrix(f, path, "/fclib_global/M", &mm, &mn))) return st;
+  if ((st = csi_h5_probe_matrix(f, path, "/fclib_global/H", &hm, &hn))) return st;
   if (mm != mn)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': M is %d x %d, not square", path, mm, mn);
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': M is %d x %d, not square", path, mm, mn);
   if (hm != mm || hn % 3 != 0)
-    return cs_error(CS_ERR_PARSE, "FCLIB file '%s': H is %d x %d, expected %d x 3nc", path, hm,
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': H is %d x %d, expected %d x 3nc", path, hm,
                     hn, mm);
   pr->n = mm;
   pr->m = hn;
-  if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/f", mm))) return st;
-  if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/w", hn))) return st;
-  if ((st = csu_h5_need_len(f, path, "/fclib_global/vectors/mu", hn / 3))) return st;
-  if ((st = csu_h5_probe_info(f, path, "/fclib_global"))) return st;
-  if (csu_h5_exists(f, "/solution")) {
+  if ((st = csi_h5_need_len(f, path, "/fclib_global/vectors/f", mm))) return st;
+  if ((st = csi_h5_need_len(f, path, "/fclib_global/vectors/w", hn))) return st;
+  if ((st = csi_h5_need_len(f, path, "/fclib_global/vectors/mu", hn / 3))) return st;
+  if ((st = csi_h5_probe_info(f, path, "/fclib_global"))) return st;
+  if (csi_h5_exists(f, "/solution")) {
     if ((st = probe_solution(f, path, "/solution", pr))) return st;
     pr->sol = 1;
-  } else if (csu_h5_exists(f, "/guesses/1/r")) {
+  } else if (csi_h5_exists(f, "/guesses/1/r")) {
     if ((st = probe_solution(f, path, "/guesses/1", pr))) return st;
     pr->sol = 2;
   }
@@ -765,18 +765,18 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
     const int outer = A->nz == -1 ? n : m;
     for (int a = 0; a < outer; a++)
       if (A->p[a] < 0 || A->p[a + 1] < A->p[a] || A->p[a + 1] > A->nzmax || (a == 0 && A->p[0]))
-        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s's %s pointers are not increasing "
+        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s's %s pointers are not increasing "
                         "within 0..nzmax %d at %d", path, what,
                         A->nz == -1 ? "column" : "row", A->nzmax, a);
   }
-  csTrip* t = cs_malloc((size_t)(cnt ? cnt : 1) * sizeof(csTrip));
-  int* col = cs_malloc((size_t)(cnt ? cnt : 1) * sizeof(int));
+  csTrip* t = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(csTrip));
+  int* col = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(int));
   out->m = m;
   out->n = n;
-  out->colptr = cs_calloc((size_t)n + 1, sizeof(int));
+  out->colptr = csi_calloc((size_t)n + 1, sizeof(int));
   if (!t || !col || !out->colptr) {
     cs_free(t), cs_free(col);
-    return cs_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
+    return csi_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
   }
   long long k = 0;
   if (A->nz >= 0) {
@@ -794,12 +794,12 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
   for (k = 0; k < cnt; k++) {
     t[k].seq = (int)k;
     if (t[k].row < 0 || t[k].row >= m || col[k] < 0 || col[k] >= n) {
-      st = cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s entry %lld at (%d, %d) is outside the "
+      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s entry %lld at (%d, %d) is outside the "
                     "%d x %d matrix", path, what, k, t[k].row, col[k], m, n);
       break;
     }
     if (!isfinite(t[k].x)) {
-      st = cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s entry %lld at (%d, %d) is %g",
+      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s entry %lld at (%d, %d) is %g",
                     path, what, k, t[k].row, col[k], t[k].x);
       break;
     }
@@ -809,19 +809,19 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
     return st;
   }
   /* bucket by column (stable), then sort each column by (row, storage order) */
-  csTrip* s = cs_malloc((size_t)(cnt ? cnt : 1) * sizeof(csTrip));
+  csTrip* s = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(csTrip));
   if (!s) {
     cs_free(t), cs_free(col);
-    return cs_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
+    return csi_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
   }
   for (k = 0; k < cnt; k++) out->colptr[col[k] + 1]++;
   for (int j = 0; j < n; j++) out->colptr[j + 1] += out->colptr[j];
   {
     int* next = col; /* reuse: the column of entry k is no longer needed once placed */
-    int* fill = cs_malloc(((size_t)n + 1) * sizeof(int));
+    int* fill = csi_malloc(((size_t)n + 1) * sizeof(int));
     if (!fill) {
       cs_free(t), cs_free(col), cs_free(s);
-      return cs_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
+      return csi_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
     }
     memcpy(fill, out->colptr, (size_t)n * sizeof(int));
     for (k = 0; k < cnt; k++) s[fill[next[k]]++] = t[k];
@@ -843,11 +843,11 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
     }
   }
   out->colptr[n] = nnz;
-  out->rowind = cs_malloc((size_t)(nnz ? nnz : 1) * sizeof(int));
-  out->val = cs_malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
+  out->rowind = csi_malloc((size_t)(nnz ? nnz : 1) * sizeof(int));
+  out->val = csi_malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
   if (!out->rowind || !out->val) {
     cs_free(s);
-    return cs_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
+    return csi_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
   }
   for (int q = 0; q < nnz; q++) out->rowind[q] = s[q].row, out->val[q] = s[q].x;
   cs_free(s);
@@ -885,15 +885,15 @@ static csStatus check_symmetric(csSparseMatrix* M, const char* path) {
     csSparseMatrix F = {n, n, NULL, NULL, NULL};
     long long nnz = (long long)M->colptr[n] + (lower + upper);
     if (nnz > INT_MAX)
-      return cs_error(CS_ERR_PARSE, "FCLIB file '%s': M has too many entries", path);
-    F.colptr = cs_calloc((size_t)n + 1, sizeof(int));
-    F.rowind = cs_malloc((size_t)nnz * sizeof(int));
-    F.val = cs_malloc((size_t)nnz * sizeof(double));
-    int* fill = cs_malloc(((size_t)n + 1) * sizeof(int));
+      return csi_error(CS_ERR_PARSE, "FCLIB file '%s': M has too many entries", path);
+    F.colptr = csi_calloc((size_t)n + 1, sizeof(int));
+    F.rowind = csi_malloc((size_t)nnz * sizeof(int));
+    F.val = csi_malloc((size_t)nnz * sizeof(double));
+    int* fill = csi_malloc(((size_t)n + 1) * sizeof(int));
     if (!F.colptr || !F.rowind || !F.val || !fill) {
       sparse_free(&F);
       cs_free(fill);
-      return cs_error(CS_ERR_MEMORY, "out of memory reading M from '%s'", path);
+      return csi_error(CS_ERR_MEMORY, "out of memory reading M from '%s'", path);
     }
     for (int j = 0; j < n; j++)
       for (int k = M->colptr[j]; k < M->colptr[j + 1]; k++) {
@@ -930,7 +930,7 @@ static csStatus check_symmetric(csSparseMatrix* M, const char* path) {
       if (i <= j) continue;
       double a = M->val[k], b = sp_get(M, j, i);
       if (fabs(a - b) > tol)
-        return cs_error(CS_ERR_PARSE, "FCLIB file '%s': M is not symmetric: M(%d, %d) = %.17g "
+        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': M is not symmetric: M(%d, %d) = %.17g "
                         "but M(%d, %d) = %.17g", path, i, j, a, j, i, b);
     }
   return CS_OK;
@@ -939,7 +939,7 @@ static csStatus check_symmetric(csSparseMatrix* M, const char* path) {
 static csStatus check_vector(const double* x, int n, const char* what, const char* path) {
   for (int i = 0; i < n; i++)
     if (!isfinite(x[i]))
-      return cs_error(CS_ERR_PARSE, "FCLIB file '%s': %s[%d] is %g", path, what, i, x[i]);
+      return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s[%d] is %g", path, what, i, x[i]);
   return CS_OK;
 }
 
@@ -950,44 +950,44 @@ static csStatus read_solution_group(hid_t f, const char* path, const csGlobalPro
   const char* grp = pr->sol == 1 ? "/solution" : "/guesses/1";
   char name[64];
   const size_t m = (size_t)pr->m, n = (size_t)pr->n;
-  g->r = cs_malloc(m * sizeof(double));
-  if (pr->sol_u) g->u = cs_malloc(m * sizeof(double));
-  if (pr->sol_v) g->v = cs_malloc(n * sizeof(double));
+  g->r = csi_malloc(m * sizeof(double));
+  if (pr->sol_u) g->u = csi_malloc(m * sizeof(double));
+  if (pr->sol_v) g->v = csi_malloc(n * sizeof(double));
   if (!g->r || (pr->sol_u && !g->u) || (pr->sol_v && !g->v))
-    return cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+    return csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
   snprintf(name, sizeof name, "%s/r", grp);
-  if (csu_h5_read(f, name, H5T_NATIVE_DOUBLE, g->r) < 0)
-    return cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
+  if (csi_h5_read(f, name, H5T_NATIVE_DOUBLE, g->r) < 0)
+    return csi_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
   if (pr->sol_u) {
     snprintf(name, sizeof name, "%s/u", grp);
-    if (csu_h5_read(f, name, H5T_NATIVE_DOUBLE, g->u) < 0)
-      return cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
+    if (csi_h5_read(f, name, H5T_NATIVE_DOUBLE, g->u) < 0)
+      return csi_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
   }
   if (pr->sol_v) {
     snprintf(name, sizeof name, "%s/v", grp);
-    if (csu_h5_read(f, name, H5T_NATIVE_DOUBLE, g->v) < 0)
-      return cs_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
+    if (csi_h5_read(f, name, H5T_NATIVE_DOUBLE, g->v) < 0)
+      return csi_error(CS_ERR_IO, "FCLIB file '%s': cannot read %s", path, name);
   }
   return CS_OK;
 }
 
 csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if (out) *out = NULL;
-  if (!path || !out) return cs_error(CS_ERR_ARG, "cs_fclib_read_global: NULL path or out");
+  if (!path || !out) return csi_error(CS_ERR_ARG, "cs_fclib_read_global: NULL path or out");
 
-  csH5Quiet quiet;
-  csu_h5_quiet(&quiet);
+  csiH5Quiet quiet;
+  csi_h5_quiet(&quiet);
   csStatus st = CS_OK;
   struct fclib_global* fg = NULL;
   csGlobalProblem* g = NULL;
   csGlobalProbe pr;
 
   hid_t f;
-  if ((st = csu_h5_open_read(path, &f))) goto done;
+  if ((st = csi_h5_open_read(path, &f))) goto done;
   st = probe_global(f, path, &pr);
   if (!st) {
-    g = cs_calloc(1, sizeof *g);
-    if (!g) st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+    g = csi_calloc(1, sizeof *g);
+    if (!g) st = csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
   }
   if (!st && pr.sol) st = read_solution_group(f, path, &pr, g);
   H5Fclose(f);
@@ -995,11 +995,11 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
 
   fg = fclib_read_global(path);
   if (!fg || !fg->M || !fg->H || !fg->f || !fg->w || !fg->mu) {
-    st = cs_error(CS_ERR_IO, "libfclib could not read the global problem in '%s'", path);
+    st = csi_error(CS_ERR_IO, "libfclib could not read the global problem in '%s'", path);
     goto done;
   }
   if (fg->M->m != pr.n || fg->M->n != pr.n || fg->H->m != pr.n || fg->H->n != pr.m) {
-    st = cs_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned matrices of other sizes "
+    st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned matrices of other sizes "
                   "than stored", path);
     goto done;
   }
@@ -1008,11 +1008,11 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if ((st = to_csc(fg->M, "M", path, &g->M))) goto done;
   if ((st = to_csc(fg->H, "H", path, &g->H))) goto done;
   if ((st = check_symmetric(&g->M, path))) goto done;
-  g->f = csu_dup_doubles(fg->f, (size_t)pr.n);
-  g->w = csu_dup_doubles(fg->w, (size_t)pr.m);
-  g->mu = csu_dup_doubles(fg->mu, (size_t)g->nc);
+  g->f = csi_dup_doubles(fg->f, (size_t)pr.n);
+  g->w = csi_dup_doubles(fg->w, (size_t)pr.m);
+  g->mu = csi_dup_doubles(fg->mu, (size_t)g->nc);
   if (!g->f || !g->w || !g->mu) {
-    st = cs_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
+    st = csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
     goto done;
   }
   if ((st = check_vector(g->f, pr.n, "f", path))) goto done;
@@ -1020,7 +1020,7 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if ((st = check_vector(g->mu, g->nc, "mu", path))) goto done;
   for (int i = 0; i < g->nc; i++)
     if (g->mu[i] < 0) {
-      st = cs_error(CS_ERR_PARSE, "FCLIB file '%s': friction coefficient mu[%d] = %g < 0", path,
+      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': friction coefficient mu[%d] = %g < 0", path,
                     i, g->mu[i]);
       goto done;
     }
@@ -1028,7 +1028,7 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   for (int j = 0; j < pr.n; j++) {
     double d = sp_get(&g->M, j, j);
     if (!(d > 0)) {
-      st = cs_error(CS_ERR_PARSE, "FCLIB file '%s': M(%d, %d) = %g; M must be positive "
+      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': M(%d, %d) = %g; M must be positive "
                     "definite", path, j, j, d);
       goto done;
     }
@@ -1039,7 +1039,7 @@ done:
     fclib_delete_global(fg); /* frees the members (and info), not the struct itself */
     free(fg);
   }
-  csu_h5_restore(&quiet);
+  csi_h5_restore(&quiet);
   if (st) {
     cs_global_problem_free(g);
     return st;
@@ -1052,26 +1052,26 @@ done:
 
 csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const double* r,
                                const double* v, const char* title) {
-  if (!path) return cs_error(CS_ERR_ARG, "cs_fclib_write_global: NULL path");
+  if (!path) return csi_error(CS_ERR_ARG, "cs_fclib_write_global: NULL path");
   csStatus st = check_global(g, "cs_fclib_write_global");
   if (st) return st;
   if (r && !v)
-    return cs_error(CS_ERR_ARG, "cannot write '%s': a global solution needs r and v", path);
+    return csi_error(CS_ERR_ARG, "cannot write '%s': a global solution needs r and v", path);
   if (g->M.colptr[g->n] <= 0 || g->H.colptr[g->H.n] <= 0)
-    return cs_error(CS_ERR_ARG, "cannot write '%s': M or H has no entries", path);
+    return csi_error(CS_ERR_ARG, "cannot write '%s': M or H has no entries", path);
   const size_t m = 3 * (size_t)g->nc;
   double* u = NULL;
   if (r) {
-    u = cs_malloc(m * sizeof(double));
-    if (!u) return cs_error(CS_ERR_MEMORY, "out of memory writing '%s'", path);
+    u = csi_malloc(m * sizeof(double));
+    if (!u) return csi_error(CS_ERR_MEMORY, "out of memory writing '%s'", path);
     memcpy(u, g->w, m * sizeof(double));
     sp_tgaxpy(&g->H, v, u);
   }
-  csH5Quiet quiet;
-  csu_h5_quiet(&quiet);
+  csiH5Quiet quiet;
+  csi_h5_quiet(&quiet);
   /* libfclib adds to an existing file and refuses a second problem or solution in it: the
      file is created afresh here (as cs_fclib_write_local does). */
-  if ((st = csu_h5_create_empty(path))) goto done;
+  if ((st = csi_h5_create_empty(path))) goto done;
   {
     /* libfclib takes non-const pointers but only reads through them */
     struct fclib_matrix M, H;
@@ -1097,7 +1097,7 @@ csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const
     prob.spacedim = 3;
     prob.info = &info;
     if (!fclib_write_global(&prob, path)) {
-      st = cs_error(CS_ERR_IO, "libfclib could not write the global problem to '%s'", path);
+      st = csi_error(CS_ERR_IO, "libfclib could not write the global problem to '%s'", path);
       goto done;
     }
     if (r) {
@@ -1107,13 +1107,13 @@ csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const
       sol.r = (double*)r;
       sol.l = NULL;
       if (!fclib_write_solution(&sol, path)) {
-        st = cs_error(CS_ERR_IO, "libfclib could not write the solution to '%s'", path);
+        st = csi_error(CS_ERR_IO, "libfclib could not write the solution to '%s'", path);
         goto done;
       }
     }
   }
 done:
-  csu_h5_restore(&quiet);
+  csi_h5_restore(&quiet);
   cs_free(u);
   return st;
 }
@@ -1122,20 +1122,20 @@ done:
 
 csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
   if (info) memset(info, 0, sizeof *info);
-  return cs_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
+  return csi_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
                   "without libfclib (FCLIB support off)", path ? path : "(null)");
 }
 
 csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if (out) *out = NULL;
-  return cs_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
+  return csi_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
                   "without libfclib (FCLIB support off)", path ? path : "(null)");
 }
 
 csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const double* r,
                                const double* v, const char* title) {
   (void)g, (void)r, (void)v, (void)title;
-  return cs_error(CS_ERR_UNSUPPORTED, "cannot write FCLIB file '%s': contactsim was built "
+  return csi_error(CS_ERR_UNSUPPORTED, "cannot write FCLIB file '%s': contactsim was built "
                   "without libfclib (FCLIB support off)", path ? path : "(null)");
 }
 

@@ -145,7 +145,7 @@ typedef struct {
 static int mj_grow(void** p, int* cap, int n, size_t elem) {
   if (n < *cap) return 1;
   int nc = *cap ? 2 * *cap : 16;
-  void* q = cs_realloc(*p, (size_t)*cap * elem, (size_t)nc * elem);
+  void* q = csi_realloc(*p, (size_t)*cap * elem, (size_t)nc * elem);
   if (!q) return 0;
   *p = q;
   *cap = nc;
@@ -153,17 +153,17 @@ static int mj_grow(void** p, int* cap, int n, size_t elem) {
 }
 #define MJ_GROW(arr, n, cap) mj_grow((void**)&(arr), &(cap), (n), sizeof *(arr))
 
-static csStatus mj_oom(void) { return cs_error(CS_ERR_MEMORY, "MJCF loader: out of memory"); }
+static csStatus mj_oom(void) { return csi_error(CS_ERR_MEMORY, "MJCF loader: out of memory"); }
 
 static int mj_line(const xmlNode* n) { return n ? (int)xmlGetLineNo(n) : 0; }
-static const char* mj_name(const xmlNode* n) { return n ? cs_xml_name(n) : "?"; }
+static const char* mj_name(const xmlNode* n) { return n ? csi_xml_name(n) : "?"; }
 static int mj_is(const xmlNode* n, const char* name) { return strcmp(mj_name(n), name) == 0; }
 
 /* Keep a copy of s until the end of the load. */
 static const char* mj_keep(mjCtx* c, const char* s) {
   if (!s) return NULL;
   if (!MJ_GROW(c->str, c->nstr, c->cstr)) return NULL;
-  char* d = cs_strdup(s);
+  char* d = csi_strdup(s);
   if (!d) return NULL;
   c->str[c->nstr++] = d;
   return d;
@@ -187,7 +187,7 @@ static csStatus mj_err(csStatus st, mjNode nd, const char* fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return cs_error(st, "%s:%d: <%s>: %s", nd.file ? nd.file : "?", mj_line(nd.n), mj_name(nd.n),
+  return csi_error(st, "%s:%d: <%s>: %s", nd.file ? nd.file : "?", mj_line(nd.n), mj_name(nd.n),
                   msg);
 }
 
@@ -200,8 +200,8 @@ static csStatus mj_err_attr(csStatus st, mjNode nd, const char* attr, const char
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  char* v = cs_xml_attr(nd.n, attr);
-  csStatus r = cs_error(st, "%s:%d: <%s %s=\"%s\">: %s", nd.file ? nd.file : "?", mj_line(nd.n),
+  char* v = csi_xml_attr(nd.n, attr);
+  csStatus r = csi_error(st, "%s:%d: <%s %s=\"%s\">: %s", nd.file ? nd.file : "?", mj_line(nd.n),
                         mj_name(nd.n), attr, v ? v : "", msg);
   if (v) xmlFree(v);
   return r;
@@ -479,7 +479,7 @@ static mjNode mj_find(const mjCtx* c, mjNode own, int kind, int cls, const char*
 /* Attribute text (xmlFree it) with defaults, or NULL. */
 static char* mj_str(const mjCtx* c, mjNode own, int kind, int cls, const char* attr) {
   mjNode d = mj_find(c, own, kind, cls, attr);
-  return d.n ? cs_xml_attr(d.n, attr) : NULL;
+  return d.n ? csi_xml_attr(d.n, attr) : NULL;
 }
 
 /* Numbers with defaults: 1 found, 0 absent, -1 malformed (cs_last_error set). */
@@ -487,7 +487,7 @@ static int mj_num(const mjCtx* c, mjNode own, int kind, int cls, const char* att
                   int count) {
   mjNode d = mj_find(c, own, kind, cls, attr);
   if (!d.n) return 0;
-  return cs_xml_doubles(d.file, d.n, attr, out, count);
+  return csi_xml_doubles(d.file, d.n, attr, out, count);
 }
 
 /* Up to max numbers merged from the root class down to the element, as MuJoCo does for
@@ -499,7 +499,7 @@ static int mj_num_partial(const mjCtx* c, mjNode own, int kind, int cls, const c
   for (int i = n - 1; i >= 0; i--) {
     if (!xmlHasProp(src[i].n, (const xmlChar*)attr)) continue;
     double tmp[8];
-    int r = cs_xml_doubles(src[i].file, src[i].n, attr, tmp, -max);
+    int r = csi_xml_doubles(src[i].file, src[i].n, attr, tmp, -max);
     if (r < 0) return -1;
     for (int k = 0; k < r; k++) out[k] = tmp[k];
     found = 1;
@@ -529,7 +529,7 @@ static void mj_check_attrs(mjCtx* c, mjNode own, int kind, int cls, const char* 
         if (s > 0 && strcmp(an, "class") == 0) continue;
         mj_note_attr(c, src[s], ename, an, "not a recognised MJCF attribute");
       } else if (t->kind == 'p') {
-        char* v = cs_xml_attr(src[s].n, an);
+        char* v = csi_xml_attr(src[s].n, an);
         if (!t->neutral || !v || !mj_same_value(v, t->neutral))
           mj_note_attr(c, src[s], ename, an, t->why);
         if (v) xmlFree(v);
@@ -548,7 +548,7 @@ static int mj_find_class(const mjCtx* c, const char* name) {
 
 /* The class an element uses: its class= attribute, else the inherited one. */
 static csStatus mj_elem_class(const mjCtx* c, mjNode nd, int inherited, int* cls) {
-  char* s = cs_xml_attr(nd.n, "class");
+  char* s = csi_xml_attr(nd.n, "class");
   *cls = inherited;
   if (!s) return CS_OK;
   int k = mj_find_class(c, s);
@@ -564,7 +564,7 @@ static int mj_keyword(const mjCtx* c, mjNode own, int kind, int cls, const char*
   mjNode d = mj_find(c, own, kind, cls, attr);
   if (where) *where = d;
   if (!d.n) return -1;
-  char* v = cs_xml_attr(d.n, attr);
+  char* v = csi_xml_attr(d.n, attr);
   int r = -2;
   for (int i = 0; list[i]; i++)
     if (strcmp(v, list[i]) == 0) r = i;
@@ -586,14 +586,14 @@ static int mj_bool(const mjCtx* c, mjNode own, int kind, int cls, const char* at
 /* ------------------------------------------------------------------ orientation */
 static void mj_z2quat(double q[4], const double v[3]) {
   double ax[3] = {-v[1], v[0], 0};
-  double s = cs_norm3(ax);
+  double s = csi_norm3(ax);
   if (s < 1e-10) {
     ax[0] = 1, ax[1] = 0, ax[2] = 0;
   } else {
-    cs_scl3(ax, ax, 1.0 / s);
+    csi_scl3(ax, ax, 1.0 / s);
   }
   double ang = atan2(s, v[2]);
-  cs_axisangle2quat(q, ax, ang);
+  csi_axisangle2quat(q, ax, ang);
 }
 
 static const char* const mj_orient_names[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis"};
@@ -621,49 +621,49 @@ static csStatus mj_orient_node(const mjCtx* c, mjNode nd, double q[4], int* foun
   double toRad = c->degree ? MJ_PI / 180.0 : 1.0;
   switch (which) {
     case 0:
-      if (cs_xml_doubles(nd.file, nd.n, an, v, 4) < 0) return CS_ERR_PARSE;
+      if (csi_xml_doubles(nd.file, nd.n, an, v, 4) < 0) return CS_ERR_PARSE;
       if (sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]) < 1e-12)
         return mj_err_attr(CS_ERR_PARSE, nd, an, "zero quaternion");
       memcpy(q, v, 4 * sizeof(double));
-      cs_quat_normalize(q);
+      csi_quat_normalize(q);
       break;
     case 1:
-      if (cs_xml_doubles(nd.file, nd.n, an, v, 4) < 0) return CS_ERR_PARSE;
-      if (cs_normalize3(v) < 1e-12) return mj_err_attr(CS_ERR_PARSE, nd, an, "zero axis");
-      cs_axisangle2quat(q, v, v[3] * toRad);
+      if (csi_xml_doubles(nd.file, nd.n, an, v, 4) < 0) return CS_ERR_PARSE;
+      if (csi_normalize3(v) < 1e-12) return mj_err_attr(CS_ERR_PARSE, nd, an, "zero axis");
+      csi_axisangle2quat(q, v, v[3] * toRad);
       break;
     case 2: {
-      if (cs_xml_doubles(nd.file, nd.n, an, v, 3) < 0) return CS_ERR_PARSE;
-      cs_quat_identity(q);
+      if (csi_xml_doubles(nd.file, nd.n, an, v, 3) < 0) return CS_ERR_PARSE;
+      csi_quat_identity(q);
       for (int i = 0; i < 3; i++) {
         char ch = c->eulerseq[i];
         double ax[3] = {0, 0, 0}, r[4];
         ax[(ch == 'x' || ch == 'X') ? 0 : (ch == 'y' || ch == 'Y') ? 1 : 2] = 1;
-        cs_axisangle2quat(r, ax, v[i] * toRad);
+        csi_axisangle2quat(r, ax, v[i] * toRad);
         if (ch >= 'a') /* intrinsic: about the rotated axes */
-          cs_quat_mul(q, q, r);
+          csi_quat_mul(q, q, r);
         else /* extrinsic: about the parent's axes */
-          cs_quat_mul(q, r, q);
+          csi_quat_mul(q, r, q);
       }
-      cs_quat_normalize(q);
+      csi_quat_normalize(q);
       break;
     }
     case 3: {
-      if (cs_xml_doubles(nd.file, nd.n, an, v, 6) < 0) return CS_ERR_PARSE;
+      if (csi_xml_doubles(nd.file, nd.n, an, v, 6) < 0) return CS_ERR_PARSE;
       double x[3] = {v[0], v[1], v[2]}, y[3] = {v[3], v[4], v[5]}, z[3];
-      if (cs_normalize3(x) < 1e-12)
+      if (csi_normalize3(x) < 1e-12)
         return mj_err_attr(CS_ERR_PARSE, nd, an, "zero x axis");
-      cs_addscl3(y, x, -cs_dot3(x, y));
-      if (cs_normalize3(y) < 1e-12)
+      csi_addscl3(y, x, -csi_dot3(x, y));
+      if (csi_normalize3(y) < 1e-12)
         return mj_err_attr(CS_ERR_PARSE, nd, an, "y axis parallel to x axis");
-      cs_cross3(z, x, y);
+      csi_cross3(z, x, y);
       double R[9] = {x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2]};
-      cs_mat2quat(q, R);
+      csi_mat2quat(q, R);
       break;
     }
     case 4:
-      if (cs_xml_doubles(nd.file, nd.n, an, v, 3) < 0) return CS_ERR_PARSE;
-      if (cs_norm3(v) < 1e-12) return mj_err_attr(CS_ERR_PARSE, nd, an, "zero axis");
+      if (csi_xml_doubles(nd.file, nd.n, an, v, 3) < 0) return CS_ERR_PARSE;
+      if (csi_norm3(v) < 1e-12) return mj_err_attr(CS_ERR_PARSE, nd, an, "zero axis");
       mj_z2quat(q, v);
       break;
   }
@@ -675,7 +675,7 @@ static csStatus mj_orient_node(const mjCtx* c, mjNode nd, double q[4], int* foun
 static csStatus mj_orient(const mjCtx* c, mjNode own, int kind, int cls, double q[4]) {
   mjNode src[96];
   int n = mj_sources(c, own, kind, cls, src, 96);
-  cs_quat_identity(q);
+  csi_quat_identity(q);
   for (int i = 0; i < n; i++) {
     if (!mj_has_orient(src[i].n)) continue;
     int found;
@@ -694,11 +694,11 @@ static csStatus mj_push(mjList* L, mjNode nd) {
 }
 
 static csStatus mj_include(mjCtx* c, mjNode nd, mjList* out) {
-  char* f = cs_xml_attr(nd.n, "file");
+  char* f = csi_xml_attr(nd.n, "file");
   if (!f) return mj_err(CS_ERR_PARSE, nd, "missing attribute 'file'");
   char dir[MJ_PATH], path[MJ_PATH];
-  cs_path_dir(nd.file, dir, sizeof dir);
-  cs_path_join(dir, f, path, sizeof path);
+  csi_path_dir(nd.file, dir, sizeof dir);
+  csi_path_join(dir, f, path, sizeof path);
   if (c->ninc >= MJ_MAX_INCLUDE) {
     csStatus st = mj_err_attr(CS_ERR_PARSE, nd, "file", "includes nested deeper than %d "
                               "(include cycle?)", MJ_MAX_INCLUDE);
@@ -720,7 +720,7 @@ static csStatus mj_include(mjCtx* c, mjNode nd, mjList* out) {
     }
   xmlFree(f);
   xmlDocPtr d = NULL;
-  csStatus st = cs_xml_read(path, &d);
+  csStatus st = csi_xml_read(path, &d);
   if (st != CS_OK) return mj_err_wrap(st, nd, "in included file");
   if (!MJ_GROW(c->doc, c->ndoc, c->cdoc)) {
     xmlFreeDoc(d);
@@ -761,7 +761,7 @@ static csStatus mj_compiler(mjCtx* c, mjNode nd) {
   int r = mj_bool(c, nd, -1, 0, "autolimits", &st);
   if (st != CS_OK) return st;
   if (r >= 0) c->autolimits = r;
-  char* s = cs_xml_attr(nd.n, "eulerseq");
+  char* s = csi_xml_attr(nd.n, "eulerseq");
   if (s) {
     int ok = strlen(s) == 3;
     for (int i = 0; ok && i < 3; i++) ok = strchr("xyzXYZ", s[i]) != NULL;
@@ -770,12 +770,12 @@ static csStatus mj_compiler(mjCtx* c, mjNode nd) {
     if (!ok)
       return mj_err_attr(CS_ERR_PARSE, nd, "eulerseq", "expected 3 characters from xyzXYZ");
   }
-  s = cs_xml_attr(nd.n, "assetdir");
+  s = csi_xml_attr(nd.n, "assetdir");
   if (s) {
     snprintf(c->meshdir, sizeof c->meshdir, "%s", s);
     xmlFree(s);
   }
-  s = cs_xml_attr(nd.n, "meshdir");
+  s = csi_xml_attr(nd.n, "meshdir");
   if (s) {
     snprintf(c->meshdir, sizeof c->meshdir, "%s", s);
     xmlFree(s);
@@ -786,7 +786,7 @@ static csStatus mj_compiler(mjCtx* c, mjNode nd) {
     return mj_err_attr(CS_ERR_PARSE, nd, "inertiafromgeom", "expected false, true or auto");
   if (r >= 0) c->inertiafromgeom = r;
   int g[2];
-  r = cs_xml_ints(nd.file, nd.n, "inertiagrouprange", g, 2);
+  r = csi_xml_ints(nd.file, nd.n, "inertiagrouprange", g, 2);
   if (r < 0) return CS_ERR_PARSE;
   if (r > 0) c->igroup[0] = g[0], c->igroup[1] = g[1];
   r = mj_bool(c, nd, -1, 0, "balanceinertia", &st);
@@ -795,10 +795,10 @@ static csStatus mj_compiler(mjCtx* c, mjNode nd) {
   r = mj_bool(c, nd, -1, 0, "strippath", &st);
   if (st != CS_OK) return st;
   if (r >= 0) c->strippath = r;
-  if (cs_xml_doubles(nd.file, nd.n, "boundmass", &c->boundmass, 1) < 0) return CS_ERR_PARSE;
-  if (cs_xml_doubles(nd.file, nd.n, "boundinertia", &c->boundinertia, 1) < 0)
+  if (csi_xml_doubles(nd.file, nd.n, "boundmass", &c->boundmass, 1) < 0) return CS_ERR_PARSE;
+  if (csi_xml_doubles(nd.file, nd.n, "boundinertia", &c->boundinertia, 1) < 0)
     return CS_ERR_PARSE;
-  if (cs_xml_doubles(nd.file, nd.n, "settotalmass", &c->settotalmass, 1) < 0)
+  if (csi_xml_doubles(nd.file, nd.n, "settotalmass", &c->settotalmass, 1) < 0)
     return CS_ERR_PARSE;
   static const char* const coords[] = {"local", "global", NULL};
   r = mj_keyword(c, nd, -1, 0, "coordinate", coords, NULL);
@@ -862,14 +862,14 @@ static csStatus mj_option(mjCtx* c, mjNode nd) {
   csOption* o = cs_builder_option(c->b);
   mj_check_attrs(c, nd, -1, 0, "option", mj_attr_option);
   double ts;
-  int r = cs_xml_doubles(nd.file, nd.n, "timestep", &ts, 1);
+  int r = csi_xml_doubles(nd.file, nd.n, "timestep", &ts, 1);
   if (r < 0) return CS_ERR_PARSE;
   if (r > 0) {
     if (!(ts > 0)) return mj_err_attr(CS_ERR_MODEL, nd, "timestep", "must be > 0");
     o->timestep = ts;
   }
-  if (cs_xml_doubles(nd.file, nd.n, "gravity", o->gravity, 3) < 0) return CS_ERR_PARSE;
-  char* s = cs_xml_attr(nd.n, "integrator");
+  if (csi_xml_doubles(nd.file, nd.n, "gravity", o->gravity, 3) < 0) return CS_ERR_PARSE;
+  char* s = csi_xml_attr(nd.n, "integrator");
   if (s) {
     if (strcmp(s, "Euler") != 0)
       mj_note_attr(c, nd, "option", "integrator", "contactsim integrates with semi-implicit "
@@ -920,7 +920,7 @@ static csStatus mj_default(mjCtx* c, mjNode nd, int cls) {
     mjNode k = L.a[i];
     const char* nm = mj_name(k.n);
     if (strcmp(nm, "default") == 0) {
-      char* cn = cs_xml_attr(k.n, "class");
+      char* cn = csi_xml_attr(k.n, "class");
       if (!cn) {
         st = mj_err(CS_ERR_PARSE, k, "a nested <default> needs a class attribute");
         break;
@@ -959,24 +959,24 @@ static csStatus mj_default(mjCtx* c, mjNode nd, int cls) {
 static int mj_mesh_props(const double* v, int nv, const int* f, int nf, double* vol,
                          double com[3], double I[6]) {
   double ctr[3] = {0, 0, 0};
-  for (int i = 0; i < nv; i++) cs_addscl3(ctr, v + 3 * i, 1.0 / nv);
+  for (int i = 0; i < nv; i++) csi_addscl3(ctr, v + 3 * i, 1.0 / nv);
   double V = 0, m1[3] = {0, 0, 0}, C[6] = {0, 0, 0, 0, 0, 0};
   double ext = 0;
   for (int i = 0; i < nv; i++) {
     double d[3];
-    cs_sub3(d, v + 3 * i, ctr);
-    ext = fmax(ext, cs_norm3(d));
+    csi_sub3(d, v + 3 * i, ctr);
+    ext = fmax(ext, csi_norm3(d));
   }
   for (int t = 0; t < nf; t++) {
     double a[3], b[3], cc[3], cr[3], s[3];
-    cs_sub3(a, v + 3 * f[3 * t], ctr);
-    cs_sub3(b, v + 3 * f[3 * t + 1], ctr);
-    cs_sub3(cc, v + 3 * f[3 * t + 2], ctr);
-    cs_cross3(cr, b, cc);
-    double vt = cs_dot3(a, cr) / 6;
+    csi_sub3(a, v + 3 * f[3 * t], ctr);
+    csi_sub3(b, v + 3 * f[3 * t + 1], ctr);
+    csi_sub3(cc, v + 3 * f[3 * t + 2], ctr);
+    csi_cross3(cr, b, cc);
+    double vt = csi_dot3(a, cr) / 6;
     for (int k = 0; k < 3; k++) s[k] = a[k] + b[k] + cc[k];
     V += vt;
-    cs_addscl3(m1, s, vt / 4);
+    csi_addscl3(m1, s, vt / 4);
     static const int ij[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
     for (int k = 0; k < 6; k++) {
       int p = ij[k][0], q = ij[k][1];
@@ -985,18 +985,18 @@ static int mj_mesh_props(const double* v, int nv, const int* f, int nf, double* 
   }
   if (V < 0) { /* faces wound inwards */
     V = -V;
-    cs_scl3(m1, m1, -1);
+    csi_scl3(m1, m1, -1);
     for (int k = 0; k < 6; k++) C[k] = -C[k];
   }
   if (!(V > 1e-12 * ext * ext * ext) || !isfinite(V)) return 0;
   double r[3];
-  cs_scl3(r, m1, 1.0 / V);
+  csi_scl3(r, m1, 1.0 / V);
   C[0] -= V * r[0] * r[0], C[1] -= V * r[1] * r[1], C[2] -= V * r[2] * r[2];
   C[3] -= V * r[0] * r[1], C[4] -= V * r[0] * r[2], C[5] -= V * r[1] * r[2];
   I[0] = C[1] + C[2], I[1] = C[0] + C[2], I[2] = C[0] + C[1];
   I[3] = -C[3], I[4] = -C[4], I[5] = -C[5];
   *vol = V;
-  cs_add3(com, ctr, r);
+  csi_add3(com, ctr, r);
   return 1;
 }
 
@@ -1004,7 +1004,7 @@ static int mj_mesh_props(const double* v, int nv, const int* f, int nf, double* 
 static csStatus mj_num_list(mjNode nd, const char* attr, double** out, int* n) {
   *out = NULL;
   *n = 0;
-  char* s = cs_xml_attr(nd.n, attr);
+  char* s = csi_xml_attr(nd.n, attr);
   if (!s) return CS_OK;
   int cap = 0;
   const char* p = s;
@@ -1037,8 +1037,8 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
   csStatus st = mj_elem_class(c, nd, 0, &cls);
   if (st != CS_OK) return st;
   mj_check_attrs(c, nd, MJ_KMESH, cls, "mesh", mj_attr_mesh);
-  char* file = cs_xml_attr(nd.n, "file");
-  char* nm = cs_xml_attr(nd.n, "name");
+  char* file = csi_xml_attr(nd.n, "file");
+  char* nm = csi_xml_attr(nd.n, "name");
   char name[512];
   if (nm) {
     snprintf(name, sizeof name, "%s", nm);
@@ -1069,10 +1069,10 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
     char dir[MJ_PATH], path[MJ_PATH];
     const char* rel = c->strippath ? mj_basename(file) : file;
     if (c->meshdir[0])
-      cs_path_join(c->maindir, c->meshdir, dir, sizeof dir);
+      csi_path_join(c->maindir, c->meshdir, dir, sizeof dir);
     else
       snprintf(dir, sizeof dir, "%s", c->maindir);
-    cs_path_join(dir, rel, path, sizeof path);
+    csi_path_join(dir, rel, path, sizeof path);
     const char* ext = strrchr(path, '.');
     if (!ext || strcasecmp(ext, ".stl") != 0) {
       st = mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file", "mesh '%s': only STL mesh files are "
@@ -1104,7 +1104,7 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
       nf = nff / 3;
       vert = vv;
       vv = NULL;
-      face = cs_malloc(sizeof(int) * (size_t)nff);
+      face = csi_malloc(sizeof(int) * (size_t)nff);
       if (!face) st = mj_oom();
       for (int i = 0; st == CS_OK && i < nff; i++) {
         if (ff[i] != floor(ff[i]) || ff[i] < 0 || ff[i] >= nv)
@@ -1119,13 +1119,13 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
   }
   /* scale, then express in the reference frame */
   {
-    cs_quat_normalize(refquat);
+    csi_quat_normalize(refquat);
     double qc[4] = {refquat[0], -refquat[1], -refquat[2], -refquat[3]};
     for (int i = 0; i < nv; i++) {
       double* p = vert + 3 * i;
       double t[3];
       for (int k = 0; k < 3; k++) t[k] = p[k] * scale[k] - refpos[k];
-      cs_quat_rotate(p, qc, t);
+      csi_quat_rotate(p, qc, t);
     }
   }
   {
@@ -1169,7 +1169,7 @@ done:
 static csStatus mj_hfield(mjCtx* c, mjNode nd) {
   mj_check_attrs(c, nd, -1, 0, "hfield", mj_attr_hfield);
   char name[512];
-  char* nm = cs_xml_attr(nd.n, "name");
+  char* nm = csi_xml_attr(nd.n, "name");
   snprintf(name, sizeof name, "%s", nm ? nm : "");
   if (nm) xmlFree(nm);
   if (xmlHasProp(nd.n, (const xmlChar*)"file"))
@@ -1180,8 +1180,8 @@ static csStatus mj_hfield(mjCtx* c, mjNode nd) {
   if (!xmlHasProp(nd.n, (const xmlChar*)"nrow") || !xmlHasProp(nd.n, (const xmlChar*)"ncol"))
     return mj_err(CS_ERR_PARSE, nd, "hfield '%s': needs nrow and ncol (and an inline "
                   "elevation list)", name);
-  if (cs_xml_ints(nd.file, nd.n, "nrow", &nrow, 1) < 0 ||
-      cs_xml_ints(nd.file, nd.n, "ncol", &ncol, 1) < 0)
+  if (csi_xml_ints(nd.file, nd.n, "nrow", &nrow, 1) < 0 ||
+      csi_xml_ints(nd.file, nd.n, "ncol", &ncol, 1) < 0)
     return CS_ERR_PARSE;
   if (nrow < 2) return mj_err_attr(CS_ERR_MODEL, nd, "nrow", "hfield '%s': must be >= 2", name);
   if (ncol < 2) return mj_err_attr(CS_ERR_MODEL, nd, "ncol", "hfield '%s': must be >= 2", name);
@@ -1189,7 +1189,7 @@ static csStatus mj_hfield(mjCtx* c, mjNode nd) {
     return mj_err(CS_ERR_MODEL, nd, "hfield '%s': %d x %d samples is too many", name, nrow,
                   ncol);
   double size[4];
-  int hs = cs_xml_doubles(nd.file, nd.n, "size", size, 4);
+  int hs = csi_xml_doubles(nd.file, nd.n, "size", size, 4);
   if (hs < 0) return CS_ERR_PARSE;
   if (hs == 0)
     return mj_err(CS_ERR_PARSE, nd, "hfield '%s': needs size=\"x y height base\"", name);
@@ -1206,7 +1206,7 @@ static csStatus mj_hfield(mjCtx* c, mjNode nd) {
     return mj_err(CS_ERR_PARSE, nd, "hfield '%s': elevation has %d numbers, nrow x ncol = "
                   "%d x %d = %d", name, ne, nrow, ncol, n);
   }
-  double* data = cs_calloc((size_t)n, sizeof(double));
+  double* data = csi_calloc((size_t)n, sizeof(double));
   if (!data) {
     cs_free(ev);
     return mj_oom();
@@ -1258,9 +1258,9 @@ static csStatus mj_asset(mjCtx* c, mjNode nd) {
 /* Add mass m with centre p and inertia I (about p), all in the body frame, into
    accumulators about the body origin: m, m p, I_origin. */
 static void mj_accum(double* acc, double m, const double* p, const double* I) {
-  double pp = cs_dot3(p, p);
+  double pp = csi_dot3(p, p);
   acc[0] += m;
-  cs_addscl3(acc + 1, p, m);
+  csi_addscl3(acc + 1, p, m);
   acc[4] += I[0] + m * (pp - p[0] * p[0]);
   acc[5] += I[1] + m * (pp - p[1] * p[1]);
   acc[6] += I[2] + m * (pp - p[2] * p[2]);
@@ -1272,9 +1272,9 @@ static void mj_accum(double* acc, double m, const double* p, const double* I) {
 /* accumulators -> mass, com, inertia about the com */
 static void mj_accum_final(const double* acc, double* mass, double* com, double* I) {
   *mass = acc[0];
-  cs_zero(com, 3);
-  if (acc[0] > 0) cs_scl3(com, acc + 1, 1.0 / acc[0]);
-  double m = acc[0], cc = cs_dot3(com, com);
+  csi_zero(com, 3);
+  if (acc[0] > 0) csi_scl3(com, acc + 1, 1.0 / acc[0]);
+  double m = acc[0], cc = csi_dot3(com, com);
   I[0] = acc[4] - m * (cc - com[0] * com[0]);
   I[1] = acc[5] - m * (cc - com[1] * com[1]);
   I[2] = acc[6] - m * (cc - com[2] * com[2]);
@@ -1287,7 +1287,7 @@ static void mj_accum_final(const double* acc, double* mass, double* com, double*
 static int mj_fix_inertia(const mjCtx* c, double* I) {
   if (!c->balanceinertia && !(c->boundinertia > 0)) return 0;
   double e[3], V[9];
-  csu_sym_eig3(I, e, V);
+  csi_sym_eig3(I, e, V);
   int changed = 0, balanced = 0;
   if (c->balanceinertia && e[0] + e[1] < e[2]) { /* ascending: the only test needed */
     double mean = (e[0] + e[1] + e[2]) / 3;
@@ -1365,7 +1365,7 @@ static csStatus mj_joint(mjCtx* c, mjNode nd, int lb, int cc) {
   if (s.type == CS_JNT_FREE && c->body[lb].parent != 0)
     return mj_err(CS_ERR_MODEL, nd, "a free joint can only be used in a top-level body (a "
                   "child of <worldbody>)");
-  char* nm = cs_xml_attr(nd.n, "name");
+  char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
   if (nm) xmlFree(nm);
   if (!MJ_GROW(c->jnt, c->njnt, c->cjnt)) return mj_oom();
@@ -1400,15 +1400,15 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
     return CS_ERR_PARSE;
   {
     mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "contype");
-    if (d.n && cs_xml_ints(d.file, d.n, "contype", &s.contype, 1) < 0) return CS_ERR_PARSE;
+    if (d.n && csi_xml_ints(d.file, d.n, "contype", &s.contype, 1) < 0) return CS_ERR_PARSE;
     d = mj_find(c, nd, MJ_KGEOM, cls, "conaffinity");
-    if (d.n && cs_xml_ints(d.file, d.n, "conaffinity", &s.conaffinity, 1) < 0)
+    if (d.n && csi_xml_ints(d.file, d.n, "conaffinity", &s.conaffinity, 1) < 0)
       return CS_ERR_PARSE;
   }
   int group = 0;
   {
     mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "group");
-    if (d.n && cs_xml_ints(d.file, d.n, "group", &group, 1) < 0) return CS_ERR_PARSE;
+    if (d.n && csi_xml_ints(d.file, d.n, "group", &group, 1) < 0) return CS_ERR_PARSE;
   }
   st = mj_orient(c, nd, MJ_KGEOM, cls, s.quat);
   if (st != CS_OK) return st;
@@ -1420,7 +1420,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
       return mj_err_attr(CS_ERR_PARSE, d, "fromto", "fromto needs a capsule, cylinder, box "
                          "or ellipsoid geom");
     double v[3] = {ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]};
-    double len = cs_norm3(v);
+    double len = csi_norm3(v);
     if (!(len > 1e-12)) return mj_err_attr(CS_ERR_MODEL, d, "fromto", "zero length");
     for (int k = 0; k < 3; k++) s.pos[k] = 0.5 * (ft[k] + ft[k + 3]);
     mj_z2quat(s.quat, v);
@@ -1433,7 +1433,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   }
   s.friction = fr[0];
   memcpy(s.size, size, sizeof size);
-  char* nm = cs_xml_attr(nd.n, "name");
+  char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
   if (nm) xmlFree(nm);
   s.source = mj_source(c, nd);
@@ -1514,7 +1514,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
       case MJ_MESH:
         vol = mesh->vol;
         if (vol > 0) {
-          cs_copy3(comg, mesh->com);
+          csi_copy3(comg, mesh->com);
           for (int k = 0; k < 6; k++) Ig[k] = mesh->inertia[k] / vol; /* per unit mass */
         }
         break;
@@ -1522,11 +1522,11 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
     double mass = 0, dens = 1000;
     mjNode dm = mj_find(c, nd, MJ_KGEOM, cls, "mass");
     if (dm.n) {
-      if (cs_xml_doubles(dm.file, dm.n, "mass", &mass, 1) < 0) return CS_ERR_PARSE;
+      if (csi_xml_doubles(dm.file, dm.n, "mass", &mass, 1) < 0) return CS_ERR_PARSE;
       if (!(mass >= 0)) return mj_err_attr(CS_ERR_MODEL, dm, "mass", "negative mass");
     } else {
       mjNode dd = mj_find(c, nd, MJ_KGEOM, cls, "density");
-      if (dd.n && cs_xml_doubles(dd.file, dd.n, "density", &dens, 1) < 0) return CS_ERR_PARSE;
+      if (dd.n && csi_xml_doubles(dd.file, dd.n, "density", &dens, 1) < 0) return CS_ERR_PARSE;
       if (!(dens >= 0)) return mj_err_attr(CS_ERR_MODEL, dd, "density", "negative density");
       mass = dens * vol;
     }
@@ -1541,10 +1541,10 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
     if (mass > 0) {
       double R[9], p[3], Ib[6], Im[6];
       for (int k = 0; k < 6; k++) Im[k] = Ig[k] * mass;
-      cs_quat2mat(R, s.quat);
-      cs_mulmat3vec(p, R, comg);
-      cs_add3(p, p, s.pos);
-      cs_sym_rotate(Ib, R, Im);
+      csi_quat2mat(R, s.quat);
+      csi_mulmat3vec(p, R, comg);
+      csi_add3(p, p, s.pos);
+      csi_sym_rotate(Ib, R, Im);
       mj_accum(acc, mass, p, Ib);
     }
   }
@@ -1576,7 +1576,7 @@ static csStatus mj_site(mjCtx* c, mjNode nd, int lb, int cc) {
   if (mj_num(c, nd, MJ_KSITE, cls, "pos", s.pos, 3) < 0) return CS_ERR_PARSE;
   st = mj_orient(c, nd, MJ_KSITE, cls, s.quat);
   if (st != CS_OK) return st;
-  char* nm = cs_xml_attr(nd.n, "name");
+  char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
   if (nm) xmlFree(nm);
   if (!s.name) return mj_oom();
@@ -1589,7 +1589,7 @@ static csStatus mj_site(mjCtx* c, mjNode nd, int lb, int cc) {
 
 /* A scalar that must be a finite number >= 0 (mass): CS_ERR_MODEL otherwise. */
 static csStatus mj_nonneg(mjNode nd, const char* attr, double* out) {
-  char* s = cs_xml_attr(nd.n, attr);
+  char* s = csi_xml_attr(nd.n, attr);
   if (!s) return mj_err(CS_ERR_PARSE, nd, "missing attribute '%s'", attr);
   char* end;
   double v = strtod(s, &end);
@@ -1607,16 +1607,16 @@ static csStatus mj_inertial(mjCtx* c, mjNode nd, double* mass, double* ipos, dou
   mj_check_attrs(c, nd, -1, 0, "inertial", mj_attr_inertial);
   csStatus st = mj_nonneg(nd, "mass", mass);
   if (st != CS_OK) return st;
-  cs_zero(ipos, 3);
-  if (cs_xml_doubles(nd.file, nd.n, "pos", ipos, 3) < 0) return CS_ERR_PARSE;
+  csi_zero(ipos, 3);
+  if (csi_xml_doubles(nd.file, nd.n, "pos", ipos, 3) < 0) return CS_ERR_PARSE;
   double q[4];
   int found;
   st = mj_orient_node(c, nd, q, &found, 1);
   if (st != CS_OK) return st;
-  if (!found) cs_quat_identity(q);
+  if (!found) csi_quat_identity(q);
   double d[3];
-  int hd = cs_xml_doubles(nd.file, nd.n, "diaginertia", d, 3);
-  int hf = cs_xml_doubles(nd.file, nd.n, "fullinertia", I, 6);
+  int hd = csi_xml_doubles(nd.file, nd.n, "diaginertia", d, 3);
+  int hf = csi_xml_doubles(nd.file, nd.n, "fullinertia", I, 6);
   if (hd < 0 || hf < 0) return CS_ERR_PARSE;
   if (hd > 0 && hf > 0)
     return mj_err(CS_ERR_PARSE, nd, "diaginertia and fullinertia cannot both be given");
@@ -1624,8 +1624,8 @@ static csStatus mj_inertial(mjCtx* c, mjNode nd, double* mass, double* ipos, dou
     return mj_err(CS_ERR_PARSE, nd, "needs diaginertia or fullinertia");
   if (hd > 0) {
     double R[9], D[6] = {d[0], d[1], d[2], 0, 0, 0};
-    cs_quat2mat(R, q);
-    cs_sym_rotate(I, R, D);
+    csi_quat2mat(R, q);
+    csi_sym_rotate(I, R, D);
   }
   return CS_OK;
 }
@@ -1716,17 +1716,17 @@ static csStatus mj_body(mjCtx* c, mjNode nd, int parent, int childclass, int wor
   cs_body_spec_default(&s);
   mj_check_attrs(c, nd, -1, 0, "body", mj_attr_body);
   int cc = childclass;
-  char* ccn = cs_xml_attr(nd.n, "childclass");
+  char* ccn = csi_xml_attr(nd.n, "childclass");
   if (ccn) {
     cc = mj_find_class(c, ccn);
     xmlFree(ccn);
     if (cc < 0) return mj_err_attr(CS_ERR_PARSE, nd, "childclass", "unknown default class");
   }
-  if (cs_xml_doubles(nd.file, nd.n, "pos", s.pos, 3) < 0) return CS_ERR_PARSE;
+  if (csi_xml_doubles(nd.file, nd.n, "pos", s.pos, 3) < 0) return CS_ERR_PARSE;
   int found;
   csStatus st = mj_orient_node(c, nd, s.quat, &found, 0);
   if (st != CS_OK) return st;
-  char* nm = cs_xml_attr(nd.n, "name");
+  char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
   if (nm) xmlFree(nm);
   s.source = mj_source(c, nd);
@@ -1797,7 +1797,7 @@ static csStatus mj_contact(mjCtx* c, mjNode nd) {
       int lb[2];
       for (int j = 0; j < 2 && st == CS_OK; j++) {
         const char* an = j ? "body2" : "body1";
-        char* bn = cs_xml_attr(k.n, an);
+        char* bn = csi_xml_attr(k.n, an);
         if (!bn) {
           st = mj_err(CS_ERR_PARSE, k, "missing attribute '%s'", an);
           break;
@@ -1826,7 +1826,7 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
   csStatus st = mj_elem_class(c, nd, 0, &cls);
   if (st != CS_OK) return st;
   mj_check_attrs(c, nd, MJ_KACT, cls, en, mj_attr_act);
-  char* nm = cs_xml_attr(nd.n, "name");
+  char* nm = csi_xml_attr(nd.n, "name");
   const char* name = nm ? mj_keep(c, nm) : "";
   if (nm) xmlFree(nm);
   if (!name) return mj_oom();
@@ -1840,8 +1840,8 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
                    "dropped, so ctrl has fewer entries than in MuJoCo");
       return CS_OK;
     }
-  char* jn = cs_xml_attr(nd.n, "joint");
-  if (!jn) jn = cs_xml_attr(nd.n, "jointinparent");
+  char* jn = csi_xml_attr(nd.n, "joint");
+  if (!jn) jn = csi_xml_attr(nd.n, "jointinparent");
   if (!jn) return mj_err(CS_ERR_PARSE, nd, "actuator without a joint transmission");
   int lj = -1;
   for (int i = 0; i < c->njnt; i++)
@@ -1962,7 +1962,7 @@ static csStatus mj_ignored_section(mjCtx* c, mjNode nd, const char* why) {
 /* ------------------------------------------------------------------ entry */
 static csStatus mj_load(mjCtx* c, const char* path) {
   xmlDocPtr d = NULL;
-  csStatus st = cs_xml_read(path, &d);
+  csStatus st = csi_xml_read(path, &d);
   if (st != CS_OK) return st;
   if (!MJ_GROW(c->doc, c->ndoc, c->cdoc)) {
     xmlFreeDoc(d);
@@ -1980,7 +1980,7 @@ static csStatus mj_load(mjCtx* c, const char* path) {
   c->body[0].parent = -1;
   c->body[0].bid = 0;
   c->nbody = 1;
-  cs_path_dir(path, c->maindir, sizeof c->maindir);
+  csi_path_dir(path, c->maindir, sizeof c->maindir);
   char real[PATH_MAX];
   if (realpath(path, real)) {
     const char* kr = mj_keep(c, real);
@@ -2043,8 +2043,8 @@ static csStatus mj_load(mjCtx* c, const char* path) {
 }
 
 csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o) {
-  if (!b || !path) return cs_error(CS_ERR_ARG, "cs_load_mjcf: NULL argument");
-  mjCtx* c = cs_calloc(1, sizeof *c);
+  if (!b || !path) return csi_error(CS_ERR_ARG, "cs_load_mjcf: NULL argument");
+  mjCtx* c = csi_calloc(1, sizeof *c);
   if (!c) return mj_oom();
   c->b = b;
   if (o) c->opt = *o;

@@ -25,7 +25,7 @@ static int stl_soup_reserve(stlSoup* s, int ntri) {
   int nc = s->cap ? s->cap : 64;
   while (nc < ntri) nc = nc > INT_MAX / 18 ? ntri : 2 * nc;
   size_t row = sizeof(double) * 9;
-  double* p = cs_realloc(s->xyz, row * (size_t)s->cap, row * (size_t)nc);
+  double* p = csi_realloc(s->xyz, row * (size_t)s->cap, row * (size_t)nc);
   if (!p) return 0;
   s->xyz = p;
   s->cap = nc;
@@ -37,20 +37,20 @@ static csStatus stl_read_file(const char* path, unsigned char** data, size_t* si
   *data = NULL;
   *size = 0;
   FILE* f = fopen(path, "rb");
-  if (!f) return cs_error(CS_ERR_IO, "%s: cannot open STL file (%s)", path, strerror(errno));
+  if (!f) return csi_error(CS_ERR_IO, "%s: cannot open STL file (%s)", path, strerror(errno));
   size_t cap = 1 << 16, n = 0;
-  unsigned char* buf = cs_malloc(cap + 1);
+  unsigned char* buf = csi_malloc(cap + 1);
   if (!buf) {
     fclose(f);
-    return cs_error(CS_ERR_MEMORY, "%s: out of memory reading STL file", path);
+    return csi_error(CS_ERR_MEMORY, "%s: out of memory reading STL file", path);
   }
   for (;;) {
     if (n == cap) {
-      unsigned char* nb = cs_realloc(buf, cap + 1, 2 * cap + 1);
+      unsigned char* nb = csi_realloc(buf, cap + 1, 2 * cap + 1);
       if (!nb) {
         cs_free(buf);
         fclose(f);
-        return cs_error(CS_ERR_MEMORY, "%s: out of memory reading STL file", path);
+        return csi_error(CS_ERR_MEMORY, "%s: out of memory reading STL file", path);
       }
       buf = nb;
       cap *= 2;
@@ -63,7 +63,7 @@ static csStatus stl_read_file(const char* path, unsigned char** data, size_t* si
   fclose(f);
   if (bad) {
     cs_free(buf);
-    return cs_error(CS_ERR_IO, "%s: read error", path);
+    return csi_error(CS_ERR_IO, "%s: read error", path);
   }
   buf[n] = 0; /* the ASCII lexer may rely on a terminator */
   *data = buf;
@@ -86,20 +86,20 @@ static double stl_f32(const unsigned char* p) {
 static csStatus stl_parse_binary(const char* path, const unsigned char* d, size_t size,
                                  stlSoup* s) {
   uint32_t n = stl_u32(d + 80);
-  if (n == 0) return cs_error(CS_ERR_PARSE, "%s: binary STL with no triangles", path);
+  if (n == 0) return csi_error(CS_ERR_PARSE, "%s: binary STL with no triangles", path);
   if (n > (uint32_t)(INT_MAX / 9))
-    return cs_error(CS_ERR_PARSE, "%s: binary STL: too many triangles (%lu)", path,
+    return csi_error(CS_ERR_PARSE, "%s: binary STL: too many triangles (%lu)", path,
                     (unsigned long)n);
   (void)size; /* checked by the caller: size == 84 + 50 n */
   if (!stl_soup_reserve(s, (int)n))
-    return cs_error(CS_ERR_MEMORY, "%s: out of memory (%lu triangles)", path, (unsigned long)n);
+    return csi_error(CS_ERR_MEMORY, "%s: out of memory (%lu triangles)", path, (unsigned long)n);
   for (uint32_t t = 0; t < n; t++) {
     const unsigned char* rec = d + 84 + 50 * (size_t)t + 12; /* skip the normal */
     double* x = s->xyz + 9 * (size_t)t;
     for (int k = 0; k < 9; k++) {
       x[k] = stl_f32(rec + 4 * k);
       if (!isfinite(x[k]))
-        return cs_error(CS_ERR_PARSE, "%s: triangle %lu: NaN or Inf vertex coordinate", path,
+        return csi_error(CS_ERR_PARSE, "%s: triangle %lu: NaN or Inf vertex coordinate", path,
                         (unsigned long)t);
     }
   }
@@ -161,10 +161,10 @@ static int stl_ieq(const char* a, const char* b) {
 
 static csStatus stl_expect(const char* path, stlLex* L, const char* kw) {
   if (!stl_next(L))
-    return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (expected '%s')",
+    return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (expected '%s')",
                     path, L->tokline, kw);
   if (!stl_ieq(L->tok, kw))
-    return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: expected '%s', got '%s'", path, L->tokline,
+    return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: expected '%s', got '%s'", path, L->tokline,
                     kw, L->tok);
   return CS_OK;
 }
@@ -172,16 +172,16 @@ static csStatus stl_expect(const char* path, stlLex* L, const char* kw) {
 /* Read a number token; finite = 1 requires a finite value. */
 static csStatus stl_number(const char* path, stlLex* L, double* out, int finite) {
   if (!stl_next(L))
-    return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (expected a number)",
+    return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (expected a number)",
                     path, L->tokline);
   char* e;
   errno = 0;
   float v = strtof(L->tok, &e);
   if (e == L->tok || *e || L->toklen >= (int)sizeof L->tok)
-    return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: '%s' is not a number", path, L->tokline,
+    return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: '%s' is not a number", path, L->tokline,
                     L->tok);
   if (finite && !isfinite(v))
-    return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: NaN or Inf vertex coordinate '%s'", path,
+    return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: NaN or Inf vertex coordinate '%s'", path,
                     L->tokline, L->tok);
   *out = (double)v;
   return CS_OK;
@@ -199,7 +199,7 @@ static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t
   stl_skip_line(&L); /* the solid's name */
   for (;;) {
     if (!stl_next(&L))
-      return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (missing "
+      return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (missing "
                       "'endsolid')", path, L.tokline);
     if (stl_ieq(L.tok, "endsolid")) {
       stl_skip_line(&L);
@@ -208,11 +208,11 @@ static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t
         stl_skip_line(&L);
         continue;
       }
-      return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected '%s' after 'endsolid'", path,
+      return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected '%s' after 'endsolid'", path,
                       L.tokline, L.tok);
     }
     if (!stl_ieq(L.tok, "facet"))
-      return cs_error(CS_ERR_PARSE, "%s:%d: ASCII STL: expected 'facet' or 'endsolid', got '%s'",
+      return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: expected 'facet' or 'endsolid', got '%s'",
                       path, L.tokline, L.tok);
     double normal;
     if ((st = stl_expect(path, &L, "normal")) != CS_OK) return st;
@@ -221,9 +221,9 @@ static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t
     if ((st = stl_expect(path, &L, "outer")) != CS_OK) return st;
     if ((st = stl_expect(path, &L, "loop")) != CS_OK) return st;
     if (s->ntri >= INT_MAX / 9)
-      return cs_error(CS_ERR_PARSE, "%s: ASCII STL: too many triangles", path);
+      return csi_error(CS_ERR_PARSE, "%s: ASCII STL: too many triangles", path);
     if (!stl_soup_reserve(s, s->ntri + 1))
-      return cs_error(CS_ERR_MEMORY, "%s: out of memory", path);
+      return csi_error(CS_ERR_MEMORY, "%s: out of memory", path);
     double* x = s->xyz + 9 * (size_t)s->ntri;
     for (int v = 0; v < 3; v++) {
       if ((st = stl_expect(path, &L, "vertex")) != CS_OK) return st;
@@ -234,7 +234,7 @@ static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t
     if ((st = stl_expect(path, &L, "endfacet")) != CS_OK) return st;
     s->ntri++;
   }
-  if (s->ntri == 0) return cs_error(CS_ERR_PARSE, "%s: ASCII STL with no triangles", path);
+  if (s->ntri == 0) return csi_error(CS_ERR_PARSE, "%s: ASCII STL with no triangles", path);
   return CS_OK;
 }
 
@@ -257,14 +257,14 @@ static csStatus stl_dedup(const char* path, const stlSoup* s, int* nvert, double
   int nv_soup = 3 * s->ntri;
   size_t tsize = 16;
   while (tsize < 2 * (size_t)nv_soup) tsize *= 2;
-  int* table = cs_malloc(sizeof(int) * tsize);
-  int* first = cs_malloc(sizeof(int) * (size_t)nv_soup); /* soup index of unique vertex */
-  int* f = cs_malloc(sizeof(int) * (size_t)nv_soup);
+  int* table = csi_malloc(sizeof(int) * tsize);
+  int* first = csi_malloc(sizeof(int) * (size_t)nv_soup); /* soup index of unique vertex */
+  int* f = csi_malloc(sizeof(int) * (size_t)nv_soup);
   if (!table || !first || !f) {
     cs_free(table);
     cs_free(first);
     cs_free(f);
-    return cs_error(CS_ERR_MEMORY, "%s: out of memory", path);
+    return csi_error(CS_ERR_MEMORY, "%s: out of memory", path);
   }
   for (size_t i = 0; i < tsize; i++) table[i] = -1;
   int nu = 0;
@@ -287,12 +287,12 @@ static csStatus stl_dedup(const char* path, const stlSoup* s, int* nvert, double
       h = (h + 1) & (tsize - 1);
     }
   }
-  double* vv = cs_malloc(sizeof(double) * 3 * (size_t)nu);
+  double* vv = csi_malloc(sizeof(double) * 3 * (size_t)nu);
   if (!vv) {
     cs_free(table);
     cs_free(first);
     cs_free(f);
-    return cs_error(CS_ERR_MEMORY, "%s: out of memory", path);
+    return csi_error(CS_ERR_MEMORY, "%s: out of memory", path);
   }
   for (int u = 0; u < nu; u++)
     memcpy(vv + 3 * u, s->xyz + 3 * (size_t)first[u], 3 * sizeof(double));
@@ -325,7 +325,7 @@ csStatus cs_load_stl(const char* path, int* nvert, double** vert, int* nface, in
   if (nface) *nface = 0;
   if (face) *face = NULL;
   if (!path || !nvert || !vert || !nface || !face)
-    return cs_error(CS_ERR_ARG, "cs_load_stl: NULL argument");
+    return csi_error(CS_ERR_ARG, "cs_load_stl: NULL argument");
   unsigned char* d;
   size_t size;
   csStatus st = stl_read_file(path, &d, &size);
@@ -337,11 +337,11 @@ csStatus cs_load_stl(const char* path, int* nvert, double** vert, int* nface, in
   } else if (stl_looks_ascii(d, size)) {
     st = stl_parse_ascii(path, d, size, &s);
   } else if (size < 84) {
-    st = cs_error(CS_ERR_PARSE, "%s: truncated STL file (%zu bytes; a binary STL has at least "
+    st = csi_error(CS_ERR_PARSE, "%s: truncated STL file (%zu bytes; a binary STL has at least "
                   "84) and not an ASCII STL", path, size);
   } else {
     uint32_t n = stl_u32(d + 80);
-    st = cs_error(CS_ERR_PARSE, "%s: truncated or inconsistent binary STL: the header declares "
+    st = csi_error(CS_ERR_PARSE, "%s: truncated or inconsistent binary STL: the header declares "
                   "%lu triangles (%llu bytes) but the file has %zu bytes", path,
                   (unsigned long)n, (unsigned long long)(84 + 50 * (uint64_t)n), size);
   }

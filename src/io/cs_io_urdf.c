@@ -49,17 +49,17 @@ typedef struct {
 } uJoint;
 
 typedef struct {
-  char* key;             /* what is ignored (cs_malloc) */
+  char* key;             /* what is ignored (csi_malloc) */
   int count;
   char first[160];       /* the first object it was seen on */
   long line;
 } uNote;
 
 typedef struct {
-  char* path;            /* resolved file (cs_malloc) */
+  char* path;            /* resolved file (csi_malloc) */
   double scale[3];
   int id;                /* builder mesh index */
-  char* name;            /* mesh name (cs_malloc) */
+  char* name;            /* mesh name (csi_malloc) */
 } uMesh;
 
 typedef struct {
@@ -81,7 +81,7 @@ typedef struct {
 static long u_line(const xmlNode* n) { return xmlGetLineNo(n); }
 
 static int u_is(const xmlNode* n, const char* name) {
-  return n->type == XML_ELEMENT_NODE && strcmp(cs_xml_name(n), name) == 0;
+  return n->type == XML_ELEMENT_NODE && strcmp(csi_xml_name(n), name) == 0;
 }
 
 static const xmlNode* u_child(const xmlNode* n, const char* name) {
@@ -99,8 +99,8 @@ static csStatus u_err(const uCtx* c, csStatus s, const xmlNode* n, const char* f
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  if (n) return cs_error(s, "%s:%ld: %s", c->file, u_line(n), buf);
-  return cs_error(s, "%s: %s", c->file, buf);
+  if (n) return csi_error(s, "%s:%ld: %s", c->file, u_line(n), buf);
+  return csi_error(s, "%s: %s", c->file, buf);
 }
 
 /* The builder reports a failed add with -1 and a message: out of memory or a bad model. */
@@ -114,7 +114,7 @@ static void u_source(const uCtx* c, const xmlNode* n, char* buf, size_t nbuf) {
 
 /* One scalar attribute: 1 present, 0 absent, -1 malformed (error set, CS_ERR_PARSE). */
 static int u_num(const uCtx* c, const xmlNode* n, const char* attr, double* out) {
-  return cs_xml_doubles(c->file, n, attr, out, 1);
+  return csi_xml_doubles(c->file, n, attr, out, 1);
 }
 
 /* A required scalar attribute. */
@@ -122,7 +122,7 @@ static csStatus u_num_req(const uCtx* c, const xmlNode* n, const char* attr, dou
   int r = u_num(c, n, attr, out);
   if (r < 0) return CS_ERR_PARSE;
   if (r == 0)
-    return u_err(c, CS_ERR_PARSE, n, "<%s>: missing attribute '%s'", cs_xml_name(n), attr);
+    return u_err(c, CS_ERR_PARSE, n, "<%s>: missing attribute '%s'", csi_xml_name(n), attr);
   return CS_OK;
 }
 
@@ -135,13 +135,13 @@ static void u_note(uCtx* c, const char* key, const char* object, const xmlNode* 
     }
   if (c->nnote == c->cnote) {
     int nc = c->cnote ? 2 * c->cnote : 16;
-    uNote* p = cs_realloc(c->note, sizeof(uNote) * (size_t)c->cnote, sizeof(uNote) * (size_t)nc);
+    uNote* p = csi_realloc(c->note, sizeof(uNote) * (size_t)c->cnote, sizeof(uNote) * (size_t)nc);
     if (!p) return; /* notes are advisory: a failed allocation loses one */
     c->note = p;
     c->cnote = nc;
   }
   uNote* t = &c->note[c->nnote];
-  t->key = cs_strdup(key);
+  t->key = csi_strdup(key);
   if (!t->key) return;
   t->count = 1;
   snprintf(t->first, sizeof t->first, "%s", object ? object : "");
@@ -161,23 +161,23 @@ static void u_flush_notes(uCtx* c) {
 static void u_rpy2quat(double* q, const double* rpy) {
   static const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, ez[3] = {0, 0, 1};
   double qx[4], qy[4], qz[4], t[4];
-  cs_axisangle2quat(qx, ex, rpy[0]);
-  cs_axisangle2quat(qy, ey, rpy[1]);
-  cs_axisangle2quat(qz, ez, rpy[2]);
-  cs_quat_mul(t, qz, qy);
-  cs_quat_mul(q, t, qx);
-  cs_quat_normalize(q);
+  csi_axisangle2quat(qx, ex, rpy[0]);
+  csi_axisangle2quat(qy, ey, rpy[1]);
+  csi_axisangle2quat(qz, ez, rpy[2]);
+  csi_quat_mul(t, qz, qy);
+  csi_quat_mul(q, t, qx);
+  csi_quat_normalize(q);
 }
 
 /* <origin xyz rpy> child of n (identity when absent). */
 static csStatus u_origin(const uCtx* c, const xmlNode* n, double* pos, double* quat) {
-  cs_zero(pos, 3);
-  cs_quat_identity(quat);
+  csi_zero(pos, 3);
+  csi_quat_identity(quat);
   const xmlNode* o = u_child(n, "origin");
   if (!o) return CS_OK;
   double rpy[3] = {0, 0, 0};
-  if (cs_xml_doubles(c->file, o, "xyz", pos, 3) < 0) return CS_ERR_PARSE;
-  int r = cs_xml_doubles(c->file, o, "rpy", rpy, 3);
+  if (csi_xml_doubles(c->file, o, "xyz", pos, 3) < 0) return CS_ERR_PARSE;
+  int r = csi_xml_doubles(c->file, o, "rpy", rpy, 3);
   if (r < 0) return CS_ERR_PARSE;
   if (r > 0) u_rpy2quat(quat, rpy);
   return CS_OK;
@@ -316,18 +316,18 @@ static csStatus u_mesh(uCtx* c, const char* path, const double* scale, const xml
   }
   if (c->nmesh == c->cmesh) {
     int nc = c->cmesh ? 2 * c->cmesh : 16;
-    uMesh* p = cs_realloc(c->mesh, sizeof(uMesh) * (size_t)c->cmesh, sizeof(uMesh) * (size_t)nc);
-    if (!p) return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+    uMesh* p = csi_realloc(c->mesh, sizeof(uMesh) * (size_t)c->cmesh, sizeof(uMesh) * (size_t)nc);
+    if (!p) return csi_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
     c->mesh = p;
     c->cmesh = nc;
   }
   uMesh* me = &c->mesh[c->nmesh];
-  me->path = cs_strdup(path);
-  me->name = cs_strdup(name);
+  me->path = csi_strdup(path);
+  me->name = csi_strdup(name);
   if (!me->path || !me->name) {
     cs_free(me->path);
     cs_free(me->name);
-    return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+    return csi_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
   }
   memcpy(me->scale, scale, sizeof me->scale);
   me->id = mid;
@@ -357,8 +357,8 @@ static csStatus u_inertial(const uCtx* c, const uLink* L, csBodySpec* s) {
   }
   /* the tensor is given about the com in the inertial frame: rotate it into the link frame */
   double R[9];
-  cs_quat2mat(R, q);
-  cs_sym_rotate(s->inertia, R, I);
+  csi_quat2mat(R, q);
+  csi_sym_rotate(s->inertia, R, I);
   return CS_OK;
 }
 
@@ -380,11 +380,11 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
     if (!shape)
       return u_err(c, CS_ERR_PARSE, geo ? geo : col, "link '%s': <collision> without a shape "
                    "in <geometry>", L->name);
-    const char* sh = cs_xml_name(shape);
+    const char* sh = csi_xml_name(shape);
     char src[U_PATH + 32];
     u_source(c, col, src, sizeof src);
     g.source = src;
-    char* cname = cs_xml_attr(col, "name");
+    char* cname = csi_xml_attr(col, "name");
     char gname[512];
     if (cname)
       snprintf(gname, sizeof gname, "%s", cname);
@@ -394,10 +394,10 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
     g.name = gname;
     if (strcmp(sh, "box") == 0) {
       g.type = CS_GEOM_BOX;
-      int r = cs_xml_doubles(c->file, shape, "size", g.size, 3);
+      int r = csi_xml_doubles(c->file, shape, "size", g.size, 3);
       if (r < 0) return CS_ERR_PARSE;
       if (r == 0) return u_err(c, CS_ERR_PARSE, shape, "<box>: missing attribute 'size'");
-      cs_scl3(g.size, g.size, 0.5);
+      csi_scl3(g.size, g.size, 0.5);
     } else if (strcmp(sh, "sphere") == 0) {
       g.type = CS_GEOM_SPHERE;
       if ((st = u_num_req(c, shape, "radius", &g.size[0])) != CS_OK) return st;
@@ -409,10 +409,10 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
       if ((st = u_num_req(c, shape, "length", &len)) != CS_OK) return st;
       g.size[1] = 0.5 * len;
     } else if (strcmp(sh, "mesh") == 0) {
-      char* uri = cs_xml_attr(shape, "filename");
+      char* uri = csi_xml_attr(shape, "filename");
       if (!uri) return u_err(c, CS_ERR_PARSE, shape, "<mesh>: missing attribute 'filename'");
       double scale[3] = {1, 1, 1};
-      int r = cs_xml_doubles(c->file, shape, "scale", scale, -3);
+      int r = csi_xml_doubles(c->file, shape, "scale", scale, -3);
       if (r < 0 || r == 2) {
         if (r == 2)
           u_err(c, CS_ERR_PARSE, shape, "<mesh scale>: expected 1 or 3 numbers");
@@ -452,7 +452,7 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
                "triangles' winding is reversed)", L->name, col);
       g.type = CS_GEOM_MESH;
       g.mesh = mid;
-      cs_copy3(g.size, scale);
+      csi_copy3(g.size, scale);
     } else {
       return u_err(c, CS_ERR_PARSE, shape, "link '%s': unknown collision geometry <%s>", L->name,
                    sh);
@@ -469,7 +469,7 @@ static void u_link_extras(uCtx* c, const uLink* L) {
       continue;
     char key[200];
     snprintf(key, sizeof key, "<link><%.64s> (not part of the model the library simulates) "
-             "ignored", cs_xml_name(e));
+             "ignored", csi_xml_name(e));
     u_note(c, key, L->name, e);
   }
 }
@@ -495,10 +495,10 @@ static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
   int moving1 = J->type == U_REVOLUTE || J->type == U_CONTINUOUS || J->type == U_PRISMATIC;
   for (const xmlNode* e = n->children; e; e = e->next) {
     if (e->type != XML_ELEMENT_NODE) continue;
-    const char* en = cs_xml_name(e);
+    const char* en = csi_xml_name(e);
     if (u_is(e, "parent") || u_is(e, "child") || u_is(e, "origin")) continue;
     if (u_is(e, "axis")) {
-      if (cs_xml_doubles(c->file, e, "xyz", s.axis, 3) < 0) return CS_ERR_PARSE;
+      if (csi_xml_doubles(c->file, e, "xyz", s.axis, 3) < 0) return CS_ERR_PARSE;
       continue;
     }
     if (u_is(e, "limit")) {
@@ -551,7 +551,7 @@ static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
     u_note(c, "revolute/prismatic joint without <limit> (required by URDF): left unlimited",
            J->name, n);
   if (!moving1) {
-    cs_zero(s.axis, 3);
+    csi_zero(s.axis, 3);
     s.axis[2] = 1;
   }
   if (cs_builder_add_joint(c->b, &s) < 0) return u_builder_failed();
@@ -575,7 +575,7 @@ static int u_find_link(const uCtx* c, const char* name) {
 /* <parent link="..."/> or <child link="..."/>: link index, or -1 with the error set. */
 static int u_joint_link(const uCtx* c, const uJoint* J, const char* which, csStatus* st) {
   const xmlNode* e = u_child(J->node, which);
-  char* ln = e ? cs_xml_attr(e, "link") : NULL;
+  char* ln = e ? csi_xml_attr(e, "link") : NULL;
   if (!ln) {
     *st = u_err(c, CS_ERR_PARSE, e ? e : J->node, "joint '%s': missing <%s link=\"...\"/>",
                 J->name, which);
@@ -597,14 +597,14 @@ static csStatus u_collect(uCtx* c, const xmlNode* robot) {
     else if (u_is(e, "joint")) nj++;
   }
   if (nl == 0) return u_err(c, CS_ERR_MODEL, robot, "<robot> has no <link>");
-  c->link = cs_calloc((size_t)nl, sizeof(uLink));
-  c->jnt = cs_calloc((size_t)(nj ? nj : 1), sizeof(uJoint));
-  if (!c->link || !c->jnt) return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+  c->link = csi_calloc((size_t)nl, sizeof(uLink));
+  c->jnt = csi_calloc((size_t)(nj ? nj : 1), sizeof(uJoint));
+  if (!c->link || !c->jnt) return csi_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
   for (const xmlNode* e = robot->children; e; e = e->next) {
     if (e->type != XML_ELEMENT_NODE) continue;
     if (u_is(e, "link")) {
       uLink* L = &c->link[c->nlink];
-      L->name = cs_xml_attr(e, "name");
+      L->name = csi_xml_attr(e, "name");
       L->node = e;
       L->parent_joint = -1;
       L->first_joint = -1;
@@ -617,7 +617,7 @@ static csStatus u_collect(uCtx* c, const xmlNode* robot) {
                        L->name, u_line(c->link[i].node));
     } else if (u_is(e, "joint")) {
       uJoint* J = &c->jnt[c->njnt];
-      J->name = cs_xml_attr(e, "name");
+      J->name = csi_xml_attr(e, "name");
       J->node = e;
       J->next = -1;
       c->njnt++;
@@ -629,14 +629,14 @@ static csStatus u_collect(uCtx* c, const xmlNode* robot) {
     } else if (!u_is(e, "material")) { /* materials are visual only */
       char key[200];
       snprintf(key, sizeof key, "<robot><%.64s> elements (simulator/controller specific) "
-               "ignored", cs_xml_name(e));
-      u_note(c, key, cs_xml_name(e), e);
+               "ignored", csi_xml_name(e));
+      u_note(c, key, csi_xml_name(e), e);
     }
   }
   /* joint types and links; joints are checked after all links are known */
   for (int j = 0; j < c->njnt; j++) {
     uJoint* J = &c->jnt[j];
-    char* t = cs_xml_attr(J->node, "type");
+    char* t = csi_xml_attr(J->node, "type");
     if (!t) return u_err(c, CS_ERR_PARSE, J->node, "joint '%s': missing attribute 'type'", J->name);
     J->type = u_joint_type(t);
     if (J->type < 0) {
@@ -693,12 +693,12 @@ static int u_root(const uCtx* c, csStatus* st) {
       nroot++;
     }
   if (nroot == 0) {
-    *st = cs_error(CS_ERR_MODEL, "%s: no root link: every link is the child of a joint, so the "
+    *st = csi_error(CS_ERR_MODEL, "%s: no root link: every link is the child of a joint, so the "
                    "joints form a cycle", c->file);
     return -1;
   }
   if (nroot > 1) {
-    *st = cs_error(CS_ERR_MODEL, "%s: %d root links (links that are no joint's child): %s; a "
+    *st = csi_error(CS_ERR_MODEL, "%s: %d root links (links that are no joint's child): %s; a "
                    "URDF must form a single tree", c->file, nroot, names);
     return -1;
   }
@@ -707,12 +707,12 @@ static int u_root(const uCtx* c, csStatus* st) {
 
 /* Links in depth-first order from the root (parents before children). */
 static csStatus u_order(const uCtx* c, int root, int* order) {
-  int* stack = cs_malloc(sizeof(int) * (size_t)c->nlink);
-  int* cur = cs_malloc(sizeof(int) * (size_t)c->nlink);
+  int* stack = csi_malloc(sizeof(int) * (size_t)c->nlink);
+  int* cur = csi_malloc(sizeof(int) * (size_t)c->nlink);
   if (!stack || !cur) {
     cs_free(stack);
     cs_free(cur);
-    return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+    return csi_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
   }
   int n = 0, sp = 0;
   order[n++] = root;
@@ -734,15 +734,15 @@ static csStatus u_order(const uCtx* c, int root, int* order) {
   cs_free(cur);
   if (n < c->nlink) {
     /* every link has at most one parent joint, so an unreached link lies on a cycle */
-    char* seen = cs_calloc((size_t)c->nlink, 1);
-    if (!seen) return cs_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+    char* seen = csi_calloc((size_t)c->nlink, 1);
+    if (!seen) return csi_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
     for (int i = 0; i < n; i++) seen[order[i]] = 1;
     int bad = 0;
     while (bad < c->nlink && seen[bad]) bad++;
     cs_free(seen);
     const uLink* L = &c->link[bad];
     const uJoint* J = &c->jnt[L->parent_joint];
-    return cs_error(CS_ERR_MODEL, "%s:%ld: joint '%s': the joints form a cycle through link "
+    return csi_error(CS_ERR_MODEL, "%s:%ld: joint '%s': the joints form a cycle through link "
                     "'%s' (%d link%s not connected to the root '%s')", c->file, u_line(J->node),
                     J->name, L->name, c->nlink - n, c->nlink - n == 1 ? "" : "s",
                     c->link[root].name);
@@ -813,34 +813,34 @@ void cs_load_options_default(csLoadOptions* o) {
 }
 
 csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o) {
-  if (!b || !path) return cs_error(CS_ERR_ARG, "cs_load_urdf: NULL builder or path");
+  if (!b || !path) return csi_error(CS_ERR_ARG, "cs_load_urdf: NULL builder or path");
   csLoadOptions def;
   if (!o) {
     cs_load_options_default(&def);
     o = &def;
   }
   xmlDocPtr doc;
-  csStatus st = cs_xml_read(path, &doc);
+  csStatus st = csi_xml_read(path, &doc);
   if (st != CS_OK) return st;
   uCtx c;
   memset(&c, 0, sizeof c);
   c.b = b;
   c.file = path;
   c.o = o;
-  cs_path_dir(path, c.dir, sizeof c.dir);
+  csi_path_dir(path, c.dir, sizeof c.dir);
   const xmlNode* robot = xmlDocGetRootElement(doc);
   int* order = NULL;
   if (!u_is(robot, "robot")) {
     st = u_err(&c, CS_ERR_PARSE, robot, "root element is <%s>, expected <robot> (not a URDF "
-               "file?)", cs_xml_name(robot));
+               "file?)", csi_xml_name(robot));
     goto done;
   }
   if ((st = u_collect(&c, robot)) != CS_OK) goto done;
   int root = u_root(&c, &st);
   if (root < 0) goto done;
-  order = cs_malloc(sizeof(int) * (size_t)(c.nlink + 1));
+  order = csi_malloc(sizeof(int) * (size_t)(c.nlink + 1));
   if (!order) {
-    st = cs_error(CS_ERR_MEMORY, "%s: out of memory", path);
+    st = csi_error(CS_ERR_MEMORY, "%s: out of memory", path);
     goto done;
   }
   if ((st = u_order(&c, root, order)) != CS_OK) goto done;
@@ -868,15 +868,15 @@ done:
 
 csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out) {
   if (out) *out = NULL;
-  if (!path || !out) return cs_error(CS_ERR_ARG, "cs_load_model: NULL path or output");
+  if (!path || !out) return csi_error(CS_ERR_ARG, "cs_load_model: NULL path or output");
   const char* base = u_basename(path);
   const char* dot = strrchr(base, '.');
   int kind = !dot ? 0 : strcasecmp(dot, ".xml") == 0 ? 1 : strcasecmp(dot, ".urdf") == 0 ? 2 : 0;
   if (!kind)
-    return cs_error(CS_ERR_ARG, "%s: unknown model file extension '%s' (expected .xml for MJCF "
+    return csi_error(CS_ERR_ARG, "%s: unknown model file extension '%s' (expected .xml for MJCF "
                     "or .urdf for URDF)", path, dot ? dot : "");
   csBuilder* b = cs_builder_new();
-  if (!b) return cs_error(CS_ERR_MEMORY, "%s: out of memory (builder)", path);
+  if (!b) return csi_error(CS_ERR_MEMORY, "%s: out of memory (builder)", path);
   cs_builder_set_source(b, path);
   if (o) cs_builder_set_balance_inertia(b, o->balance_inertia);
   csStatus st = kind == 1 ? cs_load_mjcf(b, path, o) : cs_load_urdf(b, path, o);

@@ -10,10 +10,10 @@
 
 #include "core/cs_error.h"
 
-csStatus cs_xml_read(const char* path, xmlDocPtr* doc) {
+csStatus csi_xml_read(const char* path, xmlDocPtr* doc) {
   *doc = NULL;
   if (!path || access(path, R_OK) != 0)
-    return cs_error(CS_ERR_IO, "%s: cannot open file (%s)", path ? path : "(null)",
+    return csi_error(CS_ERR_IO, "%s: cannot open file (%s)", path ? path : "(null)",
                     strerror(errno));
   xmlDocPtr d = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   if (!d) {
@@ -23,27 +23,27 @@ csStatus cs_xml_read(const char* path, xmlDocPtr* doc) {
       snprintf(msg, sizeof msg, "%s", e->message);
       size_t l = strlen(msg);
       while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = 0;
-      return cs_error(CS_ERR_PARSE, "%s:%d: malformed XML: %s", path, e->line, msg);
+      return csi_error(CS_ERR_PARSE, "%s:%d: malformed XML: %s", path, e->line, msg);
     }
-    return cs_error(CS_ERR_PARSE, "%s: malformed XML", path);
+    return csi_error(CS_ERR_PARSE, "%s: malformed XML", path);
   }
   if (!xmlDocGetRootElement(d)) {
     xmlFreeDoc(d);
-    return cs_error(CS_ERR_PARSE, "%s: empty XML document", path);
+    return csi_error(CS_ERR_PARSE, "%s: empty XML document", path);
   }
   *doc = d;
   return CS_OK;
 }
 
-const char* cs_xml_name(const xmlNode* n) { return (const char*)n->name; }
+const char* csi_xml_name(const xmlNode* n) { return (const char*)n->name; }
 
-char* cs_xml_attr(const xmlNode* n, const char* name) {
+char* csi_xml_attr(const xmlNode* n, const char* name) {
   return (char*)xmlGetProp((xmlNode*)n, (const xmlChar*)name);
 }
 
-static int cs_parse_list(const char* file, const xmlNode* n, const char* name, double* out,
+static int parse_list(const char* file, const xmlNode* n, const char* name, double* out,
                          int count, int is_int) {
-  char* s = cs_xml_attr(n, name);
+  char* s = csi_xml_attr(n, name);
   if (!s) return 0;
   int want = count < 0 ? -count : count;
   int got = 0;
@@ -55,14 +55,14 @@ static int cs_parse_list(const char* file, const xmlNode* n, const char* name, d
     errno = 0;
     double v = strtod(p, &end);
     if (end == p || !isfinite(v)) {
-      cs_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: not a finite number", file, n->line,
-               cs_xml_name(n), name, s);
+      csi_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: not a finite number", file, n->line,
+               csi_xml_name(n), name, s);
       xmlFree(s);
       return -1;
     }
     if (is_int && v != floor(v)) {
-      cs_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: expected integers", file, n->line,
-               cs_xml_name(n), name, s);
+      csi_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: expected integers", file, n->line,
+               csi_xml_name(n), name, s);
       xmlFree(s);
       return -1;
     }
@@ -74,8 +74,8 @@ static int cs_parse_list(const char* file, const xmlNode* n, const char* name, d
     p = end;
   }
   if ((count >= 0 && got != count) || (count < 0 && (got < 1 || got > want))) {
-    cs_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: expected %s%d number%s", file, n->line,
-             cs_xml_name(n), name, s, count < 0 ? "1 to " : "", want, want > 1 ? "s" : "");
+    csi_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: expected %s%d number%s", file, n->line,
+             csi_xml_name(n), name, s, count < 0 ? "1 to " : "", want, want > 1 ? "s" : "");
     xmlFree(s);
     return -1;
   }
@@ -83,16 +83,16 @@ static int cs_parse_list(const char* file, const xmlNode* n, const char* name, d
   return count < 0 ? got : 1;
 }
 
-int cs_xml_doubles(const char* file, const xmlNode* n, const char* name, double* out,
+int csi_xml_doubles(const char* file, const xmlNode* n, const char* name, double* out,
                    int count) {
-  return cs_parse_list(file, n, name, out, count, 0);
+  return parse_list(file, n, name, out, count, 0);
 }
 
-int cs_xml_ints(const char* file, const xmlNode* n, const char* name, int* out, int count) {
+int csi_xml_ints(const char* file, const xmlNode* n, const char* name, int* out, int count) {
   double tmp[64];
   int want = count < 0 ? -count : count;
   if (want > 64) return -1;
-  int r = cs_parse_list(file, n, name, tmp, count, 1);
+  int r = parse_list(file, n, name, tmp, count, 1);
   if (r > 0) {
     int k = count < 0 ? r : count;
     for (int i = 0; i < k; i++) out[i] = (int)tmp[i];
@@ -100,7 +100,7 @@ int cs_xml_ints(const char* file, const xmlNode* n, const char* name, int* out, 
   return r;
 }
 
-void cs_path_dir(const char* path, char* buf, size_t nbuf) {
+void csi_path_dir(const char* path, char* buf, size_t nbuf) {
   const char* slash = strrchr(path, '/');
   if (!slash) {
     snprintf(buf, nbuf, "./");
@@ -112,7 +112,7 @@ void cs_path_dir(const char* path, char* buf, size_t nbuf) {
   buf[l] = 0;
 }
 
-void cs_path_join(const char* dir, const char* rel, char* buf, size_t nbuf) {
+void csi_path_join(const char* dir, const char* rel, char* buf, size_t nbuf) {
   if (rel[0] == '/' || !dir || !*dir)
     snprintf(buf, nbuf, "%s", rel);
   else

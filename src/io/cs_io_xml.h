@@ -9,21 +9,21 @@
 
 /* Parse a file; on failure returns CS_ERR_IO (missing/unreadable) or CS_ERR_PARSE
    (malformed, with libxml2's line and message) and *doc = NULL. */
-csStatus cs_xml_read(const char* path, xmlDocPtr* doc);
+csStatus csi_xml_read(const char* path, xmlDocPtr* doc);
 /* Name of an element as a C string. */
-const char* cs_xml_name(const xmlNode* n);
+const char* csi_xml_name(const xmlNode* n);
 /* Attribute text or NULL; the returned string must be freed with xmlFree. */
-char* cs_xml_attr(const xmlNode* n, const char* name);
+char* csi_xml_attr(const xmlNode* n, const char* name);
 /* Parse exactly n numbers (whitespace separated) from attribute name. Returns 1 if the
    attribute is present and valid, 0 if absent (out untouched), -1 with cs_last_error set
    (file:line, element, attribute) if present but malformed or with the wrong count.
    With n < 0, accepts 1..-n numbers and returns the count read (>0). */
-int cs_xml_doubles(const char* file, const xmlNode* n, const char* name, double* out, int count);
+int csi_xml_doubles(const char* file, const xmlNode* n, const char* name, double* out, int count);
 /* Same for ints. */
-int cs_xml_ints(const char* file, const xmlNode* n, const char* name, int* out, int count);
+int csi_xml_ints(const char* file, const xmlNode* n, const char* name, int* out, int count);
 /* Directory part of a path (with trailing '/'), into buf. */
-void cs_path_dir(const char* path, char* buf, size_t nbuf);
+void csi_path_dir(const char* path, char* buf, size_t nbuf);
 /* Join dir and rel unless rel is absolute. */
-void cs_path_join(const char* dir, const char* rel, char* buf, size_t nbuf);
+void csi_path_join(const char* dir, const char* rel, char* buf, size_t nbuf);
 
 #endif

@@ -7,13 +7,13 @@
      cs_crba             joint-space inertia M
      cs_com_vel          body velocities, cdof_dot
      cs_rnea             bias forces h (gravity, Coriolis, centrifugal)
-       (the step runs these five as three fused walks, src/dynamics/cs_dyn.h: cs_kinematics_vel,
-        cs_com_pos_forces, cs_crba_bias; the same operations per output)
+       (the step runs these five as three fused walks, src/dynamics/cs_dyn.h: csi_kinematics_vel,
+        csi_com_pos_forces, csi_crba_bias; the same operations per output)
      cs_actuation        actuator forces
      cs_factor_m         M (+ dt D with implicit damping) = L^T D L
      qacc = M^-1 (applied + actuator - h - damping)
      v_free = v + dt qacc
-     cs_fwd_constraint   geom poses, cs_collide (broadphase, pair table) -> d->contact;
+     fwd_constraint   geom poses, cs_collide (broadphase, pair table) -> d->contact;
                          cs_contact_problem_build: J, G, g (+ warm start);
                          solver table[opt.solver].solve -> lambda; v+ = v_free + M^-1 (J^T lambda)
      integrate           q+ = q (+) dt v+   (rolled back if not finite) */
@@ -29,19 +29,19 @@
 
 /* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
    is 0 for a finite x, NaN for an infinite or NaN one) */
-static inline cs_v2 cs_zero_sum(const double* a, int n, cs_v2 s) {
+static inline cs_v2 zero_sum(const double* a, int n, cs_v2 s) {
   cs_v2 z = {0, 0};
   int i = 0;
   for (; i + 1 < n; i += 2) {
-    s += cs_v2_load(a + i) * z;
+    s += csi_v2_load(a + i) * z;
   }
   if (i < n) s[0] += a[i] * 0.0;
   return s;
 }
 
-static int cs_all_finite(const double* a, int n, int* bad) {
+static int all_finite(const double* a, int n, int* bad) {
   /* one branch-free pass in the common case, the index only when something is wrong */
-  cs_v2 s = cs_zero_sum(a, n, (cs_v2){0, 0});
+  cs_v2 s = zero_sum(a, n, (cs_v2){0, 0});
   if (s[0] + s[1] == 0) return 1;
   int i;
   for (i = 0; i < n; i++)
@@ -56,44 +56,44 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
   int bad;
   const csOption* o = &m->opt;
   if (!(o->timestep > 0) || !isfinite(o->timestep))
-    return cs_error(CS_ERR_ARG, "option timestep = %g must be > 0", o->timestep);
-  if (!cs_all_finite(o->gravity, 3, &bad))
-    return cs_error(CS_ERR_ARG, "option gravity[%d] is not finite", bad);
-  if (!isfinite(d->time)) return cs_error(CS_ERR_STATE, "time is not finite");
+    return csi_error(CS_ERR_ARG, "option timestep = %g must be > 0", o->timestep);
+  if (!all_finite(o->gravity, 3, &bad))
+    return csi_error(CS_ERR_ARG, "option gravity[%d] is not finite", bad);
+  if (!isfinite(d->time)) return csi_error(CS_ERR_STATE, "time is not finite");
   /* the four arrays in one pass; array by array only if something is not finite */
-  cs_v2 zs = cs_zero_sum(d->qpos, m->nq, (cs_v2){0, 0});
-  zs = cs_zero_sum(d->qvel, m->nv, zs);
-  zs = cs_zero_sum(d->ctrl, m->nu, zs);
-  zs = cs_zero_sum(d->qfrc_applied, m->nv, zs);
+  cs_v2 zs = zero_sum(d->qpos, m->nq, (cs_v2){0, 0});
+  zs = zero_sum(d->qvel, m->nv, zs);
+  zs = zero_sum(d->ctrl, m->nu, zs);
+  zs = zero_sum(d->qfrc_applied, m->nv, zs);
   if (!(zs[0] + zs[1] == 0)) {
-    if (!cs_all_finite(d->qpos, m->nq, &bad))
-      return cs_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
-    if (!cs_all_finite(d->qvel, m->nv, &bad))
-      return cs_error(CS_ERR_STATE, "qvel[%d] is not finite (%g)", bad, d->qvel[bad]);
-    if (!cs_all_finite(d->ctrl, m->nu, &bad))
-      return cs_error(CS_ERR_STATE, "ctrl[%d] is not finite (%g)", bad, d->ctrl[bad]);
-    if (!cs_all_finite(d->qfrc_applied, m->nv, &bad))
-      return cs_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
+    if (!all_finite(d->qpos, m->nq, &bad))
+      return csi_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
+    if (!all_finite(d->qvel, m->nv, &bad))
+      return csi_error(CS_ERR_STATE, "qvel[%d] is not finite (%g)", bad, d->qvel[bad]);
+    if (!all_finite(d->ctrl, m->nu, &bad))
+      return csi_error(CS_ERR_STATE, "ctrl[%d] is not finite (%g)", bad, d->ctrl[bad]);
+    if (!all_finite(d->qfrc_applied, m->nv, &bad))
+      return csi_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
                       d->qfrc_applied[bad]);
   }
-  if (o->iterations < 1) return cs_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
-  if (!(o->tolerance >= 0)) return cs_error(CS_ERR_ARG, "option tolerance = %g must be >= 0", o->tolerance);
+  if (o->iterations < 1) return csi_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
+  if (!(o->tolerance >= 0)) return csi_error(CS_ERR_ARG, "option tolerance = %g must be >= 0", o->tolerance);
   if (!(o->margin >= 0) || !isfinite(o->margin))
-    return cs_error(CS_ERR_ARG, "option margin = %g must be >= 0", o->margin);
+    return csi_error(CS_ERR_ARG, "option margin = %g must be >= 0", o->margin);
   if (!(o->baumgarte >= 0 && o->baumgarte <= 1))
-    return cs_error(CS_ERR_ARG, "option baumgarte = %g must be in [0, 1]", o->baumgarte);
+    return csi_error(CS_ERR_ARG, "option baumgarte = %g must be in [0, 1]", o->baumgarte);
   if (o->solver < 0 || o->solver >= CS_SOLVER_COUNT)
-    return cs_error(CS_ERR_ARG, "option solver = %d is not a solver", o->solver);
+    return csi_error(CS_ERR_ARG, "option solver = %d is not a solver", o->solver);
   if (o->solver != CS_SOLVER_NONE && !(o->disable & CS_DISABLE_CONTACT) &&
       !cs_solver_get((csSolverType)o->solver))
-    return cs_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented yet",
+    return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented yet",
                     cs_solver_name((csSolverType)o->solver));
   for (int j = 0; j < m->njnt; j++) {
     int t = m->jnt_type[j];
     if (t == CS_JNT_FREE || t == CS_JNT_BALL) {
       const double* q = d->qpos + m->jnt_qposadr[j] + (t == CS_JNT_FREE ? 3 : 0);
       if (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] < 1e-20)
-        return cs_error(CS_ERR_STATE, "qpos quaternion of joint '%s' is zero",
+        return csi_error(CS_ERR_STATE, "qpos quaternion of joint '%s' is zero",
                         m->names + m->jnt_name[j]);
     }
   }
@@ -129,10 +129,10 @@ void cs_actuation(const csModel* m, csData* d) {
 
 /* Smooth dynamics up to the factorisation; diag_add (may be NULL) is added to M before
    factorising. Leaves qfrc_bias (without damping), qfrc_damping, qfrc_actuator. */
-static csStatus cs_fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
-  cs_kinematics_vel(m, d); /* with cs_com_vel and cs_rnea's forward pass */
-  cs_com_pos_forces(m, d); /* with cs_rnea's body forces */
-  cs_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
+static csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
+  csi_kinematics_vel(m, d); /* with cs_com_vel and cs_rnea's forward pass */
+  csi_com_pos_forces(m, d); /* with cs_rnea's body forces */
+  csi_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
   int damp = !(m->opt.disable & CS_DISABLE_DAMPING);
   double* restrict fd = d->qfrc_damping;
   const double* restrict qv = d->qvel;
@@ -142,7 +142,7 @@ static csStatus cs_fwd_smooth(const csModel* m, csData* d, const double* diag_ad
   return cs_factor_m(m, d, diag_add);
 }
 
-static void cs_total_force(const csModel* m, const csData* d, double* restrict f) {
+static void total_force(const csModel* m, const csData* d, double* restrict f) {
   const double* restrict fa = d->qfrc_applied;
   const double* restrict fu = d->qfrc_actuator;
   const double* restrict fd = d->qfrc_damping;
@@ -153,21 +153,21 @@ static void cs_total_force(const csModel* m, const csData* d, double* restrict f
 csStatus cs_forward(const csModel* m, csData* d) {
   csStatus st = cs_check_state(m, d);
   if (st != CS_OK) return st;
-  st = cs_fwd_smooth(m, d, NULL);
+  st = fwd_smooth(m, d, NULL);
   if (st != CS_OK) return st;
-  cs_total_force(m, d, d->qacc);
+  total_force(m, d, d->qacc);
   cs_solve_m(m, d, d->qacc, d->qacc, 1);
   return CS_OK;
 }
 
-static double cs_now_ns(void) {
+static double now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
 /* Collision, contact problem and solve; adds the contact impulse to vnew. Stack scratch. */
-static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
+static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
   int nv = m->nv;
   memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
   memset(&d->solver_stats, 0, sizeof d->solver_stats);
@@ -178,7 +178,7 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
   }
   cs_geom_poses(m, d);
   cs_collide(m, d);
-  if (d->profile) tclock[1] = cs_now_ns();
+  if (d->profile) tclock[1] = now_ns();
   int nc = d->ncon;
   if (nc == 0) {
     d->prev_converged = 1;
@@ -187,33 +187,33 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
     return;
   }
   if (cs_contact_problem_build(m, d, vnew) != CS_OK) {
-    cs_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
+    csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
     d->ncon = 0;
     return;
   }
-  if (d->profile) tclock[2] = cs_now_ns();
+  if (d->profile) tclock[2] = now_ns();
   const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
   csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1};
-  size_t mark = cs_stack_mark(d);
-  void* ws = cs_stack_alloc(d, s->workspace_bytes(nc, &so));
+  size_t mark = csi_stack_mark(d);
+  void* ws = csi_stack_alloc(d, s->workspace_bytes(nc, &so));
   if (!ws) {
-    cs_warning(d, CS_WARN_CONTACTFULL, "arena full for the solver; contacts ignored");
+    csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the solver; contacts ignored");
     d->ncon = 0;
     d->problem.nc = 0;
     return;
   }
   csStatus sst = s->solve(&d->problem, &so, ws, d->efc_lambda, &d->solver_stats);
-  cs_stack_free(d, mark);
+  csi_stack_free(d, mark);
   if (sst != CS_OK) { /* the solver refused the problem (e.g. too large for it) */
-    cs_warning(d, CS_WARN_SOLVER, "%s: %s; contacts ignored this step", s->name, cs_last_error());
+    csi_warning(d, CS_WARN_SOLVER, "%s: %s; contacts ignored this step", s->name, cs_last_error());
     d->prev_converged = 0;
     d->ncon = 0;
     d->problem.nc = 0;
     return;
   }
-  if (d->profile) tclock[3] = cs_now_ns();
+  if (d->profile) tclock[3] = now_ns();
   if (!d->solver_stats.converged)
-    cs_warning(d, CS_WARN_SOLVER, "%s: tolerance %g not met in %d iterations (residual %g)",
+    csi_warning(d, CS_WARN_SOLVER, "%s: tolerance %g not met in %d iterations (residual %g)",
                s->name, so.tolerance, d->solver_stats.iterations, d->solver_stats.residual);
   d->prev_converged = d->solver_stats.converged;
   /* v+ = v_free + M^-1 J^T lambda: one solve */
@@ -230,21 +230,21 @@ static void cs_fwd_constraint(const csModel* m, csData* d, double* vnew, double*
     cs_v2 l0 = {lam[0], lam[0]}, l1 = {lam[1], lam[1]}, l2 = {lam[2], lam[2]};
     int i = 0;
     for (; i + 1 < nv; i += 2) {
-      cs_v2 f = cs_v2_load(fc + i);
-      f = ((f + cs_v2_load(J0 + i) * l0) + cs_v2_load(J1 + i) * l1) + cs_v2_load(J2 + i) * l2;
-      cs_v2_store(fc + i, f);
+      cs_v2 f = csi_v2_load(fc + i);
+      f = ((f + csi_v2_load(J0 + i) * l0) + csi_v2_load(J1 + i) * l1) + csi_v2_load(J2 + i) * l2;
+      csi_v2_store(fc + i, f);
     }
     if (i < nv) fc[i] = ((fc[i] + J0[i] * lam[0]) + J1[i] * lam[1]) + J2[i] * lam[2];
   }
-  size_t mk = cs_stack_mark(d);
-  double* dv = CS_STACK_ALLOC(d, double, nv);
+  size_t mk = csi_stack_mark(d);
+  double* dv = CSI_STACK_ALLOC(d, double, nv);
   if (dv) {
     cs_solve_m(m, d, dv, d->qfrc_contact, 1);
     double* restrict vn = vnew;
     const double* restrict dvr = dv;
     for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   }
-  cs_stack_free(d, mk);
+  csi_stack_free(d, mk);
   for (int i = 0; i < nc; i++) memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
 }
 
@@ -254,29 +254,29 @@ csStatus cs_step(const csModel* m, csData* d) {
   int nv = m->nv, nq = m->nq;
   double dt = m->opt.timestep;
   double tclock[5] = {0, 0, 0, 0, 0};
-  if (d->profile) tclock[4] = cs_now_ns();
-  size_t mark = cs_stack_mark(d);
+  if (d->profile) tclock[4] = now_ns();
+  size_t mark = csi_stack_mark(d);
   double* diag = NULL;
-  double* vnew = CS_STACK_ALLOC(d, double, nv);
-  double* qnew = CS_STACK_ALLOC(d, double, nq);
-  double* f = CS_STACK_ALLOC(d, double, nv);
+  double* vnew = CSI_STACK_ALLOC(d, double, nv);
+  double* qnew = CSI_STACK_ALLOC(d, double, nq);
+  double* f = CSI_STACK_ALLOC(d, double, nv);
   int implicit = m->opt.integrator == CS_INT_EULER_IMPLICITDAMP &&
                  !(m->opt.disable & CS_DISABLE_DAMPING);
   if (implicit) {
-    diag = CS_STACK_ALLOC(d, double, nv);
+    diag = CSI_STACK_ALLOC(d, double, nv);
     if (diag)
       for (int i = 0; i < nv; i++) diag[i] = dt * m->dof_damping[i];
   }
   if (!vnew || !qnew || !f || (implicit && !diag)) {
-    cs_stack_free(d, mark);
-    return cs_error(CS_ERR_MEMORY, "cs_step: arena full");
+    csi_stack_free(d, mark);
+    return csi_error(CS_ERR_MEMORY, "cs_step: arena full");
   }
-  st = cs_fwd_smooth(m, d, diag);
+  st = fwd_smooth(m, d, diag);
   if (st != CS_OK) {
-    cs_stack_free(d, mark);
+    csi_stack_free(d, mark);
     return st;
   }
-  cs_total_force(m, d, f);
+  total_force(m, d, f);
   cs_solve_m(m, d, f, f, 1);
   {
     double* restrict vn = vnew;
@@ -284,14 +284,14 @@ csStatus cs_step(const csModel* m, csData* d) {
     for (int i = 0; i < nv; i++) vn[i] = qv[i] + dt * fr[i];
   }
   memcpy(d->qvel_free, vnew, sizeof(double) * (size_t)nv);
-  if (d->profile) tclock[0] = cs_now_ns();
-  cs_fwd_constraint(m, d, vnew, tclock);
+  if (d->profile) tclock[0] = now_ns();
+  fwd_constraint(m, d, vnew, tclock);
   cs_integrate_pos(m, qnew, d->qpos, vnew, dt);
-  cs_v2 zs = cs_zero_sum(qnew, nq, cs_zero_sum(vnew, nv, (cs_v2){0, 0}));
+  cs_v2 zs = zero_sum(qnew, nq, zero_sum(vnew, nv, (cs_v2){0, 0}));
   if (!(zs[0] + zs[1] == 0)) {
-    cs_warning(d, CS_WARN_NAN_STEP, "step produced a non-finite state; not committed");
-    cs_stack_free(d, mark);
-    return cs_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
+    csi_warning(d, CS_WARN_NAN_STEP, "step produced a non-finite state; not committed");
+    csi_stack_free(d, mark);
+    return csi_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
   double idt = 1.0 / dt; /* one division, not nv */
   {
@@ -303,7 +303,7 @@ csStatus cs_step(const csModel* m, csData* d) {
   memcpy(d->qpos, qnew, sizeof(double) * (size_t)nq);
   d->time += dt;
   d->nstep++;
-  cs_stack_free(d, mark);
+  csi_stack_free(d, mark);
   if (d->profile) {
     double t1 = tclock[0], t2 = tclock[1] ? tclock[1] : t1, t3 = tclock[2] ? tclock[2] : t2;
     double t4 = tclock[3] ? tclock[3] : t3;

@@ -12,15 +12,15 @@ void cs_integrate_pos(const csModel* m, double* qout, const double* qpos, const 
     const double* w = v + m->jnt_dofadr[j];
     switch (m->jnt_type[j]) {
       case CS_JNT_FREE:
-        cs_addscl3(q, w, dt);
+        csi_addscl3(q, w, dt);
         q += 3;
         w += 3;
         __attribute__((fallthrough)); /* then the body-frame angular velocity */
       case CS_JNT_BALL: {
         double rv[3] = {w[0] * dt, w[1] * dt, w[2] * dt}, dq[4];
-        cs_quat_exp(dq, rv);
-        cs_quat_mul(q, q, dq);
-        cs_quat_normalize(q);
+        csi_quat_exp(dq, rv);
+        csi_quat_mul(q, q, dq);
+        csi_quat_normalize(q);
         break;
       }
       default: q[0] += dt * w[0]; break;
@@ -31,7 +31,7 @@ void cs_integrate_pos(const csModel* m, double* qout, const double* qpos, const 
 void cs_normalize_quat(const csModel* m, double* qpos) {
   for (int j = 0; j < m->njnt; j++) {
     int t = m->jnt_type[j];
-    if (t == CS_JNT_FREE) cs_quat_normalize(qpos + m->jnt_qposadr[j] + 3);
-    if (t == CS_JNT_BALL) cs_quat_normalize(qpos + m->jnt_qposadr[j]);
+    if (t == CS_JNT_FREE) csi_quat_normalize(qpos + m->jnt_qposadr[j] + 3);
+    if (t == CS_JNT_BALL) csi_quat_normalize(qpos + m->jnt_qposadr[j]);
   }
 }

@@ -22,15 +22,15 @@ enum {
 /* Column j (0 <= j < n) of M into col (n). */
 typedef void (*csuLemkeColumn)(void* ctx, int j, double* col);
 
-/* Workspace bytes of csu_lemke and csu_lemke_cols for an LCP of size n. */
-size_t csu_lemke_workspace(int n);
+/* Workspace bytes of csi_lemke and csi_lemke_cols for an LCP of size n. */
+size_t csi_lemke_workspace(int n);
 
 /* Dense M (n x n, row-major). Returns a CSU_LEMKE_* status; z (n) receives the solution. */
-int csu_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots);
+int csi_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots);
 
 /* The same with M given by columns (M need not be stored), and the number of pivots done
    (may be NULL). */
-int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
+int csi_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
                    int max_pivots, int* pivots);
 
 #endif

@@ -9,7 +9,7 @@ static const char* const cs_solver_names[CS_SOLVER_COUNT] = {
     "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke",
     "nsn_ac"};
 
-static const csSolver* cs_solver_table(int type) {
+static const csSolver* solver_table(int type) {
   switch (type) {
     case CS_SOLVER_BISECTION: return &cs_solver_bisection;
     case CS_SOLVER_BISECTION_DESAXCE: return &cs_solver_bisection_desaxce;
@@ -26,7 +26,7 @@ static const csSolver* cs_solver_table(int type) {
   }
 }
 
-const csSolver* cs_solver_get(csSolverType type) { return cs_solver_table((int)type); }
+const csSolver* cs_solver_get(csSolverType type) { return solver_table((int)type); }
 
 const char* cs_solver_name(csSolverType type) {
   if ((int)type < 0 || type >= CS_SOLVER_COUNT) return "unknown";
@@ -41,11 +41,11 @@ int cs_solver_from_name(const char* name) {
   return -1;
 }
 
-size_t cs_solver_max_workspace(int nc) {
+size_t csi_solver_max_workspace(int nc) {
   csSolverOptions o = {150, 1e-6, 1.0, 1};
   size_t best = 0;
   for (int t = 0; t < CS_SOLVER_COUNT; t++) {
-    const csSolver* s = cs_solver_table(t);
+    const csSolver* s = solver_table(t);
     if (s && s->workspace_bytes) {
       size_t b = s->workspace_bytes(nc, &o);
       if (b > best) best = b;

@@ -2,7 +2,7 @@
 
    Splitting: min 1/2 lambda^T (G + R) lambda + (g + s)^T lambda + I_K(z) s.t. lambda = z,
    with the unscaled dual gamma. One iteration:
-     lambda = -(G + R + rho I)^-1 (g + s - rho z + gamma)    (dense block LDL^T, csu_ldl3)
+     lambda = -(G + R + rho I)^-1 (g + s - rho z + gamma)    (dense block LDL^T, ldl3)
      lambda^ = omega lambda + (1 - omega) z                    (over-relaxation, eq. 22)
      z = P_K(lambda^ + gamma / rho)
      gamma = gamma + rho (lambda^ - z)
@@ -24,7 +24,7 @@
      step, with the same sign, and a warm start carries it on. On cube_slide that was
      ~1e-8 J of missing dissipation per step, 3.7e-6 E0 over the slide (target 1e-6); z
      has |z_T| = mu z_N there, and its error is second order in the slip direction.
-     Active-set step (cs_admm_refine): on the warm start's contact modes before any
+     Active-set step (admm_refine): on the warm start's contact modes before any
      factorization, and on z's once they hold for two iterations, the NCP solution with
      those modes (open: lambda_i = 0; sticking: v_i = 0; sliding: v_N,i = 0 with v_T,i
      against the friction direction) is a small system: linear when nothing slides with
@@ -35,26 +35,26 @@
      the step is made again (primal-dual active set, 3 times at most). Redundant sticking
      contacts (two points of one body) make the systems singular: their internal forces,
      the null space of the sticking block (pivoted Cholesky), are removed from the unknowns
-     (cs_admm_reduced), so the candidate has none (the polish's aim, without the polish).
+     (admm_reduced), so the candidate has none (the polish's aim, without the polish).
      A candidate is returned only if it passes the same stopping test (plus its own modes
      and first-order maximal dissipation). It finishes what the cascade, converging at its
      fixed point's rate (0.4-0.75 on ANYmal's sliding feet), would take 10-30 more
      iterations for: on the warm-started ANYmal replays it decides 97-100 % of the solves.
      Safeguards, each explained where it acts:
-     no shift at contacts well inside their cone (cs_admm_shift), one restart as a strict
+     no shift at contacts well inside their cone (admm_shift), one restart as a strict
      CCP-then-shift cascade when the residual stalls (large mu), a warm start worse than
      none is dropped, and an unconverged run returns its best iterate.
    Both: after convergence the internal forces (the null-space part of lambda, redundant
-   contacts) are removed as far as the model's criterion allows (cs_admm_polish).
+   contacts) are removed as far as the model's criterion allows (admm_polish).
 
    rho (spec/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
    (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
    (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
-   factored again then (no more often than every n/12 iterations, see cs_admm_run); L by
+   factored again then (no more often than every n/12 iterations, see admm_run); L by
    power iteration from diag(G) to 1 %. The interface keeps no state between calls, so rho
    cannot be warm started; lambda is, and so are the shift s0 (from v0 = (G + R) lambda0 +
    g) and the dual: gamma0 = the projection of -(v0 + s0) onto the normal cone of K at z0
-   = P_K(lambda0) (ncp_admm; cs_admm_normal_dual), so (z0, gamma0) is a fixed point of the
+   = P_K(lambda0) (ncp_admm; admm_normal_dual), so (z0, gamma0) is a fixed point of the
    z-update for every rho, or -P_K*(v0 + s0) (ccp_admm). A G that is not exactly symmetric
    (FCLIB's Capsules) is factored by LU instead of LDL^T. */
 #include <math.h>
@@ -66,7 +66,7 @@
 
 /* ------------------------------------------------------------------ dense linear algebra */
 
-int csu_cholesky(int n, double* A, double* dinv) {
+int csi_cholesky(int n, double* A, double* dinv) {
   /* Row-oriented (left-looking) Cholesky-Crout: every inner product runs along two rows,
      contiguous in row-major storage. The reciprocals of the diagonal are kept in dinv, so
      the factorization and every solve multiply where they would divide (n^2 / 2 + 2n
@@ -94,12 +94,12 @@ int csu_cholesky(int n, double* A, double* dinv) {
    against three square roots and three divisions in a dependent chain per block for a
    block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain was
    the factor's time. The block updates are written out (a loop over 1-11 terms per entry,
-   csu_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal
+   csi_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal
    blocks and L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin:
-   the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csu_cholesky squared). Returns
+   the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csi_cholesky squared). Returns
    0 if a pivot is not positive or not finite. src: A's entries are read from there (same layout;
    NULL: A itself), so a block that is all of G needs no copy. */
-static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
+static int ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
   const double* S = src ? src : A;
   double mn = INFINITY;
@@ -147,7 +147,7 @@ static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
         double det = d00 * c00 + d01 * c01 + d02 * c02;
         if (!(d00 > 0) || !(c22 > 0) || !(det > 0) || !isfinite(det)) return 0;
         double p1 = c22 / d00, p2 = det / c22;
-        mn = cs_min(mn, cs_min(d00, cs_min(p1, p2)));
+        mn = csi_min(mn, csi_min(d00, csi_min(p1, p2)));
         double iv = 1.0 / det;
         R0[ci] = c00 * iv, R0[ci + 1] = c01 * iv, R0[ci + 2] = c02 * iv;
         R1[ci] = c01 * iv, R1[ci + 1] = c11 * iv, R1[ci + 2] = c12 * iv;
@@ -159,8 +159,8 @@ static int csu_ldl3(int nb, const double* src, double* A, double* pmin) {
   return 1;
 }
 
-/* x <- A^-1 x with csu_ldl3's factor. */
-static void csu_ldl3_solve(int nb, const double* A, double* x) {
+/* x <- A^-1 x with ldl3's factor. */
+static void ldl3_solve(int nb, const double* A, double* x) {
   const size_t n = 3 * (size_t)nb;
   for (int bi = 0; bi < nb; bi++) { /* L y = x */
     const size_t ci = 3 * (size_t)bi;
@@ -198,7 +198,7 @@ static void csu_ldl3_solve(int nb, const double* A, double* x) {
   }
 }
 
-void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
+void csi_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
   for (int i = 0; i < n; i++) { /* L y = b, rows of L */
     const double* Li = L + (size_t)i * (size_t)n;
     double s = x[i];
@@ -213,14 +213,14 @@ void csu_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
   }
 }
 
-int csu_is_symmetric(int n, const double* A) {
+int csi_is_symmetric(int n, const double* A) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < i; j++)
       if (A[(size_t)i * n + j] != A[(size_t)j * n + i]) return 0;
   return 1;
 }
 
-int csu_lu(int n, double* A, int* piv) {
+int csi_lu(int n, double* A, int* piv) {
   /* Right-looking Doolittle with partial pivoting; the row updates run along rows. */
   for (int k = 0; k < n; k++) {
     int p = k;
@@ -251,7 +251,7 @@ int csu_lu(int n, double* A, int* piv) {
   return 1;
 }
 
-void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
+void csi_lu_solve(int n, const double* LU, const int* piv, double* x) {
   for (int k = 0; k < n; k++)
     if (piv[k] != k) {
       double t = x[k];
@@ -271,7 +271,7 @@ void csu_lu_solve(int n, const double* LU, const int* piv, double* x) {
   }
 }
 
-double csu_power_iteration(int n, const double* G, const double* R, double* tmp, int iters) {
+double csi_power_iteration(int n, const double* G, const double* R, double* tmp, int iters) {
   /* A fixed, non-symmetric start so no eigenvector of a structured G is missed by
      symmetry; only an estimate is needed (it scales rho). */
   double* x = tmp;
@@ -307,7 +307,7 @@ enum { CS_ADMM_AS_MAX = 96 };
 /* Most internal-force directions (null vectors of the sticking block) it borders with. */
 enum { CS_ADMM_NUL = 6 };
 
-static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
+static size_t admm_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   size_t n = 3 * (size_t)nc;
   /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best (n each), two power-iteration
@@ -324,13 +324,13 @@ static size_t cs_admm_workspace(int nc, const csSolverOptions* opt) {
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
    on the diagonally heavy Delassus matrices), to 1 %. rho0 goes with L^0.7 and is adapted
-   anyway, so csu_power_iteration's 0.1 % cost ~3x the products for nothing. Never below
+   anyway, so csi_power_iteration's 0.1 % cost ~3x the products for nothing. Never below
    the largest diagonal entry (a Rayleigh quotient of a unit vector). */
-static double cs_admm_lmax(int n, const double* G, const double* R, double* x, double* y) {
+static double admm_lmax(int n, const double* G, const double* R, double* x, double* y) {
   double dmax = 0;
   for (int i = 0; i < n; i++) {
     x[i] = G[(size_t)i * n + i] + (R ? R[i] : 0);
-    dmax = cs_max(dmax, x[i]);
+    dmax = csi_max(dmax, x[i]);
   }
   double lam = 0;
   for (int it = 0; it < 50; it++) {
@@ -349,19 +349,19 @@ static double cs_admm_lmax(int n, const double* G, const double* R, double* x, d
     lam = next;
     if (it > 0 && close) break;
   }
-  return cs_max(lam, dmax);
+  return csi_max(lam, dmax);
 }
 
 /* L = the block LDL^T of G + R + rho I (LU if G is not symmetric; *pmin: the smallest pivot,
    of the LDL^T only); raises rho (x10) until the factorization succeeds, which with a PSD G
    happens only when rho is below the rounding of G's diagonal. Returns rho, or -1. */
-static double cs_admm_factor(const csContactProblem* p, double rho, int sym, double* L,
+static double admm_factor(const csContactProblem* p, double rho, int sym, double* L,
                              double* pmin, int* piv) {
   int n = 3 * p->nc;
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
     memcpy(L, p->G, sizeof(double) * (size_t)n * (size_t)n);
     for (int i = 0; i < n; i++) L[(size_t)i * n + i] += rho + (p->R ? p->R[i] : 0);
-    if (sym ? csu_ldl3(p->nc, NULL, L, pmin) : csu_lu(n, L, piv)) return rho;
+    if (sym ? ldl3(p->nc, NULL, L, pmin) : csi_lu(n, L, piv)) return rho;
   }
   return -1;
 }
@@ -375,11 +375,11 @@ static double cs_admm_factor(const csContactProblem* p, double rho, int sym, dou
    that way). With s = 0 there, and gamma = 0 (an interior z leaves gamma at 0), the
    null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
    lambda ends within ~tol of the boundary, on the shifted side. */
-static void cs_admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z,
+static void admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z,
                           double tol, double* s) {
   for (int i = 0; i < nc; i++) {
     const double *vi = v + 3 * i, *zi = z + 3 * i;
-    int inside = mu[i] * zi[0] - cs_norm2(zi[1], zi[2]) > 10 * tol;
+    int inside = mu[i] * zi[0] - csi_norm2(zi[1], zi[2]) > 10 * tol;
     s[3 * i] = ncp && !inside ? mu[i] * sqrt(vi[1] * vi[1] + vi[2] * vi[2]) : 0;
     s[3 * i + 1] = s[3 * i + 2] = 0;
   }
@@ -409,11 +409,11 @@ typedef struct csAdmm {
   double fpmin; /* the factor's smallest pivot */
 } csAdmm;
 
-static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambda,
+static double admm_ncp_residual(int nc, const double* mu, const double* lambda,
                                    const double* v) {
   double worst = 0;
   for (int i = 0; i < nc; i++) {
-    double e = csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
+    double e = csi_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
     if (!(e <= worst)) worst = e; /* NaN propagates */
   }
   return worst;
@@ -423,11 +423,11 @@ static double cs_admm_ncp_residual(int nc, const double* mu, const double* lambd
    contacts where z differs from lambda (with omega = 1, those the projection moved: a
    contact inside its cone has gamma = 0 and z = lambda exactly), read as rows of a
    symmetric G. An asymmetric G gets the full product. */
-static void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
+static void admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
   const csContactProblem* p = a->p;
   int n = a->n;
   if (!a->sym) {
-    csu_solver_velocity(p, a->z, vz);
+    csi_solver_velocity(p, a->z, vz);
     return;
   }
   memcpy(vz, a->v, sizeof(double) * (size_t)n);
@@ -442,15 +442,15 @@ static void cs_admm_velocity_z(const csAdmm* a, const double* lambda, double* vz
 
 /* gamma = the projection of -w onto the normal cone N_K(z) of K at z (z in K), so that
    P_K(z + gamma / rho) = z for every rho: z apex, N_K = -K*, gamma = -P_K*(w); z inside,
-   gamma = 0 (inside by more than 10 tol, cs_admm_shift's margin); z on the boundary, the ray of the
+   gamma = 0 (inside by more than 10 tol, admm_shift's margin); z on the boundary, the ray of the
    outward normal n = (-mu, z_T / |z_T|) / sqrt(1 + mu^2), gamma = max(0, -<w, n>) n (mu = 0: the
    tangential plane). */
-static void cs_admm_normal_dual(const double* z, double mu, const double* w, double tol,
+static void admm_normal_dual(const double* z, double mu, const double* w, double tol,
                                 double* gam) {
   double r = sqrt(z[1] * z[1] + z[2] * z[2]);
   if (!(z[0] > 0) || (mu > 0 && !(r > 0) && mu * z[0] <= 10 * tol)) {
     double q[3];
-    csu_project_dual_cone(w, mu, q);
+    csi_project_dual_cone(w, mu, q);
     gam[0] = -q[0], gam[1] = -q[1], gam[2] = -q[2];
   } else if (mu == 0) {
     gam[0] = 0, gam[1] = -w[1], gam[2] = -w[2];
@@ -466,18 +466,18 @@ static void cs_admm_normal_dual(const double* z, double mu, const double* w, dou
 
 /* z = P_K(lambda), gamma = -P_K*(v + s) with v the velocity of lambda and s its shift
    (shift = 0: s = 0, the CCP start). */
-static void cs_admm_start(csAdmm* a, const double* lambda, int shift) {
+static void admm_start(csAdmm* a, const double* lambda, int shift) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
-  for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], a->z + 3 * i);
-  csu_solver_velocity(p, lambda, a->v);
-  cs_admm_shift(a->ncp && shift, nc, p->mu, a->v, a->z, a->tol, a->s);
+  for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], a->z + 3 * i);
+  csi_solver_velocity(p, lambda, a->v);
+  admm_shift(a->ncp && shift, nc, p->mu, a->v, a->z, a->tol, a->s);
   for (int i = 0; i < nc; i++) {
     double w[3] = {a->v[3 * i] + a->s[3 * i], a->v[3 * i + 1], a->v[3 * i + 2]};
     if (a->ncp) {
-      cs_admm_normal_dual(a->z + 3 * i, p->mu[i] < 0 ? 0 : p->mu[i], w, a->tol, a->gam + 3 * i);
+      admm_normal_dual(a->z + 3 * i, p->mu[i] < 0 ? 0 : p->mu[i], w, a->tol, a->gam + 3 * i);
     } else {
-      csu_project_dual_cone(w, p->mu[i], w);
+      csi_project_dual_cone(w, p->mu[i], w);
       a->gam[3 * i] = -w[0], a->gam[3 * i + 1] = -w[1], a->gam[3 * i + 2] = -w[2];
     }
   }
@@ -485,7 +485,7 @@ static void cs_admm_start(csAdmm* a, const double* lambda, int shift) {
 
 /* One iteration from (z, gamma, s): lambda, its velocity v, new z and gamma; the primal
    and dual residuals into rp, rd. */
-static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
+static void admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
   const csContactProblem* p = a->p;
   int n = a->n;
   double rho = a->rho;
@@ -493,9 +493,9 @@ static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
   for (int r = 0; r < n; r++) a->rhs[r] = -(p->g[r] + a->s[r]) + rho * a->z[r] - a->gam[r];
   memcpy(lambda, a->rhs, sizeof(double) * (size_t)n);
   if (a->sym)
-    csu_ldl3_solve(p->nc, a->L, lambda);
+    ldl3_solve(p->nc, a->L, lambda);
   else
-    csu_lu_solve(n, a->L, a->piv, lambda);
+    csi_lu_solve(n, a->L, a->piv, lambda);
   /* v = (G + R) lambda + g = rhs - rho lambda + g: O(n), no product with G */
   for (int r = 0; r < n; r++) a->v[r] = a->rhs[r] - rho * lambda[r] + p->g[r];
   for (int r = 0; r < n; r++) a->lh[r] = a->omega * lambda[r] + (1.0 - a->omega) * a->z[r];
@@ -503,12 +503,12 @@ static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
   for (int i = 0; i < p->nc; i++) {
     double w[3];
     for (int k = 0; k < 3; k++) w[k] = a->lh[3 * i + k] + a->gam[3 * i + k] / rho;
-    csu_project_cone(w, p->mu[i], a->z + 3 * i);
+    csi_project_cone(w, p->mu[i], a->z + 3 * i);
     for (int k = 0; k < 3; k++) {
       int r = 3 * i + k;
       a->gam[r] += rho * (a->lh[r] - a->z[r]);
-      ep = cs_max(ep, fabs(lambda[r] - a->z[r]));
-      ed = cs_max(ed, fabs(a->v[r] + a->s[r] + a->gam[r]));
+      ep = csi_max(ep, fabs(lambda[r] - a->z[r]));
+      ed = csi_max(ed, fabs(a->v[r] + a->s[r] + a->gam[r]));
     }
   }
   *rp = ep, *rd = ed;
@@ -516,13 +516,13 @@ static void cs_admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
 
 /* The model's residual of lambda with its true velocity (into v): eps_abs for the NCP, the
    CCP natural map for the CCP. */
-static double cs_admm_model_residual(const csAdmm* a, const double* lambda, double* v) {
+static double admm_model_residual(const csAdmm* a, const double* lambda, double* v) {
   const csContactProblem* p = a->p;
-  csu_solver_velocity(p, lambda, v);
+  csi_solver_velocity(p, lambda, v);
   double worst = 0;
   for (int i = 0; i < p->nc; i++) {
-    double e = a->ncp ? csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i])
-                      : csu_ccp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
+    double e = a->ncp ? csi_ncp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i])
+                      : csi_ccp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
     if (!(e <= worst)) worst = e;
   }
   return worst;
@@ -548,7 +548,7 @@ enum { CS_ADMM_POLISH = 50, CS_ADMM_BISECT = 30 };
 /* 1 if lambda + t delta (velocity v + t Gd) meets the bound on the model's criterion
    without leaving any cone further than lambda does (so a contact stopped at its cone is
    on it, not tol beyond). */
-static int cs_admm_line_ok(const csAdmm* a, const double* lambda, const double* delta,
+static int admm_line_ok(const csAdmm* a, const double* lambda, const double* delta,
                            const double* v, const double* gd, double t, double bound) {
   const csContactProblem* p = a->p;
   for (int i = 0; i < p->nc; i++) {
@@ -557,27 +557,27 @@ static int cs_admm_line_ok(const csAdmm* a, const double* lambda, const double* 
       l[k] = lambda[3 * i + k] + t * delta[3 * i + k];
       w[k] = v[3 * i + k] + t * gd[3 * i + k];
     }
-    double e = a->ncp ? csu_ncp_contact_residual(l, w, p->mu[i])
-                      : csu_ccp_contact_residual(l, w, p->mu[i]);
+    double e = a->ncp ? csi_ncp_contact_residual(l, w, p->mu[i])
+                      : csi_ccp_contact_residual(l, w, p->mu[i]);
     if (!(e <= bound)) return 0;
-    if (csu_dist_cone(l, p->mu[i]) > csu_dist_cone(lambda + 3 * i, p->mu[i])) return 0;
+    if (csi_dist_cone(l, p->mu[i]) > csi_dist_cone(lambda + 3 * i, p->mu[i])) return 0;
   }
   return 1;
 }
 
 /* 1 if lambda - t x stays in every cone lambda is in (no cone left further than before). */
-static int cs_admm_polish_feasible(const csAdmm* a, const double* lambda, const double* x,
+static int admm_polish_feasible(const csAdmm* a, const double* lambda, const double* x,
                                    double t) {
   const csContactProblem* p = a->p;
   for (int i = 0; i < p->nc; i++) {
     double l[3];
     for (int k = 0; k < 3; k++) l[k] = lambda[3 * i + k] - t * x[3 * i + k];
-    if (csu_dist_cone(l, p->mu[i]) > csu_dist_cone(lambda + 3 * i, p->mu[i])) return 0;
+    if (csi_dist_cone(l, p->mu[i]) > csi_dist_cone(lambda + 3 * i, p->mu[i])) return 0;
   }
   return 1;
 }
 
-static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
+static void admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
   const csContactProblem* p = a->p;
   int n = a->n;
   if (p->R || !a->sym) return;
@@ -597,7 +597,7 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
      between 1e-6 and 1e-4 L treated as null are the likely one). */
   double rp = fmax(1e-4 * a->Lmax, a->rho_min);
   if (a->rho > rp) {
-    double got = cs_admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
+    double got = admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
     if (got < 0) return;
     a->rho = got;
   }
@@ -612,16 +612,16 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
   for (int k = 0; k < CS_ADMM_POLISH; k++) {
     memcpy(prev, x, sizeof(double) * (size_t)n);
     for (int r = 0; r < n; r++) x[r] *= a->rho;
-    csu_ldl3_solve(p->nc, a->L, x);
+    ldl3_solve(p->nc, a->L, x);
     double d = 0, xm = 0;
-    for (int r = 0; r < n; r++) d = cs_max(d, fabs(x[r] - prev[r])), xm = cs_max(xm, fabs(x[r]));
+    for (int r = 0; r < n; r++) d = csi_max(d, fabs(x[r] - prev[r])), xm = csi_max(xm, fabs(x[r]));
     if (d <= 1e-13 * lmax || xm <= 1e-14 * lmax) break;
     /* After two steps x is P lambda up to (rho / (sigma + rho))^2 on the range: if a short
        step along -x already takes some contact out of its cone (a contact on the boundary
        whose share of the internal force points outward), the line search below would
        stop at t = 0 - most of drop's 8-contact solves, after 17-46 solves and 30 halvings
        for nothing. The remaining steps are skipped then. */
-    if (k == 1 && !cs_admm_polish_feasible(a, lambda, x, 1e-6 * lmax / xm)) return;
+    if (k == 1 && !admm_polish_feasible(a, lambda, x, 1e-6 * lmax / xm)) return;
   }
   double xmax = 0;
   for (int r = 0; r < n; r++) {
@@ -629,7 +629,7 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
     xmax = fmax(xmax, fabs(x[r]));
   }
   if (xmax <= 1e-14 * lmax) return; /* nothing to remove */
-  csu_solver_velocity(p, lambda, v);
+  csi_solver_velocity(p, lambda, v);
   for (int r = 0; r < n; r++) { /* G delta, without g */
     const double* Gr = p->G + (size_t)r * (size_t)n;
     double sum = 0;
@@ -640,12 +640,12 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
      stopped the step short in the last steps before cube_push slides: 0.010 N left) */
   double bound = fmax(tol, *res);
   double lo = 0, hi = 1;
-  if (cs_admm_line_ok(a, lambda, x, v, gd, 1, bound)) {
+  if (admm_line_ok(a, lambda, x, v, gd, 1, bound)) {
     lo = 1;
   } else {
     for (int k = 0; k < CS_ADMM_BISECT; k++) {
       double t = 0.5 * (lo + hi);
-      if (cs_admm_line_ok(a, lambda, x, v, gd, t, bound))
+      if (admm_line_ok(a, lambda, x, v, gd, t, bound))
         lo = t;
       else
         hi = t;
@@ -653,7 +653,7 @@ static void cs_admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
   }
   if (lo == 0) return;
   for (int r = 0; r < n; r++) prev[r] = lambda[r] + lo * x[r];
-  double e = cs_admm_model_residual(a, prev, v); /* confirmed with the true product */
+  double e = admm_model_residual(a, prev, v); /* confirmed with the true product */
   if (e <= tol) {
     memcpy(lambda, prev, sizeof(double) * (size_t)n);
     *res = e;
@@ -674,25 +674,25 @@ enum { CS_ADMM_ROUNDS = 10 };
    ANYmal's feet), so 1e-6 from a 1e-3 warm start took 10-30 iterations even once the
    contact modes were settled. Given the modes of an iterate z -- open (z = 0), sticking
    (strictly inside its cone, by more than 1e-9 mu z_N: a projection puts a sliding
-   contact on the boundary up to rounding; not cs_admm_shift's 10 tol, which at a loose
+   contact on the boundary up to rounding; not admm_shift's 10 tol, which at a loose
    tolerance calls every contact sliding) or sliding (on the boundary, friction direction
    t = z_T / |z_T|) -- the NCP solution with those modes solves a square linear system:
    lambda_i = 0 for the open contacts, v_i = 0 for the sticking ones (3 unknowns, 3
    equations), and lambda_i = x_i (1, mu t) with v_N,i = 0 for the sliding ones (1 and 1),
    v = (G + R) lambda + g. Its solution is accepted only if the modes are its own (see
-   cs_admm_refine), the friction direction is its own slip's to first order (rounds) and
+   admm_refine), the friction direction is its own slip's to first order (rounds) and
    its NCP residual, projected on K, with the full product, meets the tolerance: the
    stopping test is the same, only the candidate is different. A singular or near-singular
    system (pivot below 1e-10 of the largest entry: redundant sticking contacts, whose
    internal forces it would make arbitrary) is not used; ADMM goes on. Returns 1 and the
    candidate in out, its velocity in vout and its residual in *res, if accepted. cls
    receives the modes (0 open, 1 stick, 2 slide). */
-static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
+static int admm_classify(const csAdmm* a, const double* z, int* cls) {
   const csContactProblem* p = a->p;
   int m = 0;
   for (int i = 0; i < p->nc; i++) {
     const double* zi = z + 3 * i;
-    double mu = p->mu[i] < 0 ? 0 : p->mu[i], r = cs_norm2(zi[1], zi[2]);
+    double mu = p->mu[i] < 0 ? 0 : p->mu[i], r = csi_norm2(zi[1], zi[2]);
     int c = 0;
     if (!(zi[0] > 0))
       c = 0;
@@ -713,7 +713,7 @@ static int cs_admm_classify(const csAdmm* a, const double* z, int* cls) {
 /* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
    sticks) into a->A (m x m): all the Cholesky reads. Returns the largest diagonal entry,
    which bounds |entries| of a PSD matrix (anything else fails the factor or the test). */
-static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
+static double admm_stick_block(csAdmm* a, int m, double shift) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double amax = 0;
@@ -729,7 +729,7 @@ static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
         bj++;
       }
       double d = Ae[3 * bi + k] += p->R ? p->R[r] : 0;
-      amax = cs_max(amax, fabs(d));
+      amax = csi_max(amax, fabs(d));
       Ae[3 * bi + k] += shift;
     }
     bi++;
@@ -747,13 +747,13 @@ static double cs_admm_stick_block(csAdmm* a, int m, double shift) {
    (1e-9 N now); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
    until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
    factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
-static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
+static int admm_leastnorm(csAdmm* a, int m, double amax) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double eps = 1e-6 * amax;
-  cs_admm_stick_block(a, m, eps);
+  admm_stick_block(a, m, eps);
   double pmin;
-  if (!csu_ldl3(m / 3, NULL, a->A, &pmin)) return 0;
+  if (!ldl3(m / 3, NULL, a->A, &pmin)) return 0;
   double *x = a->rhs, *r = a->ab;
   memset(x, 0, sizeof(double) * (size_t)m);
   for (int it = 0; it <= 8; it++) {
@@ -771,7 +771,7 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
           bj++;
         }
         r[3 * bi + k] = -sum;
-        rmax = cs_max(rmax, fabs(sum));
+        rmax = csi_max(rmax, fabs(sum));
       }
       bi++;
     }
@@ -781,7 +781,7 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
       return 1;
     }
     if (it == 8) break;
-    csu_ldl3_solve(m / 3, a->A, r);
+    ldl3_solve(m / 3, a->A, r);
     for (int k = 0; k < m; k++) x[k] += r[k];
   }
   return 0;
@@ -795,12 +795,12 @@ static int cs_admm_leastnorm(csAdmm* a, int m, double amax) {
    J_S^T), so it is a null vector of every active-set and Newton system with these sticking
    contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
    finite). */
-static int cs_admm_stick_null(csAdmm* a, int k) {
+static int admm_stick_null(csAdmm* a, int k) {
   double* S = a->A;
-  cs_admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
+  admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
   int* perm = a->apiv;
   double dmax = 0;
-  for (int i = 0; i < k; i++) perm[i] = i, dmax = cs_max(dmax, S[(size_t)i * k + i]);
+  for (int i = 0; i < k; i++) perm[i] = i, dmax = csi_max(dmax, S[(size_t)i * k + i]);
   if (!(dmax > 0) || !isfinite(dmax)) return -1;
 #define CS_S(i, j) S[(size_t)(i) * (size_t)k + (size_t)(j)]
   int r = 0;
@@ -863,7 +863,7 @@ static int cs_admm_stick_null(csAdmm* a, int k) {
 
 /* x (k sticking variables, in contact order) minus its part in the span of a->nul (whose
    columns are orthonormal): x - N N^T x. */
-static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
+static void admm_null_clean(const csAdmm* a, int k, double* x) {
   int d = a->nd;
   const double* N = a->nul;
   for (int t = 0; t < d; t++) {
@@ -875,7 +875,7 @@ static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
 }
 
 /* The current system A (m x m, its copy in a->Ac, b in s1) without the internal forces' own
-   unknowns and equations: the dependent sticking variables of cs_admm_stick_null (a null
+   unknowns and equations: the dependent sticking variables of admm_stick_null (a null
    vector's entry 1) are fixed at 0 and their rows dropped (each is a combination of the kept
    rows, given a consistent b: the left null vectors are the same), which leaves m - nd
    unknowns; then x - N N^T x on the sticking part, a null vector of A, removes the
@@ -883,7 +883,7 @@ static void cs_admm_null_clean(const csAdmm* a, int k, double* x) {
    here: N^T A = 0 and N^T b = 0 make its solutions those of A with N^T x = 0), by an LU of
    nd fewer rows and no rank-nd update (drop's resting torso: 4 sticking corners, nd = 6 of
    ~22 unknowns). 1 if solved (x in a->ab), 0 if the reduced system is still singular. */
-static int cs_admm_reduced(csAdmm* a, int m, int k, double amax, const double* b, double* xs) {
+static int admm_reduced(csAdmm* a, int m, int k, double amax, const double* b, double* xs) {
   int* um = a->umap;
   for (int u = 0; u < m; u++) um[u] = 0;
   for (int i = 0; i < k; i++)
@@ -900,21 +900,21 @@ static int cs_admm_reduced(csAdmm* a, int m, int k, double amax, const double* b
       if (um[j] >= 0) Bi[um[j]] = Ai[j];
     a->ab[um[i]] = b[i];
   }
-  if (!csu_lu(M, B, a->apiv)) return 0;
+  if (!csi_lu(M, B, a->apiv)) return 0;
   double umin = INFINITY;
-  for (int i = 0; i < M; i++) umin = cs_min(umin, fabs(B[(size_t)i * M + i]));
+  for (int i = 0; i < M; i++) umin = csi_min(umin, fabs(B[(size_t)i * M + i]));
   if (!(umin >= 1e-10 * amax)) return 0;
-  csu_lu_solve(M, B, a->apiv, a->ab);
+  csi_lu_solve(M, B, a->apiv, a->ab);
   for (int u = m - 1; u >= 0; u--) a->ab[u] = um[u] >= 0 ? a->ab[um[u]] : 0; /* um[u] <= u */
   for (int i = 0; i < k; i++) xs[i] = a->ab[a->smap[i]];
-  cs_admm_null_clean(a, k, xs);
+  admm_null_clean(a, k, xs);
   for (int i = 0; i < k; i++) a->ab[a->smap[i]] = xs[i];
   return 1;
 }
 
 /* The unknown of each sticking variable in the systems: contacts in order, a sticking one
    3 unknowns, a sliding one 1 (and its angle in a Newton system, if mu > 0). */
-static void cs_admm_map(csAdmm* a, int newton) {
+static void admm_map(csAdmm* a, int newton) {
   const csContactProblem* p = a->p;
   int u = 0, k = 0;
   for (int i = 0; i < p->nc; i++) {
@@ -934,7 +934,7 @@ static void cs_admm_map(csAdmm* a, int newton) {
    least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if neither
    works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
    of m. */
-static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well, int probe) {
+static int admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well, int probe) {
   /* the pivots' scale: G's largest diagonal entry over the loaded contacts, which bounds
      every entry of G (PSD) and, within a factor 1 + mu, of these systems (a scan of the m^2
      entries was a tenth of the step) */
@@ -943,7 +943,7 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   for (int i = 0; i < p->nc; i++) {
     if (a->cls[i] == 0) continue;
     for (int r = 3 * i; r < 3 * i + 3; r++)
-      amax = cs_max(amax, fabs(p->G[(size_t)r * (size_t)a->n + r]) + (p->R ? p->R[r] : 0));
+      amax = csi_max(amax, fabs(p->G[(size_t)r * (size_t)a->n + r]) + (p->R ? p->R[r] : 0));
   }
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
@@ -952,7 +952,7 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
     int k = 0;
     for (int i = 0; i < p->nc; i++) k += a->cls[i] == 1 ? 3 : 0;
     memcpy(s1, a->ab, sizeof(double) * (size_t)m);
-    if (cs_admm_reduced(a, m, k, amax, s1, s2)) {
+    if (admm_reduced(a, m, k, amax, s1, s2)) {
       *well = 1;
       return 1;
     }
@@ -962,13 +962,13 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   double umin = 0;
   /* a->lnorm: an earlier system of this active-set step (the same modes) was singular, so
      this one (only the slip angles differ) is taken as singular too */
-  if (!a->lnorm && csu_lu(m, a->A, a->apiv)) {
+  if (!a->lnorm && csi_lu(m, a->A, a->apiv)) {
     umin = INFINITY;
-    for (int k = 0; k < m; k++) umin = cs_min(umin, fabs(a->A[(size_t)k * m + k]));
+    for (int k = 0; k < m; k++) umin = csi_min(umin, fabs(a->A[(size_t)k * m + k]));
   }
   if (umin >= 1e-10 * amax) {
     *well = umin >= 1e-4 * amax;
-    csu_lu_solve(m, a->A, a->apiv, a->ab);
+    csi_lu_solve(m, a->A, a->apiv, a->ab);
     return 1;
   }
   if (probe) return -1; /* singular: the caller changes its approach */
@@ -991,10 +991,10 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
       for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k];
       C[(size_t)i * m + j] = c0;
     }
-    cmax = cs_max(cmax, C[(size_t)i * m + i]);
+    cmax = csi_max(cmax, C[(size_t)i * m + i]);
   }
   for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
-  if (!csu_cholesky(m, C, a->adinv)) return 0;
+  if (!csi_cholesky(m, C, a->adinv)) return 0;
   double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
   memset(y, 0, sizeof(double) * (size_t)m);
   memset(x, 0, sizeof(double) * (size_t)m);
@@ -1006,7 +1006,7 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
       double sum = b[i];
       for (int k = 0; k < m; k++) sum -= Ai[k] * x[k];
       r[i] = sum;
-      rmax = cs_max(rmax, fabs(sum));
+      rmax = csi_max(rmax, fabs(sum));
     }
     if (!isfinite(rmax)) return 0;
     if (rmax <= 1e-2 * a->tol) {
@@ -1025,7 +1025,7 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
       return 1;
     }
     rprev = rmax;
-    csu_cholesky_solve(m, C, a->adinv, r);
+    csi_cholesky_solve(m, C, a->adinv, r);
     for (int i = 0; i < m; i++) y[i] += r[i];
     for (int k = 0; k < m; k++) x[k] = 0;
     for (int i = 0; i < m; i++) {
@@ -1036,13 +1036,13 @@ static int cs_admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* w
   return 0;
 }
 
-/* The Newton system of the active-set step's rounds (cs_admm_refine_modes) at the state
+/* The Newton system of the active-set step's rounds (admm_refine_modes) at the state
    whose velocity is vout, into a->A, a->ab; returns its size m. Without angles the sliding
    contacts keep their directions (one unknown, one equation each): from lambda = 0 (vout =
    g) that is the first round's linear system. Column by column: the unknown's column of G + R (a
    sticking impulse's own, a sliding contact's x or angle along its direction), then each equation's
    combination of that column's rows. */
-static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
+static int admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   const int* cls = a->cls;
@@ -1122,8 +1122,8 @@ static int cs_admm_newton_system(csAdmm* a, const double* vout, double* col, int
 
 /* The active-set step with the modes in a->cls (and the sliding contacts' directions in
    a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
-   modes and update allows new ones, which are then in a->cls (see cs_admm_refine). */
-static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
+   modes and update allows new ones, which are then in a->cls (see admm_refine). */
+static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
                                 double* res, int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
@@ -1144,9 +1144,9 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
     }
   }
   a->nd = 0;
-  if (nslide > 0 && nstick >= 6 && cs_admm_stick_null(a, nstick) < 0) {
+  if (nslide > 0 && nstick >= 6 && admm_stick_null(a, nstick) < 0) {
     /* Redundant sticking contacts (a->nd internal forces) make the systems singular: they
-       are reduced by those (cs_admm_reduced). Too many or no factor: the linear first
+       are reduced by those (admm_reduced). Too many or no factor: the linear first
        round (least-norm from scratch, below) */
     newton0 = 0;
   }
@@ -1169,7 +1169,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         for (int i = 0; i < nc; i++)
           if (cls[i] == 1)
             x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
-        cs_admm_null_clean(a, k, x);
+        admm_null_clean(a, k, x);
         k = 0;
         for (int i = 0; i < nc; i++)
           if (cls[i] == 1)
@@ -1182,9 +1182,9 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
          x_i (1, mu t_i): the slip angles converge quadratically (as a fixed point
          phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
          slipping feet ran out of rounds) */
-      int mn = cs_admm_newton_system(a, vout, out, 1), well;
-      cs_admm_map(a, 1);
-      int got = cs_admm_square_solve(a, mn, out, vout, &well, newton0);
+      int mn = admm_newton_system(a, vout, out, 1), well;
+      admm_map(a, 1);
+      int got = admm_square_solve(a, mn, out, vout, &well, newton0);
       if (got == 0) return 0;
       if (got < 0) {
         /* Singular (redundant contacts): a Newton step would be least-norm, but src's own
@@ -1210,7 +1210,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
             if (!isfinite(dphi)) return 0;
             dphi = dphi > 1 ? 1 : dphi < -1 ? -1 : dphi;
             double d1 = a->dir[2 * i], d2 = a->dir[2 * i + 1];
-            double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / cs_norm2(e1, e2);
+            double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / csi_norm2(e1, e2);
             a->dir[2 * i] = e1 * sc, a->dir[2 * i + 1] = e2 * sc;
           }
         }
@@ -1220,11 +1220,11 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       if (m > 0 && m != nstick) {
         /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
            without the angle unknowns, which is this linear system; an LU, or the reduced
-           system for redundant sticking contacts (cs_admm_square_solve). */
+           system for redundant sticking contacts (admm_square_solve). */
         int ok;
-        cs_admm_newton_system(a, p->g, out, 0);
-        cs_admm_map(a, 0);
-        if (!cs_admm_square_solve(a, m, out, vout, &ok, 0)) {
+        admm_newton_system(a, p->g, out, 0);
+        admm_map(a, 0);
+        if (!admm_square_solve(a, m, out, vout, &ok, 0)) {
           a->singular = 1;
           return 0;
         }
@@ -1239,20 +1239,20 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         double amax = 0, umin = INFINITY;
         int whole = m == n && !p->R;
         if (whole)
-          for (int r = 0; r < n; r++) amax = cs_max(amax, p->G[(size_t)r * n + r]);
+          for (int r = 0; r < n; r++) amax = csi_max(amax, p->G[(size_t)r * n + r]);
         else
-          amax = cs_admm_stick_block(a, m, 0);
+          amax = admm_stick_block(a, m, 0);
         for (int i = 0, bi = 0; i < nc; i++)
           if (cls[i] == 1) {
             for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
             bi++;
           }
         if (!(amax > 0) || !isfinite(amax)) return 0;
-        if (!csu_ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
+        if (!ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
           /* redundant sticking contacts (a body resting on more points than it has
              freedoms): the least-norm solution, which is what the polish would make of
              any other, so nothing is left to polish */
-          if (!cs_admm_leastnorm(a, m, amax)) {
+          if (!admm_leastnorm(a, m, amax)) {
             a->singular = 1;
             return 0;
           }
@@ -1264,7 +1264,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
              changes them breaks complementarity at once: a sliding contact leaving its
              cone's boundary, an open one taking load). */
           a->unique = umin >= 1e-4 * amax;
-          csu_ldl3_solve(m / 3, a->A, a->ab);
+          ldl3_solve(m / 3, a->A, a->ab);
         }
       }
       int u = 0;
@@ -1291,7 +1291,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         continue;
       } else if (cls[i] == 1) {
         o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
-        double r = cs_norm2(o[1], o[2]);
+        double r = csi_norm2(o[1], o[2]);
         if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
         if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
           viol = 1;
@@ -1303,10 +1303,10 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
         if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
         o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
       }
-      csu_project_cone(o, p->mu[i], o);
+      csi_project_cone(o, p->mu[i], o);
     }
     if (viol && !update) return 0;
-    csu_solver_velocity(p, out, vout);
+    csi_solver_velocity(p, out, vout);
     for (int i = 0; i < nc; i++)
       if (cls[i] == 0 && !(vout[3 * i] >= -slack)) { /* penetrates: takes load, sticking */
         if (!update) return 0;
@@ -1316,7 +1316,7 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       memcpy(cls, nw, sizeof(int) * (size_t)nc);
       return 2;
     }
-    *res = cs_admm_ncp_residual(nc, p->mu, out, vout);
+    *res = admm_ncp_residual(nc, p->mu, out, vout);
     /* maximal dissipation to first order: the kept direction against the candidate's slip,
        mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order) */
     double mdp = 0;
@@ -1325,14 +1325,14 @@ static int cs_admm_refine_modes(csAdmm* a, const double* src, double* out, doubl
       if (cls[i] != 2) continue;
       double mu = p->mu[i] < 0 ? 0 : p->mu[i];
       const double* vi = vout + 3 * i;
-      double vt = cs_norm2(vi[1], vi[2]);
+      double vt = csi_norm2(vi[1], vi[2]);
       nw[i] = 2;
       if (!(vt > 0) || vi[1] * a->dir[2 * i] + vi[2] * a->dir[2 * i + 1] > 0) {
         along = 1, nw[i] = 1, mdp = INFINITY;
         continue;
       }
       double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
-      mdp = cs_max(mdp, out[3 * i] * cs_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
+      mdp = csi_max(mdp, out[3 * i] * csi_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
     }
     /* src itself is not taken without a Newton step: it may pass with errors just below
        the tolerance, the same every step, and a warm start carries them on (cube_slide's
@@ -1363,17 +1363,17 @@ enum { CS_ADMM_UPDATES = 3 };
    tangential part, open, sticking) and the step is made again, up to CS_ADMM_UPDATES
    times: a primal-dual active-set iteration, from a warm start whose modes changed at an
    impact or lift-off. */
-static int cs_admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
-  cs_admm_classify(a, z, a->cls);
+static int admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
+  admm_classify(a, z, a->cls);
   for (int upd = 0;; upd++) {
-    int r = cs_admm_refine_modes(a, upd ? out : z, out, vout, res, upd < CS_ADMM_UPDATES);
+    int r = admm_refine_modes(a, upd ? out : z, out, vout, res, upd < CS_ADMM_UPDATES);
     if (r != 2) return r;
   }
 }
 
 #define CS_ADMM_PROGRESS 0.9
 
-static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
+static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
                             void* ws, double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   csAdmm a;
@@ -1419,24 +1419,24 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
      n / 6 iterations, and FCLIB's large problems rarely hold their modes long enough. */
   if (n > CS_ADMM_AS_MAX) tries = CS_ADMM_TRIES;
   if (opt->warmstart && ncp)
-    for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
+    for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
   if (ncp && n <= CS_ADMM_AS_MAX) {
     double r0;
     tries = 1;
-    if (cs_admm_refine(&a, lambda, a.lh, tmp, &r0)) {
+    if (admm_refine(&a, lambda, a.lh, tmp, &r0)) {
       memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
       st->residual = r0;
       st->converged = 1;
       if (!a.unique) { /* the polish's scale and symmetry */
         double dmax = 0;
         for (int i = 0; i < n; i++)
-          dmax = cs_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
+          dmax = csi_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
         a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
-        a.sym = csu_is_symmetric(n, p->G);
-        cs_admm_polish(&a, lambda, tol, &st->residual);
+        a.sym = csi_is_symmetric(n, p->G);
+        admm_polish(&a, lambda, tol, &st->residual);
         cs_ncp_report(p, lambda, &st->ncp);
       } else {
-        csu_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
+        csi_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
       }
       return CS_OK;
     }
@@ -1451,14 +1451,14 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
      O(n) once v is known (for the NCP, of z0 = P_K(lambda)). The active-set step above
      needed only the warm start's modes, and verified its own candidate. */
   if (opt->warmstart) {
-    csu_solver_velocity(p, lambda, a.v);
+    csi_solver_velocity(p, lambda, a.v);
     double rw = 0, r0 = 0;
     for (int i = 0; i < nc; i++) {
       const double zero[3] = {0, 0, 0};
-      double ew = ncp ? csu_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
-                      : csu_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
-      double e0 = ncp ? csu_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
-                      : csu_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
+      double ew = ncp ? csi_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
+                      : csi_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
+      double e0 = ncp ? csi_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
+                      : csi_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
       rw = fmax(rw, ew), r0 = fmax(r0, e0);
     }
     if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
@@ -1466,20 +1466,20 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
 
   /* Symmetry decides Cholesky or LU for the iteration's factor (the active-set step above
      needs no answer: it verifies its candidate with the full product). */
-  a.sym = csu_is_symmetric(n, p->G);
+  a.sym = csi_is_symmetric(n, p->G);
   /* rho from the spectrum (spec/solvers.md) */
   double m = INFINITY;
   if (p->R)
     for (int i = 0; i < n; i++) m = fmin(m, p->R[i]);
   m = (isfinite(m) && m > 0 ? m : 0) + 1e-6;
-  double Lmax = cs_admm_lmax(n, p->G, p->R, tmp, tmp + n);
+  double Lmax = admm_lmax(n, p->G, p->R, tmp, tmp + n);
   if (!(Lmax > m)) Lmax = m;
   a.factor = pow(Lmax / m, 0.05);
   a.Lmax = Lmax;
   /* Below 1e-12 L the factor would only see rounding of G (a singular G, redundant
      contacts); above 1e6 L the iteration would barely move. */
   a.rho_min = 1e-12 * Lmax, a.rho_max = 1e6 * Lmax;
-  a.rho = cs_admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, &a.fpmin, a.piv);
+  a.rho = admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, &a.fpmin, a.piv);
   if (a.rho < 0) { /* G not monotone or not finite: nothing sensible to do */
     st->residual = INFINITY;
     cs_ncp_report(p, lambda, &st->ncp);
@@ -1491,12 +1491,12 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   int every = a.sym ? n / 12 : n / 3, last_factor = 0;
   if (every < 1) every = 1;
 
-  cs_admm_start(&a, lambda, 1);
+  admm_start(&a, lambda, 1);
   double res = INFINITY, best_res = INFINITY, window_best = INFINITY;
   int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0, refined = 0;
   while (!done && it < cap) {
     double rp, rd;
-    cs_admm_iterate(&a, lambda, &rp, &rd);
+    admm_iterate(&a, lambda, &rp, &rd);
     it++;
     if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
     if (!ncp) {
@@ -1512,11 +1512,11 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
          slower) every fourth iteration only: at most three iterations late. */
       res = INFINITY;
       if (n <= CS_ADMM_AS_MAX || it % 4 == 0) {
-        cs_admm_velocity_z(&a, lambda, tmp);
-        res = cs_admm_ncp_residual(nc, p->mu, a.z, tmp);
+        admm_velocity_z(&a, lambda, tmp);
+        res = admm_ncp_residual(nc, p->mu, a.z, tmp);
         if (res <= tol) {
-          csu_solver_velocity(p, a.z, tmp);
-          res = cs_admm_ncp_residual(nc, p->mu, a.z, tmp);
+          csi_solver_velocity(p, a.z, tmp);
+          res = admm_ncp_residual(nc, p->mu, a.z, tmp);
         }
       }
       done = res <= tol;
@@ -1528,13 +1528,13 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       /* the active-set step on z's modes, once they have held for two iterations and
          were not tried before (at most CS_ADMM_TRIES times a solve) */
       if (!ccp_phase && tries < CS_ADMM_TRIES && !a.singular) {
-        cs_admm_classify(&a, a.z, a.cls);
+        admm_classify(&a, a.z, a.cls);
         if (!memcmp(a.cls, a.cls_prev, (size_t)nmode) &&
             memcmp(a.cls, a.cls_tried, (size_t)nmode)) {
           double r1;
           tries++;
           memcpy(a.cls_tried, a.cls, (size_t)nmode);
-          if (cs_admm_refine(&a, a.z, a.lh, tmp, &r1)) {
+          if (admm_refine(&a, a.z, a.lh, tmp, &r1)) {
             memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
             res = r1, done = refined = 1;
             break;
@@ -1545,7 +1545,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       /* the shift of the next CCP: from this iterate's velocity, except during the CCP
          phase of a restart (s = 0 until the CCP is solved) */
       if (ccp_phase && fmax(rp, rd) <= tol) ccp_phase = 0;
-      if (!ccp_phase) cs_admm_shift(1, nc, p->mu, a.v, a.z, tol, a.s);
+      if (!ccp_phase) admm_shift(1, nc, p->mu, a.v, a.z, tol, a.s);
       /* Safeguard. With a large mu the shift mu |v_T| amplifies the velocity error of an
          early iterate: a sticking contact looks sliding, its shift unloads it, and the
          iteration settles where the NCP residual (whose dual part shrinks like 1/mu) is
@@ -1557,7 +1557,7 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       if (!restarted && it - window_start >= CS_ADMM_WINDOW) {
         restarted = ccp_phase = 1;
         memset(lambda, 0, sizeof(double) * (size_t)n);
-        cs_admm_start(&a, lambda, 0);
+        admm_start(&a, lambda, 0);
         window_start = it;
         continue;
       }
@@ -1571,13 +1571,13 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
       nrho = fmax(a.rho / a.factor, a.rho_min);
     if (nrho != a.rho && it - last_factor >= every) {
       last_factor = it;
-      double got = cs_admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
+      double got = admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
       if (got < 0)
-        got = cs_admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
+        got = admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
       a.rho = got;
     }
   }
-  if (done && !(refined && a.unique)) cs_admm_polish(&a, lambda, tol, &res);
+  if (done && !(refined && a.unique)) admm_polish(&a, lambda, tol, &res);
   /* not converged: return the best iterate seen, with its residual (the last z if no
      residual was computed: fewer than four iterations of a large problem) */
   if (!done && best_res < INFINITY) {
@@ -1585,8 +1585,8 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
     res = best_res;
   } else if (!done && ncp && it > 0) {
     memcpy(lambda, a.z, sizeof(double) * (size_t)n);
-    csu_solver_velocity(p, lambda, tmp);
-    res = cs_admm_ncp_residual(nc, p->mu, lambda, tmp);
+    csi_solver_velocity(p, lambda, tmp);
+    res = admm_ncp_residual(nc, p->mu, lambda, tmp);
   }
   st->iterations = it;
   st->residual = res;
@@ -1595,15 +1595,15 @@ static csStatus cs_admm_run(int ncp, const csContactProblem* p, const csSolverOp
   return CS_OK;
 }
 
-static csStatus cs_ccp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus ccp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                   double* lambda, csSolverStats* st) {
-  return cs_admm_run(0, p, opt, ws, lambda, st);
+  return admm_run(0, p, opt, ws, lambda, st);
 }
 
-static csStatus cs_ncp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus ncp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                   double* lambda, csSolverStats* st) {
-  return cs_admm_run(1, p, opt, ws, lambda, st);
+  return admm_run(1, p, opt, ws, lambda, st);
 }
 
-const csSolver cs_solver_ccp_admm = {"ccp_admm", cs_admm_workspace, cs_ccp_admm_solve};
-const csSolver cs_solver_ncp_admm = {"ncp_admm", cs_admm_workspace, cs_ncp_admm_solve};
+const csSolver cs_solver_ccp_admm = {"ccp_admm", admm_workspace, ccp_admm_solve};
+const csSolver cs_solver_ncp_admm = {"ncp_admm", admm_workspace, ncp_admm_solve};

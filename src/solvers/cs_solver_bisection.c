@@ -41,21 +41,21 @@
    - Multi-contact: the search starts from the contact's current impulse direction when it
      is admissible (the last sweep's answer; the warm start in the first sweep), else from
      the atan2 guess.
-   - A rank-deficient G_ii is solved in its range space (csu_single_reduced).
+   - A rank-deficient G_ii is solved in its range space (csi_single_reduced).
 
    Multi-contact (Algorithm 2): block SOR over the contacts with the velocity v = G lambda +
    g kept up to date (as cs_solver_pgs.c); c_i = v_i - G_ii lambda_i; alpha 1 decaying by
    gamma 0.99 per sweep towards alpha_min 0.7. The paper leaves the contacts' order open: here
    each solve sweeps them by ascending tangential speed of the warm start, slipping contacts
-   last (csu_bis_order). Stop test: the paper's own, the sum over the
-   contacts of the exact violations of the model's conditions (csu_bis_violation); so that
+   last (csi_bis_order). Stop test: the paper's own, the sum over the
+   contacts of the exact violations of the model's conditions (bis_violation); so that
    it can be met, each contact's search is run to a tenth of the sweep's tolerance (in
    impulse and in the friction law) instead of the paper's fixed 1e-6 N s.
 
    The de Saxce variant (bisection_desaxce) targets the NCP: c_N + mu |v_T| in the case test
    and the slip solve, with v_T the contact's velocity after its solve; that makes the
    slipping contact's problem Coulomb's root on the same ellipse (see
-   csu_bisection_coulomb_single in cs_solver_bisection.h), found by the same search. */
+   csi_bisection_coulomb_single in cs_solver_bisection.h), found by the same search. */
 #include "solvers/cs_solver_bisection.h"
 
 #include <math.h>
@@ -94,7 +94,7 @@ static const double csu_bis_rot[22][2] = {
     {0.43157882253645491, 0.90207522964442777},   {0.10866106127649026, 0.99407885691340747},
     {-0.32375924907695569, 0.94613949745115589},  {-0.78323301517254895, 0.6217282717905932}};
 
-int csu_bisection_rot_table(int k, double* c, double* s) {
+int csi_bisection_rot_table(int k, double* c, double* s) {
   if (k < 0 || k >= 22) return 0;
   *c = csu_bis_rot[k][0], *s = csu_bis_rot[k][1];
   return 1;
@@ -121,7 +121,7 @@ typedef struct csuSearch {
   double dn, a1, a2, mcn;           /* D(u) = dn + a1 ux + a2 uy > 0; r = mcn / D */
 } csuSearch;
 
-static inline void csu_search_init(csuSearch* q, const csuSlip* s, int coulomb) {
+static inline void search_init(csuSearch* q, const csiSlip* s, int coulomb) {
   double mu = s->mu;
   q->coulomb = coulomb;
   q->mu = mu, q->imu = 1.0 / mu;
@@ -150,30 +150,30 @@ static inline void csu_search_init(csuSearch* q, const csuSlip* s, int coulomb) 
 
 /* At u = (cos t, sin t), a positive multiple of dE/dt (paper's model) or of u x v_T
    (Coulomb); D > 0 there. */
-static inline double csu_search_grad(const csuSearch* q, double ux, double uy) {
+static inline double search_grad(const csuSearch* q, double ux, double uy) {
   return ux * (q->axx * ux + q->axy * uy + q->lx) + uy * (q->ayy * uy + q->ly) + q->k0;
 }
 
 /* D at u, the denominator of eq. (14): r = mcn / D (r > 0 where D > 0). */
-static inline double csu_search_den(const csuSearch* q, double ux, double uy) {
+static inline double search_den(const csuSearch* q, double ux, double uy) {
   return q->dn + q->a1 * ux + q->a2 * uy;
 }
 
 /* r at u, or -1 outside the arc where r > 0. */
-static inline double csu_search_radius(const csuSearch* q, double ux, double uy) {
-  double d = csu_search_den(q, ux, uy);
+static inline double search_radius(const csuSearch* q, double ux, double uy) {
+  double d = search_den(q, ux, uy);
   return d > 0 ? q->mcn / d : -1.0;
 }
 
 /* Admissible: r > 0 and, for paper 001's energy, in line of sight of lambda^{v=0} (the
    corrected test of Algorithm 1, line 13). Coulomb's root need not be in sight of the
    unshifted lambda^{v=0}, so that model only asks r > 0. */
-static inline int csu_search_ok(const csuSearch* q, double ux, double uy) {
+static inline int search_ok(const csuSearch* q, double ux, double uy) {
   if (!q->coulomb && ux * q->lox + uy * q->loy < q->mul0n) return 0;
-  return csu_search_den(q, ux, uy) > 0;
+  return search_den(q, ux, uy) > 0;
 }
 
-static inline void csu_search_lambda(const csuSearch* q, double r, double ux, double uy,
+static inline void search_lambda(const csuSearch* q, double r, double ux, double uy,
                                      double lambda[3]) {
   lambda[0] = r * q->imu, lambda[1] = r * ux, lambda[2] = r * uy;
 }
@@ -181,10 +181,10 @@ static inline void csu_search_lambda(const csuSearch* q, double r, double ux, do
 /* The model's friction-law violation at u from the sign function's value f there (m/s):
    paper 001 |v . eta| / |eta| with f = mu D^2 (v_T . eta_T) and eta = (-k/mu, -uy - k ux,
    ux - k uy), k = (a2 ux - a1 uy) / D; Coulomb |u x v_T| = |f| / D. The multi-contact stop
-   test sums these (csu_bis_violation), so there the search also asks both ends of its
+   test sums these (bis_violation), so there the search also asks both ends of its
    bracket to pass the sweep's tolerance, not only the impulse interval. */
-static inline double csu_search_viol(const csuSearch* q, double ux, double uy, double f) {
-  double d = csu_search_den(q, ux, uy);
+static inline double search_viol(const csuSearch* q, double ux, double uy, double f) {
+  double d = search_den(q, ux, uy);
   if (q->coulomb) return fabs(f) / d;
   double k = (q->a2 * ux - q->a1 * uy) / d;
   return fabs(f) / (q->mu * d * d * sqrt(1 + k * k * (1 + q->imu * q->imu)));
@@ -194,20 +194,20 @@ static inline double csu_search_viol(const csuSearch* q, double ux, double uy, d
    ends less than tol apart in impulse, |lambda(a) - lambda(b)| < tol with lambda = mcn
    (1 / mu, u) / D(u), multiplied through by (da db)^2 (no division), and for vtol both ends'
    friction-law violations below it. */
-static inline int csu_bracket_done(const csuSearch* q, double ax, double ay, double da, double fa,
+static inline int bracket_done(const csuSearch* q, double ax, double ay, double da, double fa,
                                    double bx, double by, double db, double fb, double tol,
                                    double vtol) {
   double en = (db - da) * q->imu, ex = db * ax - da * bx, ey = db * ay - da * by;
   double dadb = da * db;
   return q->mcn * q->mcn * (en * en + ex * ex + ey * ey) < tol * tol * (dadb * dadb) &&
          (vtol == INFINITY ||
-          (csu_search_viol(q, ax, ay, fa) <= vtol && csu_search_viol(q, bx, by, fb) <= vtol));
+          (search_viol(q, ax, ay, fa) <= vtol && search_viol(q, bx, by, fb) <= vtol));
 }
 
 /* c ? a : b without a branch (bit masks: exact for any a, b). In the bisection the choice
    is a coin toss that no predictor learns, and written as a ternary GCC makes it a branch:
    on the recorded ANYmal slips this select halves the time of a solve. */
-static inline double csu_select(int c, double a, double b) {
+static inline double select_d(int c, double a, double b) {
   uint64_t ia, ib, m = (uint64_t)0 - (uint64_t)(c != 0);
   memcpy(&ia, &a, sizeof ia);
   memcpy(&ib, &b, sizeof ib);
@@ -218,7 +218,7 @@ static inline double csu_select(int c, double a, double b) {
 }
 
 /* cos and sin of half an angle in [0, pi] from its own. */
-static inline void csu_half_angle(double* c, double* s) {
+static inline void half_angle(double* c, double* s) {
   double ch = sqrt(0.5 + 0.5 * *c);
   double sh = *c < 0 ? sqrt(0.5 - 0.5 * *c) : *s / (2 * ch);
   *c = ch, *s = sh;
@@ -226,14 +226,14 @@ static inline void csu_half_angle(double* c, double* s) {
 
 /* The admissible direction of least energy (E = 1/2 l^T G l + c^T l) among 64: a start when
    the guess is not admissible (rounding only, see below). */
-static CS_INLINE void csu_search_scan(const csuSearch* q, const double G[9], const double c[3],
+static CSI_INLINE void search_scan(const csuSearch* q, const double G[9], const double c[3],
                                       double* ux, double* uy) {
   double best = INFINITY;
   for (int k = 0; k < 64; k++) {
     double t = 2 * CSU_PI * (k + 0.5) / 64, cx = cos(t), cy = sin(t);
-    if (!csu_search_ok(q, cx, cy)) continue;
-    double r = csu_search_radius(q, cx, cy), l[3];
-    csu_search_lambda(q, r, cx, cy, l);
+    if (!search_ok(q, cx, cy)) continue;
+    double r = search_radius(q, cx, cy), l[3];
+    search_lambda(q, r, cx, cy, l);
     double e = 0.5 * (l[0] * (G[0] * l[0] + G[1] * l[1] + G[2] * l[2]) +
                       l[1] * (G[1] * l[0] + G[4] * l[1] + G[5] * l[2]) +
                       l[2] * (G[2] * l[0] + G[5] * l[1] + G[8] * l[2])) +
@@ -247,44 +247,44 @@ static CS_INLINE void csu_search_scan(const csuSearch* q, const double G[9], con
    and sin are (ca, sa): the midpoint is a rotated by half the bracket. Stops at the impulse
    interval tol between the ends (and, if vtol is finite, the friction-law violation at both
    ends below vtol); lambda receives the last midpoint. */
-static inline void csu_slip_bisect(const csuSearch* q, double ux, double uy, double bx, double by,
+static inline void slip_bisect(const csuSearch* q, double ux, double uy, double bx, double by,
                                    double sg, double f0, double ca, double sa, double tol,
                                    double vtol, int* nevp, double lambda[3]) {
   int nev = *nevp;
-  double ra = csu_search_radius(q, ux, uy), rb = csu_search_radius(q, bx, by);
+  double ra = search_radius(q, ux, uy), rb = search_radius(q, bx, by);
   double ch = ca, sh = sa;
-  csu_half_angle(&ch, &sh);
+  half_angle(&ch, &sh);
   double tol2 = tol * tol, imu = q->imu;
   for (;;) {
     double dn = (ra - rb) * imu, dx = ra * ux - rb * bx, dy = ra * uy - rb * by;
     if (nev >= CSU_BIS_MAXEVAL) break;
     if (dn * dn + dx * dx + dy * dy < tol2 &&
-        (vtol == INFINITY || (csu_search_viol(q, ux, uy, csu_search_grad(q, ux, uy)) <= vtol &&
-                              csu_search_viol(q, bx, by, csu_search_grad(q, bx, by)) <= vtol)))
+        (vtol == INFINITY || (search_viol(q, ux, uy, search_grad(q, ux, uy)) <= vtol &&
+                              search_viol(q, bx, by, search_grad(q, bx, by)) <= vtol)))
       break;
     double sx = sg * sh;
     double mx = ch * ux - sx * uy, my = sx * ux + ch * uy;
-    double fm = csu_search_grad(q, mx, my);
-    double rm = csu_search_radius(q, mx, my);
+    double fm = search_grad(q, mx, my);
+    double rm = search_radius(q, mx, my);
     nev++;
     int same = fm * f0 > 0;
-    ux = csu_select(same, mx, ux), uy = csu_select(same, my, uy);
-    ra = csu_select(same, rm, ra);
-    bx = csu_select(same, bx, mx), by = csu_select(same, by, my);
-    rb = csu_select(same, rb, rm);
-    csu_half_angle(&ch, &sh);
+    ux = select_d(same, mx, ux), uy = select_d(same, my, uy);
+    ra = select_d(same, rm, ra);
+    bx = select_d(same, bx, mx), by = select_d(same, by, my);
+    rb = select_d(same, rb, rm);
+    half_angle(&ch, &sh);
   }
   double sx = sg * sh;
   double mx = ch * ux - sx * uy, my = sx * ux + ch * uy;
-  double rm = csu_search_radius(q, mx, my);
+  double rm = search_radius(q, mx, my);
   if (!(rm > 0)) rm = ra;
-  csu_search_lambda(q, rm, mx, my, lambda);
+  search_lambda(q, rm, mx, my, lambda);
   *nevp = nev;
 }
 
 /* The incremental stepping of Algorithm 1 (lines 6-23) from the admissible direction
    (ux, uy), where the sign function is f0 != 0, then the bisection. */
-static inline void csu_slip_stepping(const csuSearch* q, double ux, double uy, double f0,
+static inline void slip_stepping(const csuSearch* q, double ux, double uy, double f0,
                                      double tol, double vtol, int* nevp, double lambda[3]) {
   int nev = *nevp;
   /* alpha = -beta1 sgn(D0), grown by beta3 while the sign of the gradient stays, shrunk by
@@ -296,8 +296,8 @@ static inline void csu_slip_stepping(const csuSearch* q, double ux, double uy, d
   while (nev < CSU_BIS_MAXEVAL && alpha > 1e-15) {
     if (phi + alpha < CSU_PI) {
       double cx = ca * ux - sg * sa * uy, cy = sg * sa * ux + ca * uy;
-      if (csu_search_ok(q, cx, cy)) {
-        double fc = csu_search_grad(q, cx, cy);
+      if (search_ok(q, cx, cy)) {
+        double fc = search_grad(q, cx, cy);
         nev++;
         if (fc * f0 > 0) { /* no zero crossing yet: move on and grow the step */
           ux = cx, uy = cy, phi += alpha;
@@ -311,38 +311,38 @@ static inline void csu_slip_stepping(const csuSearch* q, double ux, double uy, d
           continue;
         }
         *nevp = nev;
-        csu_slip_bisect(q, ux, uy, cx, cy, sg, f0, ca, sa, tol, vtol, nevp, lambda);
+        slip_bisect(q, ux, uy, cx, cy, sg, f0, ca, sa, tol, vtol, nevp, lambda);
         return;
       }
     }
     alpha *= CSU_BIS_BETA2; /* back to the old angle with a shorter step */
     shrunk = 1;
-    csu_half_angle(&ca, &sa);
+    half_angle(&ca, &sa);
   }
-  csu_search_lambda(q, csu_search_radius(q, ux, uy), ux, uy, lambda);
+  search_lambda(q, search_radius(q, ux, uy), ux, uy, lambda);
   *nevp = nev;
 }
 
-/* d/dt of csu_search_grad along u = (cos t, sin t). */
-static inline double csu_search_dgrad(const csuSearch* q, double ux, double uy) {
+/* d/dt of search_grad along u = (cos t, sin t). */
+static inline double search_dgrad(const csuSearch* q, double ux, double uy) {
   return 2 * (q->ayy - q->axx) * ux * uy + q->axy * (ux * ux - uy * uy) - q->lx * uy + q->ly * ux;
 }
 
-/* d^2/dt^2 of csu_search_grad along u = (cos t, sin t). */
-static inline double csu_search_d2grad(const csuSearch* q, double ux, double uy) {
+/* d^2/dt^2 of search_grad along u = (cos t, sin t). */
+static inline double search_d2grad(const csuSearch* q, double ux, double uy) {
   return 2 * (q->ayy - q->axx) * (ux * ux - uy * uy) - 4 * q->axy * ux * uy - q->lx * ux -
          q->ly * uy;
 }
 
-/* d^3/dt^3 of csu_search_grad along u = (cos t, sin t). */
-static inline double csu_search_d3grad(const csuSearch* q, double ux, double uy) {
+/* d^3/dt^3 of search_grad along u = (cos t, sin t). */
+static inline double search_d3grad(const csuSearch* q, double ux, double uy) {
   return -8 * (q->ayy - q->axx) * ux * uy - 4 * q->axy * (ux * ux - uy * uy) + q->lx * uy -
          q->ly * ux;
 }
 
 /* u rotated by the angle 2 atan(s) (cos and sin from the tangent of the half angle: no
    square root, no trigonometry). */
-static inline void csu_rot_half_tan(double s, double* ux, double* uy) {
+static inline void rot_half_tan(double s, double* ux, double* uy) {
   double is = 1.0 / (1 + s * s), c = (1 - s * s) * is, sn = 2 * s * is;
   double x = *ux, y = *uy;
   *ux = c * x - sn * y, *uy = sn * x + c * y;
@@ -369,23 +369,23 @@ static inline void csu_rot_half_tan(double s, double* ux, double* uy) {
    stepping and bisection from the last admissible point. The answer is the same root
    either way, to the same interval. No division or square root is spent on the tests:
    they are multiplied through by the (positive) denominators. */
-CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9], const double c[3],
+CSI_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9], const double c[3],
                                           double ux, double uy, double tol, double vtol, int newton,
                                           double lambda[3], int* steps) {
   int nev = 1;
-  if (!csu_search_ok(q, ux, uy)) {
+  if (!search_ok(q, ux, uy)) {
     /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
        ellipse) through lambda^{v=0} leaves the ellipse at t0, where it is in sight of
        lambda^{v=0} and r > 0. */
-    csu_search_scan(q, G, c, &ux, &uy);
+    search_scan(q, G, c, &ux, &uy);
     nev += 64;
   }
-  double f = csu_search_grad(q, ux, uy);
-  if (f == 0 || !csu_search_ok(q, ux, uy)) {
+  double f = search_grad(q, ux, uy);
+  if (f == 0 || !search_ok(q, ux, uy)) {
     /* stationary at the guess, or nothing admissible */
-    double r = csu_search_radius(q, ux, uy);
+    double r = search_radius(q, ux, uy);
     if (!(r > 0)) r = 0;
-    csu_search_lambda(q, r, ux, uy, lambda);
+    search_lambda(q, r, ux, uy, lambda);
     if (steps) *steps = nev;
     return;
   }
@@ -401,26 +401,26 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
        kept below vtol / 2 in violation (hvf, from the guess). */
     double ht = 0.4 * tol, mcn = q->mcn, skap = sqrt(1 + q->imu * q->imu), hvf = 0;
     if (vtol != INFINITY) {
-      double d = csu_search_den(q, ux, uy);
+      double d = search_den(q, ux, uy);
       double kk = (q->a2 * ux - q->a1 * uy) / d;
       double w = sqrt(1 + kk * kk * (1 + q->imu * q->imu));
       hvf = 0.5 * vtol * (q->coulomb ? d : q->mu * d * d * w);
     }
     for (int k = 0; k < 6; k++) {
-      double fp = csu_search_dgrad(q, ux, uy);
+      double fp = search_dgrad(q, ux, uy);
       if (!(fp > 0)) break;
       /* Halley's step where its correction is moderate (|f f''| <= f'^2), else Newton's:
          the step is 2 atan(Nh / Dh) with Nh = -f f', Dh = 2 f'^2 - f f'' (Newton: f'' = 0);
          Dh >= f'^2 > 0, so the tests on del = 2 Nh / Dh (~ the step's angle) are made
          without dividing. */
-      double fpp = csu_search_d2grad(q, ux, uy);
+      double fpp = search_d2grad(q, ux, uy);
       double ffpp = f * fpp, fp2 = fp * fp;
       double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
       /* the closing bracket only once |del| <= 0.1 (hk <= 0.05) */
       int near = 20 * fabs(Nh) <= Dh;
       double d = 0, hk = 0;
       if (near) {
-        d = csu_search_den(q, ux, uy);
+        d = search_den(q, ux, uy);
         double e = q->a2 * ux - q->a1 * uy;
         hk = ht * d * d / (mcn * (d + fabs(e) * skap));
         if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
@@ -434,15 +434,15 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
         double n2 = Nt * Nt, d2 = Dt * Dt, iz = 1.0 / (d2 + n2);
         double cc = (d2 - n2) * iz, ss = 2 * Nt * Dt * iz;
         double cx = cc * ux - ss * uy, cy = ss * ux + cc * uy;
-        if (!csu_search_ok(q, cx, cy)) break;
-        double fc = csu_search_grad(q, cx, cy);
+        if (!search_ok(q, cx, cy)) break;
+        double fc = search_grad(q, cx, cy);
         nev++;
         if (fc * f > 0) {
           ux = cx, uy = cy, f = fc;
           break;
         }
         if (fc == 0) {
-          csu_search_lambda(q, csu_search_radius(q, cx, cy), cx, cy, lambda);
+          search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
           if (steps) *steps = nev;
           return;
         }
@@ -458,14 +458,14 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
         double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
         double dm = q->dn * sm + q->a1 * wx + q->a2 * wy;
         if (dm > 0 &&
-            csu_bracket_done(q, ux, uy, d, f, cx, cy, csu_search_den(q, cx, cy), fc, tol, vtol)) {
+            bracket_done(q, ux, uy, d, f, cx, cy, search_den(q, cx, cy), fc, tol, vtol)) {
           double rw = mcn / dm;
           lambda[0] = rw * sm * q->imu, lambda[1] = rw * wx, lambda[2] = rw * wy;
           if (steps) *steps = nev;
           return;
         }
         double st = Nt / Dt, is = 1.0 / (1 + st * st);
-        csu_slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is,
+        slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is,
                         2 * fabs(st) * is, tol, vtol, &nev, lambda);
         if (steps) *steps = nev;
         return;
@@ -484,22 +484,22 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
         if (near && Dh == 2 * fp2 - ffpp && hk <= 1e-3) {
           /* K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 (on the recorded ANYmal
              slips, 70 of 96,600 such brackets missed the root; the search then goes on) */
-          double f3 = csu_search_d3grad(q, ux, uy), an = fabs(Nh);
+          double f3 = search_d3grad(q, ux, uy), an = fabs(Nh);
           if ((fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
               1.5 * hk * fp2 * (Dh * Dh * Dh)) {
-            if (!csu_search_ok(q, cx, cy)) break;
+            if (!search_ok(q, cx, cy)) break;
             /* cos and sin of 2 atan(tau), tau = hk / 2 <= 5e-4: the series in tau^2 to
                O(tau^6) (below 1e-19, no division) */
             double tau = 0.5 * hk, t2 = tau * tau;
             double ch = 1 - 2 * t2 + 2 * t2 * t2, sh = 2 * tau * (1 - t2 + t2 * t2);
             double ax = ch * cx + sh * cy, ay = ch * cy - sh * cx; /* c rotated by -hk */
             double bx = ch * cx - sh * cy, by = ch * cy + sh * cx; /* c rotated by +hk */
-            if (!csu_search_ok(q, ax, ay) || !csu_search_ok(q, bx, by)) break;
-            double fa = csu_search_grad(q, ax, ay), fb = csu_search_grad(q, bx, by);
+            if (!search_ok(q, ax, ay) || !search_ok(q, bx, by)) break;
+            double fa = search_grad(q, ax, ay), fb = search_grad(q, bx, by);
             nev += 2;
-            if (fa * fb <= 0 && csu_bracket_done(q, ax, ay, csu_search_den(q, ax, ay), fa, bx, by,
-                                                 csu_search_den(q, bx, by), fb, tol, vtol)) {
-              csu_search_lambda(q, csu_search_radius(q, cx, cy), cx, cy, lambda);
+            if (fa * fb <= 0 && bracket_done(q, ax, ay, search_den(q, ax, ay), fa, bx, by,
+                                                 search_den(q, bx, by), fb, tol, vtol)) {
+              search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
               if (steps) *steps = nev;
               return;
             }
@@ -510,7 +510,7 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
               ux = bx, uy = by, f = fb;
             }
             if (f == 0) {
-              csu_search_lambda(q, csu_search_radius(q, ux, uy), ux, uy, lambda);
+              search_lambda(q, search_radius(q, ux, uy), ux, uy, lambda);
               if (steps) *steps = nev;
               return;
             }
@@ -518,60 +518,60 @@ CS_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9],
           }
         }
       } else {
-        csu_rot_half_tan(Nh > 0 ? 0.25 : -0.25, &cx, &cy);
+        rot_half_tan(Nh > 0 ? 0.25 : -0.25, &cx, &cy);
       }
-      if (!csu_search_ok(q, cx, cy)) break;
-      double fc = csu_search_grad(q, cx, cy);
+      if (!search_ok(q, cx, cy)) break;
+      double fc = search_grad(q, cx, cy);
       nev++;
       ux = cx, uy = cy, f = fc;
       if (f == 0) {
-        csu_search_lambda(q, csu_search_radius(q, ux, uy), ux, uy, lambda);
+        search_lambda(q, search_radius(q, ux, uy), ux, uy, lambda);
         if (steps) *steps = nev;
         return;
       }
     }
   }
-  csu_slip_stepping(q, ux, uy, f, tol, vtol, &nev, lambda);
+  slip_stepping(q, ux, uy, f, tol, vtol, &nev, lambda);
   if (steps) *steps = nev;
 }
 
 /* One contact: the case, and for a slip the search from the atan2 guess or, if guess is not
    NULL and its tangential direction is admissible, from that direction (the multi-contact
    sweep passes the contact's current impulse: the last sweep's answer). newton = 0 runs the
-   paper's stepping from the guess (csu_bisection_single_paper). */
-static CS_INLINE int csu_bis_single(const double G[9], const double c[3], double mu, int coulomb,
+   paper's stepping from the guess (csi_bisection_single_paper). */
+static CSI_INLINE int bis_single(const double G[9], const double c[3], double mu, int coulomb,
                                     double tol, double vtol, int newton, const double* guess,
                                     double lambda[3], int* steps, const double* kk) {
-  csuSlip s; /* filled by the set-up when it returns CSU_CASE_SLIP (zeroing it costs) */
-  int k = csu_single_setup_x(G, c, mu, kk, &s, lambda, steps, 1);
+  csiSlip s; /* filled by the set-up when it returns CSU_CASE_SLIP (zeroing it costs) */
+  int k = csi_single_setup_x(G, c, mu, kk, &s, lambda, steps, 1);
   if (k != CSU_CASE_SLIP) return k;
   csuSearch q;
-  csu_search_init(&q, &s, coulomb);
+  search_init(&q, &s, coulomb);
   double gx = s.ux, gy = s.uy;
   if (guess) {
     double lt2 = guess[1] * guess[1] + guess[2] * guess[2];
     if (lt2 > 0) {
       double il = 1.0 / sqrt(lt2), wx = guess[1] * il, wy = guess[2] * il;
-      if (csu_search_ok(&q, wx, wy)) gx = wx, gy = wy;
+      if (search_ok(&q, wx, wy)) gx = wx, gy = wy;
     }
   }
   csu_slip_search(&q, G, c, gx, gy, tol, vtol, newton, lambda, steps);
   return k;
 }
 
-CS_HOT int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
+CSI_HOT int csi_bisection_single(const double G[9], const double c[3], double mu, double tol,
                                 double lambda[3], int* steps) {
-  return csu_bis_single(G, c, mu, 0, tol, INFINITY, 1, NULL, lambda, steps, NULL);
+  return bis_single(G, c, mu, 0, tol, INFINITY, 1, NULL, lambda, steps, NULL);
 }
 
-int csu_bisection_single_paper(const double G[9], const double c[3], double mu, double tol,
+int csi_bisection_single_paper(const double G[9], const double c[3], double mu, double tol,
                                double lambda[3], int* steps) {
-  return csu_bis_single(G, c, mu, 0, tol, INFINITY, 0, NULL, lambda, steps, NULL);
+  return bis_single(G, c, mu, 0, tol, INFINITY, 0, NULL, lambda, steps, NULL);
 }
 
-int csu_bisection_coulomb_single(const double G[9], const double c[3], double mu, double tol,
+int csi_bisection_coulomb_single(const double G[9], const double c[3], double mu, double tol,
                                  double lambda[3], int* steps) {
-  return csu_bis_single(G, c, mu, 1, tol, INFINITY, 1, NULL, lambda, steps, NULL);
+  return bis_single(G, c, mu, 1, tol, INFINITY, 1, NULL, lambda, steps, NULL);
 }
 
 /* ------------------------------------------------------------------ rank-deficient G
@@ -584,7 +584,7 @@ int csu_bisection_coulomb_single(const double G[9], const double c[3], double mu
    a pinned joint takes it). */
 
 /* Jacobi eigen-decomposition of a symmetric 3x3: w (descending), columns of V. */
-static void csu_eig3(const double G[9], double w[3], double V[9]) {
+static void eig3(const double G[9], double w[3], double V[9]) {
   double A[3][3], P[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) A[i][j] = 0.5 * (G[3 * i + j] + G[3 * j + i]);
@@ -625,14 +625,14 @@ static void csu_eig3(const double G[9], double w[3], double V[9]) {
   }
 }
 
-static double csu_qp_f(int k, const double* sig, const double* ch, const double* y) {
+static double qp_f(int k, const double* sig, const double* ch, const double* y) {
   double f = 0;
   for (int j = 0; j < k; j++) f += 0.5 * sig[j] * y[j] * y[j] + ch[j] * y[j];
   return f;
 }
 
 /* min f(y) over { h_i . y >= 0 } (nh <= 2) and, if eq, e . y = d; k = 1 or 2. */
-static void csu_qp_small(int k, const double* sig, const double* ch, int nh, double h[2][2], int eq,
+static void qp_small(int k, const double* sig, const double* ch, int nh, double h[2][2], int eq,
                          const double* e, double d, double* y) {
   if (k == 1) {
     double t = eq && e[0] != 0 ? d / e[0] : -ch[0] / sig[0];
@@ -692,14 +692,14 @@ static void csu_qp_small(int k, const double* sig, const double* ch, int nh, dou
       double b = -(ch[0] * dir[0] + ch[1] * dir[1]) / den;
       if (b < 0) b = 0;
       double yc[2] = {b * dir[0], b * dir[1]};
-      double f = csu_qp_f(2, sig, ch, yc);
+      double f = qp_f(2, sig, ch, yc);
       if (f < best) best = f, y[0] = yc[0], y[1] = yc[1];
     }
 }
 
 /* The least-norm lambda in K with u . lambda = s (|u| = 1): it lies in the plane of e_N and
    u_T, on u's line when that is inside the cone, else on a boundary generator. */
-static void csu_lift_rank1(const double* u, double s, double mu, double lambda[3]) {
+static void lift_rank1(const double* u, double s, double mu, double lambda[3]) {
   lambda[0] = lambda[1] = lambda[2] = 0;
   if (s == 0) return;
   double ut = sqrt(u[1] * u[1] + u[2] * u[2]);
@@ -721,7 +721,7 @@ static void csu_lift_rank1(const double* u, double s, double mu, double lambda[3
 }
 
 /* The least-norm lambda = p + a w in K (p in the range, w the unit null vector). */
-static void csu_lift_rank2(const double* p, const double* w, double mu, double lambda[3]) {
+static void lift_rank2(const double* p, const double* w, double mu, double lambda[3]) {
   double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
   lambda[0] = p[0], lambda[1] = p[1], lambda[2] = p[2];
   if (pt <= mu * p[0]) return;
@@ -748,7 +748,7 @@ static void csu_lift_rank2(const double* p, const double* w, double mu, double l
     if (p[0] + a * w[0] >= 0 && fabs(a) < best) best = fabs(a), ab = a;
   }
   if (best == INFINITY) {
-    csu_project_cone(p, mu, lambda);
+    csi_project_cone(p, mu, lambda);
     return;
   }
   lambda[0] = p[0] + ab * w[0], lambda[1] = p[1] + ab * w[1], lambda[2] = p[2] + ab * w[2];
@@ -761,9 +761,9 @@ static void csu_lift_rank2(const double* p, const double* w, double mu, double l
   }
 }
 
-int csu_single_reduced(const double G[9], const double c[3], double mu, double lambda[3]) {
+int csi_single_reduced(const double G[9], const double c[3], double mu, double lambda[3]) {
   double w[3], V[9];
-  csu_eig3(G, w, V);
+  eig3(G, w, V);
   lambda[0] = lambda[1] = lambda[2] = 0;
   if (!(w[0] > 0)) return CSU_CASE_REDUCED; /* G = 0: nothing moves the contact */
   double thr = 1e-12 * w[0];
@@ -810,13 +810,13 @@ int csu_single_reduced(const double G[9], const double c[3], double mu, double l
     }
   }
   double y[2] = {0, 0};
-  csu_qp_small(k, sig, ch, nh, h, eq, e, -c[0], y);
+  qp_small(k, sig, ch, nh, h, eq, e, -c[0], y);
   if (k == 1) {
-    csu_lift_rank1(u[0], y[0], mu, lambda);
+    lift_rank1(u[0], y[0], mu, lambda);
   } else {
     double p[3], n[3] = {V[2], V[5], V[8]};
     for (int r = 0; r < 3; r++) p[r] = y[0] * u[0][r] + y[1] * u[1][r];
-    csu_lift_rank2(p, n, mu, lambda);
+    lift_rank2(p, n, mu, lambda);
   }
   return CSU_CASE_REDUCED;
 }
@@ -851,14 +851,14 @@ int csu_single_reduced(const double G[9], const double c[3], double mu, double l
    is rank-deficient (solved in its range space, where v_T != 0 at a pushing, even sticking,
    contact can be exact: the pinned joint takes the load) counts instead its distance
    |lambda* - lambda| to the exact per-contact solution lambda* given the other contacts. */
-static CS_INLINE double csu_bis_violation(const double Gi[9], int full, const double* l,
+static CSI_INLINE double bis_violation(const double Gi[9], int full, const double* l,
                                           const double* v, double mu, int desaxce) {
   double g00 = Gi[0];
   if (!full) {
     double c[3], ls[3];
     for (int a = 0; a < 3; a++)
       c[a] = v[a] - (Gi[3 * a] * l[0] + Gi[3 * a + 1] * l[1] + Gi[3 * a + 2] * l[2]);
-    csu_bis_single(Gi, c, mu, desaxce, 1e-12, INFINITY, 1, NULL, ls, NULL, NULL);
+    bis_single(Gi, c, mu, desaxce, 1e-12, INFINITY, 1, NULL, ls, NULL, NULL);
     double d0 = ls[0] - l[0], d1 = ls[1] - l[1], d2 = ls[2] - l[2];
     return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
   }
@@ -898,20 +898,20 @@ static CS_INLINE double csu_bis_violation(const double Gi[9], int full, const do
 }
 
 /* Contact i's block G_ii (+ R) into Gi (CSU_BIS_BLK); returns 1 if it has full rank (the test of
-   csu_single_classify), 0 if the reduced solve handles it. */
-static inline int csu_bis_block(const csContactProblem* p, int i, double* Gi) {
+   csi_single_classify), 0 if the reduced solve handles it. */
+static inline int bis_block(const csContactProblem* p, int i, double* Gi) {
   int n = 3 * p->nc, r0 = 3 * i;
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) Gi[3 * a + b] = p->G[(size_t)(r0 + a) * n + r0 + b];
   if (p->R) Gi[0] += p->R[r0], Gi[4] += p->R[r0 + 1], Gi[8] += p->R[r0 + 2];
   /* and its cofactors for the sweeps' classification (Gi + 12) */
-  return csu_single_cofactors(Gi, Gi + 12);
+  return csi_single_cofactors(Gi, Gi + 12);
 }
 
 /* Per contact, kept for the whole solve: G_ii, its rank flag, the search's intervals, its
    cofactors, -1 / det and det (12..19). */
 enum { CSU_BIS_BLK = 20 };
-/* Sweeps between two active-set corrections (csu_bis_active_solve), from this sweep on. */
+/* Sweeps between two active-set corrections (bis_active_solve), from this sweep on. */
 #define CSU_BIS_STICK_EVERY 8
 /* Extrapolations at most per solve, and the sweeps within which the sweeps must be
    predicted to finish for a scheduled correction to be skipped (see cs_bis_solve). */
@@ -921,9 +921,9 @@ enum { CSU_BIS_BLK = 20 };
    of a static problem (ANYmal hanging still: 3.0 sweeps per step instead of 1.65). */
 #define CSU_BIS_XRES 2
 #define CSU_BIS_SKIP 6
-/* Tangential speeds below this many tolerances do not reorder the sweep (csu_bis_order). */
+/* Tangential speeds below this many tolerances do not reorder the sweep (csi_bis_order). */
 #define CSU_BIS_ORDER_VMIN 100
-/* A warm start impulse this close to its cone's boundary was slipping (csu_bis_order). */
+/* A warm start impulse this close to its cone's boundary was slipping (csi_bis_order). */
 #define CSU_BIS_ORDER_EDGE 0.999
 /* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
 #define CSU_BIS_STALL 50
@@ -933,7 +933,7 @@ enum { CSU_BIS_BLK = 20 };
 
 /* v += (G + R) e_i d: the velocity change of contact i's impulse change d (G's rows r0..r0+2
    as its columns where G is symmetric, contiguous; its columns otherwise). */
-static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const double d[3],
+static inline void bis_vupdate(const csContactProblem* p, int r0, const double d[3],
                                    double* restrict v) {
   int n = 3 * p->nc;
   const double* restrict G0 = p->G + (size_t)r0 * n;
@@ -952,9 +952,9 @@ static inline void csu_bis_vupdate(const csContactProblem* p, int r0, const doub
 }
 
 /* Contact i's impulse lambda_i (at l = lambda + r0) changed by d, and v with it. */
-static inline void csu_bis_move(const csContactProblem* p, int r0, const double d[3], double* l,
+static inline void bis_move(const csContactProblem* p, int r0, const double d[3], double* l,
                                 double* restrict v) {
-  csu_bis_vupdate(p, r0, d, v);
+  bis_vupdate(p, r0, d, v);
   l[0] += d[0], l[1] += d[1], l[2] += d[2];
 }
 
@@ -965,16 +965,16 @@ static inline void csu_bis_move(const csContactProblem* p, int r0, const double 
    matrix, its offsets and pivots (3nc ints each) and its contacts' states, indices and cases
    (nc ints each). The last resort (ncp_admm, after the sweeps) reuses the space after the
    head. */
-static size_t cs_bis_head_bytes(int nc) {
+static size_t bis_head_bytes(int nc) {
   size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 3 + 12 + 6 + 3 + 1) * nc) +
              sizeof(int) * (size_t)nc;
   return (b + 63) & ~(size_t)63;
 }
 
-static size_t cs_bis_workspace(int nc, const csSolverOptions* opt) {
+static size_t bis_workspace(int nc, const csSolverOptions* opt) {
   size_t corr = sizeof(double) * (size_t)(9 * nc * nc) + sizeof(int) * (size_t)(9 * nc);
   size_t admm = cs_solver_ncp_admm.workspace_bytes(nc, opt);
-  return cs_bis_head_bytes(nc) + (corr > admm ? corr : admm);
+  return bis_head_bytes(nc) + (corr > admm ? corr : admm);
 }
 
 /* The active-set correction, an acceleration of Algorithm 2 that is not in the paper. With
@@ -1015,7 +1015,7 @@ enum { CSU_ACT_FREE = 0, CSU_ACT_FORCE_SLIP = 1, CSU_ACT_RELEASED = 2 };
 
 /* The largest t in [0, 1] keeping lambda + t d in the contact's case (sticking: in the cone;
    otherwise lambda_N > 0), by bisection on t (each case's set is convex and contains t = 0). */
-static double csu_act_tmax(const double* l, const double* d, double mu, int kind) {
+static double act_tmax(const double* l, const double* d, double mu, int kind) {
   double lo = 0, hi = 1;
   for (int b = -1; b < 39; b++) {
     double t = b < 0 ? 1 : 0.5 * (lo + hi); /* t = 1 first, then the bisection */
@@ -1029,21 +1029,21 @@ static double csu_act_tmax(const double* l, const double* d, double mu, int kind
   return lo;
 }
 
-CS_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
+CSI_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
                                       const double* lambda, const double* v, int desaxce,
                                       double stop);
 
 /* A correction's impulse change of one contact for the step t, linear in its unknowns xj (a
    slip's: its normal part, what the step's limit on lambda_N > 0 sees; its angle turns
    apart). */
-static inline void csu_act_change(int kind, const double* xj, const double* e, double t,
+static inline void act_change(int kind, const double* xj, const double* e, double t,
                                   double d[3]) {
   d[0] = t * xj[0], d[1] = 0, d[2] = 0;
   if (kind == CSU_ACT_STICK) d[1] = t * xj[1], d[2] = t * xj[2];
   if (kind == CSU_ACT_HELD) d[1] = t * xj[0] * e[1], d[2] = t * xj[0] * e[2];
 }
 
-static void csu_bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
+static void bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
                                  double* v, double* M, double* x, int* idx, int* kind, double* dirs,
                                  int* off, int* piv, int* state, int with_slip, int coulomb,
                                  double tol) {
@@ -1060,7 +1060,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       const double* Gi = blk + CSU_BIS_BLK * i;
       double mu = p->mu[i];
       /* held: released, rank-deficient, not pushing, or opening (separating with an impulse
-         that complementarity already counts, as in csu_bis_violation: the relaxation's
+         that complementarity already counts, as in bis_violation: the relaxation's
          remainder) */
       if (state[i] == CSU_ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
           (v[3 * i] > 0 && l[0] < v[3 * i]))
@@ -1084,7 +1084,7 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
         /* onto the cone's boundary first (the relaxation blends two boundary impulses into a
            point inside) */
         double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
-        if (d[1] != 0 || d[2] != 0) csu_bis_move(p, 3 * i, d, l, v);
+        if (d[1] != 0 || d[2] != 0) bis_move(p, 3 * i, d, l, v);
         double* e = dirs + 12 * m;
         double a0 = Gi[0], a1 = Gi[1], a2 = Gi[2];
         e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
@@ -1146,8 +1146,8 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       if (kr == CSU_ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
     }
     for (int a = 0; a < k; a++) M[(size_t)a * k + a] *= 1 + 1e-9;
-    if (!csu_lu(k, M, piv)) return;
-    csu_lu_solve(k, M, piv, x);
+    if (!csi_lu(k, M, piv)) return;
+    csi_lu_solve(k, M, piv, x);
     for (int a = 0; a < k; a++)
       if (!isfinite(x[a])) return;
     /* the step: as far as the first contact that changes case (a slip's normal impulse
@@ -1159,8 +1159,8 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
       int i = idx[j];
       const double* xj = x + off[j];
       double d[3];
-      csu_act_change(kind[j], xj, dirs + 12 * j, 1, d);
-      double tj = csu_act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
+      act_change(kind[j], xj, dirs + 12 * j, 1, d);
+      double tj = act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
       if (tj < t) t = tj, jmin = j;
       if (kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
     }
@@ -1181,9 +1181,9 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
         double wx = ux - dt * uy, wy = uy + dt * ux, iw = 1.0 / sqrt(wx * wx + wy * wy);
         d[0] = sn - l[0], d[1] = sn * mu * wx * iw - l[1], d[2] = sn * mu * wy * iw - l[2];
       } else {
-        csu_act_change(kind[j], xj, dirs + 12 * j, ts, d);
+        act_change(kind[j], xj, dirs + 12 * j, ts, d);
       }
-      csu_bis_move(p, r0, d, l, v);
+      bis_move(p, r0, d, l, v);
     }
     if (jmin >= 0) {
       state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
@@ -1197,22 +1197,22 @@ static void csu_bis_active_solve(const csContactProblem* p, const double* blk, d
   }
 }
 
-/* The stop test's sum of csu_bis_violation over the contacts; the adding stops once the sum
+/* The stop test's sum of bis_violation over the contacts; the adding stops once the sum
    is past stop (INFINITY: the whole sum). */
-CS_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
+CSI_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
                                       const double* lambda, const double* v, int desaxce,
                                       double stop) {
   double res = 0;
   for (int i = 0; i < p->nc && res <= stop; i++) {
     const double* Gi = blk + CSU_BIS_BLK * i;
-    res += csu_bis_violation(Gi, Gi[9] != 0, lambda + 3 * i, v + 3 * i, p->mu[i], desaxce);
+    res += bis_violation(Gi, Gi[9] != 0, lambda + 3 * i, v + 3 * i, p->mu[i], desaxce);
   }
   return res;
 }
 
 /* lambda and v into keep (save), or back from it: the state before a correction or an
    extrapolation, to return to if the sweep after it did not lower the residual. */
-static inline void csu_bis_keep(double* keep, double* lambda, double* v, int n, int save) {
+static inline void bis_keep(double* keep, double* lambda, double* v, int n, int save) {
   size_t b = sizeof(double) * (size_t)n;
   if (save)
     memcpy(keep, lambda, b), memcpy(keep + n, v, b);
@@ -1226,7 +1226,7 @@ static inline void csu_bis_keep(double* keep, double* lambda, double* v, int n, 
    hundredfold tighter while the sum of violations (of the model desaxce) is not met, three
    times at most. Leaves v up to date and returns the sum of violations. ws: the
    correction's space. */
-static double csu_bis_last_resort(const csContactProblem* p, const csSolverOptions* opt,
+static double bis_last_resort(const csContactProblem* p, const csSolverOptions* opt,
                                   const double* blk, double* lambda, double* v, void* ws,
                                   int budget, int desaxce, int* it) {
   csSolverOptions o = *opt;
@@ -1237,7 +1237,7 @@ static double csu_bis_last_resort(const csContactProblem* p, const csSolverOptio
     o.iterations = budget - used;
     cs_solver_ncp_admm.solve(p, &o, ws, lambda, &sa);
     used += sa.iterations, *it += sa.iterations, o.tolerance *= 0.01;
-    csu_solver_velocity(p, lambda, v);
+    csi_solver_velocity(p, lambda, v);
     res = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
     if (res <= opt->tolerance) break;
   }
@@ -1246,7 +1246,7 @@ static double csu_bis_last_resort(const csContactProblem* p, const csSolverOptio
 
 /* (key, index) pairs in ascending order, the index breaking ties: the order is fully
    determined, whatever the sort */
-static inline int csu_key_less(const double* key, int a, int b) {
+static inline int key_less(const double* key, int a, int b) {
   return key[a] < key[b] || (key[a] == key[b] && a < b);
 }
 
@@ -1262,7 +1262,7 @@ static inline int csu_key_less(const double* key, int a, int b) {
    sweeps stop at another point of an indeterminate problem's solutions, and a box at rest
    on three contacts of bumpy terrain crept 1.7e-5 m in 2 s instead of 1e-15).
    Insertion sort for the few contacts of a robot, heapsort beyond. */
-void csu_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
+void csi_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
                    double* key, int* ord) {
   int moving = 0;
   for (int i = 0; i < nc; i++) {
@@ -1278,7 +1278,7 @@ void csu_bis_order(const double* lambda, const double* v, const double* mu, int 
   if (nc <= 32) {
     for (int a = 1; a < nc; a++) {
       int t = ord[a], b = a - 1;
-      for (; b >= 0 && csu_key_less(key, t, ord[b]); b--) ord[b + 1] = ord[b];
+      for (; b >= 0 && key_less(key, t, ord[b]); b--) ord[b + 1] = ord[b];
       ord[b + 1] = t;
     }
     return;
@@ -1294,15 +1294,15 @@ void csu_bis_order(const double* lambda, const double* v, const double* mu, int 
       root = 0;
     }
     for (int c; (c = 2 * root + 1) < end; root = c) {
-      if (c + 1 < end && csu_key_less(key, ord[c], ord[c + 1])) c++;
-      if (!csu_key_less(key, ord[root], ord[c])) break;
+      if (c + 1 < end && key_less(key, ord[c], ord[c + 1])) c++;
+      if (!key_less(key, ord[root], ord[c])) break;
       int t = ord[root];
       ord[root] = ord[c], ord[c] = t;
     }
   }
 }
 
-CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                     double* lambda, csSolverStats* st, int desaxce) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;                      /* (3nc) v = G lambda + g (+ R lambda) */
@@ -1313,7 +1313,7 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
   double* dsw = keep + 2 * n;          /* (3nc) the last sweep's impulse changes */
   double* okey = dsw + n;              /* (nc) the sweep order's keys */
   int* ord = (int*)(okey + nc);        /* (nc) the sweep order */
-  double* sM = (double*)((char*)ws + cs_bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
+  double* sM = (double*)((char*)ws + bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
   int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its unknowns' offsets */
   int* spiv = sra + n;                                       /* (3nc) its pivots */
   int* sstate = spiv + n;                                    /* (nc) the contacts' states in it */
@@ -1321,9 +1321,9 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
   int* skind = sidx + nc;                                    /* (nc) their cases */
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
-  for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
-  csu_solver_velocity(p, lambda, v);
-  csu_bis_order(lambda, v, p->mu, nc, CSU_BIS_ORDER_VMIN * opt->tolerance, okey, ord);
+  for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
+  csi_solver_velocity(p, lambda, v);
+  csi_bis_order(lambda, v, p->mu, nc, CSU_BIS_ORDER_VMIN * opt->tolerance, okey, ord);
   /* The per-contact search intervals. The paper's 1e-6 N s, tightened so that the solve's
      own error (~ |G_ii| times it in velocity) stays a tenth of the tolerance of the sum;
      and the friction-law violation at the bracket's ends below that tenth too, since a
@@ -1334,10 +1334,10 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
      friction term it kept slipping contacts coarse for good.) */
   for (int i = 0; i < nc; i++) {
     double* b = blk + CSU_BIS_BLK * i;
-    b[9] = csu_bis_block(p, i, b);
+    b[9] = bis_block(p, i, b);
     double gs = b[0] + b[4] + b[8];
     double tol = 0.1 * opt->tolerance / (gs > 1 ? gs : 1);
-    b[10] = tol < CSU_BISECTION_TOL ? tol : CSU_BISECTION_TOL;
+    b[10] = tol < CSI_BISECTION_TOL ? tol : CSI_BISECTION_TOL;
     b[11] = 0.1 * opt->tolerance;
   }
   double alpha = CSU_BIS_ALPHA0, alpha_min = CSU_BIS_ALPHA_MIN, res = INFINITY;
@@ -1363,11 +1363,11 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
         c[a] = vi[a] - (Gi[3 * a] * l[0] + Gi[3 * a + 1] * l[1] + Gi[3 * a + 2] * l[2]);
       double ls[3];
       /* de Saxce: c_N + mu |v_T| with the v_T that results, i.e. the contact's own NCP
-         (csu_bisection_coulomb_single). A shift lagged from the current iterate (each
+         (csi_bisection_coulomb_single). A shift lagged from the current iterate (each
          contact then solving a CCP) was tried first: it oscillates at large mu (a box on four
          corners with mu = 1e3 had not converged after 20,000 sweeps). The search starts
          from the current impulse's direction (the last sweep's answer). */
-      csu_bis_single(Gi, c, mu, desaxce, Gi[10], Gi[11], 1, l, ls, NULL, kk);
+      bis_single(Gi, c, mu, desaxce, Gi[10], Gi[11], 1, l, ls, NULL, kk);
       if (desaxce) {
         /* Safeguard: the Coulomb root of a nearly grazing contact can run off along the
            slip ellipse (one iterate reached 1e105 in the ANYmal `random` task). An impulse
@@ -1378,14 +1378,14 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
         double ncv = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
         double gm = (Gi[0] + Gi[4] + Gi[8]) / 3;
         double bound = 1e6 * (nl + (gm > 0 ? ncv / gm : 0)) + 1e-300;
-        if (!(ns <= bound)) csu_bis_single(Gi, c, mu, 0, Gi[10], Gi[11], 1, l, ls, NULL, kk);
+        if (!(ns <= bound)) bis_single(Gi, c, mu, 0, Gi[10], Gi[11], 1, l, ls, NULL, kk);
       }
       /* lambda_i <- alpha lambda* + (1 - alpha) lambda_i (opening: lambda* = 0) */
       double d[3];
       for (int a = 0; a < 3; a++) d[a] = alpha * ls[a] + (1 - alpha) * l[a] - l[a];
       dsw[r0] = d[0], dsw[r0 + 1] = d[1], dsw[r0 + 2] = d[2];
       if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
-        csu_bis_move(p, r0, d, l, v);
+        bis_move(p, r0, d, l, v);
         mv += fabs(d[0]) + fabs(d[1]) + fabs(d[2]);
       }
     }
@@ -1417,7 +1417,7 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
          no more extrapolations in this solve) */
       xpending = 0;
       if (!(res < r_x)) {
-        csu_bis_keep(keep, lambda, v, n, 0);
+        bis_keep(keep, lambda, v, n, 0);
         res = r_x, xoff = 1, mv_prev = 0;
       }
     }
@@ -1444,8 +1444,8 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
         r_win_prev = r_win, r_win = INFINITY;
         if (need > left) {
           int trial = 128 + left / 8 < left ? 128 + left / 8 : left;
-          csu_bis_keep(keep, lambda, v, n, 1);
-          double r_admm = csu_bis_last_resort(p, opt, blk, lambda, v, sM, trial, 1, &it);
+          bis_keep(keep, lambda, v, n, 1);
+          double r_admm = bis_last_resort(p, opt, blk, lambda, v, sM, trial, 1, &it);
           if (r_admm <= opt->tolerance) {
             desaxce = 1, res = r_admm, st->fallback = 2;
             break;
@@ -1453,7 +1453,7 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
           budget_off = 1;
           double r_own = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
           if (!(r_own < res))
-            csu_bis_keep(keep, lambda, v, n, 0);
+            bis_keep(keep, lambda, v, n, 0);
           else
             res = r_own;
           mv_prev = 0, xoff = 1;
@@ -1497,16 +1497,16 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
       int mode = pending == CSU_CORR_NEWTON ? CSU_CORR_HELD : CSU_CORR_STICK_ONLY;
       pending = 0;
       if (!(res < r_keep)) {
-        csu_bis_keep(keep, lambda, v, n, 0);
-        csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, mode,
+        bis_keep(keep, lambda, v, n, 0);
+        bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, mode,
                              desaxce, opt->tolerance);
         res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
         if (mode == CSU_CORR_HELD && res > opt->tolerance) pending = CSU_CORR_HELD;
       }
     } else if (res > opt->tolerance && correct) {
       r_keep = res;
-      csu_bis_keep(keep, lambda, v, n, 1);
-      csu_bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
+      bis_keep(keep, lambda, v, n, 1);
+      bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
                            CSU_CORR_NEWTON, desaxce, opt->tolerance);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       pending = res > opt->tolerance ? CSU_CORR_NEWTON : 0;
@@ -1520,15 +1520,15 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
          corners sticking): 1.1e-4 -> 2.9e-5 in one sweep instead of 7.5e-5. */
       double w = rho / (1 - rho);
       r_x = res, xpending = 1, nx++, mv_prev = 0;
-      csu_bis_keep(keep, lambda, v, n, 1);
+      bis_keep(keep, lambda, v, n, 1);
       for (int i = 0; i < nc; i++) {
         double* l = lambda + 3 * i;
         const double* dd = dsw + 3 * i;
         if (dd[0] == 0 && dd[1] == 0 && dd[2] == 0) continue;
         double x[3] = {l[0] + w * dd[0], l[1] + w * dd[1], l[2] + w * dd[2]};
-        csu_project_cone(x, p->mu[i], x);
+        csi_project_cone(x, p->mu[i], x);
         double d[3] = {x[0] - l[0], x[1] - l[1], x[2] - l[2]};
-        csu_bis_vupdate(p, 3 * i, d, v);
+        bis_vupdate(p, 3 * i, d, v);
         l[0] = x[0], l[1] = x[1], l[2] = x[2];
       }
     }
@@ -1539,29 +1539,29 @@ CS_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOpt
     st->fallback = 2;
     if (it < opt->iterations && res > opt->tolerance) {
       double r0 = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
-      csu_bis_keep(keep, lambda, v, n, 1);
-      res = csu_bis_last_resort(p, opt, blk, lambda, v, sM, opt->iterations - it, desaxce, &it);
-      if (res > opt->tolerance && r0 < res) csu_bis_keep(keep, lambda, v, n, 0), res = r0;
+      bis_keep(keep, lambda, v, n, 1);
+      res = bis_last_resort(p, opt, blk, lambda, v, sM, opt->iterations - it, desaxce, &it);
+      if (res > opt->tolerance && r0 < res) bis_keep(keep, lambda, v, n, 0), res = r0;
     }
   }
   if (res > opt->tolerance) res = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
   st->iterations = it;
   st->residual = res;
   st->converged = res <= opt->tolerance;
-  csu_ncp_report_v(p, lambda, v, &st->ncp); /* v is up to date */
+  csi_ncp_report_v(p, lambda, v, &st->ncp); /* v is up to date */
   return CS_OK;
 }
 
-static csStatus cs_bis_solve_plain(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus bis_solve_plain(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                    double* lambda, csSolverStats* st) {
   return cs_bis_solve(p, opt, ws, lambda, st, 0);
 }
 
-static csStatus cs_bis_solve_desaxce(const csContactProblem* p, const csSolverOptions* opt,
+static csStatus bis_solve_desaxce(const csContactProblem* p, const csSolverOptions* opt,
                                      void* ws, double* lambda, csSolverStats* st) {
   return cs_bis_solve(p, opt, ws, lambda, st, 1);
 }
 
-const csSolver cs_solver_bisection = {"bisection", cs_bis_workspace, cs_bis_solve_plain};
-const csSolver cs_solver_bisection_desaxce = {"bisection_desaxce", cs_bis_workspace,
-                                              cs_bis_solve_desaxce};
+const csSolver cs_solver_bisection = {"bisection", bis_workspace, bis_solve_plain};
+const csSolver cs_solver_bisection_desaxce = {"bisection_desaxce", bis_workspace,
+                                              bis_solve_desaxce};

@@ -11,7 +11,7 @@
    Every solver below takes the same inputs and returns the case (CSU_CASE_*); tol is the
    impulse interval (N s) at which the slip search stops, steps (may be NULL) receives the
    number of function or gradient evaluations of that search (0 for the other cases).
-   Opening, sticking and the degenerate cases are shared (csu_single_classify), so the three
+   Opening, sticking and the degenerate cases are shared (csi_single_classify), so the three
    methods differ only in the slip search, which is what Table I compares. */
 #ifndef CS_SOLVER_BISECTION_H
 #define CS_SOLVER_BISECTION_H
@@ -19,7 +19,7 @@
 #include <math.h>
 
 /* The paper's impulse interval (N s) for the single-contact solve (Sec. V-B). */
-#define CSU_BISECTION_TOL 1e-6
+#define CSI_BISECTION_TOL 1e-6
 
 enum {
   CSU_CASE_OPEN = 0,   /* lambda = 0 */
@@ -32,11 +32,11 @@ enum {
    bracket is sought first where Newton steps on that sign function predict the root, then
    (if that fails) by the paper's incremental stepping; the bisection and its stop at the
    impulse interval tol are the paper's (cs_solver_bisection.c, csu_slip_search). */
-int csu_bisection_single(const double G[9], const double c[3], double mu, double tol,
+int csi_bisection_single(const double G[9], const double c[3], double mu, double tol,
                          double lambda[3], int* steps);
 /* The same with the paper's stepping only (beta1 1e-2, beta2 0.5, beta3 1.3 from the atan2
    guess): the reference of Table I for the Newton-predicted bracket. Same answer to tol. */
-int csu_bisection_single_paper(const double G[9], const double c[3], double mu, double tol,
+int csi_bisection_single_paper(const double G[9], const double c[3], double mu, double tol,
                                double lambda[3], int* steps);
 /* The per-contact problem of the de Saxce variant: the contact's own NCP (Signorini,
    Coulomb, maximal dissipation). It is paper 001's problem with c_N shifted by mu |v_T|, v_T
@@ -46,46 +46,46 @@ int csu_bisection_single_paper(const double G[9], const double c[3], double mu, 
    (v_N = 0, |lambda_T| = mu lambda_N) where v_T is opposite to lambda_T. The same search
    finds it, bisecting on the sign of (cos t, sin t) x v_T (eq. 16's hybrid v_T), which is
    the sign of dE/dt for the shifted problem's energy. */
-int csu_bisection_coulomb_single(const double G[9], const double c[3], double mu, double tol,
+int csi_bisection_coulomb_single(const double G[9], const double c[3], double mu, double tol,
                                  double lambda[3], int* steps);
 /* Table I baselines (cs_solver_single.c): golden-section search of the energy over the
    line-of-sight arc of the slip ellipse (Preclik), and the analytical method (the quartic in
    the tangent of the half slip angle, solved in closed form; tol unused: the roots are
    polished by Newton steps instead). */
-int csu_golden_single(const double G[9], const double c[3], double mu, double tol, double lambda[3],
+int csi_golden_single(const double G[9], const double c[3], double mu, double tol, double lambda[3],
                       int* steps);
-int csu_analytic_single(const double G[9], const double c[3], double mu, double tol,
+int csi_analytic_single(const double G[9], const double c[3], double mu, double tol,
                         double lambda[3], int* steps);
 
 /* Entry k of the table of cos and sin of beta1 beta3^k used by the stepping (for the test);
    0 past its end. */
-int csu_bisection_rot_table(int k, double* c, double* s);
+int csi_bisection_rot_table(int k, double* c, double* s);
 
 /* The multi-contact solve's sweep order (ord, nc): ascending by key, the tangential speed of
    v for a contact whose impulse (lambda) is on its cone's boundary and that moves at vmin or
    more, 0 otherwise; ties in index order. key: nc, scratch (left holding the keys). */
-void csu_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
+void csi_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
                    double* key, int* ord);
 
 /* The reduced solve of a rank-deficient G (rank 0, 1 or 2), for a closing contact (c_N > 0
    is handled before). Returns CSU_CASE_REDUCED with lambda set, or -1 (lambda untouched)
    when G has full rank after all. */
-int csu_single_reduced(const double G[9], const double c[3], double mu, double lambda[3]);
+int csi_single_reduced(const double G[9], const double c[3], double mu, double lambda[3]);
 
 /* ------------------------------------------------------------------ shared set-up
-   What the slip searches need, computed once by csu_single_classify. */
-typedef struct csuSlip {
+   What the slip searches need, computed once by csi_single_classify. */
+typedef struct csiSlip {
   double g00, g01, g02, g11, g12, g22; /* G (symmetric) */
   double c0, c1, c2;                   /* c */
   double mu;
   double l0n, l0x, l0y; /* lambda^{v=0} = -G^-1 c (normal, t1, t2); det G times it when
                            classified with scaled = 1 */
   double ux, uy;        /* lambda^{v=0}_T / |lambda^{v=0}_T|: (cos, sin) of the atan2 guess */
-} csuSlip;
+} csiSlip;
 
 /* G's cofactors k00, k01, k02, k11, k12, k22, -1 / det and det into kk (8); 1 if G has full rank
-   by csu_single_classify's test (kk is then what it would compute), else 0. */
-static inline int csu_single_cofactors(const double G[9], double kk[8]) {
+   by csi_single_classify's test (kk is then what it would compute), else 0. */
+static inline int csi_single_cofactors(const double G[9], double kk[8]) {
   double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
   double k00 = g11 * g22 - g12 * g12, k01 = g02 * g12 - g01 * g22, k02 = g01 * g12 - g02 * g11;
   double k11 = g00 * g22 - g02 * g02, k12 = g01 * g02 - g00 * g12, k22 = g00 * g11 - g01 * g01;
@@ -96,15 +96,15 @@ static inline int csu_single_cofactors(const double G[9], double kk[8]) {
 }
 
 /* Opening, sticking, frictionless and degenerate contacts; fills s and returns
-   CSU_CASE_SLIP when the slip search is needed. kk: NULL, or csu_single_cofactors of a
+   CSU_CASE_SLIP when the slip search is needed. kk: NULL, or csi_single_cofactors of a
    full-rank G (a solve that meets the same block many times computes them once).
    scaled (a constant): 1 for the bisection, whose slip search needs lambda^{v=0} only up to
    a positive factor (its line-of-sight test and atan2 guess): s->l0n, l0x, l0y are then
    det G lambda^{v=0} = -K c (K the cofactors), the sticking test is made on them, and the
    division by det is left to a sticking contact (its impulse bitwise the same; the case
-   tests agree but for rounding at their boundaries). csu_single_classify: scaled = 0. */
-static inline int csu_single_classify_x(const double G[9], const double c[3], double mu,
-                                        const double* kk, csuSlip* s, double lambda[3],
+   tests agree but for rounding at their boundaries). csi_single_classify: scaled = 0. */
+static inline int csi_single_classify_x(const double G[9], const double c[3], double mu,
+                                        const double* kk, csiSlip* s, double lambda[3],
                                         int scaled) {
   double g00 = G[0], g01 = G[1], g02 = G[2], g11 = G[4], g12 = G[5], g22 = G[8];
   double c0 = c[0], c1 = c[1], c2 = c[2];
@@ -124,8 +124,8 @@ static inline int csu_single_classify_x(const double G[9], const double c[3], do
      link pinned by a revolute joint): below 1e-10 the eigen-decomposition decides. */
   double kb[8];
   if (!kk) {
-    if (!csu_single_cofactors(G, kb)) {
-      if (csu_single_reduced(G, c, mu, lambda) >= 0) return CSU_CASE_REDUCED;
+    if (!csi_single_cofactors(G, kb)) {
+      if (csi_single_reduced(G, c, mu, lambda) >= 0) return CSU_CASE_REDUCED;
       if (!(kb[7] > 0)) { /* not reachable: a full-rank G has det > 0 */
         lambda[0] = lambda[1] = lambda[2] = 0;
         return CSU_CASE_REDUCED;
@@ -167,25 +167,25 @@ static inline int csu_single_classify_x(const double G[9], const double c[3], do
   return CSU_CASE_SLIP;
 }
 
-static inline int csu_single_classify(const double G[9], const double c[3], double mu,
-                                      const double* kk, csuSlip* s, double lambda[3]) {
-  return csu_single_classify_x(G, c, mu, kk, s, lambda, 0);
+static inline int csi_single_classify(const double G[9], const double c[3], double mu,
+                                      const double* kk, csiSlip* s, double lambda[3]) {
+  return csi_single_classify_x(G, c, mu, kk, s, lambda, 0);
 }
 
-/* The set-up of every single-contact method: csu_single_classify_x, and *steps = 0 (steps
+/* The set-up of every single-contact method: csi_single_classify_x, and *steps = 0 (steps
    may be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). kk: NULL
-   or the block's csu_single_cofactors. csu_single_setup: scaled = 0. */
-static inline int csu_single_setup_x(const double G[9], const double c[3], double mu,
-                                     const double* kk, csuSlip* s, double lambda[3], int* steps,
+   or the block's csi_single_cofactors. csi_single_setup: scaled = 0. */
+static inline int csi_single_setup_x(const double G[9], const double c[3], double mu,
+                                     const double* kk, csiSlip* s, double lambda[3], int* steps,
                                      int scaled) {
-  int k = csu_single_classify_x(G, c, mu, kk, s, lambda, scaled);
+  int k = csi_single_classify_x(G, c, mu, kk, s, lambda, scaled);
   if (k != CSU_CASE_SLIP && steps) *steps = 0;
   return k;
 }
 
-static inline int csu_single_setup(const double G[9], const double c[3], double mu,
-                                   const double* kk, csuSlip* s, double lambda[3], int* steps) {
-  return csu_single_setup_x(G, c, mu, kk, s, lambda, steps, 0);
+static inline int csi_single_setup(const double G[9], const double c[3], double mu,
+                                   const double* kk, csiSlip* s, double lambda[3], int* steps) {
+  return csi_single_setup_x(G, c, mu, kk, s, lambda, steps, 0);
 }
 
 #endif

@@ -14,7 +14,7 @@
    The LCP matrix (6nc x 6nc) is never stored: its columns come from G on demand, so the
    workspace is the basis inverse (36 nc^2 doubles) plus vectors.
 
-   Numerics: the LCP is scaled symmetrically (cs_lemke_scaling), the basis inverse is
+   Numerics: the LCP is scaled symmetrically (lemke_scaling), the basis inverse is
    recomputed from scratch every n/8 pivots, pivots at the level of their own cancellation
    noise are refused, and the final basis is solved again with refinement. Still, Lemke in
    double precision is not robust on very ill-conditioned, degenerate problems: on the
@@ -23,7 +23,7 @@
    Stop and status: Lemke is a finite pivoting method; it ends on a solution, on a
    secondary ray (converged = 0) or on the pivot cap max(opt->iterations, 10 * 6nc)
    (converged = 0). converged = 1 needs a solution whose box LCP residual (lcp_pgs's
-   criterion: csu_box_contact_residual, the largest over the contacts) is <= tolerance,
+   criterion: csi_box_contact_residual, the largest over the contacts) is <= tolerance,
    so rounding in an ill-conditioned basis is reported, not hidden. On failure the better
    of the last point and the start (by that residual) is returned. stats.iterations counts
    pivots.
@@ -44,7 +44,7 @@
 /* ------------------------------------------------------------------ Lemke's method */
 
 /* Basis inverse n^2, then xB, col, a, res (n each); then ints: basis (n), ties (n). */
-size_t csu_lemke_workspace(int n) {
+size_t csi_lemke_workspace(int n) {
   size_t m = n > 0 ? (size_t)n : 0;
   return sizeof(double) * (m * m + 4 * m) + sizeof(int) * (2 * m) + 64;
 }
@@ -54,7 +54,7 @@ typedef struct csuLemkeWs {
   int *basis, *ties;
 } csuLemkeWs;
 
-static csuLemkeWs csu_lemke_layout(int n, void* ws) {
+static csuLemkeWs lemke_layout(int n, void* ws) {
   csuLemkeWs w;
   size_t m = (size_t)n;
   w.Binv = ws;
@@ -68,7 +68,7 @@ static csuLemkeWs csu_lemke_layout(int n, void* ws) {
 }
 
 /* Column of variable var in the tableau [I | -M | -d] (w_0..w_n-1, z_0..z_n-1, z0). */
-static void csu_lemke_varcol(int n, csuLemkeColumn column, void* ctx, int var, double* a) {
+static void lemke_varcol(int n, csuLemkeColumn column, void* ctx, int var, double* a) {
   if (var < n) {
     memset(a, 0, sizeof(double) * (size_t)n);
     a[var] = 1;
@@ -81,7 +81,7 @@ static void csu_lemke_varcol(int n, csuLemkeColumn column, void* ctx, int var, d
 }
 
 /* Pivot on row r of the column col (= Binv a_entering). */
-static void csu_lemke_pivot(int n, csuLemkeWs* w, int r) {
+static void lemke_pivot(int n, csuLemkeWs* w, int r) {
   double* Br = w->Binv + (size_t)r * (size_t)n;
   double pr = w->col[r];
   for (int j = 0; j < n; j++) Br[j] /= pr;
@@ -97,7 +97,7 @@ static void csu_lemke_pivot(int n, csuLemkeWs* w, int r) {
 
 /* x <- B^-1 x by Gaussian elimination with partial pivoting (B destroyed). 0 if a pivot
    is below rtol times the largest entry of B (singular for the caller's purpose). */
-static int csu_dense_solve(int n, double* B, double* x, double rtol) {
+static int dense_solve(int n, double* B, double* x, double rtol) {
   double bmax = 0;
   for (size_t k = 0; k < (size_t)n * (size_t)n; k++) bmax = fmax(bmax, fabs(B[k]));
   for (int c = 0; c < n; c++) {
@@ -135,12 +135,12 @@ static int csu_dense_solve(int n, double* B, double* x, double rtol) {
    ratio) leaves xB visibly off. Up to CSU_LEMKE_REFINE steps, while the residual shrinks. */
 enum { CSU_LEMKE_REFINE = 4 };
 
-static double csu_lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, const double* q,
+static double lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, const double* q,
                                        csuLemkeWs* w) {
   memcpy(w->res, q, sizeof(double) * (size_t)n);
   for (int k = 0; k < n; k++) {
     if (w->xB[k] == 0) continue;
-    csu_lemke_varcol(n, column, ctx, w->basis[k], w->a);
+    lemke_varcol(n, column, ctx, w->basis[k], w->a);
     for (int i = 0; i < n; i++) w->res[i] -= w->a[i] * w->xB[k];
   }
   double e = 0;
@@ -148,9 +148,9 @@ static double csu_lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, 
   return e;
 }
 
-static void csu_lemke_extract(int n, csuLemkeColumn column, void* ctx, const double* q,
+static void lemke_extract(int n, csuLemkeColumn column, void* ctx, const double* q,
                               csuLemkeWs* w, double* z, int refine) {
-  double e = refine ? csu_lemke_basis_residual(n, column, ctx, q, w) : 0;
+  double e = refine ? lemke_basis_residual(n, column, ctx, q, w) : 0;
   for (int step = 0; step < CSU_LEMKE_REFINE && e > 0; step++) {
     /* xB += Binv res, keeping the previous xB (in col) in case it does not improve */
     memcpy(w->col, w->xB, sizeof(double) * (size_t)n);
@@ -161,7 +161,7 @@ static void csu_lemke_extract(int n, csuLemkeColumn column, void* ctx, const dou
       w->a[i] = s;
     }
     for (int i = 0; i < n; i++) w->xB[i] += w->a[i];
-    double e2 = csu_lemke_basis_residual(n, column, ctx, q, w);
+    double e2 = lemke_basis_residual(n, column, ctx, q, w);
     if (!(e2 < e)) {
       memcpy(w->xB, w->col, sizeof(double) * (size_t)n);
       break;
@@ -172,13 +172,13 @@ static void csu_lemke_extract(int n, csuLemkeColumn column, void* ctx, const dou
     /* Still off: Binv has drifted too far for refinement to contract (an ill-conditioned
        final basis). Solve the final basis afresh, O(n^3) once, and keep the better. */
     for (int k = 0; k < n; k++) {
-      csu_lemke_varcol(n, column, ctx, w->basis[k], w->a);
+      lemke_varcol(n, column, ctx, w->basis[k], w->a);
       for (int i = 0; i < n; i++) w->Binv[(size_t)i * n + k] = w->a[i];
     }
     memcpy(w->col, w->xB, sizeof(double) * (size_t)n);
     memcpy(w->xB, q, sizeof(double) * (size_t)n);
-    double e2 = csu_dense_solve(n, w->Binv, w->xB, 0)
-                    ? csu_lemke_basis_residual(n, column, ctx, q, w)
+    double e2 = dense_solve(n, w->Binv, w->xB, 0)
+                    ? lemke_basis_residual(n, column, ctx, q, w)
                     : INFINITY;
     if (!(e2 < e)) memcpy(w->xB, w->col, sizeof(double) * (size_t)n);
   }
@@ -194,10 +194,10 @@ static void csu_lemke_extract(int n, csuLemkeColumn column, void* ctx, const dou
    pivot, and with an ill-conditioned basis (a 1e6 mass ratio) a drifted Binv turns a
    noise-level entry into a pivot (seen: 2e-11, followed by garbage). 0 if B is singular
    to rounding (Binv is then lost: the caller stops). */
-static int csu_lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double* q,
+static int lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double* q,
                               csuLemkeWs* w) {
   for (int k = 0; k < n; k++) {
-    csu_lemke_varcol(n, column, ctx, w->basis[k], w->a);
+    lemke_varcol(n, column, ctx, w->basis[k], w->a);
     for (int i = 0; i < n; i++) w->Binv[(size_t)i * n + k] = w->a[i];
   }
   int* perm = w->ties;
@@ -246,7 +246,7 @@ static int csu_lemke_refactor(int n, csuLemkeColumn column, void* ctx, const dou
 /* Leaving row among the candidates (col_i > 0): minimum ratio xB_i / col_i, ties broken
    lexicographically on the rows of Binv / col_i (the perturbation q + (eps, eps^2, ...)),
    the artificial z0 first if it ties. -1 if no candidate (a ray). */
-static int csu_lemke_ratio(int n, csuLemkeWs* w, double xscale) {
+static int lemke_ratio(int n, csuLemkeWs* w, double xscale) {
   double colmax = 0;
   for (int i = 0; i < n; i++) colmax = fmax(colmax, fabs(w->col[i]));
   if (!(colmax > 0)) return -1;
@@ -285,11 +285,11 @@ static int csu_lemke_ratio(int n, csuLemkeWs* w, double xscale) {
   return w->ties[0];
 }
 
-int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
+int csi_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
                    int max_pivots, int* pivots) {
   if (pivots) *pivots = 0;
   if (n <= 0 || !column || !q || !z || !ws) return CSU_LEMKE_ARG;
-  csuLemkeWs w = csu_lemke_layout(n, ws);
+  csuLemkeWs w = lemke_layout(n, ws);
   memset(z, 0, sizeof(double) * (size_t)n);
   double xscale = 0;
   int r = -1;
@@ -312,11 +312,11 @@ int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, dou
   /* refactor every n/8 pivots (at least every 8): O(n^3) against n/8 pivots of O(n^2) */
   int refactor_every = n / 8 > 8 ? n / 8 : 8;
   int entering = 2 * n; /* z0 */
-  csu_lemke_varcol(n, column, ctx, entering, w.col);
+  lemke_varcol(n, column, ctx, entering, w.col);
   int status = CSU_LEMKE_CAP;
   for (;;) {
     int leaving = w.basis[r];
-    csu_lemke_pivot(n, &w, r);
+    lemke_pivot(n, &w, r);
     w.basis[r] = entering;
     np++;
     if (leaving == 2 * n) {
@@ -324,12 +324,12 @@ int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, dou
       break;
     }
     if (np >= max_pivots) break;
-    if (np % refactor_every == 0 && !csu_lemke_refactor(n, column, ctx, q, &w)) {
+    if (np % refactor_every == 0 && !lemke_refactor(n, column, ctx, q, &w)) {
       status = CSU_LEMKE_ARG; /* the basis became singular to rounding: give up, reported */
       break;
     }
     entering = leaving < n ? leaving + n : leaving - n; /* the complement */
-    csu_lemke_varcol(n, column, ctx, entering, w.a);
+    lemke_varcol(n, column, ctx, entering, w.a);
     for (int i = 0; i < n; i++) { /* col = Binv a, and sum |Binv_ij a_j| in res */
       const double* Bi = w.Binv + (size_t)i * (size_t)n;
       double s = 0, sa = 0;
@@ -340,7 +340,7 @@ int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, dou
       w.col[i] = s;
       w.res[i] = sa;
     }
-    r = csu_lemke_ratio(n, &w, xscale);
+    r = lemke_ratio(n, &w, xscale);
     if (r < 0) {
       /* A ray from a point where z0 is already zero up to rounding (a degenerate end in
          an ill-conditioned basis: z0 ~ eps |M| |z|) is a solution: z0 = 0 leaves a
@@ -357,7 +357,7 @@ int csu_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, dou
     }
   }
   if (pivots) *pivots = np;
-  csu_lemke_extract(n, column, ctx, q, &w, z, status == CSU_LEMKE_OK);
+  lemke_extract(n, column, ctx, q, &w, z, status == CSU_LEMKE_OK);
   return status;
 }
 
@@ -366,15 +366,15 @@ typedef struct csuDenseLcp {
   const double* M;
 } csuDenseLcp;
 
-static void csu_dense_column(void* ctx, int j, double* col) {
+static void dense_column(void* ctx, int j, double* col) {
   const csuDenseLcp* d = ctx;
   for (int i = 0; i < d->n; i++) col[i] = d->M[(size_t)i * (size_t)d->n + j];
 }
 
-int csu_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots) {
+int csi_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots) {
   if (!M) return CSU_LEMKE_ARG;
   csuDenseLcp d = {n, M};
-  return csu_lemke_cols(n, csu_dense_column, &d, q, z, ws, max_pivots, NULL);
+  return csi_lemke_cols(n, dense_column, &d, q, z, ws, max_pivots, NULL);
 }
 
 /* ------------------------------------------------------------------ the contact LCP */
@@ -385,11 +385,11 @@ static const double cs_lemke_dir[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
 typedef struct csLemkeCtx {
   const csContactProblem* p;
   double* gcol;        /* (3nc) one column of G + R in contact coordinates */
-  const double* scale; /* (6nc) the diagonal scaling D of the LCP, see cs_lemke_scaling */
+  const double* scale; /* (6nc) the diagonal scaling D of the LCP, see lemke_scaling */
 } csLemkeCtx;
 
 /* Index of a variable: lambda_N,i = i, beta_ik = nc + 4i + k, gamma_i = 5nc + i. */
-static void cs_lemke_column(void* vctx, int j, double* col) {
+static void lemke_column(void* vctx, int j, double* col) {
   const csLemkeCtx* c = vctx;
   const csContactProblem* p = c->p;
   int nc = p->nc, n3 = 3 * nc;
@@ -432,7 +432,7 @@ static void cs_lemke_column(void* vctx, int j, double* col) {
    on the lambda_N and beta rows brings their diagonal to 1; the slack gamma_i, whose own
    diagonal is 0, gets the inverse mean scale of its generators, so the +-1 entries that
    couple them stay of order 1. */
-static void cs_lemke_scaling(const csContactProblem* p, double* D) {
+static void lemke_scaling(const csContactProblem* p, double* D) {
   int nc = p->nc;
   size_t n3 = 3 * (size_t)nc;
   for (int i = 0; i < nc; i++) {
@@ -453,7 +453,7 @@ static void cs_lemke_scaling(const csContactProblem* p, double* D) {
   }
 }
 
-static void cs_lemke_q(const csContactProblem* p, double* q) {
+static void lemke_q(const csContactProblem* p, double* q) {
   int nc = p->nc;
   for (int a = 0; a < nc; a++) {
     q[a] = p->g[3 * a];
@@ -464,7 +464,7 @@ static void cs_lemke_q(const csContactProblem* p, double* q) {
   }
 }
 
-static void cs_lemke_to_lambda(int nc, const double* x, double* lambda) {
+static void lemke_to_lambda(int nc, const double* x, double* lambda) {
   for (int i = 0; i < nc; i++) {
     const double* b = x + nc + 4 * i;
     lambda[3 * i] = x[i];
@@ -479,21 +479,21 @@ static void cs_lemke_to_lambda(int nc, const double* x, double* lambda) {
    error instead of making every csData megabytes larger. */
 #define CS_LEMKE_MAX_NC 48
 
-static size_t cs_lemke_workspace(int nc, const csSolverOptions* opt) {
+static size_t lemke_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   if (nc > CS_LEMKE_MAX_NC) nc = CS_LEMKE_MAX_NC;
   size_t n = 6 * (size_t)nc;
   /* Lemke, then q, x (n each), the G column (3nc), v (3nc), D (n), the start (3nc), the
      warm basis (n ints) */
-  return csu_lemke_workspace(6 * nc) + sizeof(double) * (3 * n + 9 * (size_t)nc) + sizeof(int) * n +
+  return csi_lemke_workspace(6 * nc) + sizeof(double) * (3 * n + 9 * (size_t)nc) + sizeof(int) * n +
          128;
 }
 
-static double cs_lemke_residual(const csContactProblem* p, const double* lambda, double* v) {
-  csu_solver_velocity(p, lambda, v);
+static double lemke_residual(const csContactProblem* p, const double* lambda, double* v) {
+  csi_solver_velocity(p, lambda, v);
   double worst = 0;
   for (int i = 0; i < p->nc; i++) {
-    double e = csu_box_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
+    double e = csi_box_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
     if (!(e <= worst)) worst = e;
   }
   return worst;
@@ -501,7 +501,7 @@ static double cs_lemke_residual(const csContactProblem* p, const double* lambda,
 
 /* The warm start's complementary basis (see the file comment), solved by Gaussian
    elimination with partial pivoting in B (n x n). 1 if it gives x >= 0 with w >= 0. */
-static int cs_lemke_try_warm(const csContactProblem* p, const double* lambda, const double* v,
+static int lemke_try_warm(const csContactProblem* p, const double* lambda, const double* v,
                              csLemkeCtx* ctx, const double* q, double* B, double* x, double* a,
                              int* isz) {
   int nc = p->nc, n = 6 * nc;
@@ -542,14 +542,14 @@ static int cs_lemke_try_warm(const csContactProblem* p, const double* lambda, co
   /* B = columns of the basic variables: z_j -> -M e_j, w_j -> e_j */
   for (int j = 0; j < n; j++) {
     if (isz[j]) {
-      cs_lemke_column(ctx, j, a);
+      lemke_column(ctx, j, a);
       for (int r = 0; r < n; r++) B[(size_t)r * n + j] = -a[r];
     } else {
       for (int r = 0; r < n; r++) B[(size_t)r * n + j] = r == j;
     }
   }
   memcpy(x, q, sizeof(double) * (size_t)n);
-  if (!csu_dense_solve(n, B, x, 1e-12)) return 0; /* singular basis */
+  if (!dense_solve(n, B, x, 1e-12)) return 0; /* singular basis */
   /* x holds the basic values in variable order (w_j or z_j): all must be >= 0; the
      tolerance on the sign only admits rounding, the caller checks the residual. */
   double xs = 0;
@@ -564,35 +564,35 @@ static int cs_lemke_try_warm(const csContactProblem* p, const double* lambda, co
   return 1;
 }
 
-static csStatus cs_lemke_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 6 * nc;
   memset(st, 0, sizeof *st);
   if (nc > CS_LEMKE_MAX_NC)
-    return cs_error(CS_ERR_ARG, "lemke: %d contacts; it takes at most %d (dense pivoting)", nc,
+    return csi_error(CS_ERR_ARG, "lemke: %d contacts; it takes at most %d (dense pivoting)", nc,
                     CS_LEMKE_MAX_NC);
   char* base = ws;
   void* lws = base;
-  double* q = (double*)(base + ((csu_lemke_workspace(n) + 63) & ~(size_t)63));
+  double* q = (double*)(base + ((csi_lemke_workspace(n) + 63) & ~(size_t)63));
   double* x = q + n;
   double* gcol = x + n;
   double* v = gcol + 3 * nc;
   double* D = v + 3 * nc;
   int* isz = (int*)(D + n + 3 * nc);
   csLemkeCtx ctx = {p, gcol, D};
-  cs_lemke_scaling(p, D);
-  cs_lemke_q(p, q);
+  lemke_scaling(p, D);
+  lemke_q(p, q);
   for (int r = 0; r < n; r++) q[r] *= D[r];
   int cap = opt->iterations > 10 * n ? opt->iterations : 10 * n;
   if (opt->warmstart) {
-    csuLemkeWs w = csu_lemke_layout(n, lws);
-    csu_solver_velocity(p, lambda, v);
-    if (cs_lemke_try_warm(p, lambda, v, &ctx, q, w.Binv, x, w.a, isz)) {
+    csuLemkeWs w = lemke_layout(n, lws);
+    csi_solver_velocity(p, lambda, v);
+    if (lemke_try_warm(p, lambda, v, &ctx, q, w.Binv, x, w.a, isz)) {
       double* keep = w.col; /* the warm start, in case the basis is rejected */
       memcpy(keep, lambda, sizeof(double) * (size_t)(3 * nc));
       for (int r = 0; r < n; r++) x[r] *= D[r];
-      cs_lemke_to_lambda(nc, x, lambda);
-      double res = cs_lemke_residual(p, lambda, v);
+      lemke_to_lambda(nc, x, lambda);
+      double res = lemke_residual(p, lambda, v);
       if (res <= opt->tolerance) {
         st->iterations = 0;
         st->residual = res;
@@ -607,14 +607,14 @@ static csStatus cs_lemke_solve(const csContactProblem* p, const csSolverOptions*
   double* start = D + n; /* 3nc, after D */
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)(3 * nc));
   memcpy(start, lambda, sizeof(double) * (size_t)(3 * nc));
-  double res_start = cs_lemke_residual(p, start, v);
+  double res_start = lemke_residual(p, start, v);
   int piv = 0;
-  int status = csu_lemke_cols(n, cs_lemke_column, &ctx, q, x, lws, cap, &piv);
+  int status = csi_lemke_cols(n, lemke_column, &ctx, q, x, lws, cap, &piv);
   double res = INFINITY;
   if (status != CSU_LEMKE_ARG) {
     for (int r = 0; r < n; r++) x[r] *= D[r];
-    cs_lemke_to_lambda(nc, x, lambda);
-    res = cs_lemke_residual(p, lambda, v);
+    lemke_to_lambda(nc, x, lambda);
+    res = lemke_residual(p, lambda, v);
   }
   /* A ray, the cap or a numerical breakdown leaves an arbitrary complementary point; in a
      simulation applying it can be worse than the start (a 1e6 mass-ratio stack blew apart
@@ -631,4 +631,4 @@ static csStatus cs_lemke_solve(const csContactProblem* p, const csSolverOptions*
   return CS_OK;
 }
 
-const csSolver cs_solver_lemke = {"lemke", cs_lemke_workspace, cs_lemke_solve};
+const csSolver cs_solver_lemke = {"lemke", lemke_workspace, lemke_solve};

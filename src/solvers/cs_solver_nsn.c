@@ -67,7 +67,7 @@ enum {
 
 enum { CS_NSN_OPEN = 0, CS_NSN_FREE, CS_NSN_STICK, CS_NSN_SLIDE };
 
-/* The solver's arrays, carved from the workspace (cs_nsn_layout). */
+/* The solver's arrays, carved from the workspace (nsn_layout). */
 typedef struct csNsn {
   const csContactProblem* p;
   int nc, n;
@@ -86,45 +86,45 @@ typedef struct csNsn {
   double *u, *F, *d, *wd, *rt, *ut, *best; /* (n) each */
 } csNsn;
 
-static void* cs_nsn_take(unsigned char* base, size_t* off, size_t bytes) {
+static void* nsn_take(unsigned char* base, size_t* off, size_t bytes) {
   size_t o = (*off + 63) & ~(size_t)63;
   *off = o + bytes;
   return base ? base + o : NULL;
 }
 
 /* Carves the arrays from ws (or, with ws = NULL, only counts the bytes). */
-static size_t cs_nsn_layout(csNsn* s, int nc, void* ws) {
+static size_t nsn_layout(csNsn* s, int nc, void* ws) {
   unsigned char* b = ws;
   size_t off = 0, n = 3 * (size_t)nc, nn = (size_t)nc * (size_t)nc;
-  s->rowptr = cs_nsn_take(b, &off, sizeof(int) * ((size_t)nc + 1));
-  s->col = cs_nsn_take(b, &off, sizeof(int) * nn);
-  s->rho = cs_nsn_take(b, &off, sizeof(double) * 2 * (size_t)nc);
-  s->Mb = cs_nsn_take(b, &off, sizeof(double) * 9 * nn);
-  s->pat = cs_nsn_take(b, &off, nn);
-  s->deg = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
-  s->pos = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
-  s->order = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
-  s->active = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
-  s->state = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
-  s->nbr = cs_nsn_take(b, &off, sizeof(int) * (size_t)nc);
-  s->AB = cs_nsn_take(b, &off, sizeof(double) * 18 * (size_t)nc);
+  s->rowptr = nsn_take(b, &off, sizeof(int) * ((size_t)nc + 1));
+  s->col = nsn_take(b, &off, sizeof(int) * nn);
+  s->rho = nsn_take(b, &off, sizeof(double) * 2 * (size_t)nc);
+  s->Mb = nsn_take(b, &off, sizeof(double) * 9 * nn);
+  s->pat = nsn_take(b, &off, nn);
+  s->deg = nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->pos = nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->order = nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->active = nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->state = nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->nbr = nsn_take(b, &off, sizeof(int) * (size_t)nc);
+  s->AB = nsn_take(b, &off, sizeof(double) * 18 * (size_t)nc);
   double** vec[] = {&s->u, &s->F, &s->d, &s->wd, &s->rt, &s->ut, &s->best};
   for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++)
-    *vec[k] = cs_nsn_take(b, &off, sizeof(double) * n);
+    *vec[k] = nsn_take(b, &off, sizeof(double) * n);
   return off + 64;
 }
 
-static size_t cs_nsn_workspace(int nc, const csSolverOptions* opt) {
+static size_t nsn_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   csNsn s;
-  return cs_nsn_layout(&s, nc > 0 ? nc : 0, NULL);
+  return nsn_layout(&s, nc > 0 ? nc : 0, NULL);
 }
 
 /* ------------------------------------------------------------------ W, block-sparse */
 
 /* The block pattern of W: block (i, j) where G_ij or G_ji has a non-zero (or a NaN) entry,
    and every diagonal block. One pass over G. */
-static void cs_nsn_pattern(csNsn* s) {
+static void nsn_pattern(csNsn* s) {
   const int nc = s->nc;
   const size_t n = (size_t)s->n;
   const double* G = s->p->G;
@@ -153,7 +153,7 @@ static void cs_nsn_pattern(csNsn* s) {
 
 /* y = W x (+ g if add_g): the sums in cs_ncp_report's order (products over the row, then
    g, then R). */
-static void cs_nsn_mulw(const csNsn* s, const double* x, int add_g, double* y) {
+static void nsn_mulw(const csNsn* s, const double* x, int add_g, double* y) {
   const csContactProblem* p = s->p;
   const size_t n = (size_t)s->n;
   for (int i = 0; i < s->nc; i++) {
@@ -175,7 +175,7 @@ static void cs_nsn_mulw(const csNsn* s, const double* x, int add_g, double* y) {
 }
 
 /* Block (i, j) of W into w (row-major 3 x 3). */
-static void cs_nsn_wblock(const csNsn* s, int i, int j, double* w) {
+static void nsn_wblock(const csNsn* s, int i, int j, double* w) {
   const size_t n = (size_t)s->n;
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) w[3 * a + b] = s->p->G[(3 * (size_t)i + a) * n + 3 * (size_t)j + b];
@@ -186,7 +186,7 @@ static void cs_nsn_wblock(const csNsn* s, int i, int j, double* w) {
 /* ------------------------------------------------------------------ Alart-Curnier */
 
 /* F_i of (r_i, u_i) and, if A != NULL, A_i and B_i (row-major); returns the state. */
-static int cs_nsn_local(const double* r, const double* u, double mu, const double* rho, double* F,
+static int nsn_local(const double* r, const double* u, double mu, const double* rho, double* F,
                         double* A, double* B) {
   const double rn = rho[0], rt = rho[1];
   double xn = r[0] - rn * u[0];
@@ -200,7 +200,7 @@ static int cs_nsn_local(const double* r, const double* u, double mu, const doubl
   if (A) B[0] = rn;
   double R = mu > 0 ? mu * xn : 0;
   double x1 = r[1] - rt * u[1], x2 = r[2] - rt * u[2];
-  double nx = cs_norm2(x1, x2);
+  double nx = csi_norm2(x1, x2);
   if (!(R > 0)) { /* frictionless: the tangential impulse is 0 */
     F[1] = r[1], F[2] = r[2];
     if (A) A[4] = A[8] = 1;
@@ -225,20 +225,20 @@ static int cs_nsn_local(const double* r, const double* u, double mu, const doubl
 }
 
 /* phi = 1/2 |F|^2 at (r, u) without the Jacobian (line-search trials). */
-static double cs_nsn_merit(const csNsn* s, const double* r, const double* u) {
+static double nsn_merit(const csNsn* s, const double* r, const double* u) {
   double phi = 0;
   for (int i = 0; i < s->nc; i++) {
     double F[3];
-    cs_nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, NULL, NULL);
+    nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, NULL, NULL);
     phi += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
   }
   return 0.5 * phi;
 }
 
 /* The Siconos 4.4.0 error of (r, u) (u = W r + g), as cs_ncp_report computes it (the same
-   per-contact csu_natural_map_sq and scaling; the report itself, from this u, also computes
+   per-contact csi_natural_map_sq and scaling; the report itself, from this u, also computes
    the eps terms: measured 10 % slower on Capsules, where the line search calls this often). */
-static double cs_nsn_error(const csNsn* s, const double* r, const double* u) {
+static double nsn_error(const csNsn* s, const double* r, const double* u) {
   double err2 = 0, g2 = 0, l2 = 0, v2 = 0;
   for (int i = 0; i < s->nc; i++) {
     for (int k = 0; k < 3; k++) {
@@ -247,7 +247,7 @@ static double cs_nsn_error(const csNsn* s, const double* r, const double* u) {
       l2 += r[row] * r[row];
       v2 += u[row] * u[row];
     }
-    err2 += csu_natural_map_sq(r + 3 * i, u + 3 * i, s->p->mu[i]);
+    err2 += csi_natural_map_sq(r + 3 * i, u + 3 * i, s->p->mu[i]);
   }
   double err = sqrt(err2), scale = fmax(sqrt(g2), fmax(sqrt(l2), sqrt(v2)));
   return scale > DBL_EPSILON ? err / scale : err;
@@ -256,7 +256,7 @@ static double cs_nsn_error(const csNsn* s, const double* r, const double* u) {
 /* ------------------------------------------------------------------ Gauss-Seidel sweeps */
 
 /* u += column block i of W times dr (one column k of it when only dr[k] != 0 matters). */
-static void cs_nsn_addcol(const csNsn* s, int i, const double* dr, double* u) {
+static void nsn_addcol(const csNsn* s, int i, const double* dr, double* u) {
   const size_t n = (size_t)s->n;
   for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
     int j = s->col[k];
@@ -272,7 +272,7 @@ static void cs_nsn_addcol(const csNsn* s, int i, const double* dr, double* u) {
 /* count sweeps of the Alart-Curnier fixed point r_i <- r_i - F_i, contact by contact: the
    normal step rho_N clamped at 0, then the tangential step rho_T projected onto the disk of
    radius mu r_N (NCP-PGS's steps). u is kept equal to W r + g (up to rounding). */
-static void cs_nsn_sweeps(const csNsn* s, double* r, double* u, int count) {
+static void nsn_sweeps(const csNsn* s, double* r, double* u, int count) {
   for (int sweep = 0; sweep < count; sweep++) {
     for (int i = 0; i < s->nc; i++) {
       double* ri = r + 3 * i;
@@ -282,10 +282,10 @@ static void cs_nsn_sweeps(const csNsn* s, double* r, double* u, int count) {
       double dr[3] = {fmax(0, ri[0] - rho[0] * ui[0]) - ri[0], 0, 0};
       if (dr[0] != 0) {
         ri[0] += dr[0];
-        cs_nsn_addcol(s, i, dr, u);
+        nsn_addcol(s, i, dr, u);
       }
       double x1 = ri[1] - rho[1] * ui[1], x2 = ri[2] - rho[1] * ui[2];
-      double R = mu > 0 ? mu * ri[0] : 0, nx = cs_norm2(x1, x2);
+      double R = mu > 0 ? mu * ri[0] : 0, nx = csi_norm2(x1, x2);
       if (nx > R) {
         double c = nx > 0 ? R / nx : 0;
         x1 *= c, x2 *= c;
@@ -293,7 +293,7 @@ static void cs_nsn_sweeps(const csNsn* s, double* r, double* u, int count) {
       dr[0] = 0, dr[1] = x1 - ri[1], dr[2] = x2 - ri[2];
       if (dr[1] != 0 || dr[2] != 0) {
         ri[1] = x1, ri[2] = x2;
-        cs_nsn_addcol(s, i, dr, u);
+        nsn_addcol(s, i, dr, u);
       }
     }
   }
@@ -302,28 +302,28 @@ static void cs_nsn_sweeps(const csNsn* s, double* r, double* u, int count) {
 /* ------------------------------------------------------------------ 3 x 3 blocks */
 
 /* C -= A B */
-static void cs_nsn_mulsub(const double* A, const double* B, double* C) {
+static void nsn_mulsub(const double* A, const double* B, double* C) {
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++)
       C[3 * a + b] -= A[3 * a] * B[b] + A[3 * a + 1] * B[3 + b] + A[3 * a + 2] * B[6 + b];
 }
 
 /* C = A B */
-static void cs_nsn_mul(const double* A, const double* B, double* C) {
+static void nsn_mul(const double* A, const double* B, double* C) {
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++)
       C[3 * a + b] = A[3 * a] * B[b] + A[3 * a + 1] * B[3 + b] + A[3 * a + 2] * B[6 + b];
 }
 
 /* y -= A x */
-static void cs_nsn_mvsub(const double* A, const double* x, double* y) {
+static void nsn_mvsub(const double* A, const double* x, double* y) {
   for (int a = 0; a < 3; a++) y[a] -= A[3 * a] * x[0] + A[3 * a + 1] * x[1] + A[3 * a + 2] * x[2];
 }
 
 /* In-place inverse by cofactors. A pivot block that is singular to working precision (a
    Schur complement of redundant contacts with a tiny delta) gets its diagonal raised by
    1e-10 of its largest entry, then more, before giving up (returns 0). */
-static int cs_nsn_inv3(double* a) {
+static int nsn_inv3(double* a) {
   double m = 0;
   for (int k = 0; k < 9; k++) m = fmax(m, fabs(a[k]));
   if (!(m > 0) || !isfinite(m)) return 0;
@@ -349,14 +349,14 @@ static int cs_nsn_inv3(double* a) {
 
 /* ------------------------------------------------------------------ the Newton system */
 
-static double* cs_nsn_blk(const csNsn* s, int i, int j) {
+static double* nsn_blk(const csNsn* s, int i, int j) {
   return s->Mb + 9 * ((size_t)i * (size_t)s->nc + (size_t)j);
 }
 
 /* Assembles J + delta I on the active contacts (blocks B_i W_ij, plus A_i + delta I on the
    diagonal) and the right-hand side -F_i - sum_{j open} B_i W_ij d_j into d, with d_j =
    -r_j for the open contacts. Returns the number of active contacts. */
-static int cs_nsn_assemble(csNsn* s, const double* r, double delta) {
+static int nsn_assemble(csNsn* s, const double* r, double delta) {
   const int nc = s->nc;
   int na = 0;
   for (int i = 0; i < nc; i++) {
@@ -377,15 +377,15 @@ static int cs_nsn_assemble(csNsn* s, const double* r, double delta) {
     for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
       int j = s->col[k];
       double w[9];
-      cs_nsn_wblock(s, i, j, w);
+      nsn_wblock(s, i, j, w);
       if (s->state[j] == CS_NSN_OPEN) {
         double bw[9];
-        cs_nsn_mul(B, w, bw);
-        cs_nsn_mvsub(bw, s->d + 3 * j, di);
+        nsn_mul(B, w, bw);
+        nsn_mvsub(bw, s->d + 3 * j, di);
         continue;
       }
-      double* M = cs_nsn_blk(s, i, j);
-      cs_nsn_mul(B, w, M);
+      double* M = nsn_blk(s, i, j);
+      nsn_mul(B, w, M);
       if (j == i) {
         for (int e = 0; e < 9; e++) M[e] += A[e];
         M[0] += delta, M[4] += delta, M[8] += delta;
@@ -404,7 +404,7 @@ static int cs_nsn_assemble(csNsn* s, const double* r, double delta) {
    goes (the pattern stays symmetric: eliminating k joins its uneliminated neighbours).
    L_ik = M_ik D_k^-1 overwrites M_ik, D_k^-1 overwrites M_kk. Returns 0 on a pivot that
    cannot be inverted. */
-static int cs_nsn_factor(csNsn* s, int na) {
+static int nsn_factor(csNsn* s, int na) {
   const int nc = s->nc;
   int* nb = s->nbr;
   for (int step = 0; step < na; step++) {
@@ -415,8 +415,8 @@ static int cs_nsn_factor(csNsn* s, int na) {
     }
     s->pos[k] = step;
     s->order[step] = k;
-    double* D = cs_nsn_blk(s, k, k);
-    if (!cs_nsn_inv3(D)) return 0;
+    double* D = nsn_blk(s, k, k);
+    if (!nsn_inv3(D)) return 0;
     /* the uneliminated neighbours of k */
     int cnt = 0;
     const unsigned char* rowk = s->pat + (size_t)k * nc;
@@ -425,24 +425,24 @@ static int cs_nsn_factor(csNsn* s, int na) {
       if (i != k && rowk[i] && s->pos[i] < 0) nb[cnt++] = i;
     }
     for (int a = 0; a < cnt; a++) { /* L_ik = M_ik D^-1 */
-      double* Mik = cs_nsn_blk(s, nb[a], k);
+      double* Mik = nsn_blk(s, nb[a], k);
       double t[9];
-      cs_nsn_mul(Mik, D, t);
+      nsn_mul(Mik, D, t);
       memcpy(Mik, t, sizeof t);
     }
     for (int a = 0; a < cnt; a++) {
       int i = nb[a];
-      const double* Lik = cs_nsn_blk(s, i, k);
+      const double* Lik = nsn_blk(s, i, k);
       unsigned char* rowi = s->pat + (size_t)i * nc;
       for (int b = 0; b < cnt; b++) {
         int j = nb[b];
-        double* Mij = cs_nsn_blk(s, i, j);
+        double* Mij = nsn_blk(s, i, j);
         if (!rowi[j]) { /* fill-in */
           rowi[j] = 1;
           memset(Mij, 0, 9 * sizeof(double));
           s->deg[i]++;
         }
-        cs_nsn_mulsub(Lik, cs_nsn_blk(s, k, j), Mij);
+        nsn_mulsub(Lik, nsn_blk(s, k, j), Mij);
       }
       s->deg[i]--; /* k is gone */
     }
@@ -451,32 +451,32 @@ static int cs_nsn_factor(csNsn* s, int na) {
 }
 
 /* d <- (LU)^-1 d on the active contacts (forward with L, backward with U and D^-1). */
-static void cs_nsn_lusolve(const csNsn* s, int na, double* d) {
+static void nsn_lusolve(const csNsn* s, int na, double* d) {
   const int nc = s->nc;
   for (int step = 0; step < na; step++) {
     int k = s->order[step];
     const unsigned char* rowk = s->pat + (size_t)k * nc;
     for (int i = 0; i < nc; i++)
-      if (rowk[i] && s->pos[i] > step) cs_nsn_mvsub(cs_nsn_blk(s, i, k), d + 3 * k, d + 3 * i);
+      if (rowk[i] && s->pos[i] > step) nsn_mvsub(nsn_blk(s, i, k), d + 3 * k, d + 3 * i);
   }
   for (int step = na - 1; step >= 0; step--) {
     int k = s->order[step];
     const unsigned char* rowk = s->pat + (size_t)k * nc;
     double y[3] = {d[3 * k], d[3 * k + 1], d[3 * k + 2]};
     for (int j = 0; j < nc; j++)
-      if (rowk[j] && s->pos[j] > step) cs_nsn_mvsub(cs_nsn_blk(s, k, j), d + 3 * j, y);
-    const double* Di = cs_nsn_blk(s, k, k);
+      if (rowk[j] && s->pos[j] > step) nsn_mvsub(nsn_blk(s, k, j), d + 3 * j, y);
+    const double* Di = nsn_blk(s, k, k);
     for (int a = 0; a < 3; a++)
       d[3 * k + a] = Di[3 * a] * y[0] + Di[3 * a + 1] * y[1] + Di[3 * a + 2] * y[2];
   }
 }
 
 /* F, A, B and the states at (r, u); returns phi = 1/2 |F|^2. */
-static double cs_nsn_jacobian(csNsn* s, const double* r, const double* u) {
+static double nsn_jacobian(csNsn* s, const double* r, const double* u) {
   double phi = 0;
   for (int i = 0; i < s->nc; i++) {
     double* F = s->F + 3 * i;
-    s->state[i] = cs_nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, s->AB + 18 * i,
+    s->state[i] = nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, s->AB + 18 * i,
                                s->AB + 18 * i + 9);
     phi += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
   }
@@ -485,18 +485,18 @@ static double cs_nsn_jacobian(csNsn* s, const double* r, const double* u) {
 
 /* rho_N = 1 / W_NN, rho_T = 1 / max(W_T1T1, W_T2T2) per contact; a non-positive diagonal
    (a contact that cannot move) gets 1 / (the largest diagonal entry of W), or 1. */
-static void cs_nsn_rho(csNsn* s) {
+static void nsn_rho(csNsn* s) {
   double dmax = 0;
   for (int i = 0; i < s->nc; i++) {
     double w[9];
-    cs_nsn_wblock(s, i, i, w);
+    nsn_wblock(s, i, i, w);
     for (int a = 0; a < 3; a++)
       if (isfinite(w[4 * a])) dmax = fmax(dmax, w[4 * a]);
   }
   double fallback = dmax > 0 ? 1.0 / dmax : 1.0;
   for (int i = 0; i < s->nc; i++) {
     double w[9];
-    cs_nsn_wblock(s, i, i, w);
+    nsn_wblock(s, i, i, w);
     double wt = fmax(w[4], w[8]);
     s->rho[2 * i] = w[0] > 0 && isfinite(w[0]) ? 1.0 / w[0] : fallback;
     s->rho[2 * i + 1] = wt > 0 && isfinite(wt) ? 1.0 / wt : fallback;
@@ -505,7 +505,7 @@ static void cs_nsn_rho(csNsn* s) {
 
 /* ------------------------------------------------------------------ the solver */
 
-static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                              double* lambda, csSolverStats* st) {
   memset(st, 0, sizeof *st);
   const int nc = p->nc, n = 3 * nc;
@@ -516,22 +516,22 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
   }
   csNsn s;
   memset(&s, 0, sizeof s);
-  cs_nsn_layout(&s, nc, ws);
+  nsn_layout(&s, nc, ws);
   s.p = p, s.nc = nc, s.n = n;
   const double tol = opt->tolerance;
   const int cap = opt->iterations > 0 ? opt->iterations : 1;
-  cs_nsn_pattern(&s);
-  cs_nsn_rho(&s);
+  nsn_pattern(&s);
+  nsn_rho(&s);
 
   /* start: the warm start if its residual is below that of lambda = 0 (u = g) */
   double* r = lambda;
   double* u = s.u;
   if (opt->warmstart) {
     double zero[3] = {0, 0, 0}, e0 = 0, ew = 0;
-    cs_nsn_mulw(&s, r, 1, u);
+    nsn_mulw(&s, r, 1, u);
     for (int i = 0; i < nc; i++) {
-      e0 += csu_natural_map_sq(zero, p->g + 3 * i, p->mu[i]);
-      ew += csu_natural_map_sq(r + 3 * i, u + 3 * i, p->mu[i]);
+      e0 += csi_natural_map_sq(zero, p->g + 3 * i, p->mu[i]);
+      ew += csi_natural_map_sq(r + 3 * i, u + 3 * i, p->mu[i]);
     }
     if (!(ew <= e0)) memset(r, 0, sizeof(double) * (size_t)n);
   } else {
@@ -542,8 +542,8 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
   double lm = CS_NSN_DELTA0; /* the damping delta */
   int it = 0, done = 0, stall_it = 0;
   for (;;) {
-    cs_nsn_mulw(&s, r, 1, u); /* fresh: no drift from the updates u + t W d */
-    err = cs_nsn_error(&s, r, u);
+    nsn_mulw(&s, r, 1, u); /* fresh: no drift from the updates u + t W d */
+    err = nsn_error(&s, r, u);
     if (err < best) {
       best = err;
       memcpy(s.best, r, sizeof(double) * (size_t)n);
@@ -558,12 +558,12 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
     it++;
 
     /* Newton direction: (J + delta I) d = -F */
-    double phi = cs_nsn_jacobian(&s, r, u);
-    int na = cs_nsn_assemble(&s, r, lm);
+    double phi = nsn_jacobian(&s, r, u);
+    int na = nsn_assemble(&s, r, lm);
     double t = 0;
-    if (cs_nsn_factor(&s, na)) {
-      cs_nsn_lusolve(&s, na, s.d);
-      cs_nsn_mulw(&s, s.d, 0, s.wd);
+    if (nsn_factor(&s, na)) {
+      nsn_lusolve(&s, na, s.d);
+      nsn_mulw(&s, s.d, 0, s.wd);
       /* Backtracking from t = 1: accept when phi decreases enough (Armijo; the slope of
          phi along an exact Newton direction is -2 phi), or when the Siconos error, the
          stop criterion, halves. The second test matters where the two measures weigh the
@@ -572,8 +572,8 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
       for (int k = 0; k < CS_NSN_BACKTRACK; k++) {
         double tt = ldexp(1.0, -k);
         for (int e = 0; e < n; e++) s.rt[e] = r[e] + tt * s.d[e], s.ut[e] = u[e] + tt * s.wd[e];
-        if (cs_nsn_merit(&s, s.rt, s.ut) <= (1 - 2 * CS_NSN_ARMIJO * tt) * phi ||
-            cs_nsn_error(&s, s.rt, s.ut) <= CS_NSN_ERR_DROP * err) {
+        if (nsn_merit(&s, s.rt, s.ut) <= (1 - 2 * CS_NSN_ARMIJO * tt) * phi ||
+            nsn_error(&s, s.rt, s.ut) <= CS_NSN_ERR_DROP * err) {
           t = tt;
           break;
         }
@@ -588,7 +588,7 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
     if (t > 0)
       memcpy(r, s.rt, sizeof(double) * (size_t)n);
     else /* no acceptable step (or a pivot that cannot be inverted): Gauss-Seidel sweeps */
-      cs_nsn_sweeps(&s, r, u, CS_NSN_SWEEPS);
+      nsn_sweeps(&s, r, u, CS_NSN_SWEEPS);
   }
   if (!done && best < err) {
     memcpy(r, s.best, sizeof(double) * (size_t)n);
@@ -601,4 +601,4 @@ static csStatus cs_nsn_solve(const csContactProblem* p, const csSolverOptions* o
   return CS_OK;
 }
 
-const csSolver cs_solver_nsn_ac = {"nsn_ac", cs_nsn_workspace, cs_nsn_solve};
+const csSolver cs_solver_nsn_ac = {"nsn_ac", nsn_workspace, nsn_solve};

@@ -37,7 +37,7 @@ enum { CS_PGS_PROBE = 20 };
 
 /* ------------------------------------------------------------------ shared helpers */
 
-CS_HOT void csu_solver_velocity(const csContactProblem* p, const double* lambda, double* v) {
+CSI_HOT void csi_solver_velocity(const csContactProblem* p, const double* lambda, double* v) {
   int n = 3 * p->nc, r = 0;
   const double* R = p->R;
   /* Each row's sum in the order g, R, then the columns in turn; four rows side by side, so
@@ -64,19 +64,19 @@ CS_HOT void csu_solver_velocity(const csContactProblem* p, const double* lambda,
   }
 }
 
-double csu_ccp_contact_residual(const double* l, const double* v, double mu) {
+double csi_ccp_contact_residual(const double* l, const double* v, double mu) {
   /* Natural map of the CCP (lambda in K, v in K*, <lambda, v> = 0): lambda - P_K(lambda -
      v), rho = 1. It is 0 exactly at the CCP solutions; no de Saxce term, so a sliding CCP
      solution (v_N = mu |v_T|) passes it. */
   double w[3] = {l[0] - v[0], l[1] - v[1], l[2] - v[2]};
-  csu_project_cone(w, mu, w);
+  csi_project_cone(w, mu, w);
   double d0 = l[0] - w[0], d1 = l[1] - w[1], d2 = l[2] - w[2];
   return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
 }
 
-static double csu_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+static double clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-double csu_box_contact_residual(const double* l, const double* v, double mu) {
+double csi_box_contact_residual(const double* l, const double* v, double mu) {
   /* Natural map of the box (pyramidal) LCP, component by component, as the largest
      magnitude: |min(lambda_N, v_N)| for Signorini and |lambda_tj - clamp(lambda_tj - v_tj,
      -mu lambda_N, mu lambda_N)| for each friction row (0 iff lambda_tj is inside the box
@@ -85,29 +85,29 @@ double csu_box_contact_residual(const double* l, const double* v, double mu) {
   if (mu < 0) mu = 0;
   double b = mu * (l[0] > 0 ? l[0] : 0);
   double e = fabs(fmin(l[0], v[0]));
-  double e1 = fabs(l[1] - csu_clamp(l[1] - v[1], -b, b));
-  double e2 = fabs(l[2] - csu_clamp(l[2] - v[2], -b, b));
+  double e1 = fabs(l[1] - clamp(l[1] - v[1], -b, b));
+  double e2 = fabs(l[2] - clamp(l[2] - v[2], -b, b));
   if (e1 > e) e = e1;
   return e2 > e ? e2 : e;
 }
 
 /* ------------------------------------------------------------------ the PGS family */
 
-static size_t cs_pgs_workspace(int nc, const csSolverOptions* opt) {
+static size_t pgs_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   /* v (3nc), three steps per contact (3nc), the start (3nc, ccp_pgs's restart) */
   return sizeof(double) * (size_t)(9 * nc) + 64;
 }
 
 /* The LCP, CCP and NCP stop residuals: the largest contact residual of the model. */
-static CS_INLINE double cs_pgs_residual(int kind, int nc, const double* mu, const double* lambda,
+static CSI_INLINE double pgs_residual(int kind, int nc, const double* mu, const double* lambda,
                                         const double* v) {
   double worst = 0;
   for (int i = 0; i < nc; i++) {
     const double *l = lambda + 3 * i, *vi = v + 3 * i;
-    double e = kind == CS_PGS_LCP   ? csu_box_contact_residual(l, vi, mu[i])
-               : kind == CS_PGS_CCP ? csu_ccp_contact_residual(l, vi, mu[i])
-                                    : csu_ncp_contact_residual(l, vi, mu[i]);
+    double e = kind == CS_PGS_LCP   ? csi_box_contact_residual(l, vi, mu[i])
+               : kind == CS_PGS_CCP ? csi_ccp_contact_residual(l, vi, mu[i])
+                                    : csi_ncp_contact_residual(l, vi, mu[i]);
     if (e > worst) worst = e;
   }
   return worst;
@@ -116,7 +116,7 @@ static CS_INLINE double cs_pgs_residual(int kind, int nc, const double* mu, cons
 /* Adds column r0 + k of G times d[k] (k < cnt) to v, plus the compliance. A symmetric G
    (every G the simulator builds) is read by rows, contiguous; a general one (FCLIB files
    can be asymmetric) by columns. */
-static CS_INLINE void cs_pgs_apply(const csContactProblem* p, int sym, int r0, const double* d,
+static CSI_INLINE void pgs_apply(const csContactProblem* p, int sym, int r0, const double* d,
                                    int cnt, double* v) {
   int n = 3 * p->nc;
   for (int k = 0; k < cnt; k++) {
@@ -134,7 +134,7 @@ static CS_INLINE void cs_pgs_apply(const csContactProblem* p, int sym, int r0, c
 
 /* One contact of an NCP-PGS or RaiSim sweep: normal step with clamp, then tangential step
    onto the disk. Returns |Delta lambda_i|. */
-static CS_INLINE double cs_pgs_contact_disk(const csContactProblem* p, int sym, int i, double omega,
+static CSI_INLINE double pgs_contact_disk(const csContactProblem* p, int sym, int i, double omega,
                                             const double* inv, double* l, double* v) {
   int n = 3 * p->nc, r0 = 3 * i;
   const double* G = p->G;
@@ -143,7 +143,7 @@ static CS_INLINE double cs_pgs_contact_disk(const csContactProblem* p, int sym, 
   if (ln < 0) ln = 0;
   double dn = ln - l[0];
   if (dn != 0) {
-    cs_pgs_apply(p, sym, r0, &dn, 1, v);
+    pgs_apply(p, sym, r0, &dn, 1, v);
     l[0] = ln;
   }
   double t1 = l[1] - omega * v[r0 + 1] * inv[1];
@@ -174,7 +174,7 @@ static CS_INLINE double cs_pgs_contact_disk(const csContactProblem* p, int sym, 
 
 /* One contact of an LCP-PGS sweep: exact coordinate steps, normal first, then each friction
    row clamped to the box of the new lambda_N. Returns |Delta lambda_i|. */
-static CS_INLINE double cs_pgs_contact_box(const csContactProblem* p, int sym, int i,
+static CSI_INLINE double pgs_contact_box(const csContactProblem* p, int sym, int i,
                                            const double* inv, double omega, double* l, double* v) {
   int r0 = 3 * i;
   double d[3] = {0, 0, 0};
@@ -182,32 +182,32 @@ static CS_INLINE double cs_pgs_contact_box(const csContactProblem* p, int sym, i
   if (ln < 0) ln = 0;
   d[0] = ln - l[0];
   l[0] = ln;
-  cs_pgs_apply(p, sym, r0, d, 1, v);
+  pgs_apply(p, sym, r0, d, 1, v);
   double b = p->mu[i] > 0 ? p->mu[i] * ln : 0;
   for (int k = 1; k < 3; k++) {
-    double t = csu_clamp(l[k] - omega * v[r0 + k] * inv[k], -b, b);
+    double t = clamp(l[k] - omega * v[r0 + k] * inv[k], -b, b);
     double dk[1] = {t - l[k]};
     d[k] = dk[0];
     l[k] = t;
-    cs_pgs_apply(p, sym, r0 + k, dk, 1, v);
+    pgs_apply(p, sym, r0 + k, dk, 1, v);
   }
   return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
 /* One contact of a CCP-PGS sweep: lambda_i <- P_K(lambda_i - omega 3/trace(G_ii) v_i).
    Returns |Delta lambda_i|. */
-static CS_INLINE double cs_pgs_contact_ccp(const csContactProblem* p, int sym, int i, double step,
+static CSI_INLINE double pgs_contact_ccp(const csContactProblem* p, int sym, int i, double step,
                                            double* l, double* v) {
   int r0 = 3 * i;
   double x[3] = {l[0] - step * v[r0], l[1] - step * v[r0 + 1], l[2] - step * v[r0 + 2]};
-  csu_project_cone(x, p->mu[i], x);
+  csi_project_cone(x, p->mu[i], x);
   double d[3] = {x[0] - l[0], x[1] - l[1], x[2] - l[2]};
   l[0] = x[0], l[1] = x[1], l[2] = x[2];
-  cs_pgs_apply(p, sym, r0, d, 3, v);
+  pgs_apply(p, sym, r0, d, 3, v);
   return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
-CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
+CSI_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
                                   void* ws, double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;      /* (3nc) */
@@ -215,7 +215,7 @@ CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csS
   const double* G = p->G;
   const double* R = p->R;
   double omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
-  int sym = csu_is_symmetric(n, G);
+  int sym = csi_is_symmetric(n, G);
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
   for (int i = 0; i < nc; i++) {
@@ -224,9 +224,9 @@ CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csS
     if (kind == CS_PGS_LCP) {
       if (l[0] < 0) l[0] = 0;
       double b = p->mu[i] > 0 ? p->mu[i] * l[0] : 0;
-      l[1] = csu_clamp(l[1], -b, b), l[2] = csu_clamp(l[2], -b, b);
+      l[1] = clamp(l[1], -b, b), l[2] = clamp(l[2], -b, b);
     } else {
-      csu_project_cone(l, p->mu[i], l);
+      csi_project_cone(l, p->mu[i], l);
     }
     double gd[3];
     for (int k = 0; k < 3; k++) gd[k] = G[(3 * i + k) * n + 3 * i + k] + (R ? R[3 * i + k] : 0);
@@ -263,7 +263,7 @@ CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csS
   }
   double* start = inv + n; /* (3nc) */
   memcpy(start, lambda, sizeof(double) * (size_t)n);
-  csu_solver_velocity(p, lambda, v);
+  csi_solver_velocity(p, lambda, v);
   /* At least one sweep, even when the warm start already meets the tolerance: the stop
      residuals are absolute, and with small impulses (light bodies, short steps) a warm start
      can pass them while leaving a sliding velocity of ~tol / lambda at a sticking contact,
@@ -278,13 +278,13 @@ CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csS
       const double* s = inv + 3 * i;
       switch (kind) {
         case CS_PGS_LCP:
-          moved += cs_pgs_contact_box(p, sym, i, s, omega, l, v);
+          moved += pgs_contact_box(p, sym, i, s, omega, l, v);
           break;
         case CS_PGS_CCP:
-          moved += cs_pgs_contact_ccp(p, sym, i, s[safe], l, v);
+          moved += pgs_contact_ccp(p, sym, i, s[safe], l, v);
           break;
         default:
-          moved += cs_pgs_contact_disk(p, sym, i, omega, s, l, v);
+          moved += pgs_contact_disk(p, sym, i, omega, s, l, v);
       }
     }
     it++;
@@ -298,7 +298,7 @@ CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csS
       for (int i = 0; i < nc; i++) pen += v[3 * i] < 0 ? -v[3 * i] : 0;
       res = moved + pen;
     } else {
-      res = cs_pgs_residual(kind, nc, p->mu, lambda, v);
+      res = pgs_residual(kind, nc, p->mu, lambda, v);
     }
     stalled = moved == 0;
     if (it == 1) res_first = res;
@@ -315,44 +315,44 @@ CS_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csS
          (it >= CS_PGS_PROBE && res_best > 0.5 * res_first))) {
       safe = 1;
       memcpy(lambda, start, sizeof(double) * (size_t)n);
-      csu_solver_velocity(p, lambda, v);
+      csi_solver_velocity(p, lambda, v);
       res = INFINITY, stalled = 0;
     }
   }
   st->iterations = it;
   st->residual = res;
   st->converged = res <= opt->tolerance;
-  csu_ncp_report_v(p, lambda, v, &st->ncp); /* v is up to date */
+  csi_ncp_report_v(p, lambda, v, &st->ncp); /* v is up to date */
   return CS_OK;
 }
 
 /* NCP-PGS. Stop: eps_abs = max_i max(dist(lambda_i, K), dist(v~_i, K*), |<lambda_i, v~_i>|)
    <= tolerance (spec/solvers.md: NCP solvers stop on eps_abs). */
-static csStatus cs_ncp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus ncp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                  double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_NCP, p, opt, ws, lambda, st);
 }
 
-/* LCP-PGS. Stop: the box LCP residual max_i csu_box_contact_residual <= tolerance. */
-static csStatus cs_lcp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+/* LCP-PGS. Stop: the box LCP residual max_i csi_box_contact_residual <= tolerance. */
+static csStatus lcp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                  double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_LCP, p, opt, ws, lambda, st);
 }
 
 /* CCP-PGS. Stop: the CCP natural-map residual max_i |lambda_i - P_K(lambda_i - v_i)|
    <= tolerance. */
-static csStatus cs_ccp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus ccp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                  double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_CCP, p, opt, ws, lambda, st);
 }
 
 /* Paper 001's PGS. Stop: sum_i |Delta lambda_i| + sum_i max(0, -v_N,i) <= tolerance. */
-static csStatus cs_raisim_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus raisim_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                     double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_RAISIM, p, opt, ws, lambda, st);
 }
 
-const csSolver cs_solver_ncp_pgs = {"ncp_pgs", cs_pgs_workspace, cs_ncp_pgs_solve};
-const csSolver cs_solver_lcp_pgs = {"lcp_pgs", cs_pgs_workspace, cs_lcp_pgs_solve};
-const csSolver cs_solver_ccp_pgs = {"ccp_pgs", cs_pgs_workspace, cs_ccp_pgs_solve};
-const csSolver cs_solver_pgs_raisim = {"pgs_raisim", cs_pgs_workspace, cs_raisim_pgs_solve};
+const csSolver cs_solver_ncp_pgs = {"ncp_pgs", pgs_workspace, ncp_pgs_solve};
+const csSolver cs_solver_lcp_pgs = {"lcp_pgs", pgs_workspace, lcp_pgs_solve};
+const csSolver cs_solver_ccp_pgs = {"ccp_pgs", pgs_workspace, ccp_pgs_solve};
+const csSolver cs_solver_pgs_raisim = {"pgs_raisim", pgs_workspace, raisim_pgs_solve};

@@ -1,7 +1,7 @@
 /* The single-contact baselines of paper 001's Table I (spec/solvers.md): Preclik's
    golden-section search and the analytical (quartic) method, for the same contact model as
-   csu_bisection_single (cs_solver_bisection.h). Opening, sticking and rank-deficient
-   contacts go through the same csu_single_classify; only the slip search differs.
+   csi_bisection_single (cs_solver_bisection.h). Opening, sticking and rank-deficient
+   contacts go through the same csi_single_classify; only the slip search differs.
 
    Golden section (Preclik [7]): first the bracket, the line-of-sight arc of the slip
    ellipse seen from lambda^{v=0}, |t - t0| <= acos(mu lambda^{v=0}_N / |lambda^{v=0}_T|)
@@ -34,7 +34,7 @@ typedef struct csuEllipse {
   double g00, g01, g02, g11, g12, g22, l0n, l0x, l0y;  /* G and lambda^{v=0} for eq. (12) */
 } csuEllipse;
 
-static void csu_ellipse_init(csuEllipse* e, const csuSlip* s) {
+static void ellipse_init(csuEllipse* e, const csiSlip* s) {
   double a0 = s->g00, a1 = s->g01, a2 = s->g02, ia0 = 1.0 / a0;
   e->mu = s->mu, e->imu = 1.0 / s->mu;
   e->dn = a0 / s->mu, e->a1 = a1, e->a2 = a2, e->mcn = -s->c0;
@@ -49,7 +49,7 @@ static void csu_ellipse_init(csuEllipse* e, const csuSlip* s) {
    direction (ux, uy), and r; +inf where r <= 0. This form, a sum of positive terms, keeps
    its relative precision near the minimum, where 1/2 lambda^T G lambda + c^T lambda loses
    digits to cancellation (and a golden-section search compares nothing but values). */
-static inline double csu_ellipse_energy(const csuEllipse* e, double ux, double uy, double* r) {
+static inline double ellipse_energy(const csuEllipse* e, double ux, double uy, double* r) {
   double d = e->dn + e->a1 * ux + e->a2 * uy;
   if (!(d > 0)) {
     *r = INFINITY;
@@ -67,19 +67,19 @@ typedef struct {
   double t, e, r, ux, uy;
 } csuGoldPt;
 
-static inline void csu_gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
+static inline void gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
   p->t = t;
   p->ux = cos(t), p->uy = sin(t);
-  p->e = csu_ellipse_energy(el, p->ux, p->uy, &p->r);
+  p->e = ellipse_energy(el, p->ux, p->uy, &p->r);
 }
 
-int csu_golden_single(const double G[9], const double c[3], double mu, double tol,
+int csi_golden_single(const double G[9], const double c[3], double mu, double tol,
                       double lambda[3], int* steps) {
-  csuSlip s = {0};
-  int k = csu_single_setup(G, c, mu, NULL, &s, lambda, steps);
+  csiSlip s = {0};
+  int k = csi_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
   csuEllipse el;
-  csu_ellipse_init(&el, &s);
+  ellipse_init(&el, &s);
   /* The initial bracketing: the line-of-sight arc about t0, cut to r > 0. */
   double t0 = atan2(s.l0y, s.l0x), l0t = sqrt(s.l0x * s.l0x + s.l0y * s.l0y);
   double ratio = l0t > 0 ? mu * s.l0n / l0t : -1;
@@ -98,10 +98,10 @@ int csu_golden_single(const double G[9], const double c[3], double mu, double to
      r = inf (D = 0) passes it only once it has moved, which it does: E grows without bound
      there. */
   csuGoldPt a, b, x1, x2;
-  csu_gold_eval(&el, lo, &a);
-  csu_gold_eval(&el, hi, &b);
-  csu_gold_eval(&el, hi - CSU_GOLD * (hi - lo), &x1);
-  csu_gold_eval(&el, lo + CSU_GOLD * (hi - lo), &x2);
+  gold_eval(&el, lo, &a);
+  gold_eval(&el, hi, &b);
+  gold_eval(&el, hi - CSU_GOLD * (hi - lo), &x1);
+  gold_eval(&el, lo + CSU_GOLD * (hi - lo), &x2);
   int nev = 4;
   double tol2 = tol * tol;
   while (nev < 400) {
@@ -113,10 +113,10 @@ int csu_golden_single(const double G[9], const double c[3], double mu, double to
     if (b.t - a.t < 1e-15) break;
     if (x1.e < x2.e) {
       b = x2, x2 = x1;
-      csu_gold_eval(&el, b.t - CSU_GOLD * (b.t - a.t), &x1);
+      gold_eval(&el, b.t - CSU_GOLD * (b.t - a.t), &x1);
     } else {
       a = x1, x1 = x2;
-      csu_gold_eval(&el, a.t + CSU_GOLD * (b.t - a.t), &x2);
+      gold_eval(&el, a.t + CSU_GOLD * (b.t - a.t), &x2);
     }
     nev++;
   }
@@ -129,7 +129,7 @@ int csu_golden_single(const double G[9], const double c[3], double mu, double to
 
 /* ------------------------------------------------------------------ closed-form roots */
 /* Real roots of x^2 + b x + c (0 or 2, a double root counted twice). */
-static int csu_quadratic(double b, double c, double* x) {
+static int quadratic(double b, double c, double* x) {
   double disc = b * b - 4 * c;
   if (disc < 0) return 0;
   double q = -0.5 * (b + (b >= 0 ? sqrt(disc) : -sqrt(disc)));
@@ -143,7 +143,7 @@ static int csu_quadratic(double b, double c, double* x) {
 
 /* The largest real root of x^3 + a x^2 + b x + c (Cardano with one real root, Viete's
    trigonometric form with three), with one Newton step. */
-static double csu_cubic_max(double a, double b, double c) {
+static double cubic_max(double a, double b, double c) {
   double a3 = a / 3, p = b - a * a3, q = 2 * a3 * a3 * a3 - a3 * b + c;
   double h = 0.25 * q * q + p * p * p / 27, z;
   if (h > 0) {
@@ -164,7 +164,7 @@ static double csu_cubic_max(double a, double b, double c) {
 }
 
 /* Real roots of x^4 + b x^3 + c x^2 + d x + e by Ferrari's method. */
-static int csu_quartic(double b, double c, double d, double e, double* x) {
+static int quartic(double b, double c, double d, double e, double* x) {
   double b4 = 0.25 * b, bb = b * b;
   double p = c - 0.375 * bb;
   double q = d - 0.5 * b * c + 0.125 * bb * b;
@@ -177,15 +177,15 @@ static int csu_quartic(double b, double c, double d, double e, double* x) {
      root is positive since the product of its roots is q^2/8 > 0) */
   double m = q * q <= 1e-28 * scale * fabs(p) + 1e-300
                  ? 0
-                 : csu_cubic_max(p, 0.25 * p * p - r, -0.125 * q * q);
+                 : cubic_max(p, 0.25 * p * p - r, -0.125 * q * q);
   if (m > 0) {
     double sq = sqrt(2 * m), t = q / (2 * sq), z[2];
-    if (csu_quadratic(-sq, 0.5 * p + m + t, z)) y[n++] = z[0], y[n++] = z[1];
-    if (csu_quadratic(sq, 0.5 * p + m - t, z)) y[n++] = z[0], y[n++] = z[1];
+    if (quadratic(-sq, 0.5 * p + m + t, z)) y[n++] = z[0], y[n++] = z[1];
+    if (quadratic(sq, 0.5 * p + m - t, z)) y[n++] = z[0], y[n++] = z[1];
   } else {
     /* q ~ 0: the biquadratic y^4 + p y^2 + r */
     double z[2];
-    if (csu_quadratic(p, r, z))
+    if (quadratic(p, r, z))
       for (int i = 0; i < 2; i++)
         if (z[i] >= 0) y[n++] = sqrt(z[i]), y[n++] = -sqrt(z[i]);
   }
@@ -194,14 +194,14 @@ static int csu_quartic(double b, double c, double d, double e, double* x) {
 }
 
 /* ------------------------------------------------------------------ analytical method */
-int csu_analytic_single(const double G[9], const double c[3], double mu, double tol,
+int csi_analytic_single(const double G[9], const double c[3], double mu, double tol,
                         double lambda[3], int* steps) {
   (void)tol;
-  csuSlip s = {0};
-  int k = csu_single_setup(G, c, mu, NULL, &s, lambda, steps);
+  csiSlip s = {0};
+  int k = csi_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
   csuEllipse el;
-  csu_ellipse_init(&el, &s);
+  ellipse_init(&el, &s);
   /* The coefficients: D (dE/dt) / (r mu) = u^T A u + l . u + k0 in u = (cos t, sin t)
      (derivation in cs_solver_bisection.c), then rotated to w = (cos f, sin f) with
      f = t - t0, u = R(t0) w. */
@@ -226,15 +226,15 @@ int csu_analytic_single(const double G[9], const double c[3], double mu, double 
   int n = 0;
   if (fabs(c4) > 1e-13 * big) {
     double ia = 1.0 / c4;
-    n = csu_quartic(c3 * ia, c2 * ia, c1 * ia, cc0 * ia, roots);
+    n = quartic(c3 * ia, c2 * ia, c1 * ia, cc0 * ia, roots);
   } else if (fabs(c3) > 1e-13 * big) {
     /* a root went to x = inf (f = pi): the cubic c3 x^3 + c2 x^2 + c1 x + c0 */
     double ia = 1.0 / c3, b2 = c2 * ia, b1 = c1 * ia, b0 = cc0 * ia;
-    double r0 = csu_cubic_max(b2, b1, b0);
+    double r0 = cubic_max(b2, b1, b0);
     roots[n++] = r0;
     /* deflate to the quadratic x^2 + (b2 + r0) x + (b1 + r0 (b2 + r0)) */
     double z[2];
-    if (csu_quadratic(b2 + r0, b1 + r0 * (b2 + r0), z)) roots[n++] = z[0], roots[n++] = z[1];
+    if (quadratic(b2 + r0, b1 + r0 * (b2 + r0), z)) roots[n++] = z[0], roots[n++] = z[1];
   }
   /* the checks: r > 0, line of sight, least energy */
   double best = INFINITY, bux = s.ux, buy = s.uy, br = 0;
@@ -252,12 +252,12 @@ int csu_analytic_single(const double G[9], const double c[3], double mu, double 
     double ix = 1.0 / (1 + x * x), wx = (1 - x * x) * ix, wy = 2 * x * ix;
     double ux = cs * wx - sn * wy, uy = sn * wx + cs * wy;
     if (ux * s.l0x + uy * s.l0y < mu * s.l0n) continue;
-    double r, e = csu_ellipse_energy(&el, ux, uy, &r);
+    double r, e = ellipse_energy(&el, ux, uy, &r);
     if (e < best) best = e, bux = ux, buy = uy, br = r;
   }
   if (n == 0 || best == INFINITY) {
     /* no admissible root (rounding at a degenerate ellipse): the atan2 guess */
-    csu_ellipse_energy(&el, s.ux, s.uy, &br);
+    ellipse_energy(&el, s.ux, s.uy, &br);
     if (!(br < INFINITY)) br = 0;
   }
   lambda[0] = br * el.imu, lambda[1] = br * bux, lambda[2] = br * buy;

@@ -43,26 +43,26 @@ typedef struct csStagQP {
   double rho, factor, rho_min, rho_max;
 } csStagQP;
 
-static int cs_stag_row(const csStagQP* q, int k) {
+static int stag_row(const csStagQP* q, int k) {
   return q->tangent ? 3 * (k / 2) + 1 + (k % 2) : 3 * k;
 }
 
 /* L = A (+ rho I when rho > 0): the sub-block gathered from G and R. */
-static void cs_stag_gather(const csContactProblem* p, const csStagQP* q, double rho) {
+static void stag_gather(const csContactProblem* p, const csStagQP* q, double rho) {
   int n3 = 3 * p->nc;
   for (int a = 0; a < q->n; a++) {
-    const double* Gr = p->G + (size_t)cs_stag_row(q, a) * (size_t)n3;
+    const double* Gr = p->G + (size_t)stag_row(q, a) * (size_t)n3;
     double* La = q->L + (size_t)a * (size_t)q->n;
-    for (int c = 0; c < q->n; c++) La[c] = Gr[cs_stag_row(q, c)];
-    La[a] += rho + (p->R ? p->R[cs_stag_row(q, a)] : 0);
+    for (int c = 0; c < q->n; c++) La[c] = Gr[stag_row(q, c)];
+    La[a] += rho + (p->R ? p->R[stag_row(q, a)] : 0);
   }
 }
 
 /* Factors A + rho I, raising rho when rounding makes a singular A fail. 0 if it cannot. */
-static int cs_stag_factor(const csContactProblem* p, csStagQP* q, double rho) {
+static int stag_factor(const csContactProblem* p, csStagQP* q, double rho) {
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
-    cs_stag_gather(p, q, rho);
-    if (q->sym ? csu_cholesky(q->n, q->L, q->dinv) : csu_lu(q->n, q->L, q->piv)) {
+    stag_gather(p, q, rho);
+    if (q->sym ? csi_cholesky(q->n, q->L, q->dinv) : csi_lu(q->n, q->L, q->piv)) {
       q->rho = rho;
       q->since = 0;
       return 1;
@@ -72,22 +72,22 @@ static int cs_stag_factor(const csContactProblem* p, csStagQP* q, double rho) {
 }
 
 /* rho from the sub-block's spectrum (the rule of ccp_admm), then the factor. */
-static int cs_stag_setup(const csContactProblem* p, csStagQP* q, double* tmp) {
+static int stag_setup(const csContactProblem* p, csStagQP* q, double* tmp) {
   double m = INFINITY;
-  for (int k = 0; k < q->n && p->R; k++) m = fmin(m, p->R[cs_stag_row(q, k)]);
+  for (int k = 0; k < q->n && p->R; k++) m = fmin(m, p->R[stag_row(q, k)]);
   m = (isfinite(m) && m > 0 ? m : 0) + 1e-6;
-  cs_stag_gather(p, q, 0);
-  q->sym = csu_is_symmetric(q->n, q->L);
-  double L = csu_power_iteration(q->n, q->L, NULL, tmp, 50);
+  stag_gather(p, q, 0);
+  q->sym = csi_is_symmetric(q->n, q->L);
+  double L = csi_power_iteration(q->n, q->L, NULL, tmp, 50);
   if (!(L > m)) L = m;
   q->factor = pow(L / m, 0.05);
   q->rho_min = 1e-12 * L;
   q->rho_max = 1e6 * L;
-  return cs_stag_factor(p, q, sqrt(L * m) * pow(L / m, 0.2));
+  return stag_factor(p, q, sqrt(L * m) * pow(L / m, 0.2));
 }
 
 /* z <- P_C(w) for the QP's set; rad (nc) the disk radii of the tangential QP. */
-static void cs_stag_project(const csStagQP* q, const double* rad, const double* w, double* z) {
+static void stag_project(const csStagQP* q, const double* rad, const double* w, double* z) {
   if (!q->tangent) {
     for (int k = 0; k < q->n; k++) z[k] = w[k] > 0 ? w[k] : 0;
     return;
@@ -101,15 +101,15 @@ static void cs_stag_project(const csStagQP* q, const double* rad, const double* 
 }
 
 /* Inner ADMM from the current x, z, gamma. Returns 1 if its KKT test passed. */
-static int cs_stag_solve(const csContactProblem* p, csStagQP* q, const double* rad, double tol) {
+static int stag_solve(const csContactProblem* p, csStagQP* q, const double* rad, double tol) {
   int n = q->n;
   for (int it = 0; it < CS_STAG_INNER; it++) {
     for (int k = 0; k < n; k++) q->rhs[k] = -q->b[k] + q->rho * q->z[k] - q->gam[k];
     memcpy(q->x, q->rhs, sizeof(double) * (size_t)n);
     if (q->sym)
-      csu_cholesky_solve(n, q->L, q->dinv, q->x);
+      csi_cholesky_solve(n, q->L, q->dinv, q->x);
     else
-      csu_lu_solve(n, q->L, q->piv, q->x);
+      csi_lu_solve(n, q->L, q->piv, q->x);
     q->since++;
     /* w = x + gamma / rho, kept in rhs after A x + b = rhs - rho x + b is used */
     double rp = 0, rd = 0;
@@ -118,7 +118,7 @@ static int cs_stag_solve(const csContactProblem* p, csStagQP* q, const double* r
       q->rhs[k] = u; /* A x + b */
     }
     for (int k = 0; k < n; k++) q->z[k] = q->x[k] + q->gam[k] / q->rho;
-    cs_stag_project(q, rad, q->z, q->z);
+    stag_project(q, rad, q->z, q->z);
     for (int k = 0; k < n; k++) {
       q->gam[k] += q->rho * (q->x[k] - q->z[k]);
       rp = fmax(rp, fabs(q->x[k] - q->z[k]));
@@ -136,13 +136,13 @@ static int cs_stag_solve(const csContactProblem* p, csStagQP* q, const double* r
     if (q->since < every) nrho = q->rho;
     if (nrho != q->rho) {
       double old = q->rho;
-      if (!cs_stag_factor(p, q, nrho) && !cs_stag_factor(p, q, old)) return 0;
+      if (!stag_factor(p, q, nrho) && !stag_factor(p, q, old)) return 0;
     }
   }
   return 0;
 }
 
-static size_t cs_stag_workspace(int nc, const csSolverOptions* opt) {
+static size_t stag_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
   size_t c = (size_t)nc;
   /* factors nc^2 + 4nc^2; v 3nc; per QP x z gamma rhs b (5nc + 10nc); radii nc; power
@@ -151,16 +151,16 @@ static size_t cs_stag_workspace(int nc, const csSolverOptions* opt) {
          sizeof(int) * 3 * c + 128;
 }
 
-static double cs_stag_residual(int nc, const double* mu, const double* lambda, const double* v) {
+static double stag_residual(int nc, const double* mu, const double* lambda, const double* v) {
   double worst = 0;
   for (int i = 0; i < nc; i++) {
-    double e = csu_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
+    double e = csi_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
     if (!(e <= worst)) worst = e;
   }
   return worst;
 }
 
-static csStatus cs_stag_run(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+static csStatus stag_run(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                             double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   const double* G = p->G;
@@ -189,15 +189,15 @@ static csStatus cs_stag_run(const csContactProblem* p, const csSolverOptions* op
   double tol = opt->tolerance, tin = 0.1 * opt->tolerance;
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
-  for (int i = 0; i < nc; i++) csu_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
-  if (!cs_stag_setup(p, &qn, tmp) || !cs_stag_setup(p, &qt, tmp)) {
+  for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
+  if (!stag_setup(p, &qn, tmp) || !stag_setup(p, &qt, tmp)) {
     st->residual = INFINITY;
     cs_ncp_report(p, lambda, &st->ncp);
     return CS_OK;
   }
   /* Inner warm start: x = z = lambda's blocks; duals from the velocity where the start is
      on the boundary of its set (the KKT multiplier it would have at a solution). */
-  csu_solver_velocity(p, lambda, v);
+  csi_solver_velocity(p, lambda, v);
   for (int i = 0; i < nc; i++) {
     const double* l = lambda + 3 * i;
     const double* vi = v + 3 * i;
@@ -211,7 +211,7 @@ static csStatus cs_stag_run(const csContactProblem* p, const csSolverOptions* op
       qt.gam[2 * i + k] = on ? push * l[1 + k] / nt : 0;
     }
   }
-  double res = cs_stag_residual(nc, p->mu, lambda, v);
+  double res = stag_residual(nc, p->mu, lambda, v);
   int it = 0;
   /* at least one outer loop: see cs_solver_pgs.c on warm starts that pass an absolute test */
   while (it < 1 || (res > tol && it < opt->iterations)) {
@@ -226,27 +226,27 @@ static csStatus cs_stag_run(const csContactProblem* p, const csSolverOptions* op
         s += Gr[3 * j + 1] * lambda[3 * j + 1] + Gr[3 * j + 2] * lambda[3 * j + 2];
       qn.b[i] = s;
     }
-    cs_stag_solve(p, &qn, NULL, tin);
+    stag_solve(p, &qn, NULL, tin);
     for (int i = 0; i < nc; i++) {
       lambda[3 * i] = qn.z[i]; /* z: exactly feasible */
       rad[i] = (p->mu[i] > 0 ? p->mu[i] : 0) * qn.z[i];
     }
     /* tangential QP: b_T = g_T + G_TN lambda_N, in the disks of the new lambda_N */
     for (int k = 0; k < 2 * nc; k++) {
-      int r = cs_stag_row(&qt, k);
+      int r = stag_row(&qt, k);
       const double* Gr = G + (size_t)r * n;
       double s = p->g[r];
       for (int j = 0; j < nc; j++) s += Gr[3 * j] * lambda[3 * j];
       qt.b[k] = s;
     }
     /* the radii changed: bring z into the new disks before iterating */
-    cs_stag_project(&qt, rad, qt.z, qt.z);
-    cs_stag_solve(p, &qt, rad, tin);
+    stag_project(&qt, rad, qt.z, qt.z);
+    stag_solve(p, &qt, rad, tin);
     for (int i = 0; i < nc; i++)
       lambda[3 * i + 1] = qt.z[2 * i], lambda[3 * i + 2] = qt.z[2 * i + 1];
     it++;
-    csu_solver_velocity(p, lambda, v);
-    res = cs_stag_residual(nc, p->mu, lambda, v);
+    csi_solver_velocity(p, lambda, v);
+    res = stag_residual(nc, p->mu, lambda, v);
     if (!isfinite(res)) break;
   }
   st->iterations = it;
@@ -256,4 +256,4 @@ static csStatus cs_stag_run(const csContactProblem* p, const csSolverOptions* op
   return CS_OK;
 }
 
-const csSolver cs_solver_staggered = {"staggered", cs_stag_workspace, cs_stag_run};
+const csSolver cs_solver_staggered = {"staggered", stag_workspace, stag_run};

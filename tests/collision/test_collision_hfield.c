@@ -28,16 +28,16 @@ static void* counting_malloc(size_t n) {
   return malloc(n);
 }
 
-static void geom_set(csCollGeom* g, int type, double s0, double s1, double s2,
+static void geom_set(csiCollGeom* g, int type, double s0, double s1, double s2,
                      const double pos[3], const double quat[4]) {
   double R[9];
-  cs_quat2mat(R, quat);
+  csi_quat2mat(R, quat);
   cs_test_geom(g, type, s0, s1, s2, pos, R);
 }
 
 /* A terrain: the heightfield geom and what the references need. */
 typedef struct {
-  csCollGeom g;
+  csiCollGeom g;
   double data[64 * 64];
   int nrow, ncol;
   double size[4];
@@ -62,14 +62,14 @@ static void sample_local(const Terrain* t, int r, int c, double p[3]) {
   p[2] = t->size[2] * t->data[r * t->ncol + c];
 }
 
-static void to_world(const csCollGeom* g, const double l[3], double w[3]) {
-  cs_mulmat3vec(w, g->mat, l);
-  cs_add3(w, w, g->pos);
+static void to_world(const csiCollGeom* g, const double l[3], double w[3]) {
+  csi_mulmat3vec(w, g->mat, l);
+  csi_add3(w, w, g->pos);
 }
-static void to_local(const csCollGeom* g, const double w[3], double l[3]) {
+static void to_local(const csiCollGeom* g, const double w[3], double l[3]) {
   double d[3];
-  cs_sub3(d, w, g->pos);
-  cs_mulmat3tvec(l, g->mat, d);
+  csi_sub3(d, w, g->pos);
+  csi_mulmat3tvec(l, g->mat, d);
 }
 
 /* Terrain height at local (x, y) on the triangulated surface (diagonal (r,c)-(r+1,c+1)). */
@@ -93,16 +93,16 @@ static double terrain_height(const Terrain* t, double x, double y) {
 static void closest_tri(const double* p, const double* a, const double* b, const double* c,
                         double* q) {
   double ab[3], ac[3], ap[3], bp[3], cp[3];
-  cs_sub3(ab, b, a), cs_sub3(ac, c, a), cs_sub3(ap, p, a);
-  double d1 = cs_dot3(ab, ap), d2 = cs_dot3(ac, ap);
+  csi_sub3(ab, b, a), csi_sub3(ac, c, a), csi_sub3(ap, p, a);
+  double d1 = csi_dot3(ab, ap), d2 = csi_dot3(ac, ap);
   if (d1 <= 0 && d2 <= 0) {
-    cs_copy3(q, a);
+    csi_copy3(q, a);
     return;
   }
-  cs_sub3(bp, p, b);
-  double d3 = cs_dot3(ab, bp), d4 = cs_dot3(ac, bp);
+  csi_sub3(bp, p, b);
+  double d3 = csi_dot3(ab, bp), d4 = csi_dot3(ac, bp);
   if (d3 >= 0 && d4 <= d3) {
-    cs_copy3(q, b);
+    csi_copy3(q, b);
     return;
   }
   double vc = d1 * d4 - d3 * d2;
@@ -111,10 +111,10 @@ static void closest_tri(const double* p, const double* a, const double* b, const
     for (int k = 0; k < 3; k++) q[k] = a[k] + v * ab[k];
     return;
   }
-  cs_sub3(cp, p, c);
-  double d5 = cs_dot3(ab, cp), d6 = cs_dot3(ac, cp);
+  csi_sub3(cp, p, c);
+  double d5 = csi_dot3(ab, cp), d6 = csi_dot3(ac, cp);
   if (d6 >= 0 && d5 <= d6) {
-    cs_copy3(q, c);
+    csi_copy3(q, c);
     return;
   }
   double vb = d5 * d2 - d1 * d6;
@@ -145,9 +145,9 @@ static double terrain_closest(const Terrain* t, const double p[3], double q[3]) 
         sample_local(t, r + 1, k ? c : c + 1, cc);
         closest_tri(p, a, b, cc, x);
         double d[3];
-        cs_sub3(d, p, x);
-        double dd = cs_norm3(d);
-        if (dd < best) best = dd, cs_copy3(q, x);
+        csi_sub3(d, p, x);
+        double dd = csi_norm3(d);
+        if (dd < best) best = dd, csi_copy3(q, x);
       }
   return best;
 }
@@ -163,17 +163,17 @@ static int all_finite(const csContact* c, int n) {
 
 static double ndiff(const double* a, const double* b) {
   double d[3];
-  cs_sub3(d, a, b);
-  return cs_norm3(d);
+  csi_sub3(d, a, b);
+  return csi_norm3(d);
 }
 
 /* signed distance of a world point to a box (exact) */
-static double box_sdf(const csCollGeom* g, const double* x) {
+static double box_sdf(const csiCollGeom* g, const double* x) {
   double l[3], q[3];
   to_local(g, x, l);
   for (int k = 0; k < 3; k++) q[k] = fabs(l[k]) - g->size[k];
   double out[3] = {fmax(q[0], 0), fmax(q[1], 0), fmax(q[2], 0)};
-  return cs_norm3(out) + fmin(fmax(q[0], fmax(q[1], q[2])), 0);
+  return csi_norm3(out) + fmin(fmax(q[0], fmax(q[1], q[2])), 0);
 }
 
 /* ------------------------------------------------------ flat heightfield = plane */
@@ -190,13 +190,13 @@ static void flat_vs_plane(void) {
     double size[4] = {1.0, 0.8, 0.2, 0.3}, hp[3], hq[4];
     for (int k = 0; k < 3; k++) hp[k] = cs_test_uniform(-2, 2);
     if (trial % 4 == 0)
-      cs_quat_identity(hq);
+      csi_quat_identity(hq);
     else
       cs_test_random_quat(hq);
     static Terrain T;
     terrain_init(&T, 11, 9, size, hp, hq);
     for (int i = 0; i < T.nrow * T.ncol; i++) T.data[i] = 0.5;
-    csCollGeom pl;
+    csiCollGeom pl;
     double zl[3] = {0, 0, 0.1}, ppos[3];
     to_world(&T.g, zl, ppos);
     geom_set(&pl, CS_GEOM_PLANE, 0, 0, 0, ppos, hq);
@@ -211,11 +211,11 @@ static void flat_vs_plane(void) {
       l[2] = 0.1 + r - cs_test_uniform(-0.5 * margin, 0.02);
       double w[3], q[4] = {1, 0, 0, 0};
       to_world(&T.g, l, w);
-      csCollGeom s;
+      csiCollGeom s;
       geom_set(&s, CS_GEOM_SPHERE, r, 0, 0, w, q);
-      csContact cp[CS_MAX_PAIR_CONTACTS], ch[CS_MAX_PAIR_CONTACTS];
-      int np = cs_collide_plane_sphere(&pl, &s, margin, cp);
-      int nh = cs_collide_hfield(&s, &T.g, margin, ch);
+      csContact cp[CSI_MAX_PAIR_CONTACTS], ch[CSI_MAX_PAIR_CONTACTS];
+      int np = csi_collide_plane_sphere(&pl, &s, margin, cp);
+      int nh = csi_collide_hfield(&s, &T.g, margin, ch);
       CHECK(all_finite(ch, nh));
       if (np != nh) {
         bad_count++;
@@ -233,17 +233,17 @@ static void flat_vs_plane(void) {
       double h[3], l[3], q[4], bq[4];
       for (int k = 0; k < 3; k++) h[k] = cs_test_uniform(0.05, 0.3);
       if (trial % 3 == 0) {
-        cs_quat_identity(q);
+        csi_quat_identity(q);
       } else if (trial % 3 == 1) {
         double ax[3] = {cs_test_gauss(), cs_test_gauss(), cs_test_gauss()};
-        cs_normalize3(ax);
-        cs_axisangle2quat(q, ax, cs_test_uniform(-0.05, 0.05));
+        csi_normalize3(ax);
+        csi_axisangle2quat(q, ax, cs_test_uniform(-0.05, 0.05));
       } else {
         cs_test_random_quat(q);
       }
-      cs_quat_mul(bq, hq, q); /* relative to the heightfield */
+      csi_quat_mul(bq, hq, q); /* relative to the heightfield */
       double Rq[9];
-      cs_quat2mat(Rq, q);
+      csi_quat2mat(Rq, q);
       double ext = 0; /* half extent along the field's z */
       for (int k = 0; k < 3; k++) ext += fabs(Rq[6 + k]) * h[k];
       double rx = 0, ry = 0;
@@ -254,13 +254,13 @@ static void flat_vs_plane(void) {
       l[2] = 0.1 + ext - cs_test_uniform(-0.5 * margin, 0.01);
       double w[3];
       to_world(&T.g, l, w);
-      csCollGeom bx;
+      csiCollGeom bx;
       geom_set(&bx, CS_GEOM_BOX, h[0], h[1], h[2], w, bq);
-      csContact cp[CS_MAX_PAIR_CONTACTS], ch[CS_MAX_PAIR_CONTACTS];
-      int np = cs_collide_plane_box(&pl, &bx, margin, cp);
-      int nh = cs_collide_hfield(&bx, &T.g, margin, ch);
+      csContact cp[CSI_MAX_PAIR_CONTACTS], ch[CSI_MAX_PAIR_CONTACTS];
+      int np = csi_collide_plane_box(&pl, &bx, margin, cp);
+      int nh = csi_collide_hfield(&bx, &T.g, margin, ch);
       CHECK(all_finite(ch, nh));
-      CHECK(nh <= CS_MAX_PAIR_CONTACTS);
+      CHECK(nh <= CSI_MAX_PAIR_CONTACTS);
       if ((np > 0) != (nh > 0)) {
         bad_count++;
         fprintf(stderr, "flat box: %d plane contacts, %d heightfield contacts\n", np, nh);
@@ -276,9 +276,9 @@ static void flat_vs_plane(void) {
         worst_n = fmax(worst_n, ndiff(mn, ch[i].frame));
         /* its terrain point on the plane, its box point on the box */
         double pt[3], pb[3];
-        cs_copy3(pt, ch[i].pos), cs_copy3(pb, ch[i].pos);
-        cs_addscl3(pt, ch[i].frame, 0.5 * ch[i].dist);
-        cs_addscl3(pb, ch[i].frame, -0.5 * ch[i].dist);
+        csi_copy3(pt, ch[i].pos), csi_copy3(pb, ch[i].pos);
+        csi_addscl3(pt, ch[i].frame, 0.5 * ch[i].dist);
+        csi_addscl3(pb, ch[i].frame, -0.5 * ch[i].dist);
         double lt[3];
         to_local(&T.g, pt, lt);
         worst_p = fmax(worst_p, fabs(lt[2] - 0.1));
@@ -288,13 +288,13 @@ static void flat_vs_plane(void) {
       /* every plane contact (a box corner) is one of the heightfield's */
       for (int i = 0; i < np; i++) {
         double pb[3];
-        cs_copy3(pb, cp[i].pos);
-        cs_addscl3(pb, cp[i].frame, 0.5 * cp[i].dist); /* the plane is a: box point at +n */
+        csi_copy3(pb, cp[i].pos);
+        csi_addscl3(pb, cp[i].frame, 0.5 * cp[i].dist); /* the plane is a: box point at +n */
         corners++;
         for (int j = 0; j < nh; j++) {
           double hb[3];
-          cs_copy3(hb, ch[j].pos);
-          cs_addscl3(hb, ch[j].frame, -0.5 * ch[j].dist);
+          csi_copy3(hb, ch[j].pos);
+          csi_addscl3(hb, ch[j].frame, -0.5 * ch[j].dist);
           if (ndiff(hb, pb) < 1e-9 && fabs(ch[j].dist - cp[i].dist) < 1e-12) {
             corners_found++;
             break;
@@ -363,10 +363,10 @@ static void spheres_brute_force(void) {
     if (l[2] <= terrain_height(&T, l[0], l[1])) continue;
     double w[3], qi[4] = {1, 0, 0, 0};
     to_world(&T.g, l, w);
-    csCollGeom s;
+    csiCollGeom s;
     geom_set(&s, CS_GEOM_SPHERE, r, 0, 0, w, qi);
-    csContact ch[CS_MAX_PAIR_CONTACTS];
-    int nh = cs_collide_hfield(&s, &T.g, margin, ch);
+    csContact ch[CSI_MAX_PAIR_CONTACTS];
+    int nh = csi_collide_hfield(&s, &T.g, margin, ch);
     CHECK(all_finite(ch, nh));
     if (nh == 0) {
       zero++;
@@ -380,8 +380,8 @@ static void spheres_brute_force(void) {
     double ref = best - r;
     double qw[3], nref[3];
     to_world(&T.g, q, qw);
-    cs_sub3(nref, qw, w);
-    cs_normalize3(nref);
+    csi_sub3(nref, qw, w);
+    csi_normalize3(nref);
     worst_d = fmax(worst_d, fabs(ch[k].dist - ref));
     worst_n = fmax(worst_n, ndiff(ch[k].frame, nref));
     for (int i = 0; i < nh; i++) worst_deeper = fmax(worst_deeper, ref - ch[i].dist);
@@ -401,9 +401,9 @@ static void spheres_brute_force(void) {
     for (int r2 = 0; r2 < 9; r2++)
       for (int c = 0; c < 7; c++) T.data[r2 * 7 + c] = c / 6.0;
     double nl[3] = {-0.3 / 2, 0, 1};
-    cs_normalize3(nl);
+    csi_normalize3(nl);
     double nw[3];
-    cs_mulmat3vec(nw, T.g.mat, nl);
+    csi_mulmat3vec(nw, T.g.mat, nl);
     double worst = 0, worstd = 0;
     int ok1 = 1;
     for (int i = 0; i < 50; i++) {
@@ -413,10 +413,10 @@ static void spheres_brute_force(void) {
       double foot[3] = {xy[0], xy[1], 0.3 * (xy[0] + 1) / 2}, c[3], w[3], qi[4] = {1, 0, 0, 0};
       for (int k = 0; k < 3; k++) c[k] = foot[k] + rad * nl[k]; /* resting: distance 0 */
       to_world(&T.g, c, w);
-      csCollGeom s;
+      csiCollGeom s;
       geom_set(&s, CS_GEOM_SPHERE, rad, 0, 0, w, qi);
-      csContact ch[CS_MAX_PAIR_CONTACTS];
-      int nh = cs_collide_hfield(&s, &T.g, margin, ch);
+      csContact ch[CSI_MAX_PAIR_CONTACTS];
+      int nh = csi_collide_hfield(&s, &T.g, margin, ch);
       if (nh != 1) ok1 = 0;
       for (int j = 0; j < nh; j++) {
         double mn[3] = {-nw[0], -nw[1], -nw[2]};
@@ -441,22 +441,22 @@ static void spheres_brute_force(void) {
       /* straight above, and tilted off the peak within its normal cone */
       double off = i == 0 ? 0 : i == 1 ? 0.02 : 0.05, dep = 1e-4;
       double dir[3] = {off, 0.5 * off, 1};
-      cs_normalize3(dir);
+      csi_normalize3(dir);
       double c[3] = {0, 0, 0.2};
-      cs_addscl3(c, dir, rad - dep);
-      csCollGeom s;
+      csi_addscl3(c, dir, rad - dep);
+      csiCollGeom s;
       double qi[4] = {1, 0, 0, 0};
       geom_set(&s, CS_GEOM_SPHERE, rad, 0, 0, c, qi);
-      csContact ch[CS_MAX_PAIR_CONTACTS];
-      int nh = cs_collide_hfield(&s, &T.g, 1e-3, ch);
+      csContact ch[CSI_MAX_PAIR_CONTACTS];
+      int nh = csi_collide_hfield(&s, &T.g, 1e-3, ch);
       CHECK_MSG(nh == 1, "sphere on the peak (offset %g): %d contacts", off, nh);
       if (nh < 1) continue;
       double mn[3] = {-dir[0], -dir[1], -dir[2]}, peak[3] = {0, 0, 0.2}, pt[3];
       CHECK_NEAR(ch[0].dist, -dep, 1e-12);
       CHECK_MSG(ndiff(ch[0].frame, mn) <= 1e-12, "peak normal off by %g",
                 ndiff(ch[0].frame, mn));
-      cs_copy3(pt, ch[0].pos);
-      cs_addscl3(pt, ch[0].frame, 0.5 * ch[0].dist);
+      csi_copy3(pt, ch[0].pos);
+      csi_addscl3(pt, ch[0].frame, 0.5 * ch[0].dist);
       CHECK_MSG(ndiff(pt, peak) <= 1e-12, "peak contact point off by %g", ndiff(pt, peak));
     }
   }
@@ -496,23 +496,23 @@ static void boxes_on_bumps(void) {
         cs_test_random_quat(q);
       } else {
         double ax[3] = {cs_test_gauss(), cs_test_gauss(), cs_test_gauss()};
-        cs_normalize3(ax);
-        cs_axisangle2quat(q, ax, cs_test_uniform(-0.2, 0.2));
+        csi_normalize3(ax);
+        csi_axisangle2quat(q, ax, cs_test_uniform(-0.2, 0.2));
       }
-      cs_quat_mul(bq, hq, q);
+      csi_quat_mul(bq, hq, q);
       l[0] = cs_test_uniform(-0.5, 0.5), l[1] = cs_test_uniform(-0.5, 0.5);
       double Rq[9];
-      cs_quat2mat(Rq, q);
+      csi_quat2mat(Rq, q);
       double ext = 0;
       for (int k = 0; k < 3; k++) ext += fabs(Rq[6 + k]) * h[k];
       l[2] = terrain_height(&T, l[0], l[1]) + ext * cs_test_uniform(0.3, 1.0);
-      csCollGeom g;
-      csContact ch[CS_MAX_PAIR_CONTACTS];
+      csiCollGeom g;
+      csContact ch[CSI_MAX_PAIR_CONTACTS];
       int nh = 0;
       for (int it = 0; it < (shallow ? 40 : 1); it++) {
         to_world(&T.g, l, w);
         geom_set(&g, type, h[0], type == CS_GEOM_BOX ? h[1] : h[2], h[2], w, bq);
-        nh = cs_collide_hfield(&g, &T.g, 1e-3, ch);
+        nh = csi_collide_hfield(&g, &T.g, 1e-3, ch);
         if (!shallow) break;
         double dmin = 0.01; /* no contact: lower by 1 cm */
         for (int i = 0; i < nh; i++) dmin = fmin(dmin, ch[i].dist);
@@ -525,9 +525,9 @@ static void boxes_on_bumps(void) {
       ntot += nh;
       for (int i = 0; i < nh; i++) {
         double pt[3], pb[3], lt[3], nl[3];
-        cs_copy3(pt, ch[i].pos), cs_copy3(pb, ch[i].pos);
-        cs_addscl3(pt, ch[i].frame, 0.5 * ch[i].dist);
-        cs_addscl3(pb, ch[i].frame, -0.5 * ch[i].dist);
+        csi_copy3(pt, ch[i].pos), csi_copy3(pb, ch[i].pos);
+        csi_addscl3(pt, ch[i].frame, 0.5 * ch[i].dist);
+        csi_addscl3(pb, ch[i].frame, -0.5 * ch[i].dist);
         to_local(&T.g, pt, lt);
         if (shallow) {
           double off = fabs(lt[2] - terrain_height(&T, lt[0], lt[1]));
@@ -537,7 +537,7 @@ static void boxes_on_bumps(void) {
             worst_t = fmax(worst_t, off - 1e-3 * fabs(ch[i].dist));
           if (type == CS_GEOM_BOX) worst_b = fmax(worst_b, fabs(box_sdf(&g, pb)));
         }
-        cs_mulmat3tvec(nl, T.g.mat, ch[i].frame);
+        csi_mulmat3tvec(nl, T.g.mat, ch[i].frame);
         minz = fmin(minz, -nl[2]);
       }
       if (type == CS_GEOM_BOX) {
@@ -554,7 +554,7 @@ static void boxes_on_bumps(void) {
       }
     }
     const char* what = shallow ? "shallow" : "deep";
-    CHECK(nmax <= CS_MAX_PAIR_CONTACTS);
+    CHECK(nmax <= CSI_MAX_PAIR_CONTACTS);
     CHECK_MSG(missed == 0, "%s: %d boxes with a corner under the surface but no contact", what,
               missed);
     CHECK_MSG(minz > 0, "%s: a normal points out of the terrain (z %g)", what, minz);
@@ -583,35 +583,35 @@ static void edges_and_outside(void) {
     for (int j = 0; j <= 8; j++) {
       double l[3] = {-1 + 0.25 * i, -1 + 0.25 * j, 0};
       l[2] = terrain_height(&T, l[0], l[1]) + 0.05;
-      csCollGeom s;
+      csiCollGeom s;
       geom_set(&s, CS_GEOM_SPHERE, 0.06, 0, 0, l, qi);
-      csContact ch[CS_MAX_PAIR_CONTACTS];
-      int nh = cs_collide_hfield(&s, &T.g, 1e-3, ch);
+      csContact ch[CSI_MAX_PAIR_CONTACTS];
+      int nh = csi_collide_hfield(&s, &T.g, 1e-3, ch);
       if (!all_finite(ch, nh)) nonfinite++;
-      CHECK(nh >= 1 && nh <= CS_MAX_PAIR_CONTACTS);
+      CHECK(nh >= 1 && nh <= CSI_MAX_PAIR_CONTACTS);
       double qb[4];
       cs_test_random_quat(qb);
-      csCollGeom b;
+      csiCollGeom b;
       geom_set(&b, CS_GEOM_BOX, 0.1, 0.05, 0.08, l, qb);
-      nh = cs_collide_hfield(&b, &T.g, 1e-3, ch);
+      nh = csi_collide_hfield(&b, &T.g, 1e-3, ch);
       if (!all_finite(ch, nh)) nonfinite++;
     }
   /* outside the x-y extent (beyond the radius and margin), above the top, below the base */
   const double out[][3] = {{1.2, 0, 0.1}, {-1.2, 0.3, 0.1}, {0, 1.11, 0.1}, {0.5, -1.2, 0},
                            {0, 0, 0.5},   {0.3, 0.3, -0.3}, {3, 3, 3},     {-1.2, -1.2, 0.1}};
   for (int i = 0; i < 8; i++) {
-    csCollGeom s;
+    csiCollGeom s;
     geom_set(&s, CS_GEOM_SPHERE, 0.1, 0, 0, out[i], qi);
-    csContact ch[CS_MAX_PAIR_CONTACTS];
-    outside_contacts += cs_collide_hfield(&s, &T.g, 1e-3, ch);
+    csContact ch[CSI_MAX_PAIR_CONTACTS];
+    outside_contacts += csi_collide_hfield(&s, &T.g, 1e-3, ch);
   }
   /* touching the outer side wall: a side contact, normal along +x into the terrain */
   {
     double l[3] = {1.09, 0.1, 0.01};
-    csCollGeom s;
+    csiCollGeom s;
     geom_set(&s, CS_GEOM_SPHERE, 0.1, 0, 0, l, qi);
-    csContact ch[CS_MAX_PAIR_CONTACTS];
-    int nh = cs_collide_hfield(&s, &T.g, 1e-3, ch);
+    csContact ch[CSI_MAX_PAIR_CONTACTS];
+    int nh = csi_collide_hfield(&s, &T.g, 1e-3, ch);
     CHECK_MSG(nh >= 1, "no contact with the side wall");
     if (nh >= 1) {
       CHECK_NEAR(ch[0].frame[0], -1, 1e-12);
@@ -620,12 +620,12 @@ static void edges_and_outside(void) {
   }
   /* NaN and Inf poses: no contact, nothing non-finite */
   double bad[3] = {NAN, 0, 0}, inf[3] = {0, INFINITY, 0};
-  csCollGeom s;
-  csContact ch[CS_MAX_PAIR_CONTACTS];
+  csiCollGeom s;
+  csContact ch[CSI_MAX_PAIR_CONTACTS];
   geom_set(&s, CS_GEOM_SPHERE, 0.1, 0, 0, bad, qi);
-  CHECK(cs_collide_hfield(&s, &T.g, 1e-3, ch) == 0);
+  CHECK(csi_collide_hfield(&s, &T.g, 1e-3, ch) == 0);
   geom_set(&s, CS_GEOM_BOX, 0.1, 0.1, 0.1, inf, qi);
-  CHECK(cs_collide_hfield(&s, &T.g, 1e-3, ch) == 0);
+  CHECK(csi_collide_hfield(&s, &T.g, 1e-3, ch) == 0);
   CHECK_MSG(nonfinite == 0, "%d non-finite contact sets at cell boundaries", nonfinite);
   CHECK_MSG(outside_contacts == 0, "%d contacts outside the field", outside_contacts);
 }
@@ -645,7 +645,7 @@ static csBuilder* terrain_builder(int nrow, int ncol, const double* data, const 
   csBodySpec bs;
   cs_body_spec_default(&bs);
   bs.name = "body", bs.mass = 1;
-  cs_copy3(bs.pos, pos);
+  csi_copy3(bs.pos, pos);
   memcpy(bs.quat, quat, sizeof bs.quat);
   bs.inertia[0] = (hy * hy + hz * hz) / 3;
   bs.inertia[1] = (hx * hx + hz * hz) / 3;
@@ -791,11 +791,11 @@ static void at_rest(void) {
     double q[4];
     memcpy(q, qi, sizeof q);
     double pos[3];
-    cs_copy3(pos, cases[ci].pos);
+    csi_copy3(pos, cases[ci].pos);
     if (cases[ci].field == 1) {
       /* slope 0.2 / 2 = 0.1: the box resting on it, rotated to match */
       double ang = atan(0.1), ax[3] = {0, 1, 0};
-      cs_axisangle2quat(q, ax, -ang);
+      csi_axisangle2quat(q, ax, -ang);
       double n[3] = {-sin(ang), 0, cos(ang)};
       double foot = 0.2 * (pos[0] + 1) / 2;
       pos[2] = foot;
@@ -892,9 +892,9 @@ static void mjcf_good(void) {
   if (d->ncon >= 1) {
     const csContact* c = d->contact;
     double a = 0.5 * 0.75 / 11, bb = 0.5 * 4 / 11, nrm[3] = {a, bb, -1}, p[3];
-    cs_normalize3(nrm);
-    cs_copy3(p, c->pos);
-    cs_addscl3(p, c->frame, 0.5 * c->dist);
+    csi_normalize3(nrm);
+    csi_copy3(p, c->pos);
+    csi_addscl3(p, c->frame, 0.5 * c->dist);
     CHECK(c->geom[1] == g);
     CHECK_NEAR(p[2], a * (p[0] + 2) + bb * (p[1] + 1) - 0.1, 1e-12);
     CHECK_MSG(ndiff(c->frame, nrm) < 1e-12, "normal off by %g", ndiff(c->frame, nrm));

@@ -43,8 +43,8 @@ static void note(double* e, double v) {
 
 static double dist3(const double* a, const double* b) {
   double d[3];
-  cs_sub3(d, a, b);
-  return cs_norm3(d);
+  csi_sub3(d, a, b);
+  return csi_norm3(d);
 }
 
 /* ------------------------------------------------------------------------ random poses */
@@ -55,7 +55,7 @@ static void rand_vec(double* v, double lo, double hi) {
 
 static void rand_dir(double* v) {
   for (int k = 0; k < 3; k++) v[k] = cs_test_gauss();
-  if (cs_normalize3(v) == 0) v[0] = 1, v[1] = v[2] = 0;
+  if (csi_normalize3(v) == 0) v[0] = 1, v[1] = v[2] = 0;
 }
 
 static void col(double* r, const double* mat, int k) {
@@ -68,23 +68,23 @@ static void set_col(double* mat, int k, const double* v) {
 
 /* --------------------------------------------------------- reference geometry (tests) */
 
-static void to_local(double* r, const csCollGeom* g, const double* x) {
+static void to_local(double* r, const csiCollGeom* g, const double* x) {
   double d[3];
-  cs_sub3(d, x, g->pos);
-  cs_mulmat3tvec(r, g->mat, d);
+  csi_sub3(d, x, g->pos);
+  csi_mulmat3tvec(r, g->mat, d);
 }
 
 /* distance from x to the segment c + s u, |s| <= h */
 static double pt_seg(const double* x, const double* c, const double* u, double h) {
   double d[3], q[3];
-  cs_sub3(d, x, c);
-  double s = cs_dot3(d, u);
+  csi_sub3(d, x, c);
+  double s = csi_dot3(d, u);
   s = s < -h ? -h : (s > h ? h : s);
   for (int k = 0; k < 3; k++) q[k] = c[k] + s * u[k];
   return dist3(x, q);
 }
 
-static double pt_capsule_axis(const double* x, const csCollGeom* g) {
+static double pt_capsule_axis(const double* x, const csiCollGeom* g) {
   double u[3];
   col(u, g->mat, 2);
   return pt_seg(x, g->pos, u, g->size[1]);
@@ -92,7 +92,7 @@ static double pt_capsule_axis(const double* x, const csCollGeom* g) {
 
 /* signed distance to a box: outside the Euclidean distance, inside minus the distance to
    the nearest face */
-static double box_sdf(const double* x, const csCollGeom* g) {
+static double box_sdf(const double* x, const csiCollGeom* g) {
   double l[3], o = 0, in = -INFINITY;
   to_local(l, g, x);
   for (int k = 0; k < 3; k++) {
@@ -119,10 +119,10 @@ static double ternary_min(fn1 f, const void* ctx, double lo, double hi) {
 }
 
 typedef struct {
-  const csCollGeom *a, *b;
+  const csiCollGeom *a, *b;
 } pairctx;
 
-static void capsule_point(double* x, const csCollGeom* g, double s) {
+static void capsule_point(double* x, const csiCollGeom* g, double s) {
   for (int k = 0; k < 3; k++) x[k] = g->pos[k] + s * g->mat[3 * k + 2];
 }
 
@@ -141,49 +141,49 @@ static double f_segbox(double s, const void* ctx) {
   return d > 0 ? d : 0;
 }
 
-static double ref_segseg(const csCollGeom* a, const csCollGeom* b) {
+static double ref_segseg(const csiCollGeom* a, const csiCollGeom* b) {
   pairctx c = {a, b};
   return ternary_min(f_segseg, &c, -a->size[1], a->size[1]);
 }
 
-static double ref_segbox(const csCollGeom* a, const csCollGeom* b) {
+static double ref_segbox(const csiCollGeom* a, const csiCollGeom* b) {
   pairctx c = {a, b};
   return ternary_min(f_segbox, &c, -a->size[1], a->size[1]);
 }
 
-static void box_corner(double* x, const csCollGeom* g, int i) {
+static void box_corner(double* x, const csiCollGeom* g, int i) {
   double l[3];
   for (int k = 0; k < 3; k++) l[k] = ((i >> k) & 1 ? -1.0 : 1.0) * g->size[k];
-  cs_mulmat3vec(x, g->mat, l);
-  cs_add3(x, x, g->pos);
+  csi_mulmat3vec(x, g->mat, l);
+  csi_add3(x, x, g->pos);
 }
 
 /* support h(L) = max over the shape of L.x, by brute force over corners / ends */
-static double support(const csCollGeom* g, const double* L) {
+static double support(const csiCollGeom* g, const double* L) {
   double m = -INFINITY, x[3];
   if (g->type == CS_GEOM_BOX) {
     for (int i = 0; i < 8; i++) {
       box_corner(x, g, i);
-      m = fmax(m, cs_dot3(L, x));
+      m = fmax(m, csi_dot3(L, x));
     }
   } else { /* capsule */
     for (int i = -1; i <= 1; i += 2) {
       capsule_point(x, g, i * g->size[1]);
-      m = fmax(m, cs_dot3(L, x) + g->size[0]);
+      m = fmax(m, csi_dot3(L, x) + g->size[0]);
     }
   }
   return m;
 }
 
 /* overlap of a and b along unit L: how far b must move along L to separate */
-static double overlap(const csCollGeom* a, const csCollGeom* b, const double* L) {
+static double overlap(const csiCollGeom* a, const csiCollGeom* b, const double* L) {
   double mL[3] = {-L[0], -L[1], -L[2]};
   return support(a, L) + support(b, mL);
 }
 
 /* the candidate separating axes of a (box or capsule) and a box b: face normals and cross
    products of edge directions (nearly parallel pairs skipped) */
-static int sat_axes(const csCollGeom* a, const csCollGeom* b, double ax[15][3]) {
+static int sat_axes(const csiCollGeom* a, const csiCollGeom* b, double ax[15][3]) {
   int n = 0;
   double da[3][3], db[3][3];
   int na = a->type == CS_GEOM_BOX ? 3 : 1;
@@ -192,13 +192,13 @@ static int sat_axes(const csCollGeom* a, const csCollGeom* b, double ax[15][3]) 
     for (int k = 0; k < 3; k++) col(da[k], a->mat, k);
   else
     col(da[0], a->mat, 2);
-  for (int k = 0; k < 3; k++) cs_copy3(ax[n++], db[k]);
+  for (int k = 0; k < 3; k++) csi_copy3(ax[n++], db[k]);
   if (na == 3)
-    for (int k = 0; k < 3; k++) cs_copy3(ax[n++], da[k]);
+    for (int k = 0; k < 3; k++) csi_copy3(ax[n++], da[k]);
   for (int i = 0; i < na; i++)
     for (int j = 0; j < 3; j++) {
-      cs_cross3(ax[n], da[i], db[j]);
-      if (cs_normalize3(ax[n]) > 1e-6) n++;
+      csi_cross3(ax[n], da[i], db[j]);
+      if (csi_normalize3(ax[n]) > 1e-6) n++;
     }
   return n;
 }
@@ -208,14 +208,14 @@ static int sat_axes(const csCollGeom* a, const csCollGeom* b, double ax[15][3]) 
 static int n_normal_fail = 0;
 
 static void check_common(int pair, const csContact* con, int nc, double margin) {
-  CHECK_MSG(nc >= 0 && nc <= CS_MAX_PAIR_CONTACTS, "%s: %d contacts", pair_name[pair], nc);
+  CHECK_MSG(nc >= 0 && nc <= CSI_MAX_PAIR_CONTACTS, "%s: %d contacts", pair_name[pair], nc);
   for (int i = 0; i < nc; i++) {
     const csContact* c = con + i;
     int finite = isfinite(c->dist) && isfinite(c->pos[0]) && isfinite(c->pos[1]) &&
                  isfinite(c->pos[2]) && isfinite(c->frame[0]) && isfinite(c->frame[1]) &&
                  isfinite(c->frame[2]);
     CHECK_MSG(finite, "%s: non-finite contact", pair_name[pair]);
-    double nn = cs_norm3(c->frame);
+    double nn = csi_norm3(c->frame);
     note(&err_prop[pair], fabs(nn - 1));
     if (!(fabs(nn - 1) <= 1e-12) && n_normal_fail++ < 5)
       CHECK_MSG(0, "%s: |n| = %.17g", pair_name[pair], nn);
@@ -247,9 +247,9 @@ static int deepest(const csContact* con, int nc) {
    by a grid vector, so that the translated inputs are the same numbers up to the shift
    and the comparison is not blurred by rounding the sums (which near-coincident centres
    would amplify into the normal). */
-static void check_translate(int pair, csCollideFn fn, const csCollGeom* a, const csCollGeom* b,
+static void check_translate(int pair, csCollideFn fn, const csiCollGeom* a, const csiCollGeom* b,
                             double margin) {
-  csCollGeom a1 = *a, b1 = *b, a2, b2;
+  csiCollGeom a1 = *a, b1 = *b, a2, b2;
   double T[3], grid = 1.0 / 1048576.0;
   for (int k = 0; k < 3; k++) {
     a1.pos[k] = round(a1.pos[k] / grid) * grid;
@@ -257,16 +257,16 @@ static void check_translate(int pair, csCollideFn fn, const csCollGeom* a, const
     T[k] = round(cs_test_uniform(-10, 10) / grid) * grid;
   }
   a2 = a1, b2 = b1;
-  cs_add3(a2.pos, a2.pos, T);
-  cs_add3(b2.pos, b2.pos, T);
-  csContact c1[CS_MAX_PAIR_CONTACTS], c2[CS_MAX_PAIR_CONTACTS];
+  csi_add3(a2.pos, a2.pos, T);
+  csi_add3(b2.pos, b2.pos, T);
+  csContact c1[CSI_MAX_PAIR_CONTACTS], c2[CSI_MAX_PAIR_CONTACTS];
   int n1 = fn(&a1, &b1, margin, c1);
   int n2 = fn(&a2, &b2, margin, c2);
   CHECK_MSG(n2 == n1, "%s translated: %d contacts, %d before", pair_name[pair], n2, n1);
   if (n2 != n1) return;
   for (int i = 0; i < n1; i++) {
     double p[3], e = fabs(c2[i].dist - c1[i].dist);
-    cs_sub3(p, c2[i].pos, T);
+    csi_sub3(p, c2[i].pos, T);
     e = fmax(e, dist3(p, c1[i].pos));
     e = fmax(e, dist3(c2[i].frame, c1[i].frame));
     note(&err_prop[pair], e);
@@ -278,9 +278,9 @@ static void check_translate(int pair, csCollideFn fn, const csCollGeom* a, const
 
 /* Swapping a and b (same type) flips every normal and keeps the points and distances; the
    contacts are compared as sets. */
-static void check_swap(int pair, csCollideFn fn, const csCollGeom* a, const csCollGeom* b,
+static void check_swap(int pair, csCollideFn fn, const csiCollGeom* a, const csiCollGeom* b,
                        double margin, const csContact* con, int nc) {
-  csContact c2[CS_MAX_PAIR_CONTACTS];
+  csContact c2[CSI_MAX_PAIR_CONTACTS];
   int n2 = fn(b, a, margin, c2);
   CHECK_MSG(n2 == nc, "%s swapped: %d contacts, %d before", pair_name[pair], n2, nc);
   if (n2 != nc) return;
@@ -288,9 +288,9 @@ static void check_swap(int pair, csCollideFn fn, const csCollGeom* a, const csCo
     double best = INFINITY;
     for (int j = 0; j < n2; j++) {
       double fl[3];
-      cs_add3(fl, c2[j].frame, con[i].frame);
+      csi_add3(fl, c2[j].frame, con[i].frame);
       double e =
-          fmax(fabs(c2[j].dist - con[i].dist), fmax(dist3(c2[j].pos, con[i].pos), cs_norm3(fl)));
+          fmax(fabs(c2[j].dist - con[i].dist), fmax(dist3(c2[j].pos, con[i].pos), csi_norm3(fl)));
       best = fmin(best, e);
     }
     note(&err_prop[pair], best);
@@ -301,31 +301,31 @@ static void check_swap(int pair, csCollideFn fn, const csCollGeom* a, const csCo
 /* --------------------------------------------------------------------------- plane-* */
 
 /* A plane at a random pose and a point c placed at height hgt above it. */
-static void plane_and_height(csCollGeom* pl, double* c, double hgt) {
+static void plane_and_height(csiCollGeom* pl, double* c, double hgt) {
   double P[3], R[9], n[3], d[3];
   rand_vec(P, -1, 1);
   cs_test_random_rot(R);
   cs_test_geom(pl, CS_GEOM_PLANE, 0, 0, 0, P, R);
   col(n, R, 2);
   rand_vec(c, -2, 2);
-  cs_sub3(d, c, P);
-  double z = cs_dot3(n, d);
+  csi_sub3(d, c, P);
+  double z = csi_dot3(n, d);
   for (int k = 0; k < 3; k++) c[k] += (hgt - z) * n[k];
 }
 
 static void test_plane_sphere(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom pl, sp;
+    csiCollGeom pl, sp;
     double c[3], R[9], n[3], d[3];
     double r = cs_test_uniform(0.05, 1), margin = cs_test_uniform(0, 0.1);
     plane_and_height(&pl, c, cs_test_uniform(-r, r + 0.3));
     cs_test_random_rot(R);
     cs_test_geom(&sp, CS_GEOM_SPHERE, r, 0, 0, c, R);
     col(n, pl.mat, 2);
-    cs_sub3(d, c, pl.pos);
-    double ex = cs_dot3(n, d) - r; /* closed form */
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_plane_sphere(&pl, &sp, margin, con);
+    csi_sub3(d, c, pl.pos);
+    double ex = csi_dot3(n, d) - r; /* closed form */
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_plane_sphere(&pl, &sp, margin, con);
     check_common(P_PS, con, nc, margin);
     if (ex > margin) {
       CHECK(nc == 0);
@@ -338,13 +338,13 @@ static void test_plane_sphere(void) {
     double e = fmax(fabs(con[0].dist - ex), fmax(dist3(con[0].frame, n), dist3(con[0].pos, pos)));
     note(&err_closed[P_PS], e);
     CHECK_MSG(e <= TOL, "plane-sphere pose %d: error %g", it, e);
-    check_translate(P_PS, cs_collide_plane_sphere, &pl, &sp, margin);
+    check_translate(P_PS, csi_collide_plane_sphere, &pl, &sp, margin);
   }
 }
 
 static void test_plane_capsule(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom pl, cp;
+    csiCollGeom pl, cp;
     double c[3], R[9], n[3], u[3];
     double r = cs_test_uniform(0.05, 0.5), margin = cs_test_uniform(0, 0.1);
     double h = it % 20 == 0 ? 0 : cs_test_uniform(0.01, 1);
@@ -359,15 +359,15 @@ static void test_plane_capsule(void) {
     for (int i = 0; i < (h > 0 ? 2 : 1); i++) {
       double d[3];
       for (int k = 0; k < 3; k++) ends[i][k] = c[k] + (i ? -h : h) * u[k];
-      cs_sub3(d, ends[i], pl.pos);
-      double z = cs_dot3(n, d) - r;
+      csi_sub3(d, ends[i], pl.pos);
+      double z = csi_dot3(n, d) - r;
       if (z > margin) continue;
       ex[nex] = z;
       for (int k = 0; k < 3; k++) epos[nex][k] = ends[i][k] - (r + 0.5 * z) * n[k];
       nex++;
     }
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_plane_capsule(&pl, &cp, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_plane_capsule(&pl, &cp, margin, con);
     check_common(P_PC, con, nc, margin);
     CHECK_MSG(nc == nex, "plane-capsule pose %d: %d contacts, expected %d", it, nc, nex);
     if (nc != nex) continue;
@@ -382,16 +382,16 @@ static void test_plane_capsule(void) {
     if (nc > 0) {
       /* the deepest is the closed form n.(c - p) - h |n.u| - r */
       double d[3];
-      cs_sub3(d, c, pl.pos);
-      double dz = cs_dot3(n, d) - h * fabs(cs_dot3(n, u)) - r;
+      csi_sub3(d, c, pl.pos);
+      double dz = csi_dot3(n, d) - h * fabs(csi_dot3(n, u)) - r;
       CHECK_NEAR(con[deepest(con, nc)].dist, dz, TOL);
     }
-    check_translate(P_PC, cs_collide_plane_capsule, &pl, &cp, margin);
+    check_translate(P_PC, csi_collide_plane_capsule, &pl, &cp, margin);
   }
 }
 
 /* every contact's b point on the rim of the cylinder, a point on the plane */
-static void check_cyl_points(const csCollGeom* pl, const csCollGeom* cy, const csContact* con,
+static void check_cyl_points(const csiCollGeom* pl, const csiCollGeom* cy, const csContact* con,
                              int nc) {
   double n[3];
   col(n, pl->mat, 2);
@@ -399,9 +399,9 @@ static void check_cyl_points(const csCollGeom* pl, const csCollGeom* cy, const c
     double pa[3], pb[3], l[3], d[3];
     surf_points(con + i, pa, pb);
     to_local(l, cy, pb);
-    cs_sub3(d, pa, pl->pos);
+    csi_sub3(d, pa, pl->pos);
     double e = fmax(fabs(fabs(l[2]) - cy->size[1]), fabs(hypot(l[0], l[1]) - cy->size[0]));
-    e = fmax(e, fabs(cs_dot3(n, d)));
+    e = fmax(e, fabs(csi_dot3(n, d)));
     e = fmax(e, dist3(con[i].frame, n));
     note(&err_prop[P_PCY], e);
     CHECK_MSG(e <= TOL, "plane-cylinder: contact off the rim / plane by %g", e);
@@ -410,7 +410,7 @@ static void check_cyl_points(const csCollGeom* pl, const csCollGeom* cy, const c
 
 static void test_plane_cylinder(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom pl, cy;
+    csiCollGeom pl, cy;
     double c[3], R[9], n[3], u[3], d[3];
     double r = cs_test_uniform(0.05, 0.5), h = cs_test_uniform(0.02, 1);
     double margin = cs_test_uniform(0, 0.1);
@@ -419,11 +419,11 @@ static void test_plane_cylinder(void) {
     cs_test_geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
     col(n, pl.mat, 2);
     col(u, R, 2);
-    cs_sub3(d, c, pl.pos);
-    double na = cs_dot3(n, u);
-    double ex = cs_dot3(n, d) - h * fabs(na) - r * sqrt(fmax(0, 1 - na * na));
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_plane_cylinder(&pl, &cy, margin, con);
+    csi_sub3(d, c, pl.pos);
+    double na = csi_dot3(n, u);
+    double ex = csi_dot3(n, d) - h * fabs(na) - r * sqrt(fmax(0, 1 - na * na));
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_plane_cylinder(&pl, &cy, margin, con);
     check_common(P_PCY, con, nc, margin);
     CHECK(nc <= 4);
     if (ex > margin) {
@@ -437,30 +437,30 @@ static void test_plane_cylinder(void) {
     CHECK_MSG(e <= TOL, "plane-cylinder pose %d: deepest %.17g, closed form %.17g", it,
               con[deepest(con, nc)].dist, ex);
     check_cyl_points(&pl, &cy, con, nc);
-    check_translate(P_PCY, cs_collide_plane_cylinder, &pl, &cy, margin);
+    check_translate(P_PCY, csi_collide_plane_cylinder, &pl, &cy, margin);
   }
 
   /* standing on a cap (upright, either way up, any spin): a square of 4 rim points */
   for (int it = 0; it < 1000; it++) {
-    csCollGeom pl, cy;
+    csiCollGeom pl, cy;
     double c[3], R[9], Rz[9], q[4], z[3] = {0, 0, 1}, x[3] = {1, 0, 0}, n[3];
     double r = cs_test_uniform(0.05, 0.5), h = cs_test_uniform(0.02, 1);
     double margin = cs_test_uniform(0, 0.1), g = cs_test_uniform(-0.05, margin);
     plane_and_height(&pl, c, h + g);
-    cs_axisangle2quat(q, z, cs_test_uniform(-M_PI, M_PI));
-    cs_quat2mat(Rz, q);
-    cs_mulmat3(R, pl.mat, Rz);
+    csi_axisangle2quat(q, z, cs_test_uniform(-M_PI, M_PI));
+    csi_quat2mat(Rz, q);
+    csi_mulmat3(R, pl.mat, Rz);
     if (it % 2) { /* upside down: the -z cap rests */
       double Rx[9], R2[9];
-      cs_axisangle2quat(q, x, M_PI);
-      cs_quat2mat(Rx, q);
-      cs_mulmat3(R2, R, Rx);
+      csi_axisangle2quat(q, x, M_PI);
+      csi_quat2mat(Rx, q);
+      csi_mulmat3(R2, R, Rx);
       memcpy(R, R2, sizeof R);
     }
     cs_test_geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
     col(n, pl.mat, 2);
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_plane_cylinder(&pl, &cy, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_plane_cylinder(&pl, &cy, margin, con);
     check_common(P_PCY, con, nc, margin);
     CHECK_MSG(nc == 4, "plane-cylinder upright: %d contacts", nc);
     if (nc != 4) continue;
@@ -469,7 +469,7 @@ static void test_plane_cylinder(void) {
     for (int k = 0; k < 3; k++) bottom[k] = c[k] - h * n[k];
     for (int i = 0; i < 4; i++) {
       surf_points(con + i, pa, pb[i]);
-      cs_addscl3(cen, pb[i], 0.25);
+      csi_addscl3(cen, pb[i], 0.25);
       note(&err_closed[P_PCY], fabs(con[i].dist - g));
       CHECK_NEAR(con[i].dist, g, TOL);
     }
@@ -483,7 +483,7 @@ static void test_plane_cylinder(void) {
 
   /* lying on its side: the two ends of the contact line */
   for (int it = 0; it < 1000; it++) {
-    csCollGeom pl, cy;
+    csiCollGeom pl, cy;
     double c[3], R[9], n[3], t0[3], t1[3], a[3], y[3];
     double r = cs_test_uniform(0.15, 0.5), h = cs_test_uniform(0.02, 1);
     double margin = cs_test_uniform(0, 0.1), g = cs_test_uniform(-0.05, margin);
@@ -493,11 +493,11 @@ static void test_plane_cylinder(void) {
     col(t1, pl.mat, 1);
     double ph = cs_test_uniform(-M_PI, M_PI);
     for (int k = 0; k < 3; k++) a[k] = cos(ph) * t0[k] + sin(ph) * t1[k];
-    cs_cross3(y, a, n);
+    csi_cross3(y, a, n);
     set_col(R, 0, n), set_col(R, 1, y), set_col(R, 2, a); /* n x y = a */
     cs_test_geom(&cy, CS_GEOM_CYLINDER, r, h, 0, c, R);
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_plane_cylinder(&pl, &cy, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_plane_cylinder(&pl, &cy, margin, con);
     check_common(P_PCY, con, nc, margin);
     CHECK_MSG(nc == 2, "plane-cylinder lying: %d contacts", nc);
     if (nc != 2) continue;
@@ -512,7 +512,7 @@ static void test_plane_cylinder(void) {
 
 static void test_plane_box(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom pl, bx;
+    csiCollGeom pl, bx;
     double c[3], R[9], n[3], e[3];
     rand_vec(e, 0.05, 1);
     double margin = cs_test_uniform(0, 0.1);
@@ -524,8 +524,8 @@ static void test_plane_box(void) {
     double zc[8], zmin = INFINITY, x[3], d[3];
     for (int i = 0; i < 8; i++) {
       box_corner(x, &bx, i);
-      cs_sub3(d, x, pl.pos);
-      zmin = fmin(zmin, cs_dot3(n, d));
+      csi_sub3(d, x, pl.pos);
+      zmin = fmin(zmin, csi_dot3(n, d));
     }
     double lift = cs_test_uniform(-0.3, 0.3) - zmin;
     for (int k = 0; k < 3; k++) bx.pos[k] += lift * n[k];
@@ -533,16 +533,16 @@ static void test_plane_box(void) {
     int nin = 0;
     for (int i = 0; i < 8; i++) {
       box_corner(x, &bx, i);
-      cs_sub3(d, x, pl.pos);
-      double z = cs_dot3(n, d);
+      csi_sub3(d, x, pl.pos);
+      double z = csi_dot3(n, d);
       if (z > margin) continue;
       int j = nin++;
       while (j > 0 && zc[j - 1] > z) zc[j] = zc[j - 1], j--;
       zc[j] = z;
     }
     int nex = nin > 4 ? 4 : nin;
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_plane_box(&pl, &bx, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_plane_box(&pl, &bx, margin, con);
     check_common(P_PB, con, nc, margin);
     CHECK_MSG(nc == nex, "plane-box pose %d: %d contacts, expected %d", it, nc, nex);
     if (nc != nex) continue;
@@ -555,8 +555,8 @@ static void test_plane_box(void) {
         box_corner(x, &bx, j);
         best = fmin(best, dist3(x, pb));
       }
-      cs_sub3(d, pa, pl.pos);
-      double e2 = fmax(best, fmax(fabs(cs_dot3(n, d)), dist3(con[i].frame, n)));
+      csi_sub3(d, pa, pl.pos);
+      double e2 = fmax(best, fmax(fabs(csi_dot3(n, d)), dist3(con[i].frame, n)));
       note(&err_closed[P_PB], e2);
       CHECK_MSG(e2 <= TOL, "plane-box pose %d contact %d: error %g", it, i, e2);
       int j = i;
@@ -567,7 +567,7 @@ static void test_plane_box(void) {
       note(&err_closed[P_PB], fabs(got[i] - zc[i]));
       CHECK_NEAR(got[i], zc[i], TOL);
     }
-    check_translate(P_PB, cs_collide_plane_box, &pl, &bx, margin);
+    check_translate(P_PB, csi_collide_plane_box, &pl, &bx, margin);
   }
 }
 
@@ -578,15 +578,15 @@ static void test_plane_box(void) {
 static double check_spheres(const csContact* con, const double* ca, double ra, const double* d,
                             double rb) {
   double n[3], pos[3];
-  double len = cs_norm3(d), ex = len - ra - rb;
-  cs_scl3(n, d, 1.0 / len);
+  double len = csi_norm3(d), ex = len - ra - rb;
+  csi_scl3(n, d, 1.0 / len);
   for (int k = 0; k < 3; k++) pos[k] = ca[k] + (ra + 0.5 * ex) * n[k];
   return fmax(fabs(con->dist - ex), fmax(dist3(con->frame, n), dist3(con->pos, pos)));
 }
 
 static void test_sphere_sphere(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], cb[3], R[9], u[3];
     double ra = cs_test_uniform(0.05, 1), rb = cs_test_uniform(0.05, 1);
     double margin = cs_test_uniform(0, 0.1);
@@ -599,8 +599,8 @@ static void test_sphere_sphere(void) {
     cs_test_random_rot(R);
     cs_test_geom(&b, CS_GEOM_SPHERE, rb, 0, 0, cb, R);
     double ex = dist3(ca, cb) - ra - rb;
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_sphere_sphere(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_sphere_sphere(&a, &b, margin, con);
     check_common(P_SS, con, nc, margin);
     if (ex > margin) {
       CHECK(nc == 0);
@@ -609,30 +609,30 @@ static void test_sphere_sphere(void) {
     CHECK(nc == 1);
     if (nc != 1) continue;
     double dab[3];
-    cs_sub3(dab, cb, ca);
+    csi_sub3(dab, cb, ca);
     double e = check_spheres(con, ca, ra, dab, rb);
     note(&err_closed[P_SS], e);
     CHECK_MSG(e <= TOL, "sphere-sphere pose %d: error %g", it, e);
-    check_translate(P_SS, cs_collide_sphere_sphere, &a, &b, margin);
-    check_swap(P_SS, cs_collide_sphere_sphere, &a, &b, margin, con, nc);
+    check_translate(P_SS, csi_collide_sphere_sphere, &a, &b, margin);
+    check_swap(P_SS, csi_collide_sphere_sphere, &a, &b, margin, con, nc);
   }
   /* coincident centres: some unit normal, full depth */
-  csCollGeom a, b;
+  csiCollGeom a, b;
   double c[3] = {0.3, -0.2, 0.1}, R[9];
   cs_test_random_rot(R);
   cs_test_geom(&a, CS_GEOM_SPHERE, 0.4, 0, 0, c, R);
   cs_test_geom(&b, CS_GEOM_SPHERE, 0.25, 0, 0, c, R);
-  csContact con[CS_MAX_PAIR_CONTACTS];
-  int nc = cs_collide_sphere_sphere(&a, &b, 0, con);
+  csContact con[CSI_MAX_PAIR_CONTACTS];
+  int nc = csi_collide_sphere_sphere(&a, &b, 0, con);
   check_common(P_SS, con, nc, 0);
   CHECK(nc == 1);
   CHECK_NEAR(con[0].dist, -0.65, TOL);
-  CHECK_NEAR(cs_norm3(con[0].frame), 1, 1e-15);
+  CHECK_NEAR(csi_norm3(con[0].frame), 1, 1e-15);
 }
 
 static void test_sphere_capsule(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], cb[3], R[9], u[3], v[3];
     double ra = cs_test_uniform(0.05, 1), rb = cs_test_uniform(0.05, 0.5);
     double h = it % 20 == 0 ? 0 : cs_test_uniform(0.01, 1);
@@ -648,13 +648,13 @@ static void test_sphere_capsule(void) {
     /* closed form: the clamp of the centre onto the axis */
     double dq[3], d[3];
     col(u, b.mat, 2);
-    cs_sub3(d, ca, cb);
-    double t = cs_dot3(d, u);
+    csi_sub3(d, ca, cb);
+    double t = csi_dot3(d, u);
     t = t < -h ? -h : (t > h ? h : t);
     for (int k = 0; k < 3; k++) dq[k] = t * u[k] - d[k]; /* from the centre to its clamp */
-    double ex = cs_norm3(dq) - ra - rb;
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_sphere_capsule(&a, &b, margin, con);
+    double ex = csi_norm3(dq) - ra - rb;
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_sphere_capsule(&a, &b, margin, con);
     check_common(P_SC, con, nc, margin);
     if (ex > margin) {
       CHECK(nc == 0);
@@ -665,28 +665,28 @@ static void test_sphere_capsule(void) {
     double e = check_spheres(con, ca, ra, dq, rb);
     note(&err_closed[P_SC], e);
     CHECK_MSG(e <= TOL, "sphere-capsule pose %d: error %g", it, e);
-    check_translate(P_SC, cs_collide_sphere_capsule, &a, &b, margin);
+    check_translate(P_SC, csi_collide_sphere_capsule, &a, &b, margin);
   }
   /* centre on the axis: a normal across the axis, full depth */
-  csCollGeom a, b;
+  csiCollGeom a, b;
   double c[3] = {0.1, 0.2, 0.3}, R[9], u[3], x[3];
   cs_test_random_rot(R);
   cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0.5, 0, c, R);
   col(u, R, 2);
   for (int k = 0; k < 3; k++) x[k] = c[k] + 0.3 * u[k];
   cs_test_geom(&a, CS_GEOM_SPHERE, 0.1, 0, 0, x, R);
-  csContact con[CS_MAX_PAIR_CONTACTS];
-  int nc = cs_collide_sphere_capsule(&a, &b, 0, con);
+  csContact con[CSI_MAX_PAIR_CONTACTS];
+  int nc = csi_collide_sphere_capsule(&a, &b, 0, con);
   check_common(P_SC, con, nc, 0);
   CHECK(nc == 1);
   CHECK_NEAR(con[0].dist, -0.3, TOL);
-  CHECK_NEAR(cs_dot3(con[0].frame, u), 0, 1e-15);
+  CHECK_NEAR(csi_dot3(con[0].frame, u), 0, 1e-15);
 }
 
 static void test_sphere_box(void) {
   int ninside = 0;
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], cb[3], R[9], e[3], v[3];
     double r = cs_test_uniform(0.05, 1), margin = cs_test_uniform(0, 0.1);
     rand_vec(e, 0.05, 1);
@@ -694,7 +694,7 @@ static void test_sphere_box(void) {
     cs_test_random_rot(R);
     cs_test_geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
     rand_dir(v);
-    double L = cs_test_uniform(0, cs_norm3(e) + r + 0.3);
+    double L = cs_test_uniform(0, csi_norm3(e) + r + 0.3);
     for (int k = 0; k < 3; k++) ca[k] = cb[k] + L * v[k];
     cs_test_geom(&a, CS_GEOM_SPHERE, r, 0, 0, ca, R);
     /* closed form in the box frame */
@@ -707,10 +707,10 @@ static void test_sphere_box(void) {
     }
     if (!in) {
       double dq[3];
-      cs_sub3(dq, q, l);
-      double len = cs_norm3(dq);
+      csi_sub3(dq, q, l);
+      double len = csi_norm3(dq);
       ex = len - r;
-      cs_scl3(nl, dq, 1 / len);
+      csi_scl3(nl, dq, 1 / len);
     } else {
       ninside++;
       int km = 0;
@@ -720,10 +720,10 @@ static void test_sphere_box(void) {
       nl[0] = nl[1] = nl[2] = 0;
       nl[km] = l[km] > 0 ? -1 : 1;
     }
-    cs_mulmat3vec(n, R, nl);
+    csi_mulmat3vec(n, R, nl);
     for (int k = 0; k < 3; k++) pos[k] = ca[k] + (r + 0.5 * ex) * n[k];
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_sphere_box(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_sphere_box(&a, &b, margin, con);
     check_common(P_SB, con, nc, margin);
     if (ex > margin) {
       CHECK(nc == 0);
@@ -734,7 +734,7 @@ static void test_sphere_box(void) {
     double err = fmax(fabs(con[0].dist - ex), fmax(dist3(con[0].frame, n), dist3(con[0].pos, pos)));
     note(&err_closed[P_SB], err);
     CHECK_MSG(err <= TOL, "sphere-box pose %d (%s): error %g", it, in ? "inside" : "outside", err);
-    check_translate(P_SB, cs_collide_sphere_box, &a, &b, margin);
+    check_translate(P_SB, csi_collide_sphere_box, &a, &b, margin);
   }
   CHECK(ninside > 500); /* the inside branch was exercised */
 }
@@ -742,7 +742,7 @@ static void test_sphere_box(void) {
 /* --------------------------------------------------------------------------- capsule-* */
 
 /* pa on a's capsule surface, pb on b's (capsule or box); returns the worst violation */
-static double capsule_surface_err(const csContact* c, const csCollGeom* a, const csCollGeom* b) {
+static double capsule_surface_err(const csContact* c, const csiCollGeom* a, const csiCollGeom* b) {
   double pa[3], pb[3];
   surf_points(c, pa, pb);
   double e = fabs(pt_capsule_axis(pa, a) - a->size[0]);
@@ -755,7 +755,7 @@ static double capsule_surface_err(const csContact* c, const csCollGeom* a, const
 
 static void test_capsule_capsule(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], cb[3], R[9], v[3];
     double ra = cs_test_uniform(0.05, 0.5), rb = cs_test_uniform(0.05, 0.5);
     double ha = it % 20 == 0 ? 0 : cs_test_uniform(0.01, 1);
@@ -770,8 +770,8 @@ static void test_capsule_capsule(void) {
     cs_test_random_rot(R);
     cs_test_geom(&b, CS_GEOM_CAPSULE, rb, hb, 0, cb, R);
     double ex = ref_segseg(&a, &b) - ra - rb;
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_capsule_capsule(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_capsule_capsule(&a, &b, margin, con);
     check_common(P_CC, con, nc, margin);
     if (ex > margin) {
       CHECK_MSG(nc == 0, "capsule-capsule pose %d: %d contacts at distance %g", it, nc, ex);
@@ -788,13 +788,13 @@ static void test_capsule_capsule(void) {
       note(&err_prop[P_CC], es);
       CHECK_MSG(es <= TOL, "capsule-capsule pose %d: point off the surfaces by %g", it, es);
     }
-    check_translate(P_CC, cs_collide_capsule_capsule, &a, &b, margin);
-    check_swap(P_CC, cs_collide_capsule_capsule, &a, &b, margin, con, nc);
+    check_translate(P_CC, csi_collide_capsule_capsule, &a, &b, margin);
+    check_swap(P_CC, csi_collide_capsule_capsule, &a, &b, margin, con, nc);
   }
 
   /* parallel (either way round) or collinear: two points over the axial overlap */
   for (int it = 0; it < 2000; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], cb[3], R[9], Rb[9], u[3], x[3], y[3], w[3];
     double ra = cs_test_uniform(0.05, 0.5), rb = cs_test_uniform(0.05, 0.5);
     double ha = cs_test_uniform(0.05, 1), hb = cs_test_uniform(0.05, 1);
@@ -816,8 +816,8 @@ static void test_capsule_capsule(void) {
       for (int k = 0; k < 3; k++) Rb[3 * k + 1] = -R[3 * k + 1], Rb[3 * k + 2] = -R[3 * k + 2];
     cs_test_geom(&b, CS_GEOM_CAPSULE, rb, hb, 0, cb, Rb);
     double lo = fmax(-ha, off - hb), hi = fmin(ha, off + hb), ex = D - ra - rb;
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_capsule_capsule(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_capsule_capsule(&a, &b, margin, con);
     check_common(P_CC, con, nc, margin);
     if (hi - lo < 1e-6) continue; /* touching end to end: not this case */
     CHECK_MSG(nc == 2, "capsule-capsule parallel: %d contacts", nc);
@@ -831,23 +831,23 @@ static void test_capsule_capsule(void) {
         for (int k = 0; k < 3; k++) pe[k] = ca[k] + s * u[k];
         /* the point on a's axis under the contact */
         double da[3];
-        cs_sub3(da, pa, pe);
-        best = fmin(best, fabs(cs_norm3(da) - ra) + fabs(cs_dot3(da, u)));
+        csi_sub3(da, pa, pe);
+        best = fmin(best, fabs(csi_norm3(da) - ra) + fabs(csi_dot3(da, u)));
       }
       double e = fmax(best, fabs(con[i].dist - ex));
       if (D > 0) {
         double dn[3];
-        cs_sub3(dn, con[i].frame, w);
-        e = fmax(e, cs_norm3(dn));
+        csi_sub3(dn, con[i].frame, w);
+        e = fmax(e, csi_norm3(dn));
       } else {
-        e = fmax(e, fabs(cs_dot3(con[i].frame, u)));
+        e = fmax(e, fabs(csi_dot3(con[i].frame, u)));
       }
       e = fmax(e, capsule_surface_err(con + i, &a, &b));
       note(&err_closed[P_CC], e);
       CHECK_MSG(e <= TOL, "capsule-capsule parallel %d contact %d: error %g", it, i, e);
     }
     /* collinear axes: the normal is any direction across them, chosen from the first geom */
-    if (D > 0) check_swap(P_CC, cs_collide_capsule_capsule, &a, &b, margin, con, nc);
+    if (D > 0) check_swap(P_CC, csi_collide_capsule_capsule, &a, &b, margin, con, nc);
   }
 }
 
@@ -855,16 +855,16 @@ static void capsule_frame(double* R, const double* axis) {
   /* any rotation whose z column is axis */
   double x[3], y[3], t[3] = {1, 0, 0};
   if (fabs(axis[0]) > 0.6) t[0] = 0, t[1] = 1;
-  cs_cross3(x, t, axis);
-  cs_normalize3(x);
-  cs_cross3(y, axis, x);
+  csi_cross3(x, t, axis);
+  csi_normalize3(x);
+  csi_cross3(y, axis, x);
   set_col(R, 0, x), set_col(R, 1, y), set_col(R, 2, axis);
 }
 
 static void test_capsule_box(void) {
   int nsep = 0, npen = 0;
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], cb[3], R[9], e[3], v[3];
     double r = cs_test_uniform(0.05, 0.5), h = it % 20 == 0 ? 0 : cs_test_uniform(0.01, 1);
     double margin = cs_test_uniform(0, 0.1);
@@ -873,13 +873,13 @@ static void test_capsule_box(void) {
     cs_test_random_rot(R);
     cs_test_geom(&b, CS_GEOM_BOX, e[0], e[1], e[2], cb, R);
     rand_dir(v);
-    double L = cs_test_uniform(0, cs_norm3(e) + r + h + 0.3);
+    double L = cs_test_uniform(0, csi_norm3(e) + r + h + 0.3);
     for (int k = 0; k < 3; k++) ca[k] = cb[k] + L * v[k];
     cs_test_random_rot(R);
     cs_test_geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, R);
     double D = ref_segbox(&a, &b);
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_capsule_box(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_capsule_box(&a, &b, margin, con);
     check_common(P_CB, con, nc, margin);
     for (int i = 0; i < nc; i++) {
       /* pa inside the capsule (on its surface for the deepest), pb on the box surface */
@@ -939,7 +939,7 @@ static void test_capsule_box(void) {
         CHECK_MSG(lack <= TOL, "capsule-box pose %d: contact deeper than the overlap", it);
       }
     }
-    check_translate(P_CB, cs_collide_capsule_box, &a, &b, margin);
+    check_translate(P_CB, csi_collide_capsule_box, &a, &b, margin);
   }
   printf("capsule-box random: %d separated within margin, %d intersecting\n", nsep, npen);
   CHECK(nsep > 500 && npen > 500);
@@ -947,7 +947,7 @@ static void test_capsule_box(void) {
   /* poking into a face: the deep end at depth delta under a face, the axis within 60 deg
      of the face normal. Depth delta + r, normal the face normal, point over the end. */
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double cb[3], R[9], e[3], nf[3], t1[3], t2[3], q[3], w[3], ca[3], Ra[9];
     double r = cs_test_uniform(0.05, 0.5), h = cs_test_uniform(0, 1);
     double margin = cs_test_uniform(0, 0.1);
@@ -960,35 +960,35 @@ static void test_capsule_box(void) {
     double delta = cs_test_uniform(0, 0.1 * emin);
     double lu = cs_test_uniform(-0.6, 0.6) * e[k1], lv = cs_test_uniform(-0.6, 0.6) * e[k2];
     col(nf, R, k), col(t1, R, k1), col(t2, R, k2);
-    cs_scl3(nf, nf, sg);
+    csi_scl3(nf, nf, sg);
     for (int m = 0; m < 3; m++) q[m] = cb[m] + (e[k] - delta) * nf[m] + lu * t1[m] + lv * t2[m];
     double tu = cs_test_uniform(-1, 1), tv = cs_test_uniform(-1, 1), tn = hypot(tu, tv);
     if (tn > 1) tu /= tn, tv /= tn;
     tn = cs_test_uniform(0, 1.5);
     for (int m = 0; m < 3; m++) w[m] = nf[m] + tn * (tu * t1[m] + tv * t2[m]);
-    cs_normalize3(w);
+    csi_normalize3(w);
     for (int m = 0; m < 3; m++) ca[m] = q[m] + h * w[m];
     capsule_frame(Ra, w);
     cs_test_geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, Ra);
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_capsule_box(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_capsule_box(&a, &b, margin, con);
     check_common(P_CB, con, nc, margin);
     CHECK(nc >= 1);
     if (nc < 1) continue;
     int m = deepest(con, nc);
     double ex = -delta - r, n[3], pos[3];
-    cs_scl3(n, nf, -1);
+    csi_scl3(n, nf, -1);
     for (int j = 0; j < 3; j++) pos[j] = q[j] + (r + 0.5 * ex) * n[j];
     double err = fmax(fabs(con[m].dist - ex), fmax(dist3(con[m].frame, n), dist3(con[m].pos, pos)));
     note(&err_closed[P_CB], err);
     CHECK_MSG(err <= TOL, "capsule-box poke %d: error %g (dist %.17g, expected %.17g)", it, err,
               con[m].dist, ex);
-    check_translate(P_CB, cs_collide_capsule_box, &a, &b, margin);
+    check_translate(P_CB, csi_collide_capsule_box, &a, &b, margin);
   }
 
   /* lying on a face (axis parallel to it, above or sunk into it): both ends */
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double cb[3], R[9], e[3], nf[3], t1[3], t2[3], w[3], ca[3], Ra[9];
     double r = cs_test_uniform(0.05, 0.5), margin = cs_test_uniform(0, 0.1);
     rand_vec(e, 0.05, 1);
@@ -1001,7 +1001,7 @@ static void test_capsule_box(void) {
     double g = cs_test_uniform(-r - 0.05 * emin, margin); /* gap under the capsule */
     double lu = cs_test_uniform(-0.5, 0.5) * e[k1], lv = cs_test_uniform(-0.5, 0.5) * e[k2];
     col(nf, R, k), col(t1, R, k1), col(t2, R, k2);
-    cs_scl3(nf, nf, sg);
+    csi_scl3(nf, nf, sg);
     double ph = cs_test_uniform(-M_PI, M_PI);
     for (int m = 0; m < 3; m++) {
       w[m] = cos(ph) * t1[m] + sin(ph) * t2[m];
@@ -1009,8 +1009,8 @@ static void test_capsule_box(void) {
     }
     capsule_frame(Ra, w);
     cs_test_geom(&a, CS_GEOM_CAPSULE, r, h, 0, ca, Ra);
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_capsule_box(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_capsule_box(&a, &b, margin, con);
     check_common(P_CB, con, nc, margin);
     CHECK_MSG(nc == 2, "capsule-box lying %d: %d contacts", it, nc);
     if (nc != 2) continue;
@@ -1022,12 +1022,12 @@ static void test_capsule_box(void) {
         best = fmin(best, dist3(con[i].pos, pos));
       }
       double n[3];
-      cs_scl3(n, nf, -1);
+      csi_scl3(n, nf, -1);
       double err = fmax(best, fmax(fabs(con[i].dist - g), dist3(con[i].frame, n)));
       note(&err_closed[P_CB], err);
       CHECK_MSG(err <= TOL, "capsule-box lying %d contact %d: error %g", it, i, err);
     }
-    check_translate(P_CB, cs_collide_capsule_box, &a, &b, margin);
+    check_translate(P_CB, csi_collide_capsule_box, &a, &b, margin);
   }
 }
 
@@ -1036,7 +1036,7 @@ static void test_capsule_box(void) {
 static void test_box_box_random(void) {
   int nsep = 0, npen = 0, nshallow = 0;
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], cb[3], R[9], ea[3], eb[3], v[3];
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(ea, 0.05, 1);
@@ -1045,12 +1045,12 @@ static void test_box_box_random(void) {
     cs_test_random_rot(R);
     cs_test_geom(&a, CS_GEOM_BOX, ea[0], ea[1], ea[2], ca, R);
     rand_dir(v);
-    double L = cs_test_uniform(0, cs_norm3(ea) + cs_norm3(eb) + 0.2);
+    double L = cs_test_uniform(0, csi_norm3(ea) + csi_norm3(eb) + 0.2);
     for (int k = 0; k < 3; k++) cb[k] = ca[k] + L * v[k];
     cs_test_random_rot(R);
     cs_test_geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, R);
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_box_box(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_box_box(&a, &b, margin, con);
     check_common(P_BB, con, nc, margin);
     /* the test's own separating axis test, by corner projections */
     double ax[15][3], maxsep = -INFINITY;
@@ -1106,8 +1106,8 @@ static void test_box_box_random(void) {
     } else if (con[m].dist > -ovn + TOL) {
       nshallow++;
     }
-    check_translate(P_BB, cs_collide_box_box, &a, &b, margin);
-    check_swap(P_BB, cs_collide_box_box, &a, &b, margin, con, nc);
+    check_translate(P_BB, csi_collide_box_box, &a, &b, margin);
+    check_swap(P_BB, csi_collide_box_box, &a, &b, margin, con, nc);
   }
   printf(
       "box-box random: %d intersecting, %d separated within margin (%d of them with the "
@@ -1142,7 +1142,7 @@ static void test_box_box_face(void) {
   int nvert_total = 0;
   for (int it = 0; it < NPOSE + 200; it++) {
     int aligned = it >= NPOSE; /* the last 200: identical boxes stacked exactly */
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], Ra[9], Rb[9], ea[3], eb[3];
     double margin = cs_test_uniform(0, 0.1);
     rand_vec(ea, 0.1, 1);
@@ -1155,7 +1155,7 @@ static void test_box_box_face(void) {
     double tau = aligned ? -sg : ((it / 18) % 2 ? -1 : 1);
     double n[3], u[3], w[3], bj[3], bj1[3], bj2[3];
     col(n, Ra, i), col(u, Ra, i1), col(w, Ra, i2);
-    cs_scl3(n, n, sg);
+    csi_scl3(n, n, sg);
     if (it % 2 == 0 && !aligned) { /* b's face inside a's */
       rand_vec(eb, 0.1, 1);
       eb[j1] = cs_test_uniform(0.1, 0.45) * fmin(ea[i1], ea[i2]);
@@ -1163,16 +1163,16 @@ static void test_box_box_face(void) {
     } else {
       rand_vec(eb, 0.1, 1);
     }
-    if (aligned) cs_copy3(eb, ea);
+    if (aligned) csi_copy3(eb, ea);
     double th = aligned ? 0 : cs_test_uniform(-M_PI, M_PI);
     double ou = aligned ? 0 : cs_test_uniform(-0.95, 0.95) * ea[i1];
     double ov = aligned ? 0 : cs_test_uniform(-0.95, 0.95) * ea[i2];
     if (it % 2 == 0 && !aligned) ou *= 0.4, ov *= 0.4;
     double emin = fmin(fmin(fmin(ea[0], ea[1]), ea[2]), fmin(fmin(eb[0], eb[1]), eb[2]));
     double delta = cs_test_uniform(-0.05 * emin, margin);
-    cs_scl3(bj, n, -tau);
+    csi_scl3(bj, n, -tau);
     for (int k = 0; k < 3; k++) bj1[k] = cos(th) * u[k] + sin(th) * w[k];
-    cs_cross3(bj2, bj, bj1);
+    csi_cross3(bj2, bj, bj1);
     set_col(Rb, j, bj), set_col(Rb, j1, bj1), set_col(Rb, j2, bj2);
     if (aligned) memcpy(Rb, Ra, sizeof Rb);
     double fa[3], cb[3];
@@ -1185,7 +1185,7 @@ static void test_box_box_face(void) {
     /* the expected polygon in face coordinates (u, w) about fa */
     double Ac[4][2], Bc[4][2], bc[2] = {ou, ov};
     double du[2] = {1, 0}, dv[2] = {0, 1};
-    double bu[2] = {cs_dot3(bj1, u), cs_dot3(bj1, w)}, bv[2] = {cs_dot3(bj2, u), cs_dot3(bj2, w)};
+    double bu[2] = {csi_dot3(bj1, u), csi_dot3(bj1, w)}, bv[2] = {csi_dot3(bj2, u), csi_dot3(bj2, w)};
     static const double s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
     for (int c = 0; c < 4; c++) {
       Ac[c][0] = s1[c] * ea[i1], Ac[c][1] = s2[c] * ea[i2];
@@ -1212,8 +1212,8 @@ static void test_box_box_face(void) {
     }
     nvert_total += ndistinct;
 
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_box_box(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_box_box(&a, &b, margin, con);
     check_common(P_BB, con, nc, margin);
     CHECK_MSG(nc == ndistinct, "box-box face %d: %d contacts, polygon has %d vertices", it, nc,
               ndistinct);
@@ -1221,9 +1221,9 @@ static void test_box_box_face(void) {
     for (int c = 0; c < nc; c++) {
       /* on both faces, at depth delta, halfway */
       double d[3], p2[2];
-      cs_sub3(d, con[c].pos, fa);
-      p2[0] = cs_dot3(d, u), p2[1] = cs_dot3(d, w);
-      double e = fabs(cs_dot3(d, n) - 0.5 * delta);
+      csi_sub3(d, con[c].pos, fa);
+      p2[0] = csi_dot3(d, u), p2[1] = csi_dot3(d, w);
+      double e = fabs(csi_dot3(d, n) - 0.5 * delta);
       e = fmax(e, fabs(con[c].dist - delta));
       e = fmax(e, dist3(con[c].frame, n));
       if (!in_rect(p2, zero, du, dv, ea[i1], ea[i2], TOL)) e = fmax(e, 1);
@@ -1235,16 +1235,16 @@ static void test_box_box_face(void) {
       double best = INFINITY;
       for (int c = 0; c < nc; c++) {
         double d[3];
-        cs_sub3(d, con[c].pos, fa);
-        best = fmin(best, hypot(cs_dot3(d, u) - V[p][0], cs_dot3(d, w) - V[p][1]));
+        csi_sub3(d, con[c].pos, fa);
+        best = fmin(best, hypot(csi_dot3(d, u) - V[p][0], csi_dot3(d, w) - V[p][1]));
       }
       err = fmax(err, best);
     }
     note(&err_closed[P_BB], err);
     CHECK_MSG(err <= TOL, "box-box face %d%s: error %g", it, aligned ? " (aligned)" : "", err);
     if (aligned) CHECK(nc == 4);
-    check_translate(P_BB, cs_collide_box_box, &a, &b, margin);
-    check_swap(P_BB, cs_collide_box_box, &a, &b, margin, con, nc);
+    check_translate(P_BB, csi_collide_box_box, &a, &b, margin);
+    check_swap(P_BB, csi_collide_box_box, &a, &b, margin, con, nc);
   }
   printf("box-box face: %.2f polygon vertices per pose\n", (double)nvert_total / (NPOSE + 200));
 }
@@ -1253,7 +1253,7 @@ static void test_box_box_face(void) {
    of both edges (between their two faces' normals). */
 static void test_box_box_edge(void) {
   for (int it = 0; it < NPOSE; it++) {
-    csCollGeom a, b;
+    csiCollGeom a, b;
     double ca[3], Ra[9], Rb[9], ea[3], eb[3];
     rand_vec(ea, 0.2, 1);
     rand_vec(eb, 0.2, 1);
@@ -1264,7 +1264,7 @@ static void test_box_box_edge(void) {
     double s1 = it & 8 ? -1 : 1, s2 = it & 16 ? -1 : 1;
     double ai[3], N1[3], N2[3], n[3], pA[3];
     col(ai, Ra, i), col(N1, Ra, k1), col(N2, Ra, k2);
-    cs_scl3(N1, N1, s1), cs_scl3(N2, N2, s2);
+    csi_scl3(N1, N1, s1), csi_scl3(N2, N2, s2);
     double phi = cs_test_uniform(0.25, M_PI / 2 - 0.25), lam = cs_test_uniform(-0.5, 0.5);
     for (int k = 0; k < 3; k++) {
       n[k] = cos(phi) * N1[k] + sin(phi) * N2[k];
@@ -1275,9 +1275,9 @@ static void test_box_box_edge(void) {
        -n between them */
     double psi = cs_test_uniform(0.3, M_PI - 0.3), chi = cs_test_uniform(0.25, M_PI / 2 - 0.25);
     double nxa[3], eB[3], wv[3], M1[3], M2[3];
-    cs_cross3(nxa, n, ai);
+    csi_cross3(nxa, n, ai);
     for (int k = 0; k < 3; k++) eB[k] = cos(psi) * ai[k] + sin(psi) * nxa[k];
-    cs_cross3(wv, eB, n);
+    csi_cross3(wv, eB, n);
     for (int k = 0; k < 3; k++) {
       M1[k] = -cos(chi) * n[k] + sin(chi) * wv[k];
       M2[k] = -sin(chi) * n[k] - cos(chi) * wv[k];
@@ -1292,8 +1292,8 @@ static void test_box_box_edge(void) {
     for (int k = 0; k < 3; k++)
       cb[k] = pA[k] + delta * n[k] - mu * eb[j] * eB[k] - eb[j1] * M1[k] - eb[j2] * M2[k];
     cs_test_geom(&b, CS_GEOM_BOX, eb[0], eb[1], eb[2], cb, Rb);
-    csContact con[CS_MAX_PAIR_CONTACTS];
-    int nc = cs_collide_box_box(&a, &b, margin, con);
+    csContact con[CSI_MAX_PAIR_CONTACTS];
+    int nc = csi_collide_box_box(&a, &b, margin, con);
     check_common(P_BB, con, nc, margin);
     CHECK_MSG(nc == 1, "box-box edge %d: %d contacts", it, nc);
     if (nc != 1) continue;
@@ -1303,8 +1303,8 @@ static void test_box_box_edge(void) {
         fmax(fabs(con[0].dist - delta), fmax(dist3(con[0].frame, n), dist3(con[0].pos, pos)));
     note(&err_closed[P_BB], err);
     CHECK_MSG(err <= TOL, "box-box edge %d: error %g", it, err);
-    check_translate(P_BB, cs_collide_box_box, &a, &b, margin);
-    check_swap(P_BB, cs_collide_box_box, &a, &b, margin, con, nc);
+    check_translate(P_BB, csi_collide_box_box, &a, &b, margin);
+    check_swap(P_BB, csi_collide_box_box, &a, &b, margin, con, nc);
   }
 }
 
@@ -1314,14 +1314,14 @@ static void test_box_box_edge(void) {
    or a noise direction: each must give finite, unit-normal contacts with the known depth. */
 static void test_degenerate(void) {
   double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, o[3] = {0, 0, 0}, R[9];
-  csContact con[CS_MAX_PAIR_CONTACTS];
-  csCollGeom a, b;
+  csContact con[CSI_MAX_PAIR_CONTACTS];
+  csiCollGeom a, b;
   int nc;
 
   /* sphere centre at the box centre: pushed out along the thinnest axis */
   cs_test_geom(&a, CS_GEOM_SPHERE, 0.1, 0, 0, o, I);
   cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
-  nc = cs_collide_sphere_box(&a, &b, 0, con);
+  nc = csi_collide_sphere_box(&a, &b, 0, con);
   check_common(P_SB, con, nc, 0);
   CHECK(nc == 1);
   CHECK_NEAR(con[0].dist, -0.4, 1e-15);
@@ -1332,17 +1332,17 @@ static void test_degenerate(void) {
   cs_test_random_rot(R);
   cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.5, 0, x, R);
   double q[4] = {cos(0.4), sin(0.4), 0, 0}, Q[9], R2[9], u[3], v[3], c[3];
-  cs_quat2mat(Q, q);
-  cs_mulmat3(R2, R, Q);
+  csi_quat2mat(Q, q);
+  csi_mulmat3(R2, R, Q);
   cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0.7, 0, x, R2);
-  nc = cs_collide_capsule_capsule(&a, &b, 0, con);
+  nc = csi_collide_capsule_capsule(&a, &b, 0, con);
   check_common(P_CC, con, nc, 0);
   CHECK(nc == 1);
   CHECK_NEAR(con[0].dist, -0.3, 1e-15);
   col(u, R, 2), col(v, R2, 2);
-  cs_cross3(c, u, v);
-  cs_normalize3(c);
-  CHECK_NEAR(fabs(cs_dot3(con[0].frame, c)), 1, 1e-12);
+  csi_cross3(c, u, v);
+  csi_normalize3(c);
+  CHECK_NEAR(fabs(csi_dot3(con[0].frame, c)), 1, 1e-12);
 
   /* the same axes crossing off-centre (s = 0.3 on a, t = -0.4 on b), 1e-12 apart along c:
      the normal is still exactly c (the closest points' difference would give it only to
@@ -1350,19 +1350,19 @@ static void test_degenerate(void) {
   a.pos[0] = a.pos[1] = a.pos[2] = 0.3;
   for (int k = 0; k < 3; k++) x[k] = a.pos[k] + 0.3 * u[k] + 0.4 * v[k] + 1e-12 * c[k];
   cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0.7, 0, x, R2);
-  nc = cs_collide_capsule_capsule(&a, &b, 0, con);
+  nc = csi_collide_capsule_capsule(&a, &b, 0, con);
   check_common(P_CC, con, nc, 0);
   CHECK(nc == 1);
   double dab[3];
-  cs_sub3(dab, b.pos, a.pos);
-  CHECK_NEAR(con[0].dist, cs_dot3(c, dab) - 0.3, 1e-15);
+  csi_sub3(dab, b.pos, a.pos);
+  CHECK_NEAR(con[0].dist, csi_dot3(c, dab) - 0.3, 1e-15);
   CHECK_NEAR(dist3(con[0].frame, c), 0, 1e-12);
   x[0] = x[1] = x[2] = 0;
 
   /* two zero-length capsules at one point */
   cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0, 0, x, R);
   cs_test_geom(&b, CS_GEOM_CAPSULE, 0.2, 0, 0, x, R2);
-  nc = cs_collide_capsule_capsule(&a, &b, 0, con);
+  nc = csi_collide_capsule_capsule(&a, &b, 0, con);
   check_common(P_CC, con, nc, 0);
   CHECK(nc == 1);
   CHECK_NEAR(con[0].dist, -0.3, 1e-15);
@@ -1371,7 +1371,7 @@ static void test_degenerate(void) {
   double cp[3] = {0.1, -0.05, 0.4 + 0.1 + 0.01}, Rx[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
   cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
   cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cp, Rx); /* axis along world x */
-  nc = cs_collide_capsule_box(&a, &b, 0.02, con);
+  nc = csi_collide_capsule_box(&a, &b, 0.02, con);
   check_common(P_CB, con, nc, 0.02);
   CHECK(nc == 2);
   for (int i = 0; i < nc; i++) {
@@ -1380,7 +1380,7 @@ static void test_degenerate(void) {
   }
   cp[2] = 0.4 + 0.2 + 0.1 - 0.03; /* standing, sunk 0.03 */
   cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cp, I);
-  nc = cs_collide_capsule_box(&a, &b, 0.02, con);
+  nc = csi_collide_capsule_box(&a, &b, 0.02, con);
   check_common(P_CB, con, nc, 0.02);
   CHECK(nc == 1);
   CHECK_NEAR(con[0].dist, -0.03, 1e-15);
@@ -1388,7 +1388,7 @@ static void test_degenerate(void) {
   /* zero-length capsule inside the box, nearest the -y face: 0.3 - 0.05 deep plus r */
   cp[2] = 0;
   cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0, 0, cp, I);
-  nc = cs_collide_capsule_box(&a, &b, 0, con);
+  nc = csi_collide_capsule_box(&a, &b, 0, con);
   check_common(P_CB, con, nc, 0);
   CHECK(nc == 1);
   CHECK_NEAR(con[0].dist, -0.35, 1e-15);
@@ -1400,21 +1400,21 @@ static void test_degenerate(void) {
   {
     double s2 = sqrt(0.5), ne[3] = {s2, 0, s2}, dcap[3] = {1, 1, -1}, Rc[9], R0[9], Rw[9];
     double edge[3] = {0.5, 0.1, 0.4}, cl[3], cw[3], bp[3] = {0.3, -0.7, 0.2}, nx[3];
-    cs_normalize3(dcap);
+    csi_normalize3(dcap);
     capsule_frame(Rc, dcap);
     cs_test_random_rot(R0);
-    cs_mulmat3(Rw, R0, Rc);
+    csi_mulmat3(Rw, R0, Rc);
     for (int k = 0; k < 3; k++) cl[k] = edge[k] + (0.1 + 1e-11) * ne[k];
-    cs_mulmat3vec(cw, R0, cl);
-    cs_add3(cw, cw, bp);
+    csi_mulmat3vec(cw, R0, cl);
+    csi_add3(cw, cw, bp);
     cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, bp, R0);
     cs_test_geom(&a, CS_GEOM_CAPSULE, 0.1, 0.2, 0, cw, Rw);
-    nc = cs_collide_capsule_box(&a, &b, 1e-10, con);
+    nc = csi_collide_capsule_box(&a, &b, 1e-10, con);
     check_common(P_CB, con, nc, 1e-10);
     CHECK(nc == 1);
     CHECK_NEAR(con[0].dist, 1e-11, 1e-14); /* the construction's own rounding */
-    cs_mulmat3vec(nx, R0, ne);
-    cs_scl3(nx, nx, -1);
+    csi_mulmat3vec(nx, R0, ne);
+    csi_scl3(nx, nx, -1);
     CHECK_NEAR(dist3(con[0].frame, nx), 0, 1e-12);
     cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, o, I);
   }
@@ -1423,7 +1423,7 @@ static void test_degenerate(void) {
   cs_test_random_rot(R);
   cs_test_geom(&a, CS_GEOM_BOX, 0.5, 0.3, 0.4, c, R);
   cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, c, R);
-  nc = cs_collide_box_box(&a, &b, 0, con);
+  nc = csi_collide_box_box(&a, &b, 0, con);
   check_common(P_BB, con, nc, 0);
   CHECK(nc == 4);
   for (int i = 0; i < nc; i++) CHECK_NEAR(con[i].dist, -0.6, 1e-14);
@@ -1432,7 +1432,7 @@ static void test_degenerate(void) {
   cs_test_geom(&a, CS_GEOM_PLANE, 0, 0, 0, o, I);
   double cb[3] = {0.3, 0.2, 0.4};
   cs_test_geom(&b, CS_GEOM_BOX, 0.5, 0.3, 0.4, cb, I);
-  nc = cs_collide_plane_box(&a, &b, 0.1, con);
+  nc = csi_collide_plane_box(&a, &b, 0.1, con);
   check_common(P_PB, con, nc, 0.1);
   CHECK(nc == 4);
   for (int i = 0; i < nc; i++) CHECK(con[i].dist == 0 && con[i].pos[2] == 0);

@@ -268,22 +268,22 @@ static void test_projections(void) {
     for (int dual = 0; dual < 2; dual++) {
       double px[3], ppx[3];
       if (dual) {
-        csu_project_dual_cone(x, mu, px);
-        csu_project_dual_cone(px, mu, ppx);
+        csi_project_dual_cone(x, mu, px);
+        csi_project_dual_cone(px, mu, ppx);
       } else {
-        csu_project_cone(x, mu, px);
-        csu_project_cone(px, mu, ppx);
+        csi_project_cone(x, mu, px);
+        csi_project_cone(px, mu, ppx);
       }
-      double d = csu_dist_cone(px, mu);
-      if (dual) d = csu_dist_dual_cone(px, mu);
+      double d = csi_dist_cone(px, mu);
+      if (dual) d = csi_dist_dual_cone(px, mu);
       double xn = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
       CHECK_MSG(d <= 1e-15 * (1 + mu) * xn, "P(x) not in the cone: %g", d);
       double q[3] = {x[0] - px[0], x[1] - px[1], x[2] - px[2]};
       /* Moreau: x - P_K(x) lies in the polar cone -K* and is orthogonal to P_K(x) */
       double mq[3] = {-q[0], -q[1], -q[2]};
-      double dpolar = dual ? csu_dist_cone(mq, mu) : csu_dist_dual_cone(mq, mu);
+      double dpolar = dual ? csi_dist_cone(mq, mu) : csi_dist_dual_cone(mq, mu);
       double orth = fabs(q[0] * px[0] + q[1] * px[1] + q[2] * px[2]);
-      double dist = dual ? csu_dist_dual_cone(x, mu) : csu_dist_cone(x, mu);
+      double dist = dual ? csi_dist_dual_cone(x, mu) : csi_dist_cone(x, mu);
       double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
       double e = fmax(fmax(dpolar, orth), fabs(dist - qn));
       for (int k = 0; k < 3; k++) e = fmax(e, fabs(ppx[k] - px[k]));
@@ -295,14 +295,14 @@ static void test_projections(void) {
   printf("projections: worst Moreau/idempotence/distance defect %.3g\n", worst);
   /* mu = 0 exactly: the ray and the half-space */
   double x[3] = {-1, 2, 3}, y[3];
-  csu_project_cone(x, 0, y);
+  csi_project_cone(x, 0, y);
   CHECK(y[0] == 0 && y[1] == 0 && y[2] == 0);
-  csu_project_dual_cone(x, 0, y);
+  csi_project_dual_cone(x, 0, y);
   CHECK(y[0] == 0 && y[1] == 2 && y[2] == 3);
   double z[3] = {4, 2, 3};
-  csu_project_cone(z, 0, y);
+  csi_project_cone(z, 0, y);
   CHECK(y[0] == 4 && y[1] == 0 && y[2] == 0);
-  CHECK(csu_dist_cone(z, 0) == hypot(2, 3) && csu_dist_dual_cone(x, 0) == 1);
+  CHECK(csi_dist_cone(z, 0) == hypot(2, 3) && csi_dist_dual_cone(x, 0) == 1);
 }
 
 /* ---------------------------------------------------------------- contact frame */

@@ -93,7 +93,7 @@ static mjModel* mujoco_load_xml(const char* path) {
 }
 
 /* ------------------------------------------------------------------ structure checks */
-static int cs_to_mj_jnt_type(int t) {
+static int to_mj_jnt_type(int t) {
   switch (t) {
     case CS_JNT_FREE: return mjJNT_FREE;
     case CS_JNT_BALL: return mjJNT_BALL;
@@ -116,7 +116,7 @@ static int check_layout(const csModel* m, const mjModel* mm, const char* label) 
     int j = m->dof_jnt[i], jm = mm->dof_jntid[i];
     const char* a = nz(cs_id2name(m, "joint", j));
     const char* b = nz(mj_id2name(mm, mjOBJ_JOINT, jm));
-    if (strcmp(a, b) != 0 || cs_to_mj_jnt_type(m->jnt_type[j]) != mm->jnt_type[jm] ||
+    if (strcmp(a, b) != 0 || to_mj_jnt_type(m->jnt_type[j]) != mm->jnt_type[jm] ||
         m->jnt_qposadr[j] != mm->jnt_qposadr[jm] || m->jnt_dofadr[j] != mm->jnt_dofadr[jm]) {
       fprintf(stderr,
               "%s: DOF ORDER MISMATCH at dof %d: ours joint '%s' (type %d, qposadr %d), "
@@ -131,7 +131,7 @@ static int check_layout(const csModel* m, const mjModel* mm, const char* label) 
 }
 
 /* Mass of the moving bodies (subtrees attached through at least one dof). */
-static double cs_moving_mass(const csModel* m) {
+static double moving_mass(const csModel* m) {
   double s = 0;
   for (int b = 1; b < m->nbody; b++)
     if (m->body_lastdof[b] >= 0) s += m->body_mass[b];
@@ -156,7 +156,7 @@ typedef struct {
 static void compare_mh(const csModel* m, const mjModel* mm, MhResult* r, int check) {
   int nv = m->nv;
   r->ran = 1;
-  r->mass_ours = cs_moving_mass(m);
+  r->mass_ours = moving_mass(m);
   r->mass_mj = mj_moving_mass(mm);
   if (check)
     CHECK_MSG(fabs(r->mass_ours - r->mass_mj) <= 1e-12 * fmax(1, r->mass_mj),

@@ -314,7 +314,7 @@ static void rand_problem(Problem* P, int cat) {
 static void test_rot_table(void) {
   double a = 1e-2, c, s;
   int k = 0;
-  while (csu_bisection_rot_table(k, &c, &s)) {
+  while (csi_bisection_rot_table(k, &c, &s)) {
     CHECK_MSG(fabs(c - cos(a)) <= 2e-16 && fabs(s - sin(a)) <= 2e-16 * fmax(1, s),
               "rotation table entry %d", k);
     a *= 1.3;
@@ -339,7 +339,7 @@ static void run_random(long N) {
   Tally T;
   memset(&T, 0, sizeof T);
   cs_test_seed(20240601);
-  const double tol = CSU_BISECTION_TOL;
+  const double tol = CSI_BISECTION_TOL;
   long bad_bis = 0, bad_gold = 0, bad_ana = 0, bad_fine = 0, nonfinite = 0;
   for (long it = 0; it < N; it++) {
     int cat = (int)(it % 20);
@@ -351,10 +351,10 @@ static void run_random(long N) {
     double lref[3], lb[3], lg[3], la[3], lf[3];
     int kref = ref_single(P.G, P.c, P.mu, lref);
     int sb, sg, sa, sf;
-    int kb = csu_bisection_single(P.G, P.c, P.mu, tol, lb, &sb);
-    int kg = csu_golden_single(P.G, P.c, P.mu, tol, lg, &sg);
-    int ka = csu_analytic_single(P.G, P.c, P.mu, tol, la, &sa);
-    int kf = csu_bisection_single(P.G, P.c, P.mu, 1e-12, lf, &sf);
+    int kb = csi_bisection_single(P.G, P.c, P.mu, tol, lb, &sb);
+    int kg = csi_golden_single(P.G, P.c, P.mu, tol, lg, &sg);
+    int ka = csi_analytic_single(P.G, P.c, P.mu, tol, la, &sa);
+    int kf = csi_bisection_single(P.G, P.c, P.mu, 1e-12, lf, &sf);
     for (int i = 0; i < 3; i++)
       if (!isfinite(lb[i]) || !isfinite(lg[i]) || !isfinite(la[i]) || !isfinite(lf[i]))
         nonfinite++;
@@ -494,8 +494,8 @@ static void run_random_coulomb(long N) {
     rand_problem(&P, cat);
     double lref[3], lb[3], lf[3], roots[4][3];
     int kr = ref_single(P.G, P.c, P.mu, lref);
-    int kb = csu_bisection_coulomb_single(P.G, P.c, P.mu, 1e-6, lb, NULL);
-    int kf = csu_bisection_coulomb_single(P.G, P.c, P.mu, 1e-12, lf, NULL);
+    int kb = csi_bisection_coulomb_single(P.G, P.c, P.mu, 1e-6, lb, NULL);
+    int kf = csi_bisection_coulomb_single(P.G, P.c, P.mu, 1e-12, lf, NULL);
     for (int i = 0; i < 3; i++) nonfinite += !isfinite(lb[i]) + !isfinite(lf[i]);
     if (kr != kb || kr != kf) {
       bad_case++;
@@ -549,7 +549,7 @@ static void test_degenerate(long N) {
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) G[3 * i + j] = sig * u[i] * u[j];
     double c[3] = {-0.3, -0.4, 0.0}, l[3];  /* c = -0.5 u: the tip comes down along u */
-    int k = csu_bisection_single(G, c, 0.8, 1e-6, l, NULL);
+    int k = csi_bisection_single(G, c, 0.8, 1e-6, l, NULL);
     double v[3];
     mat3_vec(G, l, v);
     for (int i = 0; i < 3; i++) v[i] += c[i];
@@ -564,13 +564,13 @@ static void test_degenerate(long N) {
     CHECK_NEAR(l[0], 0.2 / 1.24, 1e-12);
     CHECK_NEAR(l[1], 0.8 * 0.2 / 1.24, 1e-12);
     double lc[3];
-    k = csu_bisection_coulomb_single(G, c, 0.8, 1e-6, lc, NULL);
+    k = csi_bisection_coulomb_single(G, c, 0.8, 1e-6, lc, NULL);
     CHECK(k == CSU_CASE_REDUCED && dist3(lc, l) == 0);
   }
   /* A link pinned so that the point moves only tangentially (rank 2, G_NN = 0). */
   {
     double G[9] = {0, 0, 0, 0, 2.0, 0.5, 0, 0.5, 1.0}, c[3] = {0, 0.3, -0.1}, l[3];
-    int k = csu_bisection_single(G, c, 0.5, 1e-6, l, NULL);
+    int k = csi_bisection_single(G, c, 0.5, 1e-6, l, NULL);
     double v[3];
     mat3_vec(G, l, v);
     for (int i = 0; i < 3; i++) v[i] += c[i];
@@ -584,7 +584,7 @@ static void test_degenerate(long N) {
   /* Zero G: nothing moves the contact. */
   {
     double G[9] = {0}, c[3] = {-1, 0.5, 0}, l[3] = {1, 1, 1};
-    csu_bisection_single(G, c, 0.5, 1e-6, l, NULL);
+    csi_bisection_single(G, c, 0.5, 1e-6, l, NULL);
     CHECK(l[0] == 0 && l[1] == 0 && l[2] == 0);
   }
   /* Random rank-1 and rank-2 G with physical c (in the range of G) plus a normal offset
@@ -608,9 +608,9 @@ static void test_degenerate(long N) {
     memcpy(Gr, G, sizeof G);
     for (int i = 0; i < 3; i++) Gr[4 * i] += 1e-9 * fmax(s[0], s[1]);
     double l[3], lb[3], la[3], lr[3];
-    int k = csu_bisection_single(G, c, mu, 1e-9, l, NULL);
-    csu_golden_single(G, c, mu, 1e-9, lb, NULL);
-    csu_analytic_single(G, c, mu, 1e-9, la, NULL);
+    int k = csi_bisection_single(G, c, mu, 1e-9, l, NULL);
+    csi_golden_single(G, c, mu, 1e-9, lb, NULL);
+    csi_analytic_single(G, c, mu, 1e-9, la, NULL);
     for (int i = 0; i < 3; i++) nonfinite += !isfinite(l[i]) + !isfinite(lb[i]) + !isfinite(la[i]);
     if (k == CSU_CASE_OPEN) continue;
     n++;
@@ -1040,7 +1040,7 @@ static void test_order(void) {
       v[3 * i] = cs_test_uniform(0, 1), v[3 * i + 1] = sp * cos(a), v[3 * i + 2] = sp * sin(a);
     }
     if (nc > 5) v[3 * 5 + 1] = NAN;
-    csu_bis_order(l, v, mu, nc, 1e-4, key, ord);
+    csi_bis_order(l, v, mu, nc, 1e-4, key, ord);
     for (int i = 0; i < nc; i++) seen[i] = 0;
     for (int k = 0; k < nc; k++) {
       int i = ord[k];

@@ -60,7 +60,7 @@ double cs_test_gauss(void);
 /* Max |a-b| / max(max|b|, floor). */
 double cs_test_relerr(const double* a, const double* b, int n, double floor);
 
-struct csCollGeom;
+struct csiCollGeom;
 struct csBuilder;
 struct csBodySpec;
 
@@ -70,7 +70,7 @@ void cs_test_random_quat(double q[4]);
 void cs_test_random_rot(double R[9]);
 /* A collision geom of the given type, sizes, position and rotation matrix, all else zero,
    rbound that of a sphere, capsule, cylinder or box (0 for other types). */
-void cs_test_geom(struct csCollGeom* g, int type, double s0, double s1, double s2,
+void cs_test_geom(struct csiCollGeom* g, int type, double s0, double s1, double s2,
                   const double pos[3], const double mat[9]);
 /* Adds body bs to b with a free joint named "free"; returns the body's index. */
 int cs_test_add_free_body(struct csBuilder* b, const struct csBodySpec* bs);

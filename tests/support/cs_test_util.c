@@ -42,7 +42,7 @@ static unsigned long long cs_rng = 88172645463325252ULL;
 
 void cs_test_seed(unsigned long long seed) { cs_rng = seed * 2685821657736338717ULL + 1; }
 
-static unsigned long long cs_next(void) {
+static unsigned long long next_u64(void) {
   cs_rng ^= cs_rng << 13;
   cs_rng ^= cs_rng >> 7;
   cs_rng ^= cs_rng << 17;
@@ -50,7 +50,7 @@ static unsigned long long cs_next(void) {
 }
 
 double cs_test_uniform(double lo, double hi) {
-  return lo + (hi - lo) * ((double)(cs_next() >> 11) * (1.0 / 9007199254740992.0));
+  return lo + (hi - lo) * ((double)(next_u64() >> 11) * (1.0 / 9007199254740992.0));
 }
 
 double cs_test_gauss(void) {
@@ -70,21 +70,21 @@ double cs_test_relerr(const double* a, const double* b, int n, double floor) {
 
 void cs_test_random_quat(double q[4]) {
   for (int k = 0; k < 4; k++) q[k] = cs_test_gauss();
-  cs_quat_normalize(q);
+  csi_quat_normalize(q);
 }
 
 void cs_test_random_rot(double R[9]) {
   double q[4];
   cs_test_random_quat(q);
-  cs_quat2mat(R, q);
+  csi_quat2mat(R, q);
 }
 
-void cs_test_geom(csCollGeom* g, int type, double s0, double s1, double s2, const double pos[3],
+void cs_test_geom(csiCollGeom* g, int type, double s0, double s1, double s2, const double pos[3],
                   const double mat[9]) {
   memset(g, 0, sizeof *g);
   g->type = type;
   g->size[0] = s0, g->size[1] = s1, g->size[2] = s2;
-  cs_copy3(g->pos, pos);
+  csi_copy3(g->pos, pos);
   memcpy(g->mat, mat, sizeof g->mat);
   switch (type) {
     case CS_GEOM_SPHERE:
