@@ -57,7 +57,6 @@
 #define DEFAULT_STEPS 100000L
 #define DEFAULT_CHUNK 1000L
 
-
 static void usage(FILE* f) {
   csOption o;
   cs_option_default(&o);
@@ -116,15 +115,15 @@ static void usage(FILE* f) {
 
 /* ------------------------------------------------------------------ statistics */
 typedef struct {
-  long steps;          /* steps taken (committed) */
-  long steps_contact;  /* steps with at least one contact */
-  double ncon_sum;     /* contacts, summed over steps */
-  double iter_sum;     /* solver iterations, over steps with contacts */
+  long steps;         /* steps taken (committed) */
+  long steps_contact; /* steps with at least one contact */
+  double ncon_sum;    /* contacts, summed over steps */
+  double iter_sum;    /* solver iterations, over steps with contacts */
   long iter_max;
-  long converged;      /* steps with contacts whose solve converged */
-  long fallback[2];    /* steps whose solver fell back (csSolverStats.fallback 1, 2) */
+  long converged;   /* steps with contacts whose solve converged */
+  long fallback[2]; /* steps whose solver fell back (csSolverStats.fallback 1, 2) */
   double eps_abs_max;
-  long nactive;        /* (step, active contact) pairs */
+  long nactive; /* (step, active contact) pairs */
   double pen_sum, pen_max;
   long nan_steps;
 } Stats;
@@ -139,9 +138,9 @@ typedef struct {
   long warnings, mj_warnings;
   double base_z, mj_base_z;
   long chunk;
-  const char* solver;  /* name, as used */
-  long steps;          /* requested */
-  double dt, tol;      /* as used */
+  const char* solver; /* name, as used */
+  long steps;         /* requested */
+  double dt, tol;     /* as used */
 } Result;
 
 static inline void stats_contacts(Stats* a, int ncon, int iters, int converged, double eps) {
@@ -196,12 +195,12 @@ static csStatus ours_chunk(csScene* s, long n, Stats* a, double stage[4]) {
 typedef struct {
   mjModel* mm;
   mjData* md;
-  csSceneCtl ctl;       /* a copy of the scene's controller: its own state, same seed */
+  csSceneCtl ctl; /* a copy of the scene's controller: its own state, same seed */
   int npd;
   int qadr[CS_SCENE_MAXJ], dof[CS_SCENE_MAXJ];
-  mjtNum* qpos0;        /* (nq) our start state in MuJoCo's layout */
-  mjtNum* qvel0;        /* (nv) */
-  mjtNum* tmp;          /* (nv) */
+  mjtNum* qpos0; /* (nq) our start state in MuJoCo's layout */
+  mjtNum* qvel0; /* (nv) */
+  mjtNum* tmp;   /* (nv) */
 } MjSide;
 
 static void mj_warning_to_stderr(const char* msg) {
@@ -221,10 +220,14 @@ static int nq_of(int type) { return type == CS_JNT_FREE ? 7 : type == CS_JNT_BAL
 static int nv_of(int type) { return type == CS_JNT_FREE ? 6 : type == CS_JNT_BALL ? 3 : 1; }
 static int mj_type_of(int type) {
   switch (type) {
-    case CS_JNT_FREE: return mjJNT_FREE;
-    case CS_JNT_BALL: return mjJNT_BALL;
-    case CS_JNT_PRISMATIC: return mjJNT_SLIDE;
-    default: return mjJNT_HINGE;
+    case CS_JNT_FREE:
+      return mjJNT_FREE;
+    case CS_JNT_BALL:
+      return mjJNT_BALL;
+    case CS_JNT_PRISMATIC:
+      return mjJNT_SLIDE;
+    default:
+      return mjJNT_HINGE;
   }
 }
 
@@ -241,8 +244,10 @@ static int mj_side_init(MjSide* x, const csScene* s) {
   }
   mjModel* mm = x->mm;
   if (mm->nq != m->nq || mm->nv != m->nv || mm->njnt != m->njnt) {
-    fprintf(stderr, "bench anymal: MuJoCo's model has nq %d nv %d njnt %d, ours nq %d nv %d "
-            "njnt %d\n", mm->nq, mm->nv, mm->njnt, m->nq, m->nv, m->njnt);
+    fprintf(stderr,
+            "bench anymal: MuJoCo's model has nq %d nv %d njnt %d, ours nq %d nv %d "
+            "njnt %d\n",
+            mm->nq, mm->nv, mm->njnt, m->nq, m->nv, m->njnt);
     return 0;
   }
   mm->opt.timestep = m->opt.timestep;
@@ -288,8 +293,10 @@ static int mj_side_init(MjSide* x, const csScene* s) {
     const char* name = cs_id2name(m, "joint", j);
     int mj = name && *name ? mj_name2id(mm, mjOBJ_JOINT, name) : -1;
     if (mj < 0 || mm->jnt_type[mj] != mj_type_of(m->jnt_type[j])) {
-      fprintf(stderr, "bench anymal: our joint %d (%s) has no MuJoCo joint of that name and "
-              "type\n", j, name ? name : "unnamed");
+      fprintf(stderr,
+              "bench anymal: our joint %d (%s) has no MuJoCo joint of that name and "
+              "type\n",
+              j, name ? name : "unnamed");
       free(jmap);
       return 0;
     }
@@ -421,8 +428,8 @@ static int run_task(const char* task, int solver, double tol, long iters, long s
     cs_scene_free(&s);
     return 1;
   }
-  double* t_plain = samples;              /* our unprofiled chunks: ns per step */
-  double* t_stage[4];                     /* our profiled chunks: ns per step per stage */
+  double* t_plain = samples; /* our unprofiled chunks: ns per step */
+  double* t_stage[4];        /* our profiled chunks: ns per step per stage */
   for (int j = 0; j < 4; j++) t_stage[j] = samples + (size_t)(j + 1) * (size_t)(nchunk + 1);
   double* t_mj = samples + (size_t)5 * (size_t)(nchunk + 1);
   long n_plain = 0, n_prof = 0, n_mj = 0;
@@ -492,8 +499,7 @@ static int run_task(const char* task, int solver, double tol, long iters, long s
   }
   if (tty) fprintf(stderr, "\r%60s\r", "");
   if (st != CS_OK) {
-    fprintf(stderr, "bench anymal %s: step %ld failed: %s\n", task, r->ours.steps,
-            cs_last_error());
+    fprintf(stderr, "bench anymal %s: step %ld failed: %s\n", task, r->ours.steps, cs_last_error());
     rc = 1;
   }
   s.d->profile = 0;
@@ -545,8 +551,7 @@ static void print_json(const Result* r) {
   cs_bench_json_num(f, "us_per_step_dynamics", r->us_dyn);
   cs_bench_json_num(f, "us_per_step_collision", r->us_coll);
   cs_bench_json_num(f, "us_per_step_build", r->us_build);
-  printf(",\"resets\":%d,\"warnings\":%ld,\"nan_steps\":%ld", r->resets, r->warnings,
-         a->nan_steps);
+  printf(",\"resets\":%d,\"warnings\":%ld,\"nan_steps\":%ld", r->resets, r->warnings, a->nan_steps);
   printf(",\"fallback_steps\":[%ld,%ld]", a->fallback[0], a->fallback[1]);
   cs_bench_json_num(f, "base_z_final", r->base_z);
   if (r->have_mj) {
@@ -571,8 +576,10 @@ static void row(const char* label, const char* fmt, double ours, int have_mj, do
   printf(fmt, ours);
   if (have_mj) {
     printf("  ");
-    if (isnan(mj)) printf("%12s", "-");
-    else printf(fmt, mj);
+    if (isnan(mj))
+      printf("%12s", "-");
+    else
+      printf(fmt, mj);
   }
   printf("\n");
 }
@@ -600,8 +607,8 @@ static void print_table(const Result* r) {
   row("converged fraction", "%12.4f",
       a->steps_contact ? (double)a->converged / (double)a->steps_contact : 1.0, mj, NAN);
   row("eps_abs max", "%12.3g", a->eps_abs_max, mj, NAN);
-  row("penetration mean, active contacts (m)", "%12.3g", ratio(a->pen_sum, (double)a->nactive),
-      mj, ratio(b->pen_sum, (double)b->nactive));
+  row("penetration mean, active contacts (m)", "%12.3g", ratio(a->pen_sum, (double)a->nactive), mj,
+      ratio(b->pen_sum, (double)b->nactive));
   row("penetration max, active contacts (m)", "%12.3g", a->pen_max, mj, b->pen_max);
   row("resets", "%12.0f", r->resets, mj, r->mj_resets);
   row("warnings", "%12.0f", (double)r->warnings, mj, (double)r->mj_warnings);
@@ -696,8 +703,10 @@ int cs_bench_anymal_main(int argc, char** argv) {
       status = rc;
       continue;
     }
-    if (json) print_json(&r);
-    else print_table(&r);
+    if (json)
+      print_json(&r);
+    else
+      print_table(&r);
   }
   return status;
 }

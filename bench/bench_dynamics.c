@@ -35,31 +35,33 @@
 #define DEFAULT_REPEATS 101
 
 static void usage(FILE* f) {
-  fprintf(f,
-          "usage: contactsim bench dynamics --model FILE [--floating 0|1] [--repeats N] [--json]\n"
-          "\n"
-          "Times forward kinematics (cs_kinematics + cs_com_pos), CRBA (cs_crba), RNEA bias\n"
-          "(cs_com_vel + cs_rnea), the L^T D L factorisation (cs_factor_m) and ABA (cs_aba) at\n"
-          "a fixed random state, each as the median over N repeats (default %d) of batches of\n"
-          "%d calls, in ns per call; total = FK + CRBA + RNEA + factor as one sequence.\n"
-          "%s"
-          "\n"
-          "  --model FILE     .xml (MJCF) or .urdf model file (required)\n"
-          "  --floating 0|1   URDF: attach the root link by a free joint (default 0; MuJoCo\n"
-          "                   fixes URDF roots, so it is compared only with 0)\n"
-          "  --repeats N      number of timed batches per quantity (default %d)\n"
-          "  --json           one JSON line: {\"bench\":\"dynamics\",\"model\":..,\"floating\":..,\n"
-          "                   \"nv\":..,\"fk_ns\":..,\"crba_ns\":..,\"rnea_ns\":..,\"factor_ns\":..,\n"
-          "                   \"aba_ns\":..,\"total_ns\":..[,\"mujoco_ns\":..,\"speedup_vs_mujoco\":..]}\n"
-          "  --help           this text\n",
-          DEFAULT_REPEATS, BATCH,
+  fprintf(
+      f,
+      "usage: contactsim bench dynamics --model FILE [--floating 0|1] [--repeats N] [--json]\n"
+      "\n"
+      "Times forward kinematics (cs_kinematics + cs_com_pos), CRBA (cs_crba), RNEA bias\n"
+      "(cs_com_vel + cs_rnea), the L^T D L factorisation (cs_factor_m) and ABA (cs_aba) at\n"
+      "a fixed random state, each as the median over N repeats (default %d) of batches of\n"
+      "%d calls, in ns per call; total = FK + CRBA + RNEA + factor as one sequence.\n"
+      "%s"
+      "\n"
+      "  --model FILE     .xml (MJCF) or .urdf model file (required)\n"
+      "  --floating 0|1   URDF: attach the root link by a free joint (default 0; MuJoCo\n"
+      "                   fixes URDF roots, so it is compared only with 0)\n"
+      "  --repeats N      number of timed batches per quantity (default %d)\n"
+      "  --json           one JSON line: {\"bench\":\"dynamics\",\"model\":..,\"floating\":..,\n"
+      "                   \"nv\":..,\"fk_ns\":..,\"crba_ns\":..,\"rnea_ns\":..,\"factor_ns\":..,\n"
+      "                   "
+      "\"aba_ns\":..,\"total_ns\":..[,\"mujoco_ns\":..,\"speedup_vs_mujoco\":..]}\n"
+      "  --help           this text\n",
+      DEFAULT_REPEATS, BATCH,
 #ifdef CS_HAVE_MUJOCO
-          "MuJoCo's mj_kinematics + mj_comPos + mj_comVel + mj_crb + mj_factorM + mj_rne on the\n"
-          "same file is timed in the same run (mujoco_ns, speedup_vs_mujoco).\n",
+      "MuJoCo's mj_kinematics + mj_comPos + mj_comVel + mj_crb + mj_factorM + mj_rne on the\n"
+      "same file is timed in the same run (mujoco_ns, speedup_vs_mujoco).\n",
 #else
-          "(built without MuJoCo: no comparison)\n",
+      "(built without MuJoCo: no comparison)\n",
 #endif
-          DEFAULT_REPEATS);
+      DEFAULT_REPEATS);
 }
 
 /* ------------------------------------------------------------------ seeded random state */
@@ -93,9 +95,15 @@ static void bench_state(const csModel* m, csData* d, double* tau) {
         for (int k = 0; k < 3; k++) q[k] = bench_uniform(-1, 1);
         bench_quat(q + 3);
         break;
-      case CS_JNT_BALL: bench_quat(q); break;
-      case CS_JNT_PRISMATIC: q[0] = bench_uniform(-0.1, 0.1); break;
-      default: q[0] = bench_uniform(-3.14159, 3.14159); break;
+      case CS_JNT_BALL:
+        bench_quat(q);
+        break;
+      case CS_JNT_PRISMATIC:
+        q[0] = bench_uniform(-0.1, 0.1);
+        break;
+      default:
+        q[0] = bench_uniform(-3.14159, 3.14159);
+        break;
     }
   }
   for (int i = 0; i < m->nv; i++) d->qvel[i] = bench_gauss();
@@ -170,7 +178,8 @@ static double run_batch(BenchCtx* c, int q) {
       }
       break;
 #endif
-    default: break;
+    default:
+      break;
   }
   return (cs_bench_now_ns() - t0) / BATCH;
 }
@@ -198,8 +207,8 @@ static mjModel* load_mujoco(const char* path) {
   }
   for (int balance = 0; balance < 2; balance++) {
     char tmp[64], why[512];
-    if (!cs_mujoco_urdf_write(path, NULL, balance ? CS_MJURDF_BALANCE_INERTIA : 0, tmp,
-                              sizeof tmp, NULL, why, sizeof why)) {
+    if (!cs_mujoco_urdf_write(path, NULL, balance ? CS_MJURDF_BALANCE_INERTIA : 0, tmp, sizeof tmp,
+                              NULL, why, sizeof why)) {
       fprintf(stderr, "bench dynamics: cannot write a MuJoCo copy of %s: %s\n", path, why);
       return NULL;
     }
@@ -288,13 +297,16 @@ int cs_bench_dynamics_main(int argc, char** argv) {
   mjModel* mm = NULL;
   mjData* md = NULL;
   if (has_suffix(model, ".urdf") && floating) {
-    fprintf(stderr, "bench dynamics: MuJoCo fixes the root of a URDF; no MuJoCo comparison "
-                    "with --floating 1\n");
+    fprintf(stderr,
+            "bench dynamics: MuJoCo fixes the root of a URDF; no MuJoCo comparison "
+            "with --floating 1\n");
   } else {
     mm = load_mujoco(model);
     if (mm && (mm->nq != m->nq || mm->nv != m->nv)) {
-      fprintf(stderr, "bench dynamics: MuJoCo's model has nq %d nv %d, ours nq %d nv %d; "
-              "no MuJoCo comparison\n", mm->nq, mm->nv, m->nq, m->nv);
+      fprintf(stderr,
+              "bench dynamics: MuJoCo's model has nq %d nv %d, ours nq %d nv %d; "
+              "no MuJoCo comparison\n",
+              mm->nq, mm->nv, m->nq, m->nv);
       mj_deleteModel(mm);
       mm = NULL;
     }
@@ -341,10 +353,11 @@ int cs_bench_dynamics_main(int argc, char** argv) {
   if (json) {
     printf("{\"bench\":\"dynamics\",\"model\":");
     cs_bench_json_str(stdout, model);
-    printf(",\"floating\":%d,\"nv\":%d,\"fk_ns\":%.1f,\"crba_ns\":%.1f,\"rnea_ns\":%.1f,"
-           "\"factor_ns\":%.1f,\"aba_ns\":%.1f,\"total_ns\":%.1f",
-           is_floating, m->nv, med[Q_FK], med[Q_CRBA], med[Q_RNEA], med[Q_FACTOR], med[Q_ABA],
-           med[Q_TOTAL]);
+    printf(
+        ",\"floating\":%d,\"nv\":%d,\"fk_ns\":%.1f,\"crba_ns\":%.1f,\"rnea_ns\":%.1f,"
+        "\"factor_ns\":%.1f,\"aba_ns\":%.1f,\"total_ns\":%.1f",
+        is_floating, m->nv, med[Q_FK], med[Q_CRBA], med[Q_RNEA], med[Q_FACTOR], med[Q_ABA],
+        med[Q_TOTAL]);
     if (have_mj)
       printf(",\"mujoco_ns\":%.1f,\"speedup_vs_mujoco\":%.3f", med[Q_MUJOCO],
              med[Q_MUJOCO] / med[Q_TOTAL]);

@@ -55,13 +55,13 @@
 #include "cs_bench.h"
 
 #ifdef CS_HAVE_SICONOS
+#include <CSparseMatrix.h>
 #include <FrictionContactProblem.h>
 #include <Friction_cst.h>
 #include <NonSmoothDrivers.h>
 #include <NumericsMatrix.h>
 #include <NumericsVerbose.h>
 #include <SolverOptions.h>
-#include <CSparseMatrix.h>
 #include <SparseBlockMatrix.h>
 #endif
 
@@ -368,8 +368,8 @@ static void run_siconos(const csFclibCase* c, int id, const csFclibSettings* s, 
   }
   close(fd[1]);
   csSiconosMsg msg;
-  int got = read_all(fd[0], &msg, sizeof msg) == 0 &&
-            read_all(fd[0], lambda, m * sizeof(double)) == 0;
+  int got =
+      read_all(fd[0], &msg, sizeof msg) == 0 && read_all(fd[0], lambda, m * sizeof(double)) == 0;
   close(fd[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -402,8 +402,8 @@ static void run_siconos(const csFclibCase* c, int id, const csFclibSettings* s, 
 }
 #endif
 
-void cs_fclib_run(const csFclibCase* c, const char* name, const csFclibSettings* s,
-                  double* lambda, csFclibRun* r) {
+void cs_fclib_run(const csFclibCase* c, const char* name, const csFclibSettings* s, double* lambda,
+                  csFclibRun* r) {
   memset(r, 0, sizeof *r);
   r->ms = r->error = r->error_1pq = r->eps_abs = r->global_error = NAN;
   int t = cs_solver_from_name(name);
@@ -514,8 +514,8 @@ static int write_profile(const char* png, int nfile, int nsolv, const double* t,
           "plot ",
           png, taumax);
   for (int s = 0; s < nsolv; s++)
-    fprintf(f, "%s'%s' index %d using 1:2 with steps lw 2 lc %d dt %d title '%s'",
-            s ? ", " : "", dat, s, s % 8 + 1, s / 8 + 1, names[s]);
+    fprintf(f, "%s'%s' index %d using 1:2 with steps lw 2 lc %d dt %d title '%s'", s ? ", " : "",
+            dat, s, s % 8 + 1, s / 8 + 1, names[s]);
   fprintf(f, "\n");
   fclose(f);
   char cmd[512];
@@ -587,27 +587,32 @@ int cs_bench_fclib_main(int argc, char** argv) {
       }
     } else if (!strcmp(a, "--iterations") && has) {
       if (!cs_bench_parse_int(argv[++i], 1, 1000000000, &set.iterations)) {
-        fprintf(stderr, "contactsim bench fclib: --iterations needs a positive integer, "
-                "got '%s'\n", argv[i]);
+        fprintf(stderr,
+                "contactsim bench fclib: --iterations needs a positive integer, "
+                "got '%s'\n",
+                argv[i]);
         return 2;
       }
     } else if (!strcmp(a, "--repeats") && has) {
       if (!cs_bench_parse_int(argv[++i], 1, 1000000000, &set.repeats) || set.repeats > 64) {
-        fprintf(stderr, "contactsim bench fclib: --repeats needs an integer in 1..64, got "
-                "'%s'\n", argv[i]);
+        fprintf(stderr,
+                "contactsim bench fclib: --repeats needs an integer in 1..64, got "
+                "'%s'\n",
+                argv[i]);
         return 2;
       }
     } else if (!strcmp(a, "--time-limit") && has) {
       if (!cs_bench_parse_double(argv[++i], &set.time_limit_s) || set.time_limit_s <= 0) {
-        fprintf(stderr, "contactsim bench fclib: --time-limit needs a positive number of "
-                "seconds, got '%s'\n", argv[i]);
+        fprintf(stderr,
+                "contactsim bench fclib: --time-limit needs a positive number of "
+                "seconds, got '%s'\n",
+                argv[i]);
         return 2;
       }
     } else if (!strcmp(a, "--siconos-storage") && has) {
       const char* v = argv[++i];
       if (strcmp(v, "sbm") && strcmp(v, "dense")) {
-        fprintf(stderr, "contactsim bench fclib: --siconos-storage is sbm or dense, got '%s'\n",
-                v);
+        fprintf(stderr, "contactsim bench fclib: --siconos-storage is sbm or dense, got '%s'\n", v);
         return 2;
       }
       set.siconos_dense = !strcmp(v, "dense");
@@ -632,7 +637,8 @@ int cs_bench_fclib_main(int argc, char** argv) {
     return 2;
   }
   if (vs_siconos && !cs_fclib_have_siconos()) {
-    fprintf(stderr, "contactsim bench fclib: --vs-siconos: this build has no Siconos "
+    fprintf(stderr,
+            "contactsim bench fclib: --vs-siconos: this build has no Siconos "
             "(libsiconos-numerics-dev not found at configure time)\n");
     return 2;
   }
@@ -651,8 +657,10 @@ int cs_bench_fclib_main(int argc, char** argv) {
     strcpy(list, solvers_arg);
     for (char* tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
       if (!cs_fclib_solver_known(tok)) {
-        fprintf(stderr, "contactsim bench fclib: unknown or unimplemented solver '%s'; "
-                "implemented: ", tok);
+        fprintf(stderr,
+                "contactsim bench fclib: unknown or unimplemented solver '%s'; "
+                "implemented: ",
+                tok);
         cs_fclib_list_solvers(stderr);
         fprintf(stderr, "\n");
         free(list);
@@ -721,8 +729,10 @@ int cs_bench_fclib_main(int argc, char** argv) {
       if (json) {
         printf("{\"bench\":\"fclib\",\"file\":");
         cs_bench_json_str(stdout, c.name);
-        printf(",\"nc\":%d,\"solver\":null,\"converged\":false,\"error\":\"unsupported\","
-               "\"reason\":", c.nc);
+        printf(
+            ",\"nc\":%d,\"solver\":null,\"converged\":false,\"error\":\"unsupported\","
+            "\"reason\":",
+            c.nc);
         cs_bench_json_str(stdout, cs_last_error());
         printf("}\n");
       } else {

@@ -42,29 +42,29 @@ int cs_bench_fclib_main(int argc, char** argv);
 /* One FCLIB file: the local problem (condensed for a global file) and the global one. */
 typedef struct csFclibCase {
   const char* path;
-  const char* name;           /* base name of path */
+  const char* name; /* base name of path */
   csFclibKind kind;
   int nc;
   csOwnedProblem* local;
-  csGlobalProblem* global;    /* NULL for a local file */
+  csGlobalProblem* global; /* NULL for a local file */
   double condense_ms;
 } csFclibCase;
 
 typedef struct csFclibSettings {
-  double tol;                 /* target Siconos error (and the solvers' own tolerance) */
-  int iterations;             /* cap */
-  int repeats;                /* timed solves, median */
-  double time_limit_s;        /* per Siconos solve (child process) */
-  int siconos_dense;          /* dense NumericsMatrix instead of sparse blocks */
+  double tol;          /* target Siconos error (and the solvers' own tolerance) */
+  int iterations;      /* cap */
+  int repeats;         /* timed solves, median */
+  double time_limit_s; /* per Siconos solve (child process) */
+  int siconos_dense;   /* dense NumericsMatrix instead of sparse blocks */
 } csFclibSettings;
 
 typedef struct csFclibRun {
-  int ok;                     /* a result exists (a Siconos child may crash) */
-  int converged;              /* error <= tol */
+  int ok;        /* a result exists (a Siconos child may crash) */
+  int converged; /* error <= tol */
   int iterations;
-  int siconos_info;           /* fc3d_driver's return value */
+  int siconos_info; /* fc3d_driver's return value */
   double error, error_1pq, eps_abs, global_error, ms;
-  char note[128];             /* why not ok, or "" */
+  char note[128]; /* why not ok, or "" */
 } csFclibRun;
 
 /* Load path (local, or global and condensed); on error cs_last_error() says why and c has
@@ -76,8 +76,8 @@ int cs_fclib_solver_known(const char* name);
 void cs_fclib_list_solvers(FILE* f);
 int cs_fclib_have_siconos(void);
 /* Solve c with the named solver; lambda (3nc) receives r. */
-void cs_fclib_run(const csFclibCase* c, const char* name, const csFclibSettings* s,
-                  double* lambda, csFclibRun* r);
+void cs_fclib_run(const csFclibCase* c, const char* name, const csFclibSettings* s, double* lambda,
+                  csFclibRun* r);
 /* The JSON line of spec/benchmarks.md "FCLIB problems". */
 void cs_fclib_print_json(FILE* f, const csFclibCase* c, const char* solver, const csFclibRun* r);
 

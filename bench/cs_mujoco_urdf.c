@@ -242,13 +242,14 @@ static int inertial_principal(TextBuf* o, const char* el) {
   double r = atan2(Rb[7], Rb[8]), pch = atan2(-Rb[6], sqrt(Rb[0] * Rb[0] + Rb[3] * Rb[3]));
   double y = atan2(Rb[3], Rb[0]);
   char out[1024];
-  snprintf(out, sizeof out,
-           "<inertial><origin xyz=\"%s\" rpy=\"%.17g %.17g %.17g\"/>", xyz, r, pch, y);
+  snprintf(out, sizeof out, "<inertial><origin xyz=\"%s\" rpy=\"%.17g %.17g %.17g\"/>", xyz, r, pch,
+           y);
   tb_puts(o, out);
   tb_append(o, tm, (size_t)(tm_end - tm));
   snprintf(out, sizeof out,
            "<inertia ixx=\"%.17g\" iyy=\"%.17g\" izz=\"%.17g\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/>"
-           "</inertial>", lb[0], lb[1], lb[2]);
+           "</inertial>",
+           lb[0], lb[1], lb[2]);
   tb_puts(o, out);
   return 1;
 }
@@ -275,8 +276,8 @@ static int at_tag(const char* p, const char* name, const char* seps) {
   return p[0] == '<' && strncmp(p + 1, name, ln) == 0 && p[1 + ln] && strchr(seps, p[1 + ln]);
 }
 
-int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path,
-                         size_t npath, csMujocoUrdfInfo* info, char* err, size_t nerr) {
+int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path, size_t npath,
+                         csMujocoUrdfInfo* info, char* err, size_t nerr) {
   const int principal = (flags & CS_MJURDF_PRINCIPAL) != 0;
   csMujocoUrdfInfo count = {0, 0};
   if (info) *info = count;
@@ -293,8 +294,10 @@ int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* pa
   snprintf(urdf_dir, sizeof urdf_dir, "%s", abs ? abs : urdf);
   free(abs);
   char* slash = strrchr(urdf_dir, '/');
-  if (slash) *slash = 0;
-  else snprintf(urdf_dir, sizeof urdf_dir, ".");
+  if (slash)
+    *slash = 0;
+  else
+    snprintf(urdf_dir, sizeof urdf_dir, ".");
   const char* robot = strstr(t, "<robot");
   const char* gt = robot ? strchr(robot, '>') : NULL;
   if (!gt) {
@@ -313,8 +316,8 @@ int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* pa
   tb_puts(&o, (flags & CS_MJURDF_BALANCE_INERTIA) ? "balanceinertia=\"true\""
                                                   : "balanceinertia=\"false\"");
   tb_puts(&o, " discardvisual=\"true\" strippath=\"false\"");
-  tb_puts(&o, principal ? " fusestatic=\"false\"/></mujoco>\n"
-                        : " fusestatic=\"true\"/></mujoco>\n");
+  tb_puts(&o,
+          principal ? " fusestatic=\"false\"/></mujoco>\n" : " fusestatic=\"true\"/></mujoco>\n");
   const char* p = gt + 1;
   while (*p && !o.bad) {
     const char* lt = strchr(p, '<');
@@ -393,8 +396,10 @@ int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* pa
   }
   FILE* f = fdopen(fd, "wb");
   int ok = f && fwrite(o.s, 1, o.n, f) == o.n;
-  if (f) ok = (fclose(f) == 0) && ok;
-  else close(fd);
+  if (f)
+    ok = (fclose(f) == 0) && ok;
+  else
+    close(fd);
   free(o.s);
   if (!ok) {
     unlink(path);

@@ -22,8 +22,8 @@ enum {
 
 /* What cs_mujoco_urdf_write changed besides the <mujoco> block. */
 typedef struct csMujocoUrdfInfo {
-  int ndropped;    /* collision elements dropped: non-STL meshes or meshes not found */
-  int nprincipal;  /* inertia tensors restated in principal axes (CS_MJURDF_PRINCIPAL) */
+  int ndropped;   /* collision elements dropped: non-STL meshes or meshes not found */
+  int nprincipal; /* inertia tensors restated in principal axes (CS_MJURDF_PRINCIPAL) */
 } csMujocoUrdfInfo;
 
 /* Writes a temporary copy of the URDF file urdf for MuJoCo: a
@@ -42,7 +42,7 @@ typedef struct csMujocoUrdfInfo {
    (npath bytes, at least 27) and, if info is not NULL, the counts in info; 0 with a
    message in err (nerr bytes; err may be NULL) if urdf cannot be read, has no <robot>
    tag, or the copy cannot be written. */
-int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path,
-                         size_t npath, csMujocoUrdfInfo* info, char* err, size_t nerr);
+int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path, size_t npath,
+                         csMujocoUrdfInfo* info, char* err, size_t nerr);
 
 #endif

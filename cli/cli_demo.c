@@ -16,12 +16,13 @@ int cs_cli_demo(int argc, char** argv) {
   double seconds = 3.0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: contactsim demo [--out DIR] [--seconds T] [--solver S]\n"
-             "The ANYmal C `drop` scene (spec/benchmarks.md): the robot, legs at q_nom and\n"
-             "unactuated, falls from 1 m while moving forward at 1 m/s, lands on its feet and\n"
-             "torso and comes to rest (dt 1 ms, mu 0.8, default T = 3 s). Prints a summary and\n"
-             "writes DIR/demo.csv and DIR/demo.png (gnuplot: base height, energy, contacts).\n"
-             "Default DIR: demo_out.\n");
+      printf(
+          "usage: contactsim demo [--out DIR] [--seconds T] [--solver S]\n"
+          "The ANYmal C `drop` scene (spec/benchmarks.md): the robot, legs at q_nom and\n"
+          "unactuated, falls from 1 m while moving forward at 1 m/s, lands on its feet and\n"
+          "torso and comes to rest (dt 1 ms, mu 0.8, default T = 3 s). Prints a summary and\n"
+          "writes DIR/demo.csv and DIR/demo.png (gnuplot: base height, energy, contacts).\n"
+          "Default DIR: demo_out.\n");
       return 0;
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       outdir = argv[++i];
@@ -115,7 +116,8 @@ int cs_cli_demo(int argc, char** argv) {
          sqrt(2 * (1.0 - 0.549) / 9.81));
   printf("  final base height %.4f m (standing on q_nom: 0.549 m; lower: torso on the ground)\n",
          d->qpos[2]);
-  printf("  energy: start %.2f J, end %.2f J; largest one-step rise %.3g J\n", e0, e_prev, e_max_rise);
+  printf("  energy: start %.2f J, end %.2f J; largest one-step rise %.3g J\n", e0, e_prev,
+         e_max_rise);
   printf("  penetration of loaded contacts: mean %.3g mm, max %.3g mm\n",
          npen ? 1e3 * pen_sum / npen : 0.0, 1e3 * pen_max);
   printf("  solver: %.1f iterations per solve, %ld of %ld solves above tolerance\n",
@@ -123,20 +125,24 @@ int cs_cli_demo(int argc, char** argv) {
   printf("  trajectory: %s\n", csv);
   FILE* g2 = fopen(gp, "w");
   if (g2) {
-    fprintf(g2,
-            "set terminal pngcairo size 1000,900 noenhanced\nset output '%s'\nset datafile separator ','\n"
-            "set multiplot layout 3,1 title 'contactsim demo: ANYmal C drop (1 m, 1 m/s forward), dt 1 ms'\n"
-            "set ylabel 'base height [m]'\nset key top right\n"
-            "plot '%s' using 1:2 skip 1 with lines lw 2 title 'base z'\n"
-            "set ylabel 'energy [J]'\n"
-            "plot '%s' using 1:3 skip 1 with lines lw 2 title 'mechanical energy', '' using 1:4 skip 1 "
-            "with lines lw 2 title 'kinetic'\n"
-            "set xlabel 'time [s]'\nset ylabel 'contacts'\nset y2label 'penetration [mm]'\n"
-            "set y2tics\n"
-            "plot '%s' using 1:5 skip 1 with steps lw 2 title 'contacts', '' using 1:6 skip 1 axes x1y2 "
-            "with lines lw 1 title 'max penetration (mm)'\n"
-            "unset multiplot\n",
-            png, csv, csv, csv);
+    fprintf(
+        g2,
+        "set terminal pngcairo size 1000,900 noenhanced\nset output '%s'\nset datafile separator "
+        "','\n"
+        "set multiplot layout 3,1 title 'contactsim demo: ANYmal C drop (1 m, 1 m/s forward), dt 1 "
+        "ms'\n"
+        "set ylabel 'base height [m]'\nset key top right\n"
+        "plot '%s' using 1:2 skip 1 with lines lw 2 title 'base z'\n"
+        "set ylabel 'energy [J]'\n"
+        "plot '%s' using 1:3 skip 1 with lines lw 2 title 'mechanical energy', '' using 1:4 skip 1 "
+        "with lines lw 2 title 'kinetic'\n"
+        "set xlabel 'time [s]'\nset ylabel 'contacts'\nset y2label 'penetration [mm]'\n"
+        "set y2tics\n"
+        "plot '%s' using 1:5 skip 1 with steps lw 2 title 'contacts', '' using 1:6 skip 1 axes "
+        "x1y2 "
+        "with lines lw 1 title 'max penetration (mm)'\n"
+        "unset multiplot\n",
+        png, csv, csv, csv);
     fclose(g2);
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);

@@ -79,11 +79,16 @@ static int parse_int(const char* opt, const char* s, int max, int* x) {
 
 static const char* kind_name(csFclibKind k) {
   switch (k) {
-    case CS_FCLIB_LOCAL: return "local";
-    case CS_FCLIB_GLOBAL: return "global";
-    case CS_FCLIB_LOCAL_ROLLING: return "local_rolling";
-    case CS_FCLIB_GLOBAL_ROLLING: return "global_rolling";
-    default: return "none";
+    case CS_FCLIB_LOCAL:
+      return "local";
+    case CS_FCLIB_GLOBAL:
+      return "global";
+    case CS_FCLIB_LOCAL_ROLLING:
+      return "local_rolling";
+    case CS_FCLIB_GLOBAL_ROLLING:
+      return "global_rolling";
+    default:
+      return "none";
   }
 }
 
@@ -235,8 +240,7 @@ static int cmd_info(int argc, char** argv) {
 /* ---------------------------------------------------------------- solve */
 
 /* Write the problem with its solution to out and read it back; 0 on success. */
-static int write_solution(const csFclibCase* c, const double* lambda, const char* out,
-                          int json) {
+static int write_solution(const csFclibCase* c, const double* lambda, const char* out, int json) {
   const size_t m = 3 * (size_t)c->local->p.nc;
   csStatus st;
   int ok = 1;
@@ -262,13 +266,14 @@ static int write_solution(const csFclibCase* c, const double* lambda, const char
     cs_problem_free(back);
   }
   if (st) {
-    fprintf(stderr, "contactsim fclib solve: --out: %s: %s\n", cs_status_name(st),
-            cs_last_error());
+    fprintf(stderr, "contactsim fclib solve: --out: %s: %s\n", cs_status_name(st), cs_last_error());
     return 1;
   }
   if (!ok) {
-    fprintf(stderr, "contactsim fclib solve: --out: '%s' was written but its solution does "
-            "not read back identical\n", out);
+    fprintf(stderr,
+            "contactsim fclib solve: --out: '%s' was written but its solution does "
+            "not read back identical\n",
+            out);
     return 1;
   }
   if (!json)
@@ -324,8 +329,10 @@ static int cmd_solve(int argc, char** argv) {
     return 2;
   }
   if (!cs_fclib_solver_known(solver)) {
-    fprintf(stderr, "contactsim fclib solve: unknown or unimplemented solver '%s'; "
-            "implemented: ", solver);
+    fprintf(stderr,
+            "contactsim fclib solve: unknown or unimplemented solver '%s'; "
+            "implemented: ",
+            solver);
     cs_fclib_list_solvers(stderr);
     fprintf(stderr, "\n");
     return 2;

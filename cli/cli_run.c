@@ -134,24 +134,35 @@ int cs_cli_run(int argc, char** argv) {
       continue;
     }
     int has = i + 1 < argc;
-    if (!strcmp(argv[i], "--steps") && has) steps = (long)parse_num("--steps", argv[++i], &ok);
+    if (!strcmp(argv[i], "--steps") && has)
+      steps = (long)parse_num("--steps", argv[++i], &ok);
     else if (!strcmp(argv[i], "--dt") && has) {
       dt = parse_num("--dt", argv[++i], &ok);
       dt_given = 1;
-    } else if (!strcmp(argv[i], "--out") && has) out = argv[++i];
-    else if (!strcmp(argv[i], "--scene") && has) scene_name = argv[++i];
-    else if (!strcmp(argv[i], "--dump-fclib") && has) dump = argv[++i];
+    } else if (!strcmp(argv[i], "--out") && has)
+      out = argv[++i];
+    else if (!strcmp(argv[i], "--scene") && has)
+      scene_name = argv[++i];
+    else if (!strcmp(argv[i], "--dump-fclib") && has)
+      dump = argv[++i];
     else if (!strcmp(argv[i], "--dump-step") && has)
       dump_step = (long)parse_num("--dump-step", argv[++i], &ok);
-    else if (!strcmp(argv[i], "--solver") && has) solver = argv[++i];
-    else if (!strcmp(argv[i], "--tol") && has) tol = parse_num("--tol", argv[++i], &ok);
-    else if (!strcmp(argv[i], "--ratio") && has) ratio = parse_num("--ratio", argv[++i], &ok);
+    else if (!strcmp(argv[i], "--solver") && has)
+      solver = argv[++i];
+    else if (!strcmp(argv[i], "--tol") && has)
+      tol = parse_num("--tol", argv[++i], &ok);
+    else if (!strcmp(argv[i], "--ratio") && has)
+      ratio = parse_num("--ratio", argv[++i], &ok);
     else if (!strcmp(argv[i], "--iterations") && has)
       iters = (long)parse_num("--iterations", argv[++i], &ok);
-    else if (!strcmp(argv[i], "--every") && has) every = (long)parse_num("--every", argv[++i], &ok);
-    else if (!strcmp(argv[i], "--no-gravity")) nograv = 1;
-    else if (!strcmp(argv[i], "--no-contact")) nocontact = 1;
-    else if (argv[i][0] != '-' && !model) model = argv[i];
+    else if (!strcmp(argv[i], "--every") && has)
+      every = (long)parse_num("--every", argv[++i], &ok);
+    else if (!strcmp(argv[i], "--no-gravity"))
+      nograv = 1;
+    else if (!strcmp(argv[i], "--no-contact"))
+      nocontact = 1;
+    else if (argv[i][0] != '-' && !model)
+      model = argv[i];
     else {
       fprintf(stderr, "contactsim run: unknown or incomplete option '%s'\n", argv[i]);
       run_usage(stderr);
@@ -264,8 +275,8 @@ int cs_cli_run(int argc, char** argv) {
   printf("simulated %ld steps (%.4g s) of %s: nq %d nv %d, solver %s", d->nstep, d->time, model,
          m->nq, m->nv, cs_solver_name((csSolverType)m->opt.solver));
   if (d->nstep)
-    printf(", %.3g contacts/step, %.3g iterations/step, %ld unconverged", (double)con_sum / d->nstep,
-           (double)iter_sum / d->nstep, unconverged);
+    printf(", %.3g contacts/step, %.3g iterations/step, %ld unconverged",
+           (double)con_sum / d->nstep, (double)iter_sum / d->nstep, unconverged);
   int nw = 0;
   for (int w = 0; w < CS_WARN_COUNT; w++) nw += d->warning[w].count;
   printf(", %d warnings%s%s\n", nw, out ? ", trajectory in " : "", out ? out : "");
@@ -289,10 +300,11 @@ int cs_cli_check(int argc, char** argv) {
   for (int i = 1; i < argc; i++) {
     int used;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: contactsim check MODEL [--fixed-base|--floating-base] [--package-path P]\n"
-             "                              [--balance-inertia]\n"
-             "Loads and compiles the model; prints sizes, memory, total mass, and every\n"
-             "attribute or element the loader read but contactsim does not simulate.\n");
+      printf(
+          "usage: contactsim check MODEL [--fixed-base|--floating-base] [--package-path P]\n"
+          "                              [--balance-inertia]\n"
+          "Loads and compiles the model; prints sizes, memory, total mass, and every\n"
+          "attribute or element the loader read but contactsim does not simulate.\n");
       return 0;
     }
     if (cs_cli_model_option(argc, argv, i, &lo, &used) < 0) return 2;
@@ -315,13 +327,15 @@ int cs_cli_check(int argc, char** argv) {
   double mass = 0;
   for (int b = 1; b < m->nbody; b++) mass += m->body_mass[b];
   printf("model        %s\n", model);
-  printf("sizes        nq %d  nv %d  nbody %d (world included)  njnt %d  ngeom %d  nsite %d  nu %d  nmesh %d\n",
-         m->nq, m->nv, m->nbody, m->njnt, m->ngeom, m->nsite, m->nu, m->nmesh);
+  printf(
+      "sizes        nq %d  nv %d  nbody %d (world included)  njnt %d  ngeom %d  nsite %d  nu %d  "
+      "nmesh %d\n",
+      m->nq, m->nv, m->nbody, m->njnt, m->ngeom, m->nsite, m->nu, m->nmesh);
   printf("mass         %.6g kg total\n", mass);
   printf("mass matrix  %d nonzeros (lower triangle), %.1f%% of dense\n", m->nM,
          m->nv ? 100.0 * m->nM / (0.5 * m->nv * (m->nv + 1)) : 0.0);
-  printf("memory       model %zu bytes, data %zu bytes (arena %zu)\n", m->nbuffer_, d ? d->nbuffer_ : 0,
-         m->arena_bytes);
+  printf("memory       model %zu bytes, data %zu bytes (arena %zu)\n", m->nbuffer_,
+         d ? d->nbuffer_ : 0, m->arena_bytes);
   printf("options      timestep %g  gravity %g %g %g\n", m->opt.timestep, m->opt.gravity[0],
          m->opt.gravity[1], m->opt.gravity[2]);
   if (d) {

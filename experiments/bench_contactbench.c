@@ -109,19 +109,19 @@
 #define CB_MU_ROBOT 0.8
 #define CB_MAXC 64 /* contacts handled per problem in the per-contact analyses */
 
-static const char* const cb_experiments[] = {"cube_slide",      "cube_push", "stack_ratio",
-                                             "consistency_dt",  "consistency_eps",
-                                             "robots",          "anymal_replay", NULL};
+static const char* const cb_experiments[] = {
+    "cube_slide",      "cube_push", "stack_ratio",   "consistency_dt",
+    "consistency_eps", "robots",    "anymal_replay", NULL};
 
 /* spec/solvers.md order */
-static const char* const cb_order[] = {"ncp_pgs",  "lcp_pgs",   "ccp_pgs", "pgs_raisim",
-                                       "ccp_admm", "ncp_admm",  "staggered", "lemke",
+static const char* const cb_order[] = {"ncp_pgs",   "lcp_pgs",           "ccp_pgs",   "pgs_raisim",
+                                       "ccp_admm",  "ncp_admm",          "staggered", "lemke",
                                        "bisection", "bisection_desaxce", NULL};
 
 typedef struct {
   int json, tty;
-  const char* plot;     /* directory or NULL */
-  const char* shared;   /* shared models directory */
+  const char* plot;   /* directory or NULL */
+  const char* shared; /* shared models directory */
   int nsolver;
   int solver[CS_SOLVER_COUNT];
   int repeats;
@@ -150,24 +150,27 @@ static void line_begin(Line* L, const Ctx* c, const char* exp, const char* solve
   L->n = 0;
   L->json = c->json;
   if (L->json)
-    line_add(L, "{\"bench\":\"contactbench\",\"experiment\":\"%s\",\"solver\":\"%s\"", exp,
-             solver);
+    line_add(L, "{\"bench\":\"contactbench\",\"experiment\":\"%s\",\"solver\":\"%s\"", exp, solver);
   else
     line_add(L, "%-15s %-17s", exp, solver);
 }
 
 static void line_num(Line* L, const char* key, double v) {
   if (L->json) {
-    if (isfinite(v)) line_add(L, ",\"%s\":%.6g", key, v);
-    else line_add(L, ",\"%s\":null", key);
+    if (isfinite(v))
+      line_add(L, ",\"%s\":%.6g", key, v);
+    else
+      line_add(L, ",\"%s\":null", key);
   } else {
     line_add(L, "  %s %.4g", key, v);
   }
 }
 
 static void line_int(Line* L, const char* key, long v) {
-  if (L->json) line_add(L, ",\"%s\":%ld", key, v);
-  else line_add(L, "  %s %ld", key, v);
+  if (L->json)
+    line_add(L, ",\"%s\":%ld", key, v);
+  else
+    line_add(L, "  %s %ld", key, v);
 }
 
 /* Set by an "error" field other than the documented skips (missing models, no mesh
@@ -178,8 +181,10 @@ static void line_str(Line* L, const char* key, const char* v) {
   if (!strcmp(key, "error") && strcmp(v, "shared models not found") &&
       strcmp(v, "mesh collision not available"))
     cb_failed = 1;
-  if (L->json) line_add(L, ",\"%s\":\"%s\"", key, v);
-  else line_add(L, "  %s: %s", key, v);
+  if (L->json)
+    line_add(L, ",\"%s\":\"%s\"", key, v);
+  else
+    line_add(L, "  %s: %s", key, v);
 }
 
 static int cb_progress_shown = 0;
@@ -283,8 +288,8 @@ static const char* gp_head =
 
 /* ------------------------------------------------------------------ cube scenes */
 /* Load a cube scene with the solver and settings; 0 on success (message printed). */
-static int cube_load(const char* scene, double param, int solver, double dt, double tol,
-                     int cap, csScene* s) {
+static int cube_load(const char* scene, double param, int solver, double dt, double tol, int cap,
+                     csScene* s) {
   csStatus st = cs_scene_load(scene, cs_cli_models_dir(), param, s);
   if (st != CS_OK) {
     fprintf(stderr, "bench contactbench: scene %s: %s\n", scene, cs_last_error());
@@ -305,12 +310,12 @@ static void contact_tangent_world(const csContact* c, double f[3]) {
 }
 
 typedef struct {
-  long n;          /* samples (t = 0 included) */
-  double* t;       /* (n) */
-  double* p;       /* (n x 3) centre */
-  double* E;       /* (n) mechanical energy (J, potential relative to the start) */
-  double* Ean;     /* (n) analytic */
-  double* drift;   /* (n) distance from the initial line */
+  long n;        /* samples (t = 0 included) */
+  double* t;     /* (n) */
+  double* p;     /* (n x 3) centre */
+  double* E;     /* (n) mechanical energy (J, potential relative to the start) */
+  double* Ean;   /* (n) analytic */
+  double* drift; /* (n) distance from the initial line */
   /* summary */
   double lateral_drift, max_height, energy_rel_err, eps_abs_max, iter_mean, conv_frac;
   double slide_dist;
@@ -545,8 +550,9 @@ static int run_push(int solver, double tol, FILE* f, Push* r) {
   csModel* m = s.m;
   csData* d = s.d;
   if (f)
-    fprintf(f, "# t F speed fx[FL FR RL RR] fy[4] N[4] (forces: impulse/dt, N) spread excess "
-               "(stiction only, else NaN)\n");
+    fprintf(f,
+            "# t F speed fx[FL FR RL RR] fy[4] N[4] (forces: impulse/dt, N) spread excess "
+            "(stiction only, else NaN)\n");
   double iters = 0;
   r->mu = 0.4, r->g = -m->opt.gravity[2];
   long nsteps = lround(T / dt), steps_contact = 0, conv = 0;
@@ -559,8 +565,8 @@ static int run_push(int solver, double tol, FILE* f, Push* r) {
       r->failed = 1;
       break;
     }
-    double speed = sqrt(d->qvel[0] * d->qvel[0] + d->qvel[1] * d->qvel[1] +
-                        d->qvel[2] * d->qvel[2]);
+    double speed =
+        sqrt(d->qvel[0] * d->qvel[0] + d->qvel[1] * d->qvel[1] + d->qvel[2] * d->qvel[2]);
     int stiction = isnan(r->onset) && speed <= thr;
     if (isnan(r->onset) && speed > thr) r->onset = d->time;
     int nc = d->ncon < CB_MAXC ? d->ncon : CB_MAXC;
@@ -619,8 +625,10 @@ static int run_push(int solver, double tol, FILE* f, Push* r) {
       fprintf(f, "%.4f %.4f %.6g", d->time, F, speed);
       for (int q = 0; q < 3; q++)
         for (int j = 0; j < 4; j++) fprintf(f, " %.8g", col[q][j]);
-      if (stiction) fprintf(f, " %.6g %.6g\n", spread, excess);
-      else fprintf(f, " NaN NaN\n");
+      if (stiction)
+        fprintf(f, " %.6g %.6g\n", spread, excess);
+      else
+        fprintf(f, " NaN NaN\n");
     }
   }
   r->iter_mean = steps_contact ? iters / (double)steps_contact : 0;
@@ -881,8 +889,10 @@ static void exp_consistency(Ctx* c, int by_dt) {
       log_run(exp, name, extra);
       Line L;
       line_begin(&L, c, exp, name);
-      if (by_dt) line_num(&L, "dt", dt);
-      else line_num(&L, "tolerance", tol);
+      if (by_dt)
+        line_num(&L, "dt", dt);
+      else
+        line_num(&L, "tolerance", tol);
       Slide a;
       if (run_slide(c->solver[i], dt, tol, T, &a)) {
         line_str(&L, "error", "scene failed");
@@ -891,8 +901,10 @@ static void exp_consistency(Ctx* c, int by_dt) {
       }
       double err = integral_err(&a, dt, &ref, dt_ref);
       line_num(&L, "integral_err_m_s", err);
-      if (by_dt) line_num(&L, "dt_reference", dt_ref), line_num(&L, "tolerance", tol);
-      else line_num(&L, "tolerance_reference", tol_ref), line_num(&L, "dt", dt);
+      if (by_dt)
+        line_num(&L, "dt_reference", dt_ref), line_num(&L, "tolerance", tol);
+      else
+        line_num(&L, "tolerance_reference", tol_ref), line_num(&L, "dt", dt);
       line_num(&L, "energy_rel_err", a.energy_rel_err);
       line_num(&L, "max_height_m", a.max_height);
       line_num(&L, "iterations_mean", a.iter_mean);
@@ -944,15 +956,15 @@ static void exp_consistency(Ctx* c, int by_dt) {
 
 /* ------------------------------------------------------------------ recorded problems */
 typedef struct {
-  long step;       /* step index along the trajectory */
+  long step; /* step index along the trajectory */
   int nc;
-  double* G;       /* (3nc)^2 */
-  double* g;       /* (3nc) */
-  double* mu;      /* (nc) */
-  double* R;       /* (3nc) or NULL */
-  double* frame;   /* (nc x 9) */
-  double* pos;     /* (nc x 3) */
-  int* key;        /* (nc x 3) geom0, geom1, feature */
+  double* G;     /* (3nc)^2 */
+  double* g;     /* (3nc) */
+  double* mu;    /* (nc) */
+  double* R;     /* (3nc) or NULL */
+  double* frame; /* (nc x 9) */
+  double* pos;   /* (nc x 3) */
+  int* key;      /* (nc x 3) geom0, geom1, feature */
 } RecProb;
 
 typedef struct {
@@ -1061,15 +1073,15 @@ static void rec_warm(const RecProb* a, const double* lp, const RecProb* b, doubl
 }
 
 typedef struct {
-  double us;            /* mean us per solve of the pass */
+  double us; /* mean us per solve of the pass */
   double iter_mean, conv_frac, eps_med, eps_max, eps_mean;
   long errors;
 } PassStats;
 
 typedef struct {
-  double* lam;          /* (3 ncmax) */
-  double* prev;         /* (3 ncmax) */
-  double* eps;          /* (n) */
+  double* lam;  /* (3 ncmax) */
+  double* prev; /* (3 ncmax) */
+  double* eps;  /* (n) */
   void* ws;
   size_t nws;
 } PassWork;
@@ -1115,8 +1127,10 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
     const RecProb* p = r->p + i;
     csContactProblem cp = {p->nc, 0, p->mu, p->G, p->g, p->R, NULL, 0};
     int ws = warm && i > 0 && r->p[i - 1].step == p->step - 1;
-    if (ws) rec_warm(r->p + i - 1, w->prev, p, w->lam);
-    else memset(w->lam, 0, sizeof(double) * 3 * (size_t)p->nc);
+    if (ws)
+      rec_warm(r->p + i - 1, w->prev, p, w->lam);
+    else
+      memset(w->lam, 0, sizeof(double) * 3 * (size_t)p->nc);
     o.warmstart = ws;
     csSolverStats st;
     memset(&st, 0, sizeof st);
@@ -1152,9 +1166,9 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
 
 typedef struct {
   int solver;
-  PassStats cold, warm;      /* first pass's statistics, times: medians */
+  PassStats cold, warm; /* first pass's statistics, times: medians */
   int ok;
-  int repeats;               /* passes timed (fewer than asked for a slow solver) */
+  int repeats; /* passes timed (fewer than asked for a slow solver) */
 } ReplayRes;
 
 /* A solver whose first cold + warm pass takes longer than this is not repeated. */
@@ -1257,8 +1271,8 @@ typedef struct {
   int* pd_dof;
   double* qref;
   double kp, tau_max;
-  int push_dof;         /* first dof of the base's free joint (-1: no push) */
-  int nu;               /* actuators (the hand's servos): ctrl = their target */
+  int push_dof; /* first dof of the base's free joint (-1: no push) */
+  int nu;       /* actuators (the hand's servos): ctrl = their target */
   double* ctrl0;
   double T;
   char note[256];
@@ -1397,8 +1411,7 @@ static csStatus robot_urdf(Robot* r, const char* shared, const char* rel, double
 
 /* The Allegro hand (fixed palm) and a free sphere 10 cm above the palm. */
 static csStatus robot_allegro(Robot* r, const char* shared) {
-  snprintf(r->path, sizeof r->path, "%s/allegro_hand/mjcf/right_hand_collision_only.xml",
-           shared);
+  snprintf(r->path, sizeof r->path, "%s/allegro_hand/mjcf/right_hand_collision_only.xml", shared);
   csBuilder* b = cs_builder_new();
   if (!b) return CS_ERR_MEMORY;
   csLoadOptions lo;
@@ -1462,8 +1475,10 @@ static csStatus robot_allegro(Robot* r, const char* shared) {
     double q = 0;
     if (an && strlen(an) == 4) {
       int k = an[3] - '0';
-      if (an[0] == 't') q = k == 0 ? 0.9 : k == 1 ? 0.4 : 0.3;
-      else q = k == 0 ? 0.0 : 0.6;
+      if (an[0] == 't')
+        q = k == 0 ? 0.9 : k == 1 ? 0.4 : 0.3;
+      else
+        q = k == 0 ? 0.0 : 0.6;
     }
     r->ctrl0[a] = q;
     int j = m->actuator_jnt[a];
@@ -1535,7 +1550,8 @@ static void exp_robots(Ctx* c) {
       st = robot_urdf(&r, c->shared, "solo12/robots/solo12.urdf", 0.0, 100, 2, 80);
     else if (k == 1)
       st = robot_urdf(&r, c->shared, "talos/robots/talos_full_v2.urdf", 0.02, 3000, 30, 300);
-    else st = robot_allegro(&r, c->shared);
+    else
+      st = robot_allegro(&r, c->shared);
     if (st != CS_OK) {
       char err[600];
       snprintf(err, sizeof err, "model: %s", cs_last_error());
@@ -1679,8 +1695,10 @@ static void exp_anymal_replay(Ctx* c) {
     double tb = NAN, ta = NAN, tbc = NAN, tac = NAN;
     for (int i = 0; i < nl; i++) {
       if (!res[i].ok) continue;
-      if (use[i] == CS_SOLVER_BISECTION) tb = res[i].warm.us, tbc = res[i].cold.us;
-      else ta = res[i].warm.us, tac = res[i].cold.us;
+      if (use[i] == CS_SOLVER_BISECTION)
+        tb = res[i].warm.us, tbc = res[i].cold.us;
+      else
+        ta = res[i].warm.us, tac = res[i].cold.us;
     }
     for (int i = 0; i < nl; i++) {
       Line L;
@@ -1820,8 +1838,7 @@ int cs_bench_contactbench_main(int argc, char** argv) {
       }
       c.replay_steps = n, i++;
     } else {
-      fprintf(stderr, "bench contactbench: unknown or incomplete argument '%s' (try --help)\n",
-              a);
+      fprintf(stderr, "bench contactbench: unknown or incomplete argument '%s' (try --help)\n", a);
       return 2;
     }
   }

@@ -38,11 +38,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "solvers/cs_solver_bisection.h"
 #include "contactsim/contactsim.h"
 #include "cs_bench.h"
 #include "cs_cli.h"
 #include "cs_scene.h"
+#include "solvers/cs_solver_bisection.h"
 
 #define DEFAULT_SAMPLES 100000L
 #define DEFAULT_REPEATS 15

@@ -66,11 +66,10 @@
 #define T2_TOL 1e-6
 #define T2_REF_TOL 1e-12
 #define T2_DS_CAP 10000
-#define T2_WINDOW 100    /* steps per point of the penetration series (Fig. 7) */
-#define T2_IBINS 18      /* iteration bins 2^0 .. 2^17 (> the cap) */
-#define T2_DBINS 20      /* rel-diff bins: < 1e-16, [1e-16, 1e-15), ..., [1e1, inf), NaN */
+#define T2_WINDOW 100 /* steps per point of the penetration series (Fig. 7) */
+#define T2_IBINS 18   /* iteration bins 2^0 .. 2^17 (> the cap) */
+#define T2_DBINS 20   /* rel-diff bins: < 1e-16, [1e-16, 1e-15), ..., [1e1, inf), NaN */
 #define T2_DLO (-16)
-
 
 static void usage(FILE* f) {
   fprintf(f,
@@ -152,20 +151,20 @@ static int dbin(double x) {
 
 /* ------------------------------------------------------------------ one run */
 typedef struct {
-  const char* solver;   /* name */
+  const char* solver; /* name */
   double tol;
   long steps, steps_contact, converged, nan_steps, iter_max, nactive;
-  long fallback[3];     /* steps by csSolverStats.fallback (0 own model, 1 de Saxce, 2 ADMM) */
+  long fallback[3]; /* steps by csSolverStats.fallback (0 own model, 1 de Saxce, 2 ADMM) */
   double iter_sum, eps_max, eps_sum, pen_sum, pen_max, total_s, solver_s;
   long ihist[T2_IBINS];
-  double* pen_series;   /* (steps / T2_WINDOW) mean penetration per window, or NULL */
+  double* pen_series; /* (steps / T2_WINDOW) mean penetration per window, or NULL */
   long nseries;
   int ok;
 } Run;
 
 typedef struct {
   long samples, below, step_samples, step_below, ref_solves, ref_converged, ref_iter_max;
-  long gen_samples, gen_below;  /* J^T lambda per step (the generalized impulse) */
+  long gen_samples, gen_below; /* J^T lambda per step (the generalized impulse) */
   /* per contact by the bisection answer's case: sticking (strictly inside its cone) or
      sliding (on its boundary) */
   long stick_samples, stick_below, slip_samples, slip_below;
@@ -186,10 +185,9 @@ static void diff_free(Diff* x) {
 }
 
 /* Per contact, per step and generalized comparisons of lambda a against the reference b. */
-static void diff_compare(const csContactProblem* p, const double* a, const double* b,
-                         long* samples, long* below, long* step_samples, long* step_below,
-                         long* gen_samples, long* gen_below, long* hist, double* max_rel,
-                         long* bycase) {
+static void diff_compare(const csContactProblem* p, const double* a, const double* b, long* samples,
+                         long* below, long* step_samples, long* step_below, long* gen_samples,
+                         long* gen_below, long* hist, double* max_rel, long* bycase) {
   int nc = p->nc, n = 3 * nc;
   double dn = 0, pn = 0;
   for (int i = 0; i < nc; i++) {
@@ -479,16 +477,18 @@ static int plot_all(const char* dir, Task* t, int nt) {
     fprintf(stderr, "bench table2: cannot write %s\n", path);
     return 0;
   }
-  fprintf(gp, "set terminal pngcairo size 900,560 font 'sans,11'\nset grid ytics\n"
-              "set style data histograms\nset style histogram clustered gap 1\n"
-              "set style fill solid 0.8 border -1\nset key top right\n");
+  fprintf(gp,
+          "set terminal pngcairo size 900,560 font 'sans,11'\nset grid ytics\n"
+          "set style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.8 border -1\nset key top right\n");
   /* Fig. 4: iterations per task */
   for (int i = 0; i < nt; i++) {
     snprintf(path, sizeof path, "%s/table2_iterations_%s.dat", dir, t[i].task);
     FILE* f = fopen(path, "w");
     if (!f) return fclose(gp), 0;
-    fprintf(f, "# bin (2^k <= iterations < 2^(k+1)), %% of steps with contacts: bisection "
-               "pgs_raisim\n");
+    fprintf(f,
+            "# bin (2^k <= iterations < 2^(k+1)), %% of steps with contacts: bisection "
+            "pgs_raisim\n");
     for (int k = 0; k < T2_IBINS; k++)
       fprintf(f, "\"%ld\" %.6g %.6g\n", 1L << k,
               100 * ratio((double)t[i].bis.ihist[k], (double)t[i].bis.steps_contact),
@@ -514,9 +514,12 @@ static int plot_all(const char* dir, Task* t, int nt) {
   fprintf(f, "\n");
   for (int k = 0; k < T2_DBINS; k++) {
     char lab[32];
-    if (k == 0) snprintf(lab, sizeof lab, "<1e%d", T2_DLO);
-    else if (k == T2_DBINS - 1) snprintf(lab, sizeof lab, "NaN");
-    else snprintf(lab, sizeof lab, "1e%d", T2_DLO + k - 1);
+    if (k == 0)
+      snprintf(lab, sizeof lab, "<1e%d", T2_DLO);
+    else if (k == T2_DBINS - 1)
+      snprintf(lab, sizeof lab, "NaN");
+    else
+      snprintf(lab, sizeof lab, "1e%d", T2_DLO + k - 1);
     fprintf(f, "\"%s\"", lab);
     for (int i = 0; i < nt; i++)
       fprintf(f, " %.6g", 100 * ratio((double)t[i].diff.hist[k], (double)t[i].diff.samples));
@@ -542,8 +545,10 @@ static int plot_all(const char* dir, Task* t, int nt) {
     snprintf(path, sizeof path, "%s/table2_penetration_hang.dat", dir);
     FILE* g = fopen(path, "w");
     if (!g) return fclose(gp), 0;
-    fprintf(g, "# time (s), mean penetration of active contacts per %d steps (m): bisection "
-               "pgs_raisim_1e-6%s\n", T2_WINDOW, t[i].have_pgs8 ? " pgs_raisim_1e-8" : "");
+    fprintf(g,
+            "# time (s), mean penetration of active contacts per %d steps (m): bisection "
+            "pgs_raisim_1e-6%s\n",
+            T2_WINDOW, t[i].have_pgs8 ? " pgs_raisim_1e-8" : "");
     for (long k = 0; k < t[i].bis.nseries; k++) {
       fprintf(g, "%.4f %.6g %.6g", (double)(k + 1) * T2_WINDOW * 1e-3, t[i].bis.pen_series[k],
               k < t[i].pgs.nseries && t[i].pgs.pen_series ? t[i].pgs.pen_series[k] : NAN);
@@ -667,8 +672,7 @@ static void print_json(const Task* t, long diff_every) {
   cs_bench_json_num(f, "rel_diff_generalized_below_1pct", frac(x->gen_below, x->gen_samples));
   printf(",\"rel_diff_ref_solves\":%ld", x->ref_solves);
   cs_bench_json_num(f, "rel_diff_ref_converged_fraction", frac(x->ref_converged, x->ref_solves));
-  cs_bench_json_num(f, "rel_diff_ref_iter_mean",
-                    ratio(x->ref_iter_sum, (double)x->ref_solves));
+  cs_bench_json_num(f, "rel_diff_ref_iter_mean", ratio(x->ref_iter_sum, (double)x->ref_solves));
   printf(",\"rel_diff_ref_iter_max\":%ld", x->ref_iter_max);
   json_hist("rel_diff_hist", x->hist, T2_DBINS);
   printf("}\n");
@@ -685,27 +689,28 @@ static void print_table(const Task* t) {
   printf("  %-34s %12.3f %12.3f\n", "  of which solve s", b->solver_s, p->solver_s);
   printf("  %-34s %12.3f\n", "bisection / pgs_raisim (total s)",
          p->total_s > 0 ? b->total_s / p->total_s : NAN);
-  printf("  %-34s %12.2f %12.2f\n", "iterations mean",
-         ratio(b->iter_sum, (double)b->steps_contact), ratio(p->iter_sum, (double)p->steps_contact));
+  printf("  %-34s %12.2f %12.2f\n", "iterations mean", ratio(b->iter_sum, (double)b->steps_contact),
+         ratio(p->iter_sum, (double)p->steps_contact));
   printf("  %-34s %12ld %12ld\n", "iterations max", b->iter_max, p->iter_max);
   printf("  %-34s %12.5f %12.5f\n", "converged fraction",
          b->steps_contact ? (double)b->converged / (double)b->steps_contact : 1.0,
          p->steps_contact ? (double)p->converged / (double)p->steps_contact : 1.0);
   printf("  %-34s %12.3g %12.3g\n", "eps_abs max", b->eps_max, p->eps_max);
   printf("  %-34s %12ld %12ld\n", "non-finite steps", b->nan_steps, p->nan_steps);
-  printf("  %-34s %12.3g %12.3g\n", "penetration mean (m)",
-         ratio(b->pen_sum, (double)b->nactive), ratio(p->pen_sum, (double)p->nactive));
+  printf("  %-34s %12.3g %12.3g\n", "penetration mean (m)", ratio(b->pen_sum, (double)b->nactive),
+         ratio(p->pen_sum, (double)p->nactive));
   if (t->have_pgs8)
     printf("  pgs_raisim at 1e-8: %.3f s, penetration mean %.3g m\n", t->pgs8.total_s,
            ratio(t->pgs8.pen_sum, (double)t->pgs8.nactive));
-  printf("  Fig. 6: %ld per-contact samples, %.4f below 1%% (per step %.4f); reference "
-         "converged %.4f\n",
-         x->samples, ratio((double)x->below, (double)x->samples),
-         ratio((double)x->step_below, (double)x->step_samples),
-         ratio((double)x->ref_converged, (double)x->ref_solves));
+  printf(
+      "  Fig. 6: %ld per-contact samples, %.4f below 1%% (per step %.4f); reference "
+      "converged %.4f\n",
+      x->samples, ratio((double)x->below, (double)x->samples),
+      ratio((double)x->step_below, (double)x->step_samples),
+      ratio((double)x->ref_converged, (double)x->ref_solves));
   printf("  Fig. 6 by case: sticking %ld samples, %.4f below 1%%; sliding %ld, %.4f\n",
-         x->stick_samples, ratio((double)x->stick_below, (double)x->stick_samples),
-         x->slip_samples, ratio((double)x->slip_below, (double)x->slip_samples));
+         x->stick_samples, ratio((double)x->stick_below, (double)x->stick_samples), x->slip_samples,
+         ratio((double)x->slip_below, (double)x->slip_samples));
   fflush(stdout);
 }
 
@@ -812,8 +817,10 @@ int cs_bench_table2_main(int argc, char** argv) {
       status = rc;
       continue;
     }
-    if (json) print_json(t, diff_every);
-    else print_table(t);
+    if (json)
+      print_json(t, diff_every);
+    else
+      print_table(t);
   }
   if (plot && nt > 0 && !status && !plot_all(plot, tasks, nt)) status = 1;
   for (int i = 0; i < nt; i++) {

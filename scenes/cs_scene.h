@@ -16,12 +16,12 @@ enum { CS_SCENE_MAXJ = 64 };
 
 /* The scene's controller state. Plain data (no pointers): copy it to mirror a scene. */
 typedef struct csSceneCtl {
-  int task;               /* internal task id */
+  int task; /* internal task id */
   /* PD control of npd joints: tau = kp (q_ref - q) - kd qdot, clamped to +-tau_max */
   int npd;
-  double qnom[CS_SCENE_MAXJ];  /* nominal angles (rad) */
-  double qref[CS_SCENE_MAXJ];  /* current references (rad) */
-  double lo[CS_SCENE_MAXJ];    /* joint range in the file (random references are clipped) */
+  double qnom[CS_SCENE_MAXJ]; /* nominal angles (rad) */
+  double qref[CS_SCENE_MAXJ]; /* current references (rad) */
+  double lo[CS_SCENE_MAXJ];   /* joint range in the file (random references are clipped) */
   double hi[CS_SCENE_MAXJ];
   double kp, kd, tau_max;
   double still_time;      /* drop: time the kinetic energy has been below 1e-3 J */
@@ -48,17 +48,17 @@ int cs_scene_ctl_torques(const csSceneCtl* c, const double* q, const double* qd,
 
 typedef struct csScene {
   char name[32];
-  char model_path[1024];  /* the file loaded (MuJoCo loads the same one) */
+  char model_path[1024]; /* the file loaded (MuJoCo loads the same one) */
   csModel* m;
   csData* d;
-  double* qpos0;          /* (nq) start state, in our qpos layout */
-  double* qvel0;          /* (nv) */
-  int pd_jnt[CS_SCENE_MAXJ];   /* our joint of each controlled joint (ctl order) */
+  double* qpos0;             /* (nq) start state, in our qpos layout */
+  double* qvel0;             /* (nv) */
+  int pd_jnt[CS_SCENE_MAXJ]; /* our joint of each controlled joint (ctl order) */
   int pd_qadr[CS_SCENE_MAXJ], pd_dof[CS_SCENE_MAXJ];
-  csSceneCtl ctl;         /* the controller (our side) */
-  int resets;             /* resets done (= ctl.resets, kept for the demo) */
-  double mass_ratio;      /* stack_ratio */
-  double* work;           /* (nv) scratch of cs_scene_control */
+  csSceneCtl ctl;    /* the controller (our side) */
+  int resets;        /* resets done (= ctl.resets, kept for the demo) */
+  double mass_ratio; /* stack_ratio */
+  double* work;      /* (nv) scratch of cs_scene_control */
 } csScene;
 
 /* Names of the scenes, NULL-terminated. */

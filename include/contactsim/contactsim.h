@@ -2,12 +2,12 @@
 #ifndef CONTACTSIM_H
 #define CONTACTSIM_H
 
-#include "cs_export.h"
-#include "cs_model.h"
 #include "cs_contact.h"
 #include "cs_data.h"
 #include "cs_dynamics.h"
+#include "cs_export.h"
 #include "cs_io.h"
+#include "cs_model.h"
 
 #define CS_VERSION_STRING "0.1.0"
 

@@ -16,68 +16,68 @@ extern "C" {
 
 /* One contact point between two geoms. */
 typedef struct csContact {
-  double pos[3];     /* world point midway between the two surfaces */
-  double frame[9];   /* rows n, t1, t2 (world); n points from geom[0] into geom[1] */
-  double dist;       /* signed distance along n (< 0: penetration), m */
-  double mu;         /* Coulomb friction coefficient */
-  int geom[2];       /* geom ids; geom[0] has the lower csGeomType (the plane first) */
-  int feature;       /* persistent id of the feature pair within the geom pair */
-  double lambda[3];  /* solved impulse in the contact frame (n, t1, t2), N s */
+  double pos[3];    /* world point midway between the two surfaces */
+  double frame[9];  /* rows n, t1, t2 (world); n points from geom[0] into geom[1] */
+  double dist;      /* signed distance along n (< 0: penetration), m */
+  double mu;        /* Coulomb friction coefficient */
+  int geom[2];      /* geom ids; geom[0] has the lower csGeomType (the plane first) */
+  int feature;      /* persistent id of the feature pair within the geom pair */
+  double lambda[3]; /* solved impulse in the contact frame (n, t1, t2), N s */
 } csContact;
 
 /* The contact problem: find lambda in K_mu with v = G lambda + g satisfying the model's
    complementarity conditions (Signorini and Coulomb, or the solver's own model). */
 typedef struct csContactProblem {
-  int nc;            /* contacts */
-  int nv;            /* degrees of freedom of the system (0 if J is absent) */
-  const double* mu;  /* (nc) friction coefficients */
-  const double* G;   /* (3nc x 3nc) Delassus matrix J M^-1 J^T, row-major (see asym) */
-  const double* g;   /* (3nc) free contact velocity incl. stabilisation */
-  const double* R;   /* (3nc) diagonal compliance added to G, or NULL */
-  const double* J;   /* (3nc x nv) contact Jacobian rows (n, t1, t2), or NULL */
-  int asym;          /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
-                        struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
-                        the solvers that would use its rows as columns do not. */
+  int nc;           /* contacts */
+  int nv;           /* degrees of freedom of the system (0 if J is absent) */
+  const double* mu; /* (nc) friction coefficients */
+  const double* G;  /* (3nc x 3nc) Delassus matrix J M^-1 J^T, row-major (see asym) */
+  const double* g;  /* (3nc) free contact velocity incl. stabilisation */
+  const double* R;  /* (3nc) diagonal compliance added to G, or NULL */
+  const double* J;  /* (3nc x nv) contact Jacobian rows (n, t1, t2), or NULL */
+  int asym;         /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
+                       struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
+                       the solvers that would use its rows as columns do not. */
 } csContactProblem;
 
 /* The NCP report (paper 002 eq. 14; spec/solvers.md), the same for every solver. */
 typedef struct csNcpReport {
-  double eps_p;      /* max_i dist(lambda_i, K_mu_i) */
-  double eps_d;      /* max_i dist(v~_i, K*_mu_i), v~ = v + (mu |v_T|, 0, 0) */
-  double eps_c;      /* max_i |<lambda_i, v~_i>| */
-  double eps_abs;    /* max of the three */
-  double error;      /* Siconos 4.4.0 fc3d error: natural-map residual / max(|g|,|lambda|,|v|) */
-  double error_1pq;  /* natural-map residual / (1 + |g|) */
-  double signorini;  /* max_i |lambda_N,i v_N,i| */
+  double eps_p;     /* max_i dist(lambda_i, K_mu_i) */
+  double eps_d;     /* max_i dist(v~_i, K*_mu_i), v~ = v + (mu |v_T|, 0, 0) */
+  double eps_c;     /* max_i |<lambda_i, v~_i>| */
+  double eps_abs;   /* max of the three */
+  double error;     /* Siconos 4.4.0 fc3d error: natural-map residual / max(|g|,|lambda|,|v|) */
+  double error_1pq; /* natural-map residual / (1 + |g|) */
+  double signorini; /* max_i |lambda_N,i v_N,i| */
 } csNcpReport;
 
 typedef struct csSolverStats {
-  int iterations;    /* iterations (sweeps) done */
-  int converged;     /* own criterion met within the cap */
-  double residual;   /* the solver's own stopping residual at exit */
-  int fallback;      /* 0, or the solver left its own model for a fall-back one (bisection:
-                        1 = Coulomb's law, de Saxce's variant, after its sweeps cycled;
-                        2 = its last resort, ncp_admm on Coulomb's law, after they crawled
-                        or cycled) */
-  csNcpReport ncp;   /* filled by every solver on exit */
+  int iterations;  /* iterations (sweeps) done */
+  int converged;   /* own criterion met within the cap */
+  double residual; /* the solver's own stopping residual at exit */
+  int fallback;    /* 0, or the solver left its own model for a fall-back one (bisection:
+                      1 = Coulomb's law, de Saxce's variant, after its sweeps cycled;
+                      2 = its last resort, ncp_admm on Coulomb's law, after they crawled
+                      or cycled) */
+  csNcpReport ncp; /* filled by every solver on exit */
 } csSolverStats;
 
 typedef struct csSolverOptions {
-  int iterations;    /* cap */
-  double tolerance;  /* on the solver's own criterion */
-  double omega;      /* relaxation (PGS family), default 1 */
-  int warmstart;     /* lambda holds a start value on entry */
+  int iterations;   /* cap */
+  double tolerance; /* on the solver's own criterion */
+  double omega;     /* relaxation (PGS family), default 1 */
+  int warmstart;    /* lambda holds a start value on entry */
 } csSolverOptions;
 
 typedef struct csSolver {
-  const char* name;  /* CLI/JSON name (spec/solvers.md) */
+  const char* name; /* CLI/JSON name (spec/solvers.md) */
   /* Scratch bytes for a problem of nc contacts. */
   size_t (*workspace_bytes)(int nc, const csSolverOptions* opt);
   /* Solve; lambda (3nc) holds the warm start on entry (zeros if none) and the solution on
      exit. ws has workspace_bytes bytes, 64-byte aligned. Returns CS_OK even when the
      tolerance was not met (stats->converged says); an error only for bad input. */
-  csStatus (*solve)(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                    double* lambda, csSolverStats* stats);
+  csStatus (*solve)(const csContactProblem* p, const csSolverOptions* opt, void* ws, double* lambda,
+                    csSolverStats* stats);
 } csSolver;
 
 /* The solver table entry of a type, or NULL if not implemented yet. */
@@ -105,8 +105,8 @@ typedef struct csOwnedProblem {
   double* G;
   double* g;
   double* R;
-  double* lambda;    /* (3nc) stored solution or guess, or NULL */
-  double* velocity;  /* (3nc) stored velocity, or NULL */
+  double* lambda;   /* (3nc) stored solution or guess, or NULL */
+  double* velocity; /* (3nc) stored velocity, or NULL */
 } csOwnedProblem;
 
 /* Write p as an FCLIB local problem (dense W stored as a sparse matrix of its non-zeros),
@@ -132,25 +132,25 @@ CS_API int cs_have_fclib(void);
 
 /* A sparse matrix in compressed columns: rows sorted within each column, no duplicates. */
 typedef struct csSparseMatrix {
-  int m;             /* rows */
-  int n;             /* columns */
-  int* colptr;       /* (n + 1) */
-  int* rowind;       /* (colptr[n]) */
-  double* val;       /* (colptr[n]) */
+  int m;       /* rows */
+  int n;       /* columns */
+  int* colptr; /* (n + 1) */
+  int* rowind; /* (colptr[n]) */
+  double* val; /* (colptr[n]) */
 } csSparseMatrix;
 
 typedef struct csGlobalProblem {
-  int n;             /* velocity unknowns (M is n x n) */
-  int nc;            /* contacts (H is n x 3nc) */
-  csSparseMatrix M;  /* both triangles stored */
+  int n;            /* velocity unknowns (M is n x n) */
+  int nc;           /* contacts (H is n x 3nc) */
+  csSparseMatrix M; /* both triangles stored */
   csSparseMatrix H;
-  double* f;         /* (n) */
-  double* w;         /* (3nc) */
-  double* mu;        /* (nc) */
-  double* r;         /* (3nc) stored solution or first guess, or NULL */
-  double* u;         /* (3nc) stored local velocity, or NULL */
-  double* v;         /* (n) stored global velocity, or NULL */
-  void* factor;      /* internal: the Cholesky factor of M, made on first use */
+  double* f;    /* (n) */
+  double* w;    /* (3nc) */
+  double* mu;   /* (nc) */
+  double* r;    /* (3nc) stored solution or first guess, or NULL */
+  double* u;    /* (3nc) stored local velocity, or NULL */
+  double* v;    /* (n) stored global velocity, or NULL */
+  void* factor; /* internal: the Cholesky factor of M, made on first use */
 } csGlobalProblem;
 
 /* Read an FCLIB global problem (spacedim 3), every dataset checked before libfclib reads
@@ -170,11 +170,11 @@ CS_API double cs_global_error(const csGlobalProblem* g, const double* r, const d
                               double* u);
 /* Write g as an FCLIB global problem with an optional solution (r, v; u = H^T v + w).
    Overwrites path. */
-CS_API csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g,
-                                      const double* r, const double* v, const char* title);
+CS_API csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const double* r,
+                                      const double* v, const char* title);
 
 typedef enum csFclibKind {
-  CS_FCLIB_NONE = 0,          /* HDF5 file without an FCLIB problem */
+  CS_FCLIB_NONE = 0, /* HDF5 file without an FCLIB problem */
   CS_FCLIB_LOCAL,
   CS_FCLIB_GLOBAL,
   CS_FCLIB_LOCAL_ROLLING,
@@ -184,15 +184,15 @@ typedef enum csFclibKind {
 /* What an FCLIB file holds, read with plain HDF5 calls (no libfclib: never exits). */
 typedef struct csFclibInfo {
   csFclibKind kind;
-  int spacedim;      /* 3, or 5 for rolling friction; 0 if absent */
-  int nc;            /* contacts (rows of W or columns of H over spacedim) */
-  int n;             /* global velocity unknowns (0 for local problems) */
-  int rows;          /* local rows: W's size or H's columns */
-  long long nnz[2];  /* stored entries of W (local) or of M and H (global) */
-  int has_solution;  /* /solution present */
-  int has_guess;     /* /guesses present */
+  int spacedim;     /* 3, or 5 for rolling friction; 0 if absent */
+  int nc;           /* contacts (rows of W or columns of H over spacedim) */
+  int n;            /* global velocity unknowns (0 for local problems) */
+  int rows;         /* local rows: W's size or H's columns */
+  long long nnz[2]; /* stored entries of W (local) or of M and H (global) */
+  int has_solution; /* /solution present */
+  int has_guess;    /* /guesses present */
   double mu_min, mu_max;
-  char title[256];   /* empty when absent; truncated */
+  char title[256]; /* empty when absent; truncated */
   char description[1024];
 } csFclibInfo;
 

@@ -12,95 +12,95 @@ extern "C" {
 
 /* Counted warnings: numerical events inside a step (the step goes on or is rolled back). */
 typedef enum csWarningType {
-  CS_WARN_NAN_STEP = 0,   /* the step produced NaN/Inf; state kept at the previous step */
-  CS_WARN_CONTACTFULL,    /* more contacts than ncon_max; extra ones dropped */
-  CS_WARN_SOLVER,         /* contact solver did not meet its tolerance within its cap */
-  CS_WARN_SINGULAR,       /* a factorisation met a non-positive pivot */
+  CS_WARN_NAN_STEP = 0, /* the step produced NaN/Inf; state kept at the previous step */
+  CS_WARN_CONTACTFULL,  /* more contacts than ncon_max; extra ones dropped */
+  CS_WARN_SOLVER,       /* contact solver did not meet its tolerance within its cap */
+  CS_WARN_SINGULAR,     /* a factorisation met a non-positive pivot */
   CS_WARN_COUNT
 } csWarningType;
 
 typedef struct csWarning {
-  int count;              /* how many times it happened */
-  double last_time;       /* simulation time of the last occurrence */
+  int count;        /* how many times it happened */
+  double last_time; /* simulation time of the last occurrence */
 } csWarning;
 
 typedef struct csData {
   /* ---- state (set by the user) */
-  double time;            /* s */
-  double* qpos;           /* (nq) */
-  double* qvel;           /* (nv) */
-  double* ctrl;           /* (nu) actuator controls */
-  double* qfrc_applied;   /* (nv) user generalized forces */
+  double time;          /* s */
+  double* qpos;         /* (nq) */
+  double* qvel;         /* (nv) */
+  double* ctrl;         /* (nu) actuator controls */
+  double* qfrc_applied; /* (nv) user generalized forces */
 
   /* ---- outputs of the last step / forward pass */
-  double* qacc;           /* (nv) accelerations of the smooth dynamics */
-  double* qfrc_actuator;  /* (nv) actuator forces */
-  double* qfrc_bias;      /* (nv) h = C(q,v) v + g(q) + damping (unless disabled) */
-  double* qfrc_damping;   /* (nv) -D v (part of qfrc_bias, reported separately) */
+  double* qacc;          /* (nv) accelerations of the smooth dynamics */
+  double* qfrc_actuator; /* (nv) actuator forces */
+  double* qfrc_bias;     /* (nv) h = C(q,v) v + g(q) + damping (unless disabled) */
+  double* qfrc_damping;  /* (nv) -D v (part of qfrc_bias, reported separately) */
 
   /* ---- kinematics: world frame */
-  double* xpos;           /* (nbody x 3) body frame origin */
-  double* xquat;          /* (nbody x 4) body orientation */
-  double* xmat;           /* (nbody x 9) body rotation matrix, row-major */
-  double* xipos;          /* (nbody x 3) body centre of mass */
-  double* xanchor;        /* (njnt x 3) joint anchor */
-  double* xaxis;          /* (njnt x 3) joint axis (revolute/prismatic) */
-  double* geom_xpos;      /* (ngeom x 3) */
-  double* geom_xmat;      /* (ngeom x 9) */
-  double* site_xpos;      /* (nsite x 3) */
-  double* site_xmat;      /* (nsite x 9) */
+  double* xpos;      /* (nbody x 3) body frame origin */
+  double* xquat;     /* (nbody x 4) body orientation */
+  double* xmat;      /* (nbody x 9) body rotation matrix, row-major */
+  double* xipos;     /* (nbody x 3) body centre of mass */
+  double* xanchor;   /* (njnt x 3) joint anchor */
+  double* xaxis;     /* (njnt x 3) joint axis (revolute/prismatic) */
+  double* geom_xpos; /* (ngeom x 3) */
+  double* geom_xmat; /* (ngeom x 9) */
+  double* site_xpos; /* (nsite x 3) */
+  double* site_xmat; /* (nsite x 9) */
 
   /* ---- spatial quantities: [angular; linear] about the world origin */
-  double* cdof;           /* (nv x 6) motion subspace of each dof */
-  double* cdof_dot;       /* (nv x 6) its time derivative (valid after velocity stage) */
-  double* cinert;         /* (nbody x 10) body inertia: m, m c (3), I_O (6: xx yy zz xy xz yz) */
-  double* crb;            /* (nbody x 10) composite (subtree) inertia */
-  double* cvel;           /* (nbody x 6) body spatial velocity */
-  double* cacc;           /* (nbody x 6) body spatial acceleration (RNEA scratch) */
-  double* cfrc;           /* (nbody x 6) body spatial force (RNEA scratch) */
+  double* cdof;     /* (nv x 6) motion subspace of each dof */
+  double* cdof_dot; /* (nv x 6) its time derivative (valid after velocity stage) */
+  double* cinert;   /* (nbody x 10) body inertia: m, m c (3), I_O (6: xx yy zz xy xz yz) */
+  double* crb;      /* (nbody x 10) composite (subtree) inertia */
+  double* cvel;     /* (nbody x 6) body spatial velocity */
+  double* cacc;     /* (nbody x 6) body spatial acceleration (RNEA scratch) */
+  double* cfrc;     /* (nbody x 6) body spatial force (RNEA scratch) */
 
   /* ---- mass matrix, sparse by the dof tree (row i: M_ii, M_i,parent(i), ...) */
-  double* qM;             /* (nM) joint-space inertia incl. armature */
-  double* qLD;            /* (nM) L^T D L factor: row i holds D_ii, L_i,parent(i), ... */
-  double* qLDiagInv;      /* (nv) 1 / D_ii */
+  double* qM;        /* (nM) joint-space inertia incl. armature */
+  double* qLD;       /* (nM) L^T D L factor: row i holds D_ii, L_i,parent(i), ... */
+  double* qLDiagInv; /* (nv) 1 / D_ii */
 
   /* ---- contacts (collision stage) and their solution (constraint stage) */
-  int ncon;               /* contacts found this step */
-  csContact* contact;     /* (ncon_max) this step's contacts, lambda = solved impulses */
-  int ncon_prev;          /* contacts of the previous step (warm start by feature id) */
-  csContact* contact_prev;/* (ncon_max) */
-  int prev_converged;     /* the previous solve met its tolerance (warm start allowed) */
+  int ncon;                   /* contacts found this step */
+  csContact* contact;         /* (ncon_max) this step's contacts, lambda = solved impulses */
+  int ncon_prev;              /* contacts of the previous step (warm start by feature id) */
+  csContact* contact_prev;    /* (ncon_max) */
+  int prev_converged;         /* the previous solve met its tolerance (warm start allowed) */
   csSolverStats solver_stats; /* of the last solve (zeros if there was nothing to solve) */
-  double* qfrc_contact;   /* (nv) J^T lambda / dt of the last step: contact generalized force */
+  double* qfrc_contact;       /* (nv) J^T lambda / dt of the last step: contact generalized force */
 
   /* ---- the contact problem of the last step (nc = ncon), rows n, t1, t2 per contact */
   csContactProblem problem; /* points into the arrays below */
-  double* efc_J;          /* (3 ncon_max x nv) contact Jacobian */
-  double* efc_Y;          /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
-                             the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
-                             says */
-  double* efc_G;          /* (3 ncon_max x 3 ncon_max) Delassus J M^-1 J^T (3nc x 3nc used) */
-  double* efc_g;          /* (3 ncon_max) free velocity J v_free + stabilisation */
-  double* efc_mu;         /* (ncon_max) */
-  double* efc_lambda;     /* (3 ncon_max) impulses, N s */
-  double* qvel_free;      /* (nv) velocity after the smooth dynamics, before contacts */
+  double* efc_J;            /* (3 ncon_max x nv) contact Jacobian */
+  double* efc_Y;            /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
+                               the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
+                               says */
+  double* efc_G;            /* (3 ncon_max x 3 ncon_max) Delassus J M^-1 J^T (3nc x 3nc used) */
+  double* efc_g;            /* (3 ncon_max) free velocity J v_free + stabilisation */
+  double* efc_mu;           /* (ncon_max) */
+  double* efc_lambda;       /* (3 ncon_max) impulses, N s */
+  double* qvel_free;        /* (nv) velocity after the smooth dynamics, before contacts */
 
   /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */
-  int profile;            /* set by the user to time the stages (costs ~20 ns per clock read) */
-  double time_ns[4];      /* smooth dynamics, collision, problem build, solve */
+  int profile;       /* set by the user to time the stages (costs ~20 ns per clock read) */
+  double time_ns[4]; /* smooth dynamics, collision, problem build, solve */
 
   /* ---- diagnostics */
   csWarning warning[CS_WARN_COUNT];
-  double energy[2];       /* potential, kinetic (after cs_energy) */
-  long nstep;             /* steps taken */
+  double energy[2]; /* potential, kinetic (after cs_energy) */
+  long nstep;       /* steps taken */
 
   /* ---- memory */
-  void* buffer_;          /* one allocation: arrays above plus the arena */
+  void* buffer_; /* one allocation: arrays above plus the arena */
   size_t nbuffer_;
-  unsigned char* arena_;  /* scratch stack for the step */
+  unsigned char* arena_; /* scratch stack for the step */
   size_t narena_;
-  size_t pstack_;         /* current stack top (bytes) */
-  size_t maxstack_;       /* high-water mark */
+  size_t pstack_;   /* current stack top (bytes) */
+  size_t maxstack_; /* high-water mark */
 } csData;
 
 CS_API csData* cs_data_new(const csModel* m);

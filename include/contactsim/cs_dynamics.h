@@ -43,8 +43,8 @@ CS_API void cs_rnea(const csModel* m, csData* d, const double* qacc, int flags, 
 CS_API csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, double* qacc);
 /* Jacobian (3 x nv, row-major) of the world velocity of world point p fixed to body b.
    jacr (3 x nv) rotational part; either may be NULL. */
-CS_API void cs_jac(const csModel* m, const csData* d, double* jacp, double* jacr,
-                   const double p[3], int body);
+CS_API void cs_jac(const csModel* m, const csData* d, double* jacp, double* jacr, const double p[3],
+                   int body);
 /* Jacobian of a site's frame: jacp at the site origin, jacr angular (world). */
 CS_API void cs_jac_site(const csModel* m, const csData* d, double* jacp, double* jacr, int site);
 /* Total spatial momentum [L_O; P] about the world origin (needs cs_com_vel). */

@@ -9,13 +9,13 @@ extern "C" {
 #endif
 
 typedef struct csLoadOptions {
-  int floating_base;          /* URDF: attach the root link to the world by a free joint */
-  const char* package_path;   /* URDF: search path(s), ':'-separated, for package:// URIs */
-  int skip_collision_meshes;  /* do not load STL meshes (faster; geoms dropped with a note) */
-  int balance_inertia;        /* repair inertias violating the triangle inequality (noted) */
-  int self_collision;         /* URDF: let the robot's links collide with each other (default
-                                 0, as PyBullet and RaiSim: URDF collision meshes often overlap
-                                 at the joints). MJCF follows the file (contype/exclude). */
+  int floating_base;         /* URDF: attach the root link to the world by a free joint */
+  const char* package_path;  /* URDF: search path(s), ':'-separated, for package:// URIs */
+  int skip_collision_meshes; /* do not load STL meshes (faster; geoms dropped with a note) */
+  int balance_inertia;       /* repair inertias violating the triangle inequality (noted) */
+  int self_collision;        /* URDF: let the robot's links collide with each other (default
+                                0, as PyBullet and RaiSim: URDF collision meshes often overlap
+                                at the joints). MJCF follows the file (contype/exclude). */
 } csLoadOptions;
 
 CS_API void cs_load_options_default(csLoadOptions* o);

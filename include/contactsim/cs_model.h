@@ -15,14 +15,14 @@ extern "C" {
 /* ------------------------------------------------------------------ status and errors */
 typedef enum csStatus {
   CS_OK = 0,
-  CS_ERR_IO,          /* file missing or unreadable */
-  CS_ERR_PARSE,       /* malformed file */
-  CS_ERR_MODEL,       /* model invalid (bad mass, inertia, topology, ...) */
-  CS_ERR_ARG,         /* bad argument or option */
-  CS_ERR_STATE,       /* bad input state (NaN/Inf in qpos, qvel, ctrl, ...) */
-  CS_ERR_MEMORY,      /* allocation failed or arena full */
-  CS_ERR_NUMERIC,     /* singular matrix or similar */
-  CS_ERR_UNSUPPORTED  /* a feature the library does not implement */
+  CS_ERR_IO,         /* file missing or unreadable */
+  CS_ERR_PARSE,      /* malformed file */
+  CS_ERR_MODEL,      /* model invalid (bad mass, inertia, topology, ...) */
+  CS_ERR_ARG,        /* bad argument or option */
+  CS_ERR_STATE,      /* bad input state (NaN/Inf in qpos, qvel, ctrl, ...) */
+  CS_ERR_MEMORY,     /* allocation failed or arena full */
+  CS_ERR_NUMERIC,    /* singular matrix or similar */
+  CS_ERR_UNSUPPORTED /* a feature the library does not implement */
 } csStatus;
 
 /* Text of the last error raised in this thread: names the file, line and element or the
@@ -99,27 +99,27 @@ enum {
 
 /* ------------------------------------------------------------------ options */
 typedef struct csOption {
-  double timestep;        /* s, > 0 (default 1e-3) */
-  double gravity[3];      /* m/s^2 (default 0 0 -9.81) */
-  int integrator;         /* csIntegrator (default CS_INT_EULER_IMPLICITDAMP) */
-  int solver;             /* csSolverType (default CS_SOLVER_BISECTION) */
-  int iterations;         /* solver iteration cap (default 150) */
-  double tolerance;       /* solver tolerance (default 1e-6) */
-  int warmstart;          /* 1: warm start from the previous step (default 1) */
-  double margin;          /* contact detection margin, m (default 1e-3) */
-  double baumgarte;       /* penetration correction factor beta (default 0.2) */
-  int disable;            /* CS_DISABLE_* bits (default 0) */
+  double timestep;   /* s, > 0 (default 1e-3) */
+  double gravity[3]; /* m/s^2 (default 0 0 -9.81) */
+  int integrator;    /* csIntegrator (default CS_INT_EULER_IMPLICITDAMP) */
+  int solver;        /* csSolverType (default CS_SOLVER_BISECTION) */
+  int iterations;    /* solver iteration cap (default 150) */
+  double tolerance;  /* solver tolerance (default 1e-6) */
+  int warmstart;     /* 1: warm start from the previous step (default 1) */
+  double margin;     /* contact detection margin, m (default 1e-3) */
+  double baumgarte;  /* penetration correction factor beta (default 0.2) */
+  int disable;       /* CS_DISABLE_* bits (default 0) */
 } csOption;
 
 CS_API void cs_option_default(csOption* opt);
 
 /* How a body is attached to its parent (csModel.body_kind). */
 typedef enum csBodyKind {
-  CS_BODY_WORLD = 0,     /* the world (body 0) */
-  CS_BODY_FREE,          /* one free joint (a child of the world) */
-  CS_BODY_REVOLUTE,      /* one revolute joint */
-  CS_BODY_PRISMATIC,     /* one prismatic joint */
-  CS_BODY_GENERAL        /* a ball joint, several joints, or none */
+  CS_BODY_WORLD = 0, /* the world (body 0) */
+  CS_BODY_FREE,      /* one free joint (a child of the world) */
+  CS_BODY_REVOLUTE,  /* one revolute joint */
+  CS_BODY_PRISMATIC, /* one prismatic joint */
+  CS_BODY_GENERAL    /* a ball joint, several joints, or none */
 } csBodyKind;
 
 /* ------------------------------------------------------------------ the model */
@@ -127,70 +127,70 @@ typedef enum csBodyKind {
    are ordered so that dof_parent[i] < i (-1 for a root dof). */
 typedef struct csModel {
   /* sizes */
-  int nq;      /* generalized positions */
-  int nv;      /* generalized velocities (degrees of freedom) */
-  int nbody;   /* bodies, including the world (body 0) */
-  int njnt;    /* joints (movable only: fixed joints are merged at compile) */
-  int ngeom;   /* collision geoms */
-  int nsite;   /* sites and frames: named points/frames attached to bodies */
-  int nu;      /* actuators */
-  int nmesh;   /* meshes */
-  int nmeshvert;  /* total mesh vertices */
-  int nmeshface;  /* total mesh triangles */
-  int nmeshhull;  /* total convex-hull vertices over the meshes */
-  int ngeomvert;  /* total (scaled) hull vertices over the mesh geoms */
-  int nhfield;    /* heightfields */
-  int nhfielddata; /* total elevation samples over the heightfields */
-  int nM;      /* nonzeros of the sparse mass matrix (lower triangle incl. diagonal) */
-  int nexclude;   /* excluded body pairs */
-  int ncon_max;   /* capacity for contacts */
-  int nnames;     /* bytes in names */
-  int nnote;      /* bytes in notes */
+  int nq;             /* generalized positions */
+  int nv;             /* generalized velocities (degrees of freedom) */
+  int nbody;          /* bodies, including the world (body 0) */
+  int njnt;           /* joints (movable only: fixed joints are merged at compile) */
+  int ngeom;          /* collision geoms */
+  int nsite;          /* sites and frames: named points/frames attached to bodies */
+  int nu;             /* actuators */
+  int nmesh;          /* meshes */
+  int nmeshvert;      /* total mesh vertices */
+  int nmeshface;      /* total mesh triangles */
+  int nmeshhull;      /* total convex-hull vertices over the meshes */
+  int ngeomvert;      /* total (scaled) hull vertices over the mesh geoms */
+  int nhfield;        /* heightfields */
+  int nhfielddata;    /* total elevation samples over the heightfields */
+  int nM;             /* nonzeros of the sparse mass matrix (lower triangle incl. diagonal) */
+  int nexclude;       /* excluded body pairs */
+  int ncon_max;       /* capacity for contacts */
+  int nnames;         /* bytes in names */
+  int nnote;          /* bytes in notes */
   size_t arena_bytes; /* bytes of scratch arena in csData */
 
   csOption opt;
 
   /* bodies (nbody) */
-  int* body_parent;      /* (nbody) parent body, -1 for the world */
-  int* body_rootid;      /* (nbody) the root-most ancestor that is a child of world */
-  int* body_jntadr;      /* (nbody) first joint, -1 if none */
-  int* body_jntnum;      /* (nbody) number of joints */
-  int* body_dofadr;      /* (nbody) first dof, -1 if none */
-  int* body_dofnum;      /* (nbody) number of dofs */
-  int* body_lastdof;     /* (nbody) last dof in the chain to the root (-1 if none) */
-  int* body_geomadr;     /* (nbody) first geom */
-  int* body_geomnum;     /* (nbody) number of geoms */
-  double* body_pos;      /* (nbody x 3) position in parent frame at qpos0 */
-  double* body_quat;     /* (nbody x 4) orientation in parent frame (w x y z) */
-  double* body_mass;     /* (nbody) kg */
-  double* body_ipos;     /* (nbody x 3) centre of mass in body frame */
-  double* body_inertia;  /* (nbody x 6) inertia about the com in body frame:
-                            Ixx Iyy Izz Ixy Ixz Iyz */
+  int* body_parent;         /* (nbody) parent body, -1 for the world */
+  int* body_rootid;         /* (nbody) the root-most ancestor that is a child of world */
+  int* body_jntadr;         /* (nbody) first joint, -1 if none */
+  int* body_jntnum;         /* (nbody) number of joints */
+  int* body_dofadr;         /* (nbody) first dof, -1 if none */
+  int* body_dofnum;         /* (nbody) number of dofs */
+  int* body_lastdof;        /* (nbody) last dof in the chain to the root (-1 if none) */
+  int* body_geomadr;        /* (nbody) first geom */
+  int* body_geomnum;        /* (nbody) number of geoms */
+  double* body_pos;         /* (nbody x 3) position in parent frame at qpos0 */
+  double* body_quat;        /* (nbody x 4) orientation in parent frame (w x y z) */
+  double* body_mass;        /* (nbody) kg */
+  double* body_ipos;        /* (nbody x 3) centre of mass in body frame */
+  double* body_inertia;     /* (nbody x 6) inertia about the com in body frame:
+                               Ixx Iyy Izz Ixy Ixz Iyz */
   double* body_subtreemass; /* (nbody) mass of the subtree */
-  int* body_name;        /* (nbody) offset into names */
+  int* body_name;           /* (nbody) offset into names */
 
   /* joints (njnt) */
-  int* jnt_type;         /* (njnt) csJointType */
-  int* jnt_body;         /* (njnt) body moved by the joint */
-  int* jnt_qposadr;      /* (njnt) first qpos */
-  int* jnt_dofadr;       /* (njnt) first dof */
-  double* jnt_pos;       /* (njnt x 3) anchor in body frame */
-  double* jnt_axis;      /* (njnt x 3) unit axis in body frame (revolute, prismatic) */
-  int* jnt_limited;      /* (njnt) 1 if range applies */
-  double* jnt_range;     /* (njnt x 2) lower, upper (rad or m) */
-  int* jnt_name;         /* (njnt) offset into names */
+  int* jnt_type;     /* (njnt) csJointType */
+  int* jnt_body;     /* (njnt) body moved by the joint */
+  int* jnt_qposadr;  /* (njnt) first qpos */
+  int* jnt_dofadr;   /* (njnt) first dof */
+  double* jnt_pos;   /* (njnt x 3) anchor in body frame */
+  double* jnt_axis;  /* (njnt x 3) unit axis in body frame (revolute, prismatic) */
+  int* jnt_limited;  /* (njnt) 1 if range applies */
+  double* jnt_range; /* (njnt x 2) lower, upper (rad or m) */
+  int* jnt_name;     /* (njnt) offset into names */
 
   /* dofs (nv) */
-  int* dof_body;         /* (nv) body */
-  int* dof_jnt;          /* (nv) joint */
-  int* dof_parent;       /* (nv) parent dof, -1 for root */
-  int* dof_Madr;         /* (nv) start of row i of the sparse mass matrix */
-  int* dof_Mnum;         /* (nv) length of row i: 1 + number of ancestor dofs */
-  double* dof_damping;   /* (nv) N m s / rad */
-  double* dof_armature;  /* (nv) kg m^2 added to the diagonal of M */
+  int* dof_body;        /* (nv) body */
+  int* dof_jnt;         /* (nv) joint */
+  int* dof_parent;      /* (nv) parent dof, -1 for root */
+  int* dof_Madr;        /* (nv) start of row i of the sparse mass matrix */
+  int* dof_Mnum;        /* (nv) length of row i: 1 + number of ancestor dofs */
+  double* dof_damping;  /* (nv) N m s / rad */
+  double* dof_armature; /* (nv) kg m^2 added to the diagonal of M */
 
   /* qpos0 (nq): the reference configuration (identity quaternions, zero angles) */
-  double* qpos0;         /* (nq) */
+  double* qpos0; /* (nq) */
 
   /* geoms (ngeom) */
   int* geom_type;        /* (ngeom) csGeomType */
@@ -207,64 +207,64 @@ typedef struct csModel {
   int* geom_name;        /* (ngeom) offset into names */
 
   /* sites (nsite): named frames; merged bodies leave one here */
-  int* site_body;        /* (nsite) */
-  double* site_pos;      /* (nsite x 3) in body frame */
-  double* site_quat;     /* (nsite x 4) in body frame */
-  int* site_name;        /* (nsite) */
+  int* site_body;    /* (nsite) */
+  double* site_pos;  /* (nsite x 3) in body frame */
+  double* site_quat; /* (nsite x 4) in body frame */
+  int* site_name;    /* (nsite) */
 
   /* meshes (nmesh) */
-  int* mesh_vertadr;     /* (nmesh) */
-  int* mesh_vertnum;     /* (nmesh) */
-  int* mesh_faceadr;     /* (nmesh) */
-  int* mesh_facenum;     /* (nmesh) */
-  double* mesh_vert;     /* (nmeshvert x 3) in the mesh frame */
-  int* mesh_face;        /* (nmeshface x 3) vertex indices (local to the mesh) */
-  int* mesh_name;        /* (nmesh) */
+  int* mesh_vertadr; /* (nmesh) */
+  int* mesh_vertnum; /* (nmesh) */
+  int* mesh_faceadr; /* (nmesh) */
+  int* mesh_facenum; /* (nmesh) */
+  double* mesh_vert; /* (nmeshvert x 3) in the mesh frame */
+  int* mesh_face;    /* (nmeshface x 3) vertex indices (local to the mesh) */
+  int* mesh_name;    /* (nmesh) */
 
   /* actuators (nu) */
-  int* actuator_type;    /* (nu) csActuatorType */
-  int* actuator_jnt;     /* (nu) joint (single-dof joints only) */
-  double* actuator_gear; /* (nu) */
-  double* actuator_kp;   /* (nu) position gain */
-  double* actuator_kd;   /* (nu) velocity gain */
+  int* actuator_type;          /* (nu) csActuatorType */
+  int* actuator_jnt;           /* (nu) joint (single-dof joints only) */
+  double* actuator_gear;       /* (nu) */
+  double* actuator_kp;         /* (nu) position gain */
+  double* actuator_kd;         /* (nu) velocity gain */
   int* actuator_ctrllimited;   /* (nu) */
   double* actuator_ctrlrange;  /* (nu x 2) */
   int* actuator_forcelimited;  /* (nu) */
   double* actuator_forcerange; /* (nu x 2) */
-  int* actuator_name;    /* (nu) */
+  int* actuator_name;          /* (nu) */
 
   /* contact filtering */
-  int* exclude_pair;     /* (nexclude x 2) body pairs (smaller id first) */
+  int* exclude_pair; /* (nexclude x 2) body pairs (smaller id first) */
 
   /* ---- derived at compile from the fields above (cs_compile), for the dynamics' fast
      paths; a model is immutable, so they stay consistent (cs_model_copy copies them) */
-  int* body_kind;        /* (nbody) csBodyKind: how cs_kinematics places the body */
-  double* body_anchor;   /* (nbody x 3) anchor of the body's first joint in the parent frame
-                            at qpos0: body_pos + rot(body_quat) jnt_pos (body_pos if none) */
-  double* body_paxis;    /* (nbody x 3) axis of the body's first joint in the parent frame:
-                            rot(body_quat) jnt_axis (0 if no joint) */
-  double* body_qaxis;    /* (nbody x 4) body_quat * (0, jnt_axis) of a CS_BODY_REVOLUTE body
-                            (else 0): its orientation in the parent frame at angle q is
-                            cos(q/2) body_quat + sin(q/2) body_qaxis */
-  int* body_order;       /* (nbody) the bodies by depth in the tree (breadth first, world
-                            first): a parent comes before its children, and bodies next to
-                            each other are mostly independent (more parallel work) */
-  int* dof_Mcol;         /* (nM) the dof (column) of each entry of the sparse mass matrix:
-                            row i holds i, dof_parent[i], dof_parent[dof_parent[i]], ... */
-  int* dof_tran;         /* (nv) k in 0..2 if the dof is translation k of a free joint (its
-                            motion vector is (0, e_k)), else -1 */
-  int* dof_Mown;         /* (nv) dof_Mnum[i] - 6 if row i of the sparse mass matrix ends with
-                            the 6 dofs of a free joint (r+5, ..., r) below which dof i lies,
-                            else dof_Mnum[i]: the entries before that block */
-  double* geom_mat;      /* (ngeom x 9) rotation matrix of geom_quat, row-major */
-  double* site_mat;      /* (nsite x 9) rotation matrix of site_quat, row-major */
-  int* mesh_hulladr;     /* (nmesh) first entry in mesh_hull */
-  int* mesh_hullnum;     /* (nmesh) convex-hull vertices (0: flat mesh, no volume) */
-  int* mesh_hull;        /* (nmeshhull) indices of the hull's vertices, local to the mesh */
-  int* geom_vertadr;     /* (ngeom) first vertex in geom_vert (-1 if not a mesh) */
-  int* geom_vertnum;     /* (ngeom) hull vertices of a mesh geom (0 otherwise) */
-  double* geom_vert;     /* (ngeomvert x 3) hull vertices in the geom frame, scaled by the
-                            geom's size: what convex collision uses */
+  int* body_kind;      /* (nbody) csBodyKind: how cs_kinematics places the body */
+  double* body_anchor; /* (nbody x 3) anchor of the body's first joint in the parent frame
+                          at qpos0: body_pos + rot(body_quat) jnt_pos (body_pos if none) */
+  double* body_paxis;  /* (nbody x 3) axis of the body's first joint in the parent frame:
+                          rot(body_quat) jnt_axis (0 if no joint) */
+  double* body_qaxis;  /* (nbody x 4) body_quat * (0, jnt_axis) of a CS_BODY_REVOLUTE body
+                          (else 0): its orientation in the parent frame at angle q is
+                          cos(q/2) body_quat + sin(q/2) body_qaxis */
+  int* body_order;     /* (nbody) the bodies by depth in the tree (breadth first, world
+                          first): a parent comes before its children, and bodies next to
+                          each other are mostly independent (more parallel work) */
+  int* dof_Mcol;       /* (nM) the dof (column) of each entry of the sparse mass matrix:
+                          row i holds i, dof_parent[i], dof_parent[dof_parent[i]], ... */
+  int* dof_tran;       /* (nv) k in 0..2 if the dof is translation k of a free joint (its
+                          motion vector is (0, e_k)), else -1 */
+  int* dof_Mown;       /* (nv) dof_Mnum[i] - 6 if row i of the sparse mass matrix ends with
+                          the 6 dofs of a free joint (r+5, ..., r) below which dof i lies,
+                          else dof_Mnum[i]: the entries before that block */
+  double* geom_mat;    /* (ngeom x 9) rotation matrix of geom_quat, row-major */
+  double* site_mat;    /* (nsite x 9) rotation matrix of site_quat, row-major */
+  int* mesh_hulladr;   /* (nmesh) first entry in mesh_hull */
+  int* mesh_hullnum;   /* (nmesh) convex-hull vertices (0: flat mesh, no volume) */
+  int* mesh_hull;      /* (nmeshhull) indices of the hull's vertices, local to the mesh */
+  int* geom_vertadr;   /* (ngeom) first vertex in geom_vert (-1 if not a mesh) */
+  int* geom_vertnum;   /* (ngeom) hull vertices of a mesh geom (0 otherwise) */
+  double* geom_vert;   /* (ngeomvert x 3) hull vertices in the geom frame, scaled by the
+                          geom's size: what convex collision uses */
 
   /* heightfields (nhfield), as MuJoCo's: a grid of nrow x ncol elevation samples over the
      rectangle [-size[0], size[0]] x [-size[1], size[1]] of the geom frame's xy plane.
@@ -272,21 +272,21 @@ typedef struct csModel {
      y = -size[1] + 2 size[1] r / (nrow - 1), z = size[2] * data[r ncol + c]. Each cell is
      split into two triangles along its diagonal from (r, c) to (r + 1, c + 1); the solid
      is the terrain surface extruded down to z = -size[3]. Collision: cs_collision_hfield.c */
-  int* geom_hfield;      /* (ngeom) heightfield index of a CS_GEOM_HFIELD geom, else -1;
-                            such a geom's geom_size is its hfield_size[0..2] and its
-                            geom_rbound bounds its box (base included) */
-  int* hfield_nrow;      /* (nhfield) samples along y (>= 2) */
-  int* hfield_ncol;      /* (nhfield) samples along x (>= 2) */
-  double* hfield_size;   /* (nhfield x 4) half extent x, half extent y, height of elevation
-                            1 (m), base depth below z = 0 (m); all > 0 */
-  int* hfield_adr;       /* (nhfield) first sample in hfield_data */
-  double* hfield_data;   /* (nhfielddata) elevations in [0, 1], row-major (row = y) */
-  int* hfield_name;      /* (nhfield) */
+  int* geom_hfield;    /* (ngeom) heightfield index of a CS_GEOM_HFIELD geom, else -1;
+                          such a geom's geom_size is its hfield_size[0..2] and its
+                          geom_rbound bounds its box (base included) */
+  int* hfield_nrow;    /* (nhfield) samples along y (>= 2) */
+  int* hfield_ncol;    /* (nhfield) samples along x (>= 2) */
+  double* hfield_size; /* (nhfield x 4) half extent x, half extent y, height of elevation
+                          1 (m), base depth below z = 0 (m); all > 0 */
+  int* hfield_adr;     /* (nhfield) first sample in hfield_data */
+  double* hfield_data; /* (nhfielddata) elevations in [0, 1], row-major (row = y) */
+  int* hfield_name;    /* (nhfield) */
 
-  char* names;           /* (nnames) NUL-separated names */
-  char* notes;           /* (nnote) loader notes: ignored attributes etc., one per line */
+  char* names; /* (nnames) NUL-separated names */
+  char* notes; /* (nnote) loader notes: ignored attributes etc., one per line */
 
-  void* buffer_;         /* the one allocation that holds all arrays */
+  void* buffer_; /* the one allocation that holds all arrays */
   size_t nbuffer_;
 } csModel;
 
@@ -305,21 +305,21 @@ typedef struct csBuilder csBuilder;
 
 typedef struct csBodySpec {
   const char* name;
-  int parent;          /* builder body index (0 = world) */
-  double pos[3];       /* in parent frame */
-  double quat[4];      /* in parent frame (w x y z); normalised by the builder */
-  double mass;         /* kg, >= 0 (0 allowed for a body merged into a massive one) */
-  double ipos[3];      /* centre of mass in body frame */
-  double inertia[6];   /* about the com in body frame: Ixx Iyy Izz Ixy Ixz Iyz */
-  const char* source;  /* where it was defined ("file.xml:12"), for messages; may be NULL */
+  int parent;         /* builder body index (0 = world) */
+  double pos[3];      /* in parent frame */
+  double quat[4];     /* in parent frame (w x y z); normalised by the builder */
+  double mass;        /* kg, >= 0 (0 allowed for a body merged into a massive one) */
+  double ipos[3];     /* centre of mass in body frame */
+  double inertia[6];  /* about the com in body frame: Ixx Iyy Izz Ixy Ixz Iyz */
+  const char* source; /* where it was defined ("file.xml:12"), for messages; may be NULL */
 } csBodySpec;
 
 typedef struct csJointSpec {
   const char* name;
-  int body;            /* builder body index */
-  int type;            /* csJointType */
-  double pos[3];       /* anchor in body frame */
-  double axis[3];      /* axis in body frame (normalised by the builder) */
+  int body;       /* builder body index */
+  int type;       /* csJointType */
+  double pos[3];  /* anchor in body frame */
+  double axis[3]; /* axis in body frame (normalised by the builder) */
   int limited;
   double range[2];
   double damping;
@@ -330,17 +330,17 @@ typedef struct csJointSpec {
 typedef struct csGeomSpec {
   const char* name;
   int body;
-  int type;            /* csGeomType */
+  int type; /* csGeomType */
   double size[3];
   double pos[3];
   double quat[4];
-  double friction;     /* default 1 */
-  int contype;         /* default 1 */
-  int conaffinity;     /* default 1 */
+  double friction; /* default 1 */
+  int contype;     /* default 1 */
+  int conaffinity; /* default 1 */
   double margin;
-  int mesh;            /* mesh index for CS_GEOM_MESH */
-  int hfield;          /* heightfield index for CS_GEOM_HFIELD (default -1); size is then
-                          ignored (the heightfield's own size applies) */
+  int mesh;   /* mesh index for CS_GEOM_MESH */
+  int hfield; /* heightfield index for CS_GEOM_HFIELD (default -1); size is then
+                 ignored (the heightfield's own size applies) */
   const char* source;
 } csGeomSpec;
 
@@ -353,9 +353,9 @@ typedef struct csSiteSpec {
 
 typedef struct csActuatorSpec {
   const char* name;
-  int type;            /* csActuatorType */
-  int joint;           /* builder joint index */
-  double gear;         /* default 1 */
+  int type;    /* csActuatorType */
+  int joint;   /* builder joint index */
+  double gear; /* default 1 */
   double kp, kd;
   int ctrllimited;
   double ctrlrange[2];

@@ -1,14 +1,15 @@
 /* Collision driver: geoms placed in the world, broadphase (sweep and prune along the axis
    of largest spread), filtering, the pair table, and the contact list with frames and
    friction. Runs inside the step: stack scratch only. */
+#include "collision/cs_collision.h"
+
 #include <math.h>
 #include <string.h>
 
-#include "collision/cs_collision.h"
-#include "core/cs_error.h"
-#include "math/cs_math.h"
-#include "core/cs_memory.h"
 #include "contactsim/cs_dynamics.h"
+#include "core/cs_error.h"
+#include "core/cs_memory.h"
+#include "math/cs_math.h"
 
 /* Pair table indexed [type(a)][type(b)] with type(a) <= type(b); NULL: no contact
    (plane-plane, plane-heightfield and heightfield-heightfield: static geoms). */
@@ -18,29 +19,44 @@ static csCollideFn pair_fn(int ta, int tb) {
   switch (ta) {
     case CS_GEOM_PLANE:
       switch (tb) {
-        case CS_GEOM_SPHERE: return csi_collide_plane_sphere;
-        case CS_GEOM_CAPSULE: return csi_collide_plane_capsule;
-        case CS_GEOM_CYLINDER: return csi_collide_plane_cylinder;
-        case CS_GEOM_BOX: return csi_collide_plane_box;
-        case CS_GEOM_MESH: return csi_collide_plane_mesh;
-        default: return NULL;
+        case CS_GEOM_SPHERE:
+          return csi_collide_plane_sphere;
+        case CS_GEOM_CAPSULE:
+          return csi_collide_plane_capsule;
+        case CS_GEOM_CYLINDER:
+          return csi_collide_plane_cylinder;
+        case CS_GEOM_BOX:
+          return csi_collide_plane_box;
+        case CS_GEOM_MESH:
+          return csi_collide_plane_mesh;
+        default:
+          return NULL;
       }
     case CS_GEOM_SPHERE:
       switch (tb) {
-        case CS_GEOM_SPHERE: return csi_collide_sphere_sphere;
-        case CS_GEOM_CAPSULE: return csi_collide_sphere_capsule;
-        case CS_GEOM_BOX: return csi_collide_sphere_box;
+        case CS_GEOM_SPHERE:
+          return csi_collide_sphere_sphere;
+        case CS_GEOM_CAPSULE:
+          return csi_collide_sphere_capsule;
+        case CS_GEOM_BOX:
+          return csi_collide_sphere_box;
         case CS_GEOM_CYLINDER:
-        case CS_GEOM_MESH: return csi_collide_convex;
-        default: return NULL;
+        case CS_GEOM_MESH:
+          return csi_collide_convex;
+        default:
+          return NULL;
       }
     case CS_GEOM_CAPSULE:
       switch (tb) {
-        case CS_GEOM_CAPSULE: return csi_collide_capsule_capsule;
-        case CS_GEOM_BOX: return csi_collide_capsule_box;
+        case CS_GEOM_CAPSULE:
+          return csi_collide_capsule_capsule;
+        case CS_GEOM_BOX:
+          return csi_collide_capsule_box;
         case CS_GEOM_CYLINDER:
-        case CS_GEOM_MESH: return csi_collide_convex;
-        default: return NULL;
+        case CS_GEOM_MESH:
+          return csi_collide_convex;
+        default:
+          return NULL;
       }
     case CS_GEOM_CYLINDER:
       return (tb == CS_GEOM_CYLINDER || tb == CS_GEOM_BOX || tb == CS_GEOM_MESH)
@@ -134,7 +150,7 @@ static void add_pair(const csModel* m, csData* d, const csiCollGeom* cg, int a, 
   for (int k = 0; k < n; k++) {
     if (d->ncon >= m->ncon_max) {
       csi_warning(d, CS_WARN_CONTACTFULL, "more than ncon_max = %d contacts; extra ones dropped",
-                 m->ncon_max);
+                  m->ncon_max);
       return;
     }
     csContact* c = d->contact + d->ncon++;
@@ -142,7 +158,8 @@ static void add_pair(const csModel* m, csData* d, const csiCollGeom* cg, int a, 
     double nrm[3] = {c->frame[0], c->frame[1], c->frame[2]};
     /* consecutive contacts often share their normal (a face on a plane, several feet on
        one floor): reuse the frame rather than pay a square root and a division again */
-    if (c > d->contact && nrm[0] == c[-1].frame[0] && nrm[1] == c[-1].frame[1] && nrm[2] == c[-1].frame[2])
+    if (c > d->contact && nrm[0] == c[-1].frame[0] && nrm[1] == c[-1].frame[1] &&
+        nrm[2] == c[-1].frame[2])
       memcpy(c->frame, c[-1].frame, sizeof c->frame);
     else
       cs_contact_frame(nrm, c->frame);
@@ -199,8 +216,8 @@ int cs_collide(const csModel* m, csData* d) {
   }
   for (int i = 0; i < nb; i++) {
     int g = idx[i];
-    double c = d->geom_xpos[3 * g + axis], r = m->geom_rbound[g] + m->opt.margin +
-                                             m->geom_margin[g];
+    double c = d->geom_xpos[3 * g + axis],
+           r = m->geom_rbound[g] + m->opt.margin + m->geom_margin[g];
     lo[g] = c - r, hi[g] = c + r;
   }
   sort_by(lo, idx, nb);
@@ -213,7 +230,8 @@ int cs_collide(const csModel* m, csData* d) {
       int g = idx[j];
       double off[3];
       csi_sub3(off, d->geom_xpos + 3 * g, d->geom_xpos + 3 * p);
-      double reach = m->geom_rbound[g] + m->opt.margin + csi_max(m->geom_margin[g], m->geom_margin[p]);
+      double reach =
+          m->geom_rbound[g] + m->opt.margin + csi_max(m->geom_margin[g], m->geom_margin[p]);
       if (csi_dot3(off, n) > reach) continue;
       if (pair_allowed(m, p, g)) add_pair(m, d, cg, p, g);
     }

@@ -18,13 +18,13 @@
 #define CSI_MAX_PAIR_CONTACTS 8
 
 typedef struct csiCollGeom {
-  int type;            /* csGeomType */
-  double size[3];      /* as geom_size (mesh: unused, vertices are already scaled) */
-  double pos[3];       /* world position of the geom frame */
-  double mat[9];       /* world rotation, row-major: column k is geom axis k in world */
-  const double* vert;  /* mesh: convex-hull vertices in the geom frame, scaled (nvert x 3) */
+  int type;           /* csGeomType */
+  double size[3];     /* as geom_size (mesh: unused, vertices are already scaled) */
+  double pos[3];      /* world position of the geom frame */
+  double mat[9];      /* world rotation, row-major: column k is geom axis k in world */
+  const double* vert; /* mesh: convex-hull vertices in the geom frame, scaled (nvert x 3) */
   int nvert;
-  double rbound;       /* bounding-sphere radius about pos (0 for a plane) */
+  double rbound; /* bounding-sphere radius about pos (0 for a plane) */
   /* heightfield (type CS_GEOM_HFIELD; NULL/0 otherwise): the model's elevation grid
      (nrow x ncol, row-major, row = y, values in [0, 1]) and its size (half x, half y,
      height of elevation 1, base depth), as csModel.hfield_* */
@@ -51,21 +51,31 @@ typedef int (*csCollideFn)(const csiCollGeom* a, const csiCollGeom* b, double ma
                            csContact* con);
 
 /* ---- analytic pairs (cs_collision_primitive.c) */
-int csi_collide_plane_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_plane_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_plane_cylinder(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_plane_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_sphere_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_sphere_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_sphere_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_capsule_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_capsule_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
+int csi_collide_plane_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                             csContact* con);
+int csi_collide_plane_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                              csContact* con);
+int csi_collide_plane_cylinder(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                               csContact* con);
+int csi_collide_plane_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                          csContact* con);
+int csi_collide_sphere_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                              csContact* con);
+int csi_collide_sphere_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                               csContact* con);
+int csi_collide_sphere_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                           csContact* con);
+int csi_collide_capsule_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                                csContact* con);
+int csi_collide_capsule_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                            csContact* con);
 int csi_collide_box_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
 
 /* ---- convex pairs through libccd (cs_collision_convex.c): any two of sphere, capsule,
    cylinder, box, mesh, with a multi-point manifold for resting faces; and plane-mesh. */
 int csi_collide_convex(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
-int csi_collide_plane_mesh(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
+int csi_collide_plane_mesh(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                           csContact* con);
 
 /* ---- heightfield pairs (cs_collision_hfield.c): a = sphere, capsule, cylinder, box or mesh,
    b = the heightfield (the last geom type, so always b): the normal points from the geom

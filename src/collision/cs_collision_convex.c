@@ -5,9 +5,9 @@
    ccdMPRPenetration returns the depth along the centre-to-centre ray, not the minimum
    translational distance, and disagrees with the separating-axis answer on 55% of them
    (errors up to 1.05 m for boxes of half-size 0.1-1 m); its EPA (ccdGJKPenetration) is
-   wrong on about 5% even with a 1e-9 tolerance (errors up to 0.5 m), and it mallocs. libccd 2.1 also has no distance query for
-   separated shapes (ccdGJKSeparate is the EPA penetration vector). So the primary path is
-   our own, stack-only:
+   wrong on about 5% even with a 1e-9 tolerance (errors up to 0.5 m), and it mallocs. libccd 2.1
+   also has no distance query for separated shapes (ccdGJKSeparate is the EPA penetration vector).
+   So the primary path is our own, stack-only:
 
    - Each shape is a core plus a rounding radius: sphere = point + r, capsule = segment + r,
      box, mesh (hull vertices) and cylinder with radius 0. Core supports are exact, so
@@ -1215,7 +1215,8 @@ int csi_collide_convex(const csiCollGeom* a, const csiCollGeom* b, double margin
 
 /* ------------------------------------------------------------------------ plane-mesh */
 
-int csi_collide_plane_mesh(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
+int csi_collide_plane_mesh(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                           csContact* con) {
   if (!b->vert || b->nvert < 1) return 0;
   double n[3], t1[3], t2[3];
   cv_axis(a->mat, 2, n);

@@ -70,7 +70,7 @@ typedef struct hfGrid {
   int nrow, ncol;
   double sx, sy, sz, base;
   double dx, dy;
-  double tol;   /* support-value tolerance (length) */
+  double tol; /* support-value tolerance (length) */
 } hfGrid;
 
 /* Local (heightfield frame) top position of sample (r, c). */
@@ -183,12 +183,18 @@ static int hf_over(const double V[6][3], const double p[3], double tol) {
    the hull vertices of a mesh. */
 static int hf_nsamples(const csiCollGeom* g) {
   switch (g->type) {
-    case CS_GEOM_SPHERE: return 1;
-    case CS_GEOM_CAPSULE: return 2;
-    case CS_GEOM_CYLINDER: return 1 + 2 * HF_CYL_SAMPLES;
-    case CS_GEOM_BOX: return 8;
-    case CS_GEOM_MESH: return g->nvert;
-    default: return 0;
+    case CS_GEOM_SPHERE:
+      return 1;
+    case CS_GEOM_CAPSULE:
+      return 2;
+    case CS_GEOM_CYLINDER:
+      return 1 + 2 * HF_CYL_SAMPLES;
+    case CS_GEOM_BOX:
+      return 8;
+    case CS_GEOM_MESH:
+      return g->nvert;
+    default:
+      return 0;
   }
 }
 
@@ -576,8 +582,7 @@ int csi_collide_hfield(const csiCollGeom* a, const csiCollGeom* b, double margin
             csi_sub3(q, gp, b->pos);
             csi_addscl3(q, nt, -dist);
             csi_mulmat3tvec(ql, H, q);
-            if (!hf_over((const double(*)[3])V, ql, HF_FACE_TILT * fabs(dist) + G.tol))
-              continue;
+            if (!hf_over((const double(*)[3])V, ql, HF_FACE_TILT * fabs(dist) + G.tol)) continue;
             csi_copy3(tmp[i].frame, d);
             csi_copy3(tmp[i].pos, gp);
             csi_addscl3(tmp[i].pos, nt, -0.5 * dist);

@@ -42,7 +42,6 @@ static double dist_pts(const double* a, const double* b) {
 
 static double sgn1(double x) { return x < 0 ? -1.0 : 1.0; }
 
-
 /* Of the m candidates idx[] (in candidate order) keep the 4 deepest, still in candidate
    order, so that the output order does not hang on rounding between equal depths. */
 static int keep_deepest4(int* idx, int m, const double* depth) {
@@ -149,7 +148,7 @@ static double snap_normal(double* n, const double* dx, const double (*cand)[3], 
 /* ---------------------------------------------------------------------------- plane-* */
 
 int csi_collide_plane_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                            csContact* con) {
+                             csContact* con) {
   double n[3], d[3], pa[3];
   col3(n, a->mat, 2);
   csi_sub3(d, b->pos, a->pos);
@@ -165,7 +164,7 @@ int csi_collide_plane_sphere(const csiCollGeom* a, const csiCollGeom* b, double 
 /* The two segment ends, each a sphere of the capsule radius against the plane: a capsule
    lying flat gets a two-point support, a tilted one the lower end only (within margin). */
 int csi_collide_plane_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                             csContact* con) {
+                              csContact* con) {
   double n[3], ax[3];
   col3(n, a->mat, 2);
   col3(ax, b->mat, 2);
@@ -190,7 +189,7 @@ int csi_collide_plane_capsule(const csiCollGeom* a, const csiCollGeom* b, double
    the upper cap (a cylinder lying on its side gets the two ends of its contact line). Those
    within margin are kept, at most the 4 deepest. */
 int csi_collide_plane_cylinder(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                              csContact* con) {
+                               csContact* con) {
   double n[3], ax[3], v[3], w[3];
   col3(n, a->mat, 2);
   col3(ax, b->mat, 2);
@@ -232,7 +231,8 @@ int csi_collide_plane_cylinder(const csiCollGeom* a, const csiCollGeom* b, doubl
 
 /* The 8 corners; those within margin, at most the 4 deepest. Corner i has local coordinate
    k at -size[k] when bit k of i is set. */
-int csi_collide_plane_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
+int csi_collide_plane_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                          csContact* con) {
   double n[3], nl[3], d[3];
   col3(n, a->mat, 2);
   csi_mulmat3tvec(nl, b->mat, n); /* plane normal in the box frame */
@@ -260,7 +260,7 @@ int csi_collide_plane_box(const csiCollGeom* a, const csiCollGeom* b, double mar
 /* --------------------------------------------------------------------------- sphere-* */
 
 int csi_collide_sphere_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                             csContact* con) {
+                              csContact* con) {
   static const double up[3] = {0, 0, 1};
   double d[3];
   csi_sub3(d, b->pos, a->pos);
@@ -268,7 +268,7 @@ int csi_collide_sphere_sphere(const csiCollGeom* a, const csiCollGeom* b, double
 }
 
 int csi_collide_sphere_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                              csContact* con) {
+                               csContact* con) {
   static const double zero[3] = {0, 0, 0};
   double ax[3], d[3], dq[3], perp[3];
   col3(ax, b->mat, 2);
@@ -282,7 +282,8 @@ int csi_collide_sphere_capsule(const csiCollGeom* a, const csiCollGeom* b, doubl
 
 /* In the box frame: the clamp of the centre is the closest box point when the centre is
    outside; inside, the box is pushed off along the least-penetrated face. */
-int csi_collide_sphere_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con) {
+int csi_collide_sphere_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                           csContact* con) {
   const double* e = b->size;
   double r = a->size[0], l[3], q[3], nl[3], dist;
   csi_geom_to_local(l, b, a->pos);
@@ -324,7 +325,7 @@ int csi_collide_sphere_box(const csiCollGeom* a, const csiCollGeom* b, double ma
    lying along another gets a line support), plus the closest pair when that is deeper
    (axes only nearly parallel). */
 int csi_collide_capsule_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                               csContact* con) {
+                                csContact* con) {
   double ua[3], ub[3], perp[3], fb[3], pa[3];
   col3(ua, a->mat, 2);
   col3(ub, b->mat, 2);
@@ -502,7 +503,7 @@ static int capsule_box_face(const csiCollGeom* b, const double* p, const double*
    gives the exact penetration depth, then the face clip or the edge-segment closest
    points. */
 int csi_collide_capsule_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                           csContact* con) {
+                            csContact* con) {
   const double* e = b->size;
   double r = a->size[0], h = a->size[1];
   double p[3], ua[3], d[3];

@@ -6,9 +6,9 @@ void csi_project_dual_cone(const double* x, double mu, double* out) {
   if (mu < 0) mu = 0;
   double xn = x[0], x1 = x[1], x2 = x[2];
   double r = csi_norm2(x1, x2);
-  if (mu * r <= xn) {  /* inside (mu = 0: the half-space x_N >= 0) */
+  if (mu * r <= xn) { /* inside (mu = 0: the half-space x_N >= 0) */
     out[0] = xn, out[1] = x1, out[2] = x2;
-  } else if (r <= -mu * xn) {  /* in the polar cone -K_mu */
+  } else if (r <= -mu * xn) { /* in the polar cone -K_mu */
     out[0] = out[1] = out[2] = 0;
   } else {
     /* The boundary generator is (mu, t) with t = x_T / r, |t| = 1; r > 0 as above. With

@@ -21,15 +21,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/cs_error.h"
-#include "math/cs_math.h"
-#include "core/cs_memory.h"
 #include "contactsim/cs_dynamics.h"
+#include "core/cs_error.h"
+#include "core/cs_memory.h"
+#include "math/cs_math.h"
 
 /* The velocity of the point p carried by dof k's motion (S = [w; v_O]: v_O + w x p) in the
    contact frame F (rows n, t1, t2): one column of the contact's three Jacobian rows. */
-static inline void contact_jac_col(const double* S, const double* p, const double* F,
-                                      double j[3]) {
+static inline void contact_jac_col(const double* S, const double* p, const double* F, double j[3]) {
   double v0 = S[1] * p[2] - S[2] * p[1] + S[3];
   double v1 = S[2] * p[0] - S[0] * p[2] + S[4];
   double v2 = S[0] * p[1] - S[1] * p[0] + S[5];
@@ -40,7 +39,7 @@ static inline void contact_jac_col(const double* S, const double* p, const doubl
 
 /* rows (3 x nv) += sign * frame * (point Jacobian of body at p) */
 static void contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
-                               const double* frame, double sign, double* rows) {
+                            const double* frame, double sign, double* rows) {
   int nv = m->nv;
   for (int k = m->body_lastdof[body]; k >= 0; k = m->dof_parent[k]) {
     double j[3];
@@ -86,8 +85,8 @@ static CSI_INLINE int contact_chain(const csModel* m, int b0, int b1, int* chain
    dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
    block by block over the dofs two chains share. */
 static CSI_INLINE void build_general(const csModel* m, csData* d, const double* vfree,
-                                       const int* chain, const int* nchain, int* single,
-                                       const double* sd, double* za) {
+                                     const int* chain, const int* nchain, int* single,
+                                     const double* sd, double* za) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
   const double* LD = d->qLD;
   const int* adr = m->dof_Madr;
@@ -257,7 +256,7 @@ static CSI_INLINE void build_general(const csModel* m, csData* d, const double* 
 /* Rows a and a + 1 of Y^T diag(dv) Y at the columns b, b + 1 (y0, y1: rows a, a + 1 of Y
    scaled by dv and broadcast), added to s0, s1 (add) or stored there. */
 static inline void gram_chunk(const double* Y, int ldr, int nt, int b, const cs_v2* y0,
-                                 const cs_v2* y1, int add, cs_v2* s0, cs_v2* s1) {
+                              const cs_v2* y1, int add, cs_v2* s0, cs_v2* s1) {
   cs_v2 u = *s0, v = *s1;
   int t = 0;
   if (!add && nt > 0) { /* start from the first product (0 + x costs an addition) */
@@ -278,7 +277,7 @@ static inline void gram_chunk(const double* Y, int ldr, int nt, int b, const cs_
    symmetric. Inlined with nt = 6 (a floating base) for the broadcast rows to stay in
    registers. */
 static CSI_INLINE void gram(const double* Y, const double* dv, int ldr, int nt, int n, int add,
-                              double* G) {
+                            double* G) {
   int ne = n & ~1; /* rows and columns in whole 2x2 blocks */
   for (int a = 0; a < n; a += 2) {
     cs_v2 y0[CS_GRAM_MAXT], y1[CS_GRAM_MAXT];
@@ -326,7 +325,7 @@ static CSI_INLINE void gram(const double* Y, const double* dv, int ldr, int nt, 
    more, row by row. */
 #define CS_TAIL_MAXT 8
 static CSI_INLINE void tail_solve(double* Xr, const double* LD, const int* adr, const int* R,
-                                    int ldr, int nR) {
+                                  int ldr, int nR) {
   if (nR <= CS_TAIL_MAXT) {
     cs_v2 l[CS_TAIL_MAXT * (CS_TAIL_MAXT - 1) / 2]; /* L(R[t], R[u]) by u, then t */
     for (int u = 1, q = 0; u < nR; u++)
@@ -362,8 +361,8 @@ static CSI_INLINE void tail_solve(double* Xr, const double* LD, const int* adr, 
 /* Column k of a contact's three J rows (0 if k <= kcut: the shallower body's dofs) into j,
    stored into rows (3 rows of nv) and added to g = J v_free */
 static inline void path_col(const csModel* m, const double* cdof, const double* vfree, int k,
-                               int kcut, const double* F, const double* P, double* rows,
-                               double j[3], double g[3]) {
+                            int kcut, const double* F, const double* P, double* rows, double j[3],
+                            double g[3]) {
   if (k <= kcut) {
     j[0] = j[1] = j[2] = 0;
     return;
@@ -394,8 +393,8 @@ static inline void path_col(const csModel* m, const double* cdof, const double* 
    (gram) + the own parts' products for the pairs whose own parts meet (a contact with
    itself, or two contacts on one branch). w, lof: scratch of nv. */
 CSI_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfree,
-                                  const int* chadr, const int* nchain, int nR, int* ownadr,
-                                  double* w, int* lof) {
+                                   const int* chadr, const int* nchain, int nR, int* ownadr,
+                                   double* w, int* lof) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
   const double* LD = d->qLD;
   const double* dinv = d->qLDiagInv;

@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "contactsim/cs_contact.h"
 #include "constraint/cs_contact_cone.h"
+#include "contactsim/cs_contact.h"
 #include "math/cs_math.h"
 #include "solvers/cs_solver.h"
 
@@ -16,7 +16,7 @@ typedef struct ReportSums {
 
 /* Contact i's terms, from its impulse and velocity v (= its rows of (G + R) lambda + g). */
 static inline void report_contact(const csContactProblem* p, int i, const double* lambda,
-                                      const double v[3], ReportSums* s) {
+                                  const double v[3], ReportSums* s) {
   const double* li = lambda + 3 * (size_t)i;
   for (int k = 0; k < 3; k++) {
     size_t row = 3 * (size_t)i + (size_t)k;
@@ -78,7 +78,7 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
 }
 
 CSI_HOT void csi_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
-                             csNcpReport* r) {
+                              csNcpReport* r) {
   memset(r, 0, sizeof *r);
   if (!p || p->nc <= 0) return;
   ReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};

@@ -6,8 +6,8 @@
 
 #include "collision/cs_collision.h"
 #include "core/cs_error.h"
-#include "math/cs_math.h"
 #include "core/cs_model.h"
+#include "math/cs_math.h"
 
 typedef struct {
   csBodySpec s;
@@ -186,18 +186,18 @@ static int all_finite_n(const double* a, int n) {
 int cs_builder_add_body(csBuilder* b, const csBodySpec* s) {
   if (b->nbody > 0 && (s->parent < 0 || s->parent >= b->nbody)) {
     csi_error(CS_ERR_MODEL, "%s: body '%s': parent %d does not exist", source_name(s->source),
-             s->name ? s->name : "", s->parent);
+              s->name ? s->name : "", s->parent);
     return -1;
   }
   if (!all_finite_n(s->pos, 3) || !all_finite_n(s->quat, 4) || !all_finite_n(&s->mass, 1) ||
       !all_finite_n(s->ipos, 3) || !all_finite_n(s->inertia, 6)) {
     csi_error(CS_ERR_MODEL, "%s: body '%s': NaN or Inf in pose, mass or inertia",
-             source_name(s->source), s->name ? s->name : "");
+              source_name(s->source), s->name ? s->name : "");
     return -1;
   }
   if (s->mass < 0) {
     csi_error(CS_ERR_MODEL, "%s: body '%s': negative mass %g", source_name(s->source),
-             s->name ? s->name : "", s->mass);
+              s->name ? s->name : "", s->mass);
     return -1;
   }
   if (!GROW(body, nbody, cbody)) return -1;
@@ -213,12 +213,12 @@ int cs_builder_add_joint(csBuilder* b, const csJointSpec* s) {
   const char* nm = s->name ? s->name : "";
   if (s->body <= 0 || s->body >= b->nbody) {
     csi_error(CS_ERR_MODEL, "%s: joint '%s': body %d does not exist (or is the world)",
-             source_name(s->source), nm, s->body);
+              source_name(s->source), nm, s->body);
     return -1;
   }
   if (s->type < CS_JNT_FREE || s->type > CS_JNT_FIXED) {
     csi_error(CS_ERR_MODEL, "%s: joint '%s': unknown joint type %d", source_name(s->source), nm,
-             s->type);
+              s->type);
     return -1;
   }
   if (!all_finite_n(s->pos, 3) || !all_finite_n(s->axis, 3) || !all_finite_n(s->range, 2) ||
@@ -228,17 +228,16 @@ int cs_builder_add_joint(csBuilder* b, const csJointSpec* s) {
   }
   if (s->damping < 0 || s->armature < 0) {
     csi_error(CS_ERR_MODEL, "%s: joint '%s': negative damping or armature", source_name(s->source),
-             nm);
+              nm);
     return -1;
   }
-  if ((s->type == CS_JNT_REVOLUTE || s->type == CS_JNT_PRISMATIC) &&
-      csi_norm3(s->axis) < 1e-12) {
+  if ((s->type == CS_JNT_REVOLUTE || s->type == CS_JNT_PRISMATIC) && csi_norm3(s->axis) < 1e-12) {
     csi_error(CS_ERR_MODEL, "%s: joint '%s': zero axis", source_name(s->source), nm);
     return -1;
   }
   if (s->limited && s->range[0] > s->range[1]) {
     csi_error(CS_ERR_MODEL, "%s: joint '%s': range lower %g > upper %g", source_name(s->source), nm,
-             s->range[0], s->range[1]);
+              s->range[0], s->range[1]);
     return -1;
   }
   if (!GROW(jnt, njnt, cjnt)) return -1;
@@ -254,7 +253,7 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
   const char* nm = s->name ? s->name : "";
   if (s->body < 0 || s->body >= b->nbody) {
     csi_error(CS_ERR_MODEL, "%s: geom '%s': body %d does not exist", source_name(s->source), nm,
-             s->body);
+              s->body);
     return -1;
   }
   if (s->type < 0 || s->type >= CS_GEOM_NTYPES) {
@@ -263,32 +262,33 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
   }
   if (!all_finite_n(s->size, 3) || !all_finite_n(s->pos, 3) || !all_finite_n(s->quat, 4) ||
       !isfinite(s->friction) || !isfinite(s->margin)) {
-    csi_error(CS_ERR_MODEL, "%s: geom '%s': NaN or Inf in size or pose", source_name(s->source), nm);
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': NaN or Inf in size or pose", source_name(s->source),
+              nm);
     return -1;
   }
-  int nsz = s->type == CS_GEOM_SPHERE ? 1
+  int nsz = s->type == CS_GEOM_SPHERE                                     ? 1
             : (s->type == CS_GEOM_CAPSULE || s->type == CS_GEOM_CYLINDER) ? 2
-            : (s->type == CS_GEOM_BOX) ? 3
-                                       : 0;
+            : (s->type == CS_GEOM_BOX)                                    ? 3
+                                                                          : 0;
   for (int i = 0; i < nsz; i++)
     if (!(s->size[i] > 0)) {
       csi_error(CS_ERR_MODEL, "%s: geom '%s': size[%d] = %g must be > 0 (degenerate geometry)",
-               source_name(s->source), nm, i, s->size[i]);
+                source_name(s->source), nm, i, s->size[i]);
       return -1;
     }
   if (s->friction < 0) {
     csi_error(CS_ERR_MODEL, "%s: geom '%s': negative friction %g", source_name(s->source), nm,
-             s->friction);
+              s->friction);
     return -1;
   }
   if (s->type == CS_GEOM_MESH && (s->mesh < 0 || s->mesh >= b->nmesh)) {
     csi_error(CS_ERR_MODEL, "%s: geom '%s': mesh %d does not exist", source_name(s->source), nm,
-             s->mesh);
+              s->mesh);
     return -1;
   }
   if (s->type == CS_GEOM_HFIELD && (s->hfield < 0 || s->hfield >= b->nhfield)) {
     csi_error(CS_ERR_MODEL, "%s: geom '%s': heightfield %d does not exist", source_name(s->source),
-             nm, s->hfield);
+              nm, s->hfield);
     return -1;
   }
   if (!GROW(geom, ngeom, cgeom)) return -1;
@@ -302,8 +302,7 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
 
 int cs_builder_add_site(csBuilder* b, const csSiteSpec* s) {
   if (s->body < 0 || s->body >= b->nbody) {
-    csi_error(CS_ERR_MODEL, "site '%s': body %d does not exist", s->name ? s->name : "",
-             s->body);
+    csi_error(CS_ERR_MODEL, "site '%s': body %d does not exist", s->name ? s->name : "", s->body);
     return -1;
   }
   if (!all_finite_n(s->pos, 3) || !all_finite_n(s->quat, 4)) {
@@ -321,23 +320,23 @@ int cs_builder_add_site(csBuilder* b, const csSiteSpec* s) {
 int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s) {
   const char* nm = s->name ? s->name : "";
   if (s->joint < 0 || s->joint >= b->njnt) {
-    csi_error(CS_ERR_MODEL, "%s: actuator '%s': joint %d does not exist", source_name(s->source), nm,
-             s->joint);
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': joint %d does not exist", source_name(s->source),
+              nm, s->joint);
     return -1;
   }
   int t = b->jnt[s->joint].type;
   if (t != CS_JNT_REVOLUTE && t != CS_JNT_PRISMATIC) {
     csi_error(CS_ERR_MODEL, "%s: actuator '%s': joint '%s' is not a single-dof joint",
-             source_name(s->source), nm, b->jnt[s->joint].name);
+              source_name(s->source), nm, b->jnt[s->joint].name);
     return -1;
   }
   if (s->type != CS_ACT_MOTOR && s->type != CS_ACT_POSITION) {
     csi_error(CS_ERR_MODEL, "%s: actuator '%s': unknown type %d", source_name(s->source), nm,
-             s->type);
+              s->type);
     return -1;
   }
-  if (!isfinite(s->gear) || !isfinite(s->kp) || !isfinite(s->kd) || !all_finite_n(s->ctrlrange, 2) ||
-      !all_finite_n(s->forcerange, 2)) {
+  if (!isfinite(s->gear) || !isfinite(s->kp) || !isfinite(s->kd) ||
+      !all_finite_n(s->ctrlrange, 2) || !all_finite_n(s->forcerange, 2)) {
     csi_error(CS_ERR_MODEL, "%s: actuator '%s': NaN or Inf in a field", source_name(s->source), nm);
     return -1;
   }
@@ -354,11 +353,11 @@ int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s) {
   return b->nact++;
 }
 
-int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double* vert,
-                        int nface, const int* face) {
+int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double* vert, int nface,
+                        const int* face) {
   if (nvert < 4 || nface < 4 || !vert || !face) {
     csi_error(CS_ERR_MODEL, "mesh '%s': needs at least 4 vertices and 4 faces (has %d, %d)",
-             name ? name : "", nvert, nface);
+              name ? name : "", nvert, nface);
     return -1;
   }
   if (!all_finite_n(vert, 3 * nvert)) {
@@ -368,7 +367,7 @@ int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double*
   for (int i = 0; i < 3 * nface; i++)
     if (face[i] < 0 || face[i] >= nvert) {
       csi_error(CS_ERR_MODEL, "mesh '%s': face %d refers to vertex %d of %d", name ? name : "",
-               i / 3, face[i], nvert);
+                i / 3, face[i], nvert);
       return -1;
     }
   if (!GROW(mesh, nmesh, cmesh)) return -1;
@@ -387,12 +386,12 @@ int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double*
   return b->nmesh++;
 }
 
-int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol,
-                          const double size[4], const double* data) {
+int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol, const double size[4],
+                          const double* data) {
   const char* nm = name ? name : "";
   if (nrow < 2 || ncol < 2) {
     csi_error(CS_ERR_MODEL, "hfield '%s': nrow = %d and ncol = %d must both be >= 2", nm, nrow,
-             ncol);
+              ncol);
     return -1;
   }
   if ((long long)nrow * ncol > 1 << 28) {
@@ -403,20 +402,20 @@ int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol,
     csi_error(CS_ERR_ARG, "hfield '%s': NULL size or data", nm);
     return -1;
   }
-  static const char* const what[4] = {"half extent x", "half extent y", "height",
-                                      "base depth"};
+  static const char* const what[4] = {"half extent x", "half extent y", "height", "base depth"};
   for (int k = 0; k < 4; k++)
     if (!(size[k] > 0) || !isfinite(size[k])) {
       csi_error(CS_ERR_MODEL, "hfield '%s': size[%d] (%s) = %g must be finite and > 0", nm, k,
-               what[k], size[k]);
+                what[k], size[k]);
       return -1;
     }
   int n = nrow * ncol;
   for (int i = 0; i < n; i++)
     if (!(data[i] >= 0 && data[i] <= 1)) {
-      csi_error(CS_ERR_MODEL, "hfield '%s': elevation %d (row %d, column %d) = %g is not in "
-               "[0, 1] (elevations are fractions of size[2])", nm, i, i / ncol, i % ncol,
-               data[i]);
+      csi_error(CS_ERR_MODEL,
+                "hfield '%s': elevation %d (row %d, column %d) = %g is not in "
+                "[0, 1] (elevations are fractions of size[2])",
+                nm, i, i / ncol, i % ncol, data[i]);
       return -1;
     }
   if (!GROW(hfield, nhfield, chfield)) return -1;
@@ -476,8 +475,8 @@ void cs_builder_add_note(csBuilder* b, const char* fmt, ...) {
 
 /* ------------------------------------------------------------------ compile */
 /* pose composition: (p, q) = (pa, qa) * (pb, qb) */
-static void pose_mul(double* p, double* q, const double* pa, const double* qa,
-                        const double* pb, const double* qb) {
+static void pose_mul(double* p, double* q, const double* pa, const double* qa, const double* pb,
+                     const double* qb) {
   double t[3], qq[4];
   csi_quat_rotate(t, qa, pb);
   csi_add3(p, pa, t);
@@ -495,19 +494,19 @@ static int nv_of(int type) {
 
 /* Inertia check: mass > 0, eigenvalues > 0, triangle inequality (relative 1e-9). */
 static csStatus check_inertia(const char* src, const char* name, double mass, double* I,
-                                 int balance, char* note) {
+                              int balance, char* note) {
   if (!(mass > 0))
     return csi_error(CS_ERR_MODEL,
-                    "%s: body '%s': mass %g of a moving body must be > 0 (after merging "
-                    "fixed children)",
-                    src, name, mass);
+                     "%s: body '%s': mass %g of a moving body must be > 0 (after merging "
+                     "fixed children)",
+                     src, name, mass);
   double e[3];
   csi_sym_eig3(I, e, NULL);
   double scale = fabs(e[2]) > 0 ? fabs(e[2]) : 1;
   if (!(e[0] > 1e-12 * scale) || !(e[0] > 0))
     return csi_error(CS_ERR_MODEL,
-                    "%s: body '%s': inertia not positive definite (principal moments %g %g %g)",
-                    src, name, e[0], e[1], e[2]);
+                     "%s: body '%s': inertia not positive definite (principal moments %g %g %g)",
+                     src, name, e[0], e[1], e[2]);
   if (e[0] + e[1] < e[2] * (1 - 1e-9) && balance) {
     /* as MuJoCo's balanceinertia: all principal moments set to their mean */
     double mean = (e[0] + e[1] + e[2]) / 3;
@@ -516,7 +515,8 @@ static csStatus check_inertia(const char* src, const char* name, double mass, do
     if (note) {
       size_t l = strlen(note);
       /* 256 bytes are reserved per body when balancing is on */
-      snprintf(note + l, 256, "%.60s: body '%.40s': inertia violated the triangle inequality "
+      snprintf(note + l, 256,
+               "%.60s: body '%.40s': inertia violated the triangle inequality "
                "(principal moments %.4g %.4g %.4g); balanced to %.4g (balance_inertia)\n",
                src, name, e[0], e[1], e[2], mean);
     }
@@ -524,9 +524,9 @@ static csStatus check_inertia(const char* src, const char* name, double mass, do
   }
   if (e[0] + e[1] < e[2] * (1 - 1e-9))
     return csi_error(CS_ERR_MODEL,
-                    "%s: body '%s': inertia violates the triangle inequality (principal "
-                    "moments %g %g %g); load with balance_inertia (--balance-inertia) to repair",
-                    src, name, e[0], e[1], e[2]);
+                     "%s: body '%s': inertia violates the triangle inequality (principal "
+                     "moments %g %g %g); load with balance_inertia (--balance-inertia) to repair",
+                     src, name, e[0], e[1], e[2]);
   return CS_OK;
 }
 
@@ -546,11 +546,16 @@ static void accum_inertia(double* acc, double mass, const double* c, const doubl
 
 static double geom_rbound(int type, const double* size, const double* vert, int nvert) {
   switch (type) {
-    case CS_GEOM_PLANE: return 0;
-    case CS_GEOM_SPHERE: return size[0];
-    case CS_GEOM_CAPSULE: return size[0] + size[1];
-    case CS_GEOM_CYLINDER: return sqrt(size[0] * size[0] + size[1] * size[1]);
-    case CS_GEOM_BOX: return csi_norm3(size);
+    case CS_GEOM_PLANE:
+      return 0;
+    case CS_GEOM_SPHERE:
+      return size[0];
+    case CS_GEOM_CAPSULE:
+      return size[0] + size[1];
+    case CS_GEOM_CYLINDER:
+      return sqrt(size[0] * size[0] + size[1] * size[1]);
+    case CS_GEOM_BOX:
+      return csi_norm3(size);
     case CS_GEOM_MESH: {
       double r = 0;
       for (int i = 0; i < nvert; i++) {
@@ -560,7 +565,8 @@ static double geom_rbound(int type, const double* size, const double* vert, int 
       }
       return r;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -597,8 +603,10 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
       for (int k = 0; k < b->njnt; k++)
         if (b->jnt[k].body == J->body && b->jnt[k].type != CS_JNT_FIXED) count++;
       if (count != 1) {
-        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': a free joint must be the only joint of "
-                      "its body", source_name(J->source), J->name);
+        st = csi_error(CS_ERR_MODEL,
+                       "%s: joint '%s': a free joint must be the only joint of "
+                       "its body",
+                       source_name(J->source), J->name);
         goto done;
       }
     }
@@ -607,9 +615,11 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   for (int j = 1; j < b->njnt; j++)
     for (int k = 0; k < j - 1; k++)
       if (b->jnt[k].body == b->jnt[j].body && b->jnt[j - 1].body != b->jnt[j].body) {
-        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': joints of body '%s' are not added "
-                      "one after another", source_name(b->jnt[j].source), b->jnt[j].name,
-                      b->body[b->jnt[j].body].s.name);
+        st = csi_error(CS_ERR_MODEL,
+                       "%s: joint '%s': joints of body '%s' are not added "
+                       "one after another",
+                       source_name(b->jnt[j].source), b->jnt[j].name,
+                       b->body[b->jnt[j].body].s.name);
         goto done;
       }
 
@@ -690,10 +700,10 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     if (G->type != CS_GEOM_MESH) continue;
     if (hullnum[G->mesh] == 0 && (G->contype || G->conaffinity)) {
       st = csi_error(CS_ERR_MODEL,
-                    "%s: geom '%s': mesh '%s' is flat or degenerate (no volume), so it cannot "
-                    "collide; give it contype=\"0\" conaffinity=\"0\" or fix the mesh",
-                    source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
-                    b->mesh[G->mesh].name);
+                     "%s: geom '%s': mesh '%s' is flat or degenerate (no volume), so it cannot "
+                     "collide; give it contype=\"0\" conaffinity=\"0\" or fix the mesh",
+                     source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                     b->mesh[G->mesh].name);
       goto done;
     }
     m->ngeomvert += hullnum[G->mesh];
@@ -713,10 +723,10 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     const csGeomSpec* G = &b->geom[g];
     if (G->type != CS_GEOM_HFIELD || target[G->body] == 0) continue;
     st = csi_error(CS_ERR_MODEL,
-                  "%s: geom '%s': a heightfield geom must be static, on the world body (or a "
-                  "body welded to it), but body '%s' moves",
-                  source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
-                  b->body[G->body].s.name);
+                   "%s: geom '%s': a heightfield geom must be static, on the world body (or a "
+                   "body welded to it), but body '%s' moves",
+                   source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                   b->body[G->body].s.name);
     goto done;
   }
   m->nexclude = b->nexcl / 2;
@@ -779,16 +789,16 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   /* names */
   size_t noff = 1;
   m->names[0] = 0;
-#define PUTNAME(dst, str)                                   \
-  do {                                                      \
-    size_t l_ = strlen(str);                                \
-    if (l_ == 0) {                                          \
-      (dst) = 0;                                            \
-    } else {                                                \
-      memcpy(m->names + noff, (str), l_ + 1);               \
-      (dst) = (int)noff;                                    \
-      noff += l_ + 1;                                       \
-    }                                                       \
+#define PUTNAME(dst, str)                     \
+  do {                                        \
+    size_t l_ = strlen(str);                  \
+    if (l_ == 0) {                            \
+      (dst) = 0;                              \
+    } else {                                  \
+      memcpy(m->names + noff, (str), l_ + 1); \
+      (dst) = (int)noff;                      \
+      noff += l_ + 1;                         \
+    }                                         \
   } while (0)
 
   /* bodies */
@@ -805,7 +815,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     int p = s->parent;
     m->body_parent[k] = newid[target[p]];
     pose_mul(m->body_pos + 3 * k, m->body_quat + 4 * k, relp + 3 * p, relq + 4 * p, s->pos,
-                s->quat);
+             s->quat);
     const double* a = acc + 10 * i;
     double mass = a[0];
     m->body_mass[k] = mass;
@@ -869,7 +879,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
           int bi = J->body;
           double p[3], q[4];
           pose_mul(p, q, relp + 3 * b->body[bi].s.parent, relq + 4 * b->body[bi].s.parent,
-                      b->body[bi].s.pos, b->body[bi].s.quat);
+                   b->body[bi].s.pos, b->body[bi].s.quat);
           csi_copy3(m->qpos0 + qa, p);
           memcpy(m->qpos0 + qa + 3, q, sizeof q);
         } else if (J->type == CS_JNT_BALL) {
@@ -889,15 +899,19 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     if (m->jnt_type[jn] == CS_JNT_FREE) {
       int k = m->jnt_body[jn];
       if (m->body_parent[k] != 0) {
-        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': a free joint's body must be a child of "
-                      "the world", file, m->names + m->jnt_name[jn]);
+        st = csi_error(CS_ERR_MODEL,
+                       "%s: joint '%s': a free joint's body must be a child of "
+                       "the world",
+                       file, m->names + m->jnt_name[jn]);
         goto done;
       }
       csi_zero(m->body_pos + 3 * k, 3);
       csi_quat_identity(m->body_quat + 4 * k);
       if (csi_norm3(m->jnt_pos + 3 * jn) != 0) {
-        st = csi_error(CS_ERR_MODEL, "%s: joint '%s': a free joint's anchor must be the body "
-                      "origin", file, m->names + m->jnt_name[jn]);
+        st = csi_error(CS_ERR_MODEL,
+                       "%s: joint '%s': a free joint's anchor must be the body "
+                       "origin",
+                       file, m->names + m->jnt_name[jn]);
         goto done;
       }
     }
@@ -921,13 +935,14 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     }
     if (adr != m->nM) {
       st = csi_error(CS_ERR_MODEL, "%s: internal error: mass matrix size %d != %d", file, adr,
-                    m->nM);
+                     m->nM);
       goto done;
     }
   }
   /* subtree mass */
   for (int k = 0; k < nkept; k++) m->body_subtreemass[k] = m->body_mass[k];
-  for (int k = nkept - 1; k > 0; k--) m->body_subtreemass[m->body_parent[k]] += m->body_subtreemass[k];
+  for (int k = nkept - 1; k > 0; k--)
+    m->body_subtreemass[m->body_parent[k]] += m->body_subtreemass[k];
 
   /* meshes */
   {
@@ -989,7 +1004,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
           for (int a = 0; a < 3; a++)
             if (m->geom_size[3 * gi + a] == 0) m->geom_size[3 * gi + a] = 1;
         pose_mul(m->geom_pos + 3 * gi, m->geom_quat + 4 * gi, relp + 3 * G->body,
-                    relq + 4 * G->body, G->pos, G->quat);
+                 relq + 4 * G->body, G->pos, G->quat);
         m->geom_friction[gi] = G->friction;
         m->geom_margin[gi] = G->margin;
         int mi = m->geom_mesh[gi];
@@ -1006,15 +1021,15 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
           }
         }
         m->geom_rbound[gi] = geom_rbound(G->type, m->geom_size + 3 * gi,
-                                            mi >= 0 ? m->mesh_vert + 3 * m->mesh_vertadr[mi] : NULL,
-                                            mi >= 0 ? m->mesh_vertnum[mi] : 0);
+                                         mi >= 0 ? m->mesh_vert + 3 * m->mesh_vertadr[mi] : NULL,
+                                         mi >= 0 ? m->mesh_vertnum[mi] : 0);
         m->geom_hfield[gi] = G->type == CS_GEOM_HFIELD ? G->hfield : -1;
         if (G->type == CS_GEOM_HFIELD) {
           /* geom_size: the heightfield's extents; rbound: its box (base included) */
           const double* hs = m->hfield_size + 4 * G->hfield;
           csi_copy3(m->geom_size + 3 * gi, hs);
-          m->geom_rbound[gi] = sqrt(hs[0] * hs[0] + hs[1] * hs[1] +
-                                    fmax(hs[2], hs[3]) * fmax(hs[2], hs[3]));
+          m->geom_rbound[gi] =
+              sqrt(hs[0] * hs[0] + hs[1] * hs[1] + fmax(hs[2], hs[3]) * fmax(hs[2], hs[3]));
         }
         PUTNAME(m->geom_name[gi], G->name);
         gi++;
@@ -1027,8 +1042,8 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     for (int s = 0; s < b->nsite; s++, si++) {
       const csSiteSpec* S = &b->site[s];
       m->site_body[si] = newid[target[S->body]];
-      pose_mul(m->site_pos + 3 * si, m->site_quat + 4 * si, relp + 3 * S->body,
-                  relq + 4 * S->body, S->pos, S->quat);
+      pose_mul(m->site_pos + 3 * si, m->site_quat + 4 * si, relp + 3 * S->body, relq + 4 * S->body,
+               S->pos, S->quat);
       PUTNAME(m->site_name[si], S->name);
     }
     for (int i = 1; i < nb; i++) {
@@ -1046,7 +1061,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     int j = jntnew[A->joint];
     if (j < 0) {
       st = csi_error(CS_ERR_MODEL, "%s: actuator '%s' drives a fixed joint", source_name(A->source),
-                    A->name);
+                     A->name);
       goto done;
     }
     m->actuator_type[a] = A->type;
@@ -1083,9 +1098,9 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   }
   csi_model_derive(m);
   m->ncon_max = 64 + 8 * m->ngeom;
-  m->arena_bytes = sizeof(double) * (size_t)(64 * m->nbody + 4 * m->nv * m->nv + 64 * m->nv +
-                                             16 * m->nM) +
-                   65536;
+  m->arena_bytes =
+      sizeof(double) * (size_t)(64 * m->nbody + 4 * m->nv * m->nv + 64 * m->nv + 16 * m->nM) +
+      65536;
 
 done:
   cs_free(movable);

@@ -2,11 +2,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/cs_error.h"
-#include "math/cs_math.h"
-#include "core/cs_memory.h"
-#include "solvers/cs_solver.h"
 #include "contactsim/cs_dynamics.h"
+#include "core/cs_error.h"
+#include "core/cs_memory.h"
+#include "math/cs_math.h"
+#include "solvers/cs_solver.h"
 
 #define CS_ALIGN 64
 
@@ -39,19 +39,45 @@ static size_t data_layout(const csModel* m, csData* d, void* base) {
   unsigned char* b = base;
   size_t off = 0;
   int nb = m->nbody, nv = m->nv;
-  TAKE(qpos, m->nq); TAKE(qvel, nv); TAKE(ctrl, m->nu); TAKE(qfrc_applied, nv);
-  TAKE(qacc, nv); TAKE(qfrc_actuator, nv); TAKE(qfrc_bias, nv); TAKE(qfrc_damping, nv);
-  TAKE(xpos, 3 * nb); TAKE(xquat, 4 * nb); TAKE(xmat, 9 * nb); TAKE(xipos, 3 * nb);
-  TAKE(xanchor, 3 * m->njnt); TAKE(xaxis, 3 * m->njnt);
-  TAKE(geom_xpos, 3 * m->ngeom); TAKE(geom_xmat, 9 * m->ngeom);
-  TAKE(site_xpos, 3 * m->nsite); TAKE(site_xmat, 9 * m->nsite);
-  TAKE(cdof, 6 * nv); TAKE(cdof_dot, 6 * nv); TAKE(cinert, 10 * nb); TAKE(crb, 10 * nb);
-  TAKE(cvel, 6 * nb); TAKE(cacc, 6 * nb); TAKE(cfrc, 6 * nb);
-  TAKE(qM, m->nM); TAKE(qLD, m->nM); TAKE(qLDiagInv, nv);
-  TAKE(contact, m->ncon_max); TAKE(contact_prev, m->ncon_max); TAKE(qfrc_contact, nv);
+  TAKE(qpos, m->nq);
+  TAKE(qvel, nv);
+  TAKE(ctrl, m->nu);
+  TAKE(qfrc_applied, nv);
+  TAKE(qacc, nv);
+  TAKE(qfrc_actuator, nv);
+  TAKE(qfrc_bias, nv);
+  TAKE(qfrc_damping, nv);
+  TAKE(xpos, 3 * nb);
+  TAKE(xquat, 4 * nb);
+  TAKE(xmat, 9 * nb);
+  TAKE(xipos, 3 * nb);
+  TAKE(xanchor, 3 * m->njnt);
+  TAKE(xaxis, 3 * m->njnt);
+  TAKE(geom_xpos, 3 * m->ngeom);
+  TAKE(geom_xmat, 9 * m->ngeom);
+  TAKE(site_xpos, 3 * m->nsite);
+  TAKE(site_xmat, 9 * m->nsite);
+  TAKE(cdof, 6 * nv);
+  TAKE(cdof_dot, 6 * nv);
+  TAKE(cinert, 10 * nb);
+  TAKE(crb, 10 * nb);
+  TAKE(cvel, 6 * nb);
+  TAKE(cacc, 6 * nb);
+  TAKE(cfrc, 6 * nb);
+  TAKE(qM, m->nM);
+  TAKE(qLD, m->nM);
+  TAKE(qLDiagInv, nv);
+  TAKE(contact, m->ncon_max);
+  TAKE(contact_prev, m->ncon_max);
+  TAKE(qfrc_contact, nv);
   size_t nefc = 3 * (size_t)m->ncon_max;
-  TAKE(efc_J, nefc * nv); TAKE(efc_Y, nefc * nv); TAKE(efc_G, nefc * nefc);
-  TAKE(efc_g, nefc); TAKE(efc_mu, m->ncon_max); TAKE(efc_lambda, nefc); TAKE(qvel_free, nv);
+  TAKE(efc_J, nefc * nv);
+  TAKE(efc_Y, nefc * nv);
+  TAKE(efc_G, nefc * nefc);
+  TAKE(efc_g, nefc);
+  TAKE(efc_mu, m->ncon_max);
+  TAKE(efc_lambda, nefc);
+  TAKE(qvel_free, nv);
   TAKE(arena_, data_arena_bytes(m));
   return off + CS_ALIGN;
 }

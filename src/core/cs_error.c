@@ -18,15 +18,24 @@ const char* cs_last_error(void) { return cs_errbuf; }
 
 const char* cs_status_name(csStatus s) {
   switch (s) {
-    case CS_OK: return "ok";
-    case CS_ERR_IO: return "io error";
-    case CS_ERR_PARSE: return "parse error";
-    case CS_ERR_MODEL: return "model error";
-    case CS_ERR_ARG: return "bad argument";
-    case CS_ERR_STATE: return "bad state";
-    case CS_ERR_MEMORY: return "out of memory";
-    case CS_ERR_NUMERIC: return "numerical error";
-    case CS_ERR_UNSUPPORTED: return "unsupported";
+    case CS_OK:
+      return "ok";
+    case CS_ERR_IO:
+      return "io error";
+    case CS_ERR_PARSE:
+      return "parse error";
+    case CS_ERR_MODEL:
+      return "model error";
+    case CS_ERR_ARG:
+      return "bad argument";
+    case CS_ERR_STATE:
+      return "bad state";
+    case CS_ERR_MEMORY:
+      return "out of memory";
+    case CS_ERR_NUMERIC:
+      return "numerical error";
+    case CS_ERR_UNSUPPORTED:
+      return "unsupported";
   }
   return "unknown status";
 }

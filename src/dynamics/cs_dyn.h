@@ -58,8 +58,8 @@ static inline void csi_body_acc(const csModel* m, csData* d, int k, int vel) {
 /* cs_rnea's body forces f = I a (+ v x* I v if vel) of two bodies a, b (I: their inertias,
    one in each lane), into fa, fb (b's stores last) */
 static inline void csi_body_force2(const cs_v2* I, const double* aa, const double* ab,
-                                  const double* va, const double* vb, int vel, double* fa,
-                                  double* fb) {
+                                   const double* va, const double* vb, int vel, double* fa,
+                                   double* fb) {
   cs_v2 x[6], f[6];
   for (int r = 0; r < 6; r++) x[r] = (cs_v2){aa[r], ab[r]};
   csi_inert_mul_v2(f, I, x);

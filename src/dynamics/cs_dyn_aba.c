@@ -4,11 +4,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "dynamics/cs_dyn.h"
-#include "core/cs_error.h"
-#include "math/cs_math.h"
-#include "core/cs_memory.h"
 #include "contactsim/cs_dynamics.h"
+#include "core/cs_error.h"
+#include "core/cs_memory.h"
+#include "dynamics/cs_dyn.h"
+#include "math/cs_math.h"
 
 /* 10-number inertia -> full 6x6 (row-major). */
 static void inert_full(double* A, const double* I) {
@@ -67,9 +67,9 @@ csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, doubl
   size_t mark = csi_stack_mark(d);
   double* IA = CSI_STACK_ALLOC(d, double, 36 * nb);
   double* pA = CSI_STACK_ALLOC(d, double, 6 * nb);
-  double* cb = CSI_STACK_ALLOC(d, double, 6 * nb);  /* velocity-product acceleration */
+  double* cb = CSI_STACK_ALLOC(d, double, 6 * nb);   /* velocity-product acceleration */
   double* U = CSI_STACK_ALLOC(d, double, 6 * m->nv); /* IA S, column per dof */
-  double* Dl = CSI_STACK_ALLOC(d, double, 36 * nb); /* Cholesky of S^T IA S per body */
+  double* Dl = CSI_STACK_ALLOC(d, double, 36 * nb);  /* Cholesky of S^T IA S per body */
   double* u = CSI_STACK_ALLOC(d, double, m->nv);
   double* acc = CSI_STACK_ALLOC(d, double, 6 * nb);
   if (!IA || !pA || !cb || !U || !Dl || !u || !acc) {
@@ -109,7 +109,8 @@ csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, doubl
       const double* S = d->cdof + 6 * da;
       double* Uk = U + 6 * da;
       mat6_vec(Uk, I, S);
-      u[da] = (tau ? tau[da] : 0) - csi_dot(S, p, 6) - (damp ? m->dof_damping[da] * d->qvel[da] : 0);
+      u[da] =
+          (tau ? tau[da] : 0) - csi_dot(S, p, 6) - (damp ? m->dof_damping[da] * d->qvel[da] : 0);
       double Dk = csi_dot(S, Uk, 6) + m->dof_armature[da];
       if (!(Dk > 0)) {
         csi_stack_free(d, mark);
@@ -185,8 +186,10 @@ csStatus cs_aba(const csModel* m, csData* d, const double* tau, int flags, doubl
     for (int r = 0; r < 6; r++) a[r] = ap[r] + cb[6 * k + r];
     double x[6];
     for (int i = 0; i < dn; i++) x[i] = u[da + i] - csi_dot(U + 6 * (da + i), a, 6);
-    if (dn == 1) x[0] /= Dl[36 * k];
-    else chol_solve_small(Dl + 36 * k, dn, x);
+    if (dn == 1)
+      x[0] /= Dl[36 * k];
+    else
+      chol_solve_small(Dl + 36 * k, dn, x);
     for (int i = 0; i < dn; i++) {
       qacc[da + i] = x[i];
       for (int r = 0; r < 6; r++) a[r] += d->cdof[6 * (da + i) + r] * x[i];

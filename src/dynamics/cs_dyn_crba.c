@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "dynamics/cs_dyn.h"
 #include "core/cs_error.h"
+#include "dynamics/cs_dyn.h"
 #include "math/cs_math.h"
 
 /* y[0..n) -= a x[0..n) for non-overlapping rows of one array. */
@@ -230,8 +230,8 @@ CSI_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add
         k = col[5] + j;
         double Dk = L[adr[k]];
         csi_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
-        return csi_error(CS_ERR_NUMERIC,
-                        "mass matrix not positive definite at dof %d (pivot %g)", k, Dk);
+        return csi_error(CS_ERR_NUMERIC, "mass matrix not positive definite at dof %d (pivot %g)",
+                         k, Dk);
       }
       k = col[5]; /* continue below r */
       continue;
@@ -239,8 +239,8 @@ CSI_HOT csStatus cs_factor_m(const csModel* m, csData* d, const double* diag_add
     double Dk = rk[0];
     if (!(Dk > 0)) {
       csi_warning(d, CS_WARN_SINGULAR, "mass matrix pivot %d is %g", k, Dk);
-      return csi_error(CS_ERR_NUMERIC, "mass matrix not positive definite at dof %d (pivot %g)",
-                      k, Dk);
+      return csi_error(CS_ERR_NUMERIC, "mass matrix not positive definite at dof %d (pivot %g)", k,
+                       Dk);
     }
     double inv = 1.0 / Dk;
     dinv[k] = inv;
@@ -352,7 +352,7 @@ CSI_HOT void cs_solve_m(const csModel* m, const csData* d, double* x, const doub
         const double* rb = rk + nt;
         const double* xr = x + col[n - 1]; /* dofs r, ..., r+5 */
         double sb = (rb[0] * xr[5] + rb[1] * xr[4]) + (rb[2] * xr[3] + rb[3] * xr[2]) +
-                   (rb[4] * xr[1] + rb[5] * xr[0]);
+                    (rb[4] * xr[1] + rb[5] * xr[0]);
         int t = 1;
         if (nt > 1 && col[1] == k - 1) s -= rk[1] * pv, t = 2;
         for (; t < nt; t++) s -= rk[t] * x[col[t]];

@@ -1,8 +1,8 @@
 /* Jacobians of points and frames, momentum and energy. */
 #include <string.h>
 
-#include "math/cs_math.h"
 #include "contactsim/cs_dynamics.h"
+#include "math/cs_math.h"
 
 void cs_jac(const csModel* m, const csData* d, double* jacp, double* jacr, const double p[3],
             int body) {

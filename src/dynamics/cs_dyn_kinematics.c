@@ -11,7 +11,7 @@
 #include "math/cs_math.h"
 
 static inline void com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
-                                   int acc);
+                                int acc);
 static CSI_INLINE void com_vel_body(const csModel* m, csData* d, int k, int acc);
 static inline void com_vel_world(const csModel* m, csData* d, int acc);
 
@@ -101,7 +101,8 @@ static CSI_INLINE void kin_general(const csModel* m, csData* d, int k) {
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
 }
@@ -158,8 +159,7 @@ static CSI_INLINE void kin_revolute2(const csModel* m, csData* d, int ka, int kb
   /* body origin: the anchor stays fixed */
   const double *JPa = m->jnt_pos + 3 * ja, *JPb = m->jnt_pos + 3 * jb;
   cs_v2 o0 = an0, o1 = an1, o2 = an2;
-  if (JPa[0] != 0 || JPa[1] != 0 || JPa[2] != 0 || JPb[0] != 0 || JPb[1] != 0 ||
-      JPb[2] != 0) {
+  if (JPa[0] != 0 || JPa[1] != 0 || JPa[2] != 0 || JPb[0] != 0 || JPb[1] != 0 || JPb[2] != 0) {
     cs_v2 j0 = CS_V2P(JPa, JPb, 0), j1 = CS_V2P(JPa, JPb, 1), j2 = CS_V2P(JPa, JPb, 2);
     o0 = an0 - (R0 * j0 + R1 * j1 + R2 * j2);
     o1 = an1 - (R3 * j0 + R4 * j1 + R5 * j2);
@@ -235,7 +235,7 @@ CSI_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int v
     }
     if (pend)
       csi_sincos_half(qpos[m->jnt_qposadr[m->body_jntadr[pend]]], xquat + 4 * pend + 1,
-                     xquat + 4 * pend);
+                      xquat + 4 * pend);
   }
   if (vel) com_vel_world(m, d, 1);
   const int* order = m->body_order;
@@ -251,12 +251,16 @@ CSI_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int v
         /* with the next body if it is revolute too and not a child of this one (siblings
            in the breadth-first order) */
         int k2 = o + 1 < m->nbody ? order[o + 1] : k;
-        if (k2 != k && kind[k2] == CS_BODY_REVOLUTE && m->body_parent[k2] != k) o++;
-        else k2 = k;
+        if (k2 != k && kind[k2] == CS_BODY_REVOLUTE && m->body_parent[k2] != k)
+          o++;
+        else
+          k2 = k;
         kin_revolute2(m, d, k, k2, vel);
         continue;
       }
-      case CS_BODY_FREE: kin_free(m, d, k); break;
+      case CS_BODY_FREE:
+        kin_free(m, d, k);
+        break;
       case CS_BODY_PRISMATIC: {
         int j = m->body_jntadr[k];
         double* xq = xquat + 4 * k;
@@ -276,7 +280,9 @@ CSI_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int v
         csi_copy3(S + 3, axis);
         break;
       }
-      default: kin_general(m, d, k); break;
+      default:
+        kin_general(m, d, k);
+        break;
     }
     double t[3];
     csi_mulmat3vec(t, xm, m->body_ipos + 3 * k);
@@ -293,8 +299,8 @@ void csi_kinematics_vel(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 
    body frame (quat, the same rotation, tells the identity: then the body's matrix is
    copied, which is what the product gives but for the sign of a zero). */
 static void attached_poses(const csData* d, int n, const int* body, const double* pos,
-                              const double* quat, const double* mat, double* restrict xpos,
-                              double* restrict xmat) {
+                           const double* quat, const double* mat, double* restrict xpos,
+                           double* restrict xmat) {
   for (int i = 0; i < n; i++) {
     const double* xm = d->xmat + 9 * body[i];
     const double* q = quat + 4 * i;
@@ -310,12 +316,12 @@ static void attached_poses(const csData* d, int n, const int* body, const double
 
 void cs_geom_poses(const csModel* m, csData* d) {
   attached_poses(d, m->ngeom, m->geom_body, m->geom_pos, m->geom_quat, m->geom_mat, d->geom_xpos,
-                    d->geom_xmat);
+                 d->geom_xmat);
 }
 
 void cs_site_poses(const csModel* m, csData* d) {
   attached_poses(d, m->nsite, m->site_body, m->site_pos, m->site_quat, m->site_mat, d->site_xpos,
-                    d->site_xmat);
+                 d->site_xmat);
 }
 
 /* cs_com_pos; with forces also crb and the body forces (csi_com_pos_forces) */
@@ -374,7 +380,7 @@ CSI_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int forc
       for (int r = 0; r < 10; r++) ra[r] = o[r][0];
       for (int r = 0; r < 10; r++) rb[r] = o[r][1];
       csi_body_force2(o, d->cacc + 6 * k, d->cacc + 6 * k2, d->cvel + 6 * k, d->cvel + 6 * k2, 1,
-                     d->cfrc + 6 * k, d->cfrc + 6 * k2);
+                      d->cfrc + 6 * k, d->cfrc + 6 * k2);
     }
   }
   if (forces) memset(d->crb, 0, 10 * sizeof(double));
@@ -387,7 +393,7 @@ void csi_com_pos_forces(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 1);
 /* cs_com_vel for two revolute bodies ka, kb (ka == kb for one) with their motion vectors S
    (one in each lane); with acc also their accelerations (as csi_body_acc) */
 static inline void com_vel_rev2(const csModel* m, csData* d, int ka, int kb, const cs_v2* S,
-                                   int acc) {
+                                int acc) {
   double* cvel = d->cvel;
   double* cdof_dot = d->cdof_dot;
   double* cacc = d->cacc;

@@ -20,7 +20,7 @@ static void rnea_body_forces(const csModel* m, csData* d, int vel) {
     cs_v2 I[10];
     for (int r = 0; r < 10; r++) I[r] = (cs_v2){Ia[r], Ib[r]};
     csi_body_force2(I, acc + 6 * k, acc + 6 * k2, cvel + 6 * k, cvel + 6 * k2, vel, frc + 6 * k,
-                   frc + 6 * k2);
+                    frc + 6 * k2);
   }
 }
 

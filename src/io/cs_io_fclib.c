@@ -29,8 +29,8 @@
 
 #include "contactsim/cs_contact.h"
 #include "core/cs_error.h"
-#include "solvers/cs_solver.h"
 #include "io/cs_io_hdf5.h"
+#include "solvers/cs_solver.h"
 
 void cs_problem_free(csOwnedProblem* p) {
   if (!p) return;
@@ -53,9 +53,9 @@ int cs_have_fclib(void) { return 1; }
 /* ---------------------------------------------------------------- probing */
 
 typedef struct csFclibProbe {
-  int nrow;          /* 3 nc */
-  int has_solution;  /* /solution with r and u */
-  int has_guess;     /* /guesses/1/r (and maybe u) */
+  int nrow;         /* 3 nc */
+  int has_solution; /* /solution with r and u */
+  int has_guess;    /* /guesses/1/r (and maybe u) */
   int guess_u;
 } csFclibProbe;
 
@@ -65,26 +65,32 @@ static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
   memset(pr, 0, sizeof *pr);
   if (!csi_h5_exists(f, "/fclib_local")) {
     if (csi_h5_exists(f, "/fclib_global"))
-      return csi_error(CS_ERR_UNSUPPORTED, "'%s' holds an FCLIB global problem, not a local one "
-                      "(read it with cs_fclib_read_global, then cs_global_condense for its "
-                      "local form)", path);
+      return csi_error(CS_ERR_UNSUPPORTED,
+                       "'%s' holds an FCLIB global problem, not a local one "
+                       "(read it with cs_fclib_read_global, then cs_global_condense for its "
+                       "local form)",
+                       path);
     if (csi_h5_exists(f, "/fclib_global_rolling") || csi_h5_exists(f, "/fclib_local_rolling"))
       return csi_error(CS_ERR_UNSUPPORTED,
-                      "'%s' is an FCLIB rolling-friction problem; not read (libfclib 3.1.0 "
-                      "cannot read it either)", path);
-    return csi_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
-                    "(no /fclib_local or /fclib_global group)", path);
+                       "'%s' is an FCLIB rolling-friction problem; not read (libfclib 3.1.0 "
+                       "cannot read it either)",
+                       path);
+    return csi_error(CS_ERR_PARSE,
+                     "'%s' is an HDF5 file without an FCLIB problem "
+                     "(no /fclib_local or /fclib_global group)",
+                     path);
   }
   if ((st = csi_h5_probe_spacedim(f, path, "/fclib_local"))) return st;
   if (csi_h5_exists(f, "/fclib_local/V") || csi_h5_exists(f, "/fclib_local/R"))
     return csi_error(CS_ERR_UNSUPPORTED,
-                    "FCLIB file '%s': local problem with equality constraints (V, R, s); "
-                    "not read", path);
+                     "FCLIB file '%s': local problem with equality constraints (V, R, s); "
+                     "not read",
+                     path);
   int m = 0, n = 0;
   if ((st = csi_h5_probe_matrix(f, path, "/fclib_local/W", &m, &n))) return st;
   if (m != n || m == 0 || m % 3 != 0)
-    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W is %d x %d, not 3nc x 3nc with nc > 0",
-                    path, m, n);
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W is %d x %d, not 3nc x 3nc with nc > 0", path,
+                     m, n);
   if ((st = csi_h5_need_len(f, path, "/fclib_local/vectors/q", m))) return st;
   if ((st = csi_h5_need_len(f, path, "/fclib_local/vectors/mu", m / 3))) return st;
   if ((st = csi_h5_probe_info(f, path, "/fclib_local"))) return st;
@@ -118,13 +124,15 @@ static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, cons
   const size_t n = (size_t)nrow;
   if (W->m != nrow || W->n != nrow)
     return csi_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned a %d x %d W", path, W->m,
-                    W->n);
+                     W->n);
   if (W->nz >= 0) {
     for (int k = 0; k < W->nz; k++) {
       int r = W->i[k], c = W->p[k];
       if (r < 0 || r >= nrow || c < 0 || c >= nrow)
-        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W entry %d at (%d, %d) is outside "
-                        "the %d x %d matrix", path, k, r, c, nrow, nrow);
+        return csi_error(CS_ERR_PARSE,
+                         "FCLIB file '%s': W entry %d at (%d, %d) is outside "
+                         "the %d x %d matrix",
+                         path, k, r, c, nrow, nrow);
       acc(&G[(size_t)r * n + (size_t)c], W->x[k]);
     }
     return CS_OK;
@@ -133,13 +141,15 @@ static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, cons
   for (int a = 0; a < nrow; a++) {
     int k0 = W->p[a], k1 = W->p[a + 1];
     if (k0 < 0 || k1 < k0 || k1 > W->nzmax || (a == 0 && k0 != 0))
-      return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W's %s pointers are not increasing "
-                      "within 0..nzmax %d at %d", path, csc ? "column" : "row", W->nzmax, a);
+      return csi_error(CS_ERR_PARSE,
+                       "FCLIB file '%s': W's %s pointers are not increasing "
+                       "within 0..nzmax %d at %d",
+                       path, csc ? "column" : "row", W->nzmax, a);
     for (int k = k0; k < k1; k++) {
       int b = W->i[k];
       if (b < 0 || b >= nrow)
-        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W index %d out of range at entry %d",
-                        path, b, k);
+        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W index %d out of range at entry %d", path,
+                         b, k);
       size_t at = csc ? (size_t)b * n + (size_t)a : (size_t)a * n + (size_t)b;
       acc(&G[at], W->x[k]);
     }
@@ -256,8 +266,10 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
                               const char* title) {
   if (!path || !p) return csi_error(CS_ERR_ARG, "cs_fclib_write_local: NULL path or problem");
   if (p->nc <= 0)
-    return csi_error(CS_ERR_ARG, "cannot write '%s': an FCLIB problem needs at least one "
-                    "contact (nc = %d)", path, p->nc);
+    return csi_error(CS_ERR_ARG,
+                     "cannot write '%s': an FCLIB problem needs at least one "
+                     "contact (nc = %d)",
+                     path, p->nc);
   if (!p->G || !p->g || !p->mu)
     return csi_error(CS_ERR_ARG, "cannot write '%s': the problem has no G, g or mu", path);
   if (p->nc > INT_MAX / 3)
@@ -275,7 +287,7 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
       if (w_keep(w_entry(p, r, c), r, c)) nnz++;
   if (nnz > (size_t)INT_MAX)
     return csi_error(CS_ERR_ARG, "cannot write '%s': %zu non-zeros exceed FCLIB's int indices",
-                    path, nnz);
+                     path, nnz);
 
   csStatus st = CS_OK;
   int* colptr = csi_malloc((n + 1) * sizeof(int));
@@ -380,15 +392,19 @@ int cs_have_fclib(void) { return 0; }
 
 csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   if (out) *out = NULL;
-  return csi_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
-                  "without libfclib (FCLIB support off)", path ? path : "(null)");
+  return csi_error(CS_ERR_UNSUPPORTED,
+                   "cannot read FCLIB file '%s': contactsim was built "
+                   "without libfclib (FCLIB support off)",
+                   path ? path : "(null)");
 }
 
 csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const double* lambda,
                               const char* title) {
   (void)p, (void)lambda, (void)title;
-  return csi_error(CS_ERR_UNSUPPORTED, "cannot write FCLIB file '%s': contactsim was built "
-                  "without libfclib (FCLIB support off)", path ? path : "(null)");
+  return csi_error(CS_ERR_UNSUPPORTED,
+                   "cannot write FCLIB file '%s': contactsim was built "
+                   "without libfclib (FCLIB support off)",
+                   path ? path : "(null)");
 }
 
 #endif

@@ -30,21 +30,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contactsim/cs_contact.h"
 #include "constraint/cs_contact_cone.h"
+#include "contactsim/cs_contact.h"
 #include "core/cs_error.h"
-#include "solvers/cs_solver.h"
 #include "io/cs_io_hdf5.h"
+#include "solvers/cs_solver.h"
 
 /* ---------------------------------------------------------------- sparse Cholesky */
 
 typedef struct csGFactor {
   int n;
-  int* perm;       /* new index -> old index */
-  int* iperm;      /* old index -> new index */
-  int* first;      /* first column of row i's envelope (new indices) */
-  size_t* start;   /* row i's entries L[i][first[i]..i] at L + start[i] */
-  int* parent;     /* elimination tree of the envelope, -1 at roots */
+  int* perm;     /* new index -> old index */
+  int* iperm;    /* old index -> new index */
+  int* first;    /* first column of row i's envelope (new indices) */
+  size_t* start; /* row i's entries L[i][first[i]..i] at L + start[i] */
+  int* parent;   /* elimination tree of the envelope, -1 at roots */
   double* L;
 } csGFactor;
 
@@ -184,8 +184,10 @@ static csStatus gfactor_make(const csSparseMatrix* M, csGFactor** out) {
   F->start[n] = total;
   if (total > ((size_t)1 << 31)) {
     gfactor_free(F);
-    return csi_error(CS_ERR_MEMORY, "M (n = %d) needs %zu factor entries even after "
-                    "reordering; too large for the envelope Cholesky", n, total);
+    return csi_error(CS_ERR_MEMORY,
+                     "M (n = %d) needs %zu factor entries even after "
+                     "reordering; too large for the envelope Cholesky",
+                     n, total);
   }
   F->L = csi_calloc(total, sizeof(double));
   if (!F->L) {
@@ -217,8 +219,10 @@ static csStatus gfactor_make(const csSparseMatrix* M, csGFactor** out) {
     if (!(d > 0) || !isfinite(d)) {
       int row = F->perm[i];
       gfactor_free(F);
-      return csi_error(CS_ERR_NUMERIC, "M is not positive definite (pivot %g at row %d, "
-                      "diagonal %g)", d, row, aii);
+      return csi_error(CS_ERR_NUMERIC,
+                       "M is not positive definite (pivot %g at row %d, "
+                       "diagonal %g)",
+                       d, row, aii);
     }
     Li[i] = sqrt(d);
   }
@@ -270,8 +274,8 @@ static csStatus ensure_factor(csGlobalProblem* g) {
 /* ---------------------------------------------------------------- numerics (no libfclib) */
 
 static csStatus check_global(const csGlobalProblem* g, const char* fn) {
-  if (!g || g->n <= 0 || g->nc <= 0 || !g->M.colptr || !g->H.colptr || !g->f || !g->w ||
-      !g->mu || g->M.m != g->n || g->M.n != g->n || g->H.m != g->n || g->H.n != 3 * g->nc)
+  if (!g || g->n <= 0 || g->nc <= 0 || !g->M.colptr || !g->H.colptr || !g->f || !g->w || !g->mu ||
+      g->M.m != g->n || g->M.n != g->n || g->H.m != g->n || g->H.n != 3 * g->nc)
     return csi_error(CS_ERR_ARG, "%s: incomplete or inconsistent global problem", fn);
   return CS_OK;
 }
@@ -288,14 +292,14 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
 
   csOwnedProblem* o = csi_calloc(1, sizeof *o);
   double* y = csi_malloc((size_t)n * sizeof(double));
-  double* x = csi_calloc((size_t)n, sizeof(double));   /* dense work, kept zero */
+  double* x = csi_calloc((size_t)n, sizeof(double)); /* dense work, kept zero */
   int* mark = csi_calloc((size_t)n, sizeof(int));
   int* reach = csi_malloc((size_t)n * sizeof(int));
   int* xp = csi_malloc(((size_t)m + 1) * sizeof(int)); /* X = L^-1 P H, by columns */
   int* xi = NULL;
   double* xx = NULL;
   size_t xcap = 0, xnnz = 0;
-  int* rp = NULL;   /* X by rows */
+  int* rp = NULL; /* X by rows */
   int* rc = NULL;
   double* rx = NULL;
   if (!o || !y || !x || !mark || !reach || !xp) {
@@ -573,8 +577,11 @@ static int h5_string(hid_t f, const char* name, char* buf, size_t cap) {
   /* control characters (but newlines and tabs) and bytes that are not valid UTF-8 (one
      LMGC title starts with a stray 0x80) become '?', so the text prints and goes into JSON */
   for (unsigned char* c = (unsigned char*)buf; *c;) {
-    int len = *c < 0x80 ? 1 : (*c & 0xE0) == 0xC0 ? 2 : (*c & 0xF0) == 0xE0 ? 3
-              : (*c & 0xF8) == 0xF0 ? 4 : 0;
+    int len = *c < 0x80             ? 1
+              : (*c & 0xE0) == 0xC0 ? 2
+              : (*c & 0xF0) == 0xE0 ? 3
+              : (*c & 0xF8) == 0xF0 ? 4
+                                    : 0;
     int good = len > 0 && (*c >= 32 || *c == '\n' || *c == '\t');
     for (int k = 1; good && k < len; k++) good = (c[k] & 0xC0) == 0x80;
     if (!good) {
@@ -671,7 +678,7 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
 
 typedef struct csGlobalProbe {
   int n, m;
-  int sol;     /* 1: /solution, 2: /guesses/1 */
+  int sol; /* 1: /solution, 2: /guesses/1 */
   int sol_u;
   int sol_v;
 } csGlobalProbe;
@@ -701,27 +708,33 @@ static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
   if (!csi_h5_exists(f, "/fclib_global")) {
     if (csi_h5_exists(f, "/fclib_global_rolling") || csi_h5_exists(f, "/fclib_local_rolling"))
       return csi_error(CS_ERR_UNSUPPORTED,
-                      "'%s' is an FCLIB rolling-friction problem (spacedim 5); not supported "
-                      "(libfclib 3.1.0 cannot read it either)", path);
+                       "'%s' is an FCLIB rolling-friction problem (spacedim 5); not supported "
+                       "(libfclib 3.1.0 cannot read it either)",
+                       path);
     if (csi_h5_exists(f, "/fclib_local"))
-      return csi_error(CS_ERR_ARG, "'%s' holds an FCLIB local problem, not a global one "
-                      "(read it with cs_fclib_read_local)", path);
-    return csi_error(CS_ERR_PARSE, "'%s' is an HDF5 file without an FCLIB problem "
-                    "(no /fclib_local or /fclib_global group)", path);
+      return csi_error(CS_ERR_ARG,
+                       "'%s' holds an FCLIB local problem, not a global one "
+                       "(read it with cs_fclib_read_local)",
+                       path);
+    return csi_error(CS_ERR_PARSE,
+                     "'%s' is an HDF5 file without an FCLIB problem "
+                     "(no /fclib_local or /fclib_global group)",
+                     path);
   }
   if ((st = csi_h5_probe_spacedim(f, path, "/fclib_global"))) return st;
   if (csi_h5_exists(f, "/fclib_global/G"))
     return csi_error(CS_ERR_UNSUPPORTED,
-                    "FCLIB file '%s': global problem with equality constraints (G, b); not "
-                    "read", path);
+                     "FCLIB file '%s': global problem with equality constraints (G, b); not "
+                     "read",
+                     path);
   int mm = 0, mn = 0, hm = 0, hn = 0;
   if ((st = csi_h5_probe_matrix(f, path, "/fclib_global/M", &mm, &mn))) return st;
   if ((st = csi_h5_probe_matrix(f, path, "/fclib_global/H", &hm, &hn))) return st;
   if (mm != mn)
     return csi_error(CS_ERR_PARSE, "FCLIB file '%s': M is %d x %d, not square", path, mm, mn);
   if (hm != mm || hn % 3 != 0)
-    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': H is %d x %d, expected %d x 3nc", path, hm,
-                    hn, mm);
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': H is %d x %d, expected %d x 3nc", path, hm, hn,
+                     mm);
   pr->n = mm;
   pr->m = hn;
   if ((st = csi_h5_need_len(f, path, "/fclib_global/vectors/f", mm))) return st;
@@ -742,7 +755,7 @@ static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
 
 typedef struct csTrip {
   int row;
-  int seq;   /* storage order, so duplicates are summed in file order */
+  int seq; /* storage order, so duplicates are summed in file order */
   double x;
 } csTrip;
 
@@ -765,9 +778,10 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
     const int outer = A->nz == -1 ? n : m;
     for (int a = 0; a < outer; a++)
       if (A->p[a] < 0 || A->p[a + 1] < A->p[a] || A->p[a + 1] > A->nzmax || (a == 0 && A->p[0]))
-        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s's %s pointers are not increasing "
-                        "within 0..nzmax %d at %d", path, what,
-                        A->nz == -1 ? "column" : "row", A->nzmax, a);
+        return csi_error(CS_ERR_PARSE,
+                         "FCLIB file '%s': %s's %s pointers are not increasing "
+                         "within 0..nzmax %d at %d",
+                         path, what, A->nz == -1 ? "column" : "row", A->nzmax, a);
   }
   csTrip* t = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(csTrip));
   int* col = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(int));
@@ -794,13 +808,15 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
   for (k = 0; k < cnt; k++) {
     t[k].seq = (int)k;
     if (t[k].row < 0 || t[k].row >= m || col[k] < 0 || col[k] >= n) {
-      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s entry %lld at (%d, %d) is outside the "
-                    "%d x %d matrix", path, what, k, t[k].row, col[k], m, n);
+      st = csi_error(CS_ERR_PARSE,
+                     "FCLIB file '%s': %s entry %lld at (%d, %d) is outside the "
+                     "%d x %d matrix",
+                     path, what, k, t[k].row, col[k], m, n);
       break;
     }
     if (!isfinite(t[k].x)) {
-      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s entry %lld at (%d, %d) is %g",
-                    path, what, k, t[k].row, col[k], t[k].x);
+      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s entry %lld at (%d, %d) is %g", path, what,
+                     k, t[k].row, col[k], t[k].x);
       break;
     }
   }
@@ -860,8 +876,10 @@ static double sp_get(const csSparseMatrix* A, int i, int j) {
   while (lo <= hi) {
     int mid = lo + (hi - lo) / 2;
     if (A->rowind[mid] == i) return A->val[mid];
-    if (A->rowind[mid] < i) lo = mid + 1;
-    else hi = mid - 1;
+    if (A->rowind[mid] < i)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return 0;
 }
@@ -930,8 +948,10 @@ static csStatus check_symmetric(csSparseMatrix* M, const char* path) {
       if (i <= j) continue;
       double a = M->val[k], b = sp_get(M, j, i);
       if (fabs(a - b) > tol)
-        return csi_error(CS_ERR_PARSE, "FCLIB file '%s': M is not symmetric: M(%d, %d) = %.17g "
-                        "but M(%d, %d) = %.17g", path, i, j, a, j, i, b);
+        return csi_error(CS_ERR_PARSE,
+                         "FCLIB file '%s': M is not symmetric: M(%d, %d) = %.17g "
+                         "but M(%d, %d) = %.17g",
+                         path, i, j, a, j, i, b);
     }
   return CS_OK;
 }
@@ -999,8 +1019,10 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
     goto done;
   }
   if (fg->M->m != pr.n || fg->M->n != pr.n || fg->H->m != pr.n || fg->H->n != pr.m) {
-    st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned matrices of other sizes "
-                  "than stored", path);
+    st = csi_error(CS_ERR_PARSE,
+                   "FCLIB file '%s': libfclib returned matrices of other sizes "
+                   "than stored",
+                   path);
     goto done;
   }
   g->n = pr.n;
@@ -1020,16 +1042,18 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if ((st = check_vector(g->mu, g->nc, "mu", path))) goto done;
   for (int i = 0; i < g->nc; i++)
     if (g->mu[i] < 0) {
-      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': friction coefficient mu[%d] = %g < 0", path,
-                    i, g->mu[i]);
+      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': friction coefficient mu[%d] = %g < 0", path, i,
+                     g->mu[i]);
       goto done;
     }
   if (g->r && (st = check_vector(g->r, pr.m, "solution r", path))) goto done;
   for (int j = 0; j < pr.n; j++) {
     double d = sp_get(&g->M, j, j);
     if (!(d > 0)) {
-      st = csi_error(CS_ERR_PARSE, "FCLIB file '%s': M(%d, %d) = %g; M must be positive "
-                    "definite", path, j, j, d);
+      st = csi_error(CS_ERR_PARSE,
+                     "FCLIB file '%s': M(%d, %d) = %g; M must be positive "
+                     "definite",
+                     path, j, j, d);
       goto done;
     }
   }
@@ -1122,21 +1146,27 @@ done:
 
 csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
   if (info) memset(info, 0, sizeof *info);
-  return csi_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
-                  "without libfclib (FCLIB support off)", path ? path : "(null)");
+  return csi_error(CS_ERR_UNSUPPORTED,
+                   "cannot read FCLIB file '%s': contactsim was built "
+                   "without libfclib (FCLIB support off)",
+                   path ? path : "(null)");
 }
 
 csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   if (out) *out = NULL;
-  return csi_error(CS_ERR_UNSUPPORTED, "cannot read FCLIB file '%s': contactsim was built "
-                  "without libfclib (FCLIB support off)", path ? path : "(null)");
+  return csi_error(CS_ERR_UNSUPPORTED,
+                   "cannot read FCLIB file '%s': contactsim was built "
+                   "without libfclib (FCLIB support off)",
+                   path ? path : "(null)");
 }
 
 csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const double* r,
                                const double* v, const char* title) {
   (void)g, (void)r, (void)v, (void)title;
-  return csi_error(CS_ERR_UNSUPPORTED, "cannot write FCLIB file '%s': contactsim was built "
-                  "without libfclib (FCLIB support off)", path ? path : "(null)");
+  return csi_error(CS_ERR_UNSUPPORTED,
+                   "cannot write FCLIB file '%s': contactsim was built "
+                   "without libfclib (FCLIB support off)",
+                   path ? path : "(null)");
 }
 
 #endif

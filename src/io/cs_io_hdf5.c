@@ -40,8 +40,7 @@ csStatus csi_h5_open_read(const char* path, hid_t* f) {
 
 csStatus csi_h5_create_empty(const char* path) {
   FILE* fp = fopen(path, "wb");
-  if (!fp)
-    return csi_error(CS_ERR_IO, "cannot write FCLIB file '%s': %s", path, strerror(errno));
+  if (!fp) return csi_error(CS_ERR_IO, "cannot write FCLIB file '%s': %s", path, strerror(errno));
   fclose(fp);
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) return csi_error(CS_ERR_IO, "cannot create HDF5 file '%s'", path);
@@ -101,8 +100,8 @@ int csi_h5_int(hid_t f, const char* name, int* val) {
 
 csStatus csi_h5_need_int(hid_t f, const char* path, const char* name, int* val) {
   if (!csi_h5_int(f, name, val))
-    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not a single number",
-                    path, name);
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not a single number", path,
+                     name);
   return CS_OK;
 }
 
@@ -112,7 +111,7 @@ csStatus csi_h5_need_len(hid_t f, const char* path, const char* name, long long 
     return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not numeric", path, name);
   if (n != len)
     return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s has %lld entries, expected %lld", path,
-                    name, n, len);
+                     name, n, len);
   return CS_OK;
 }
 
@@ -122,8 +121,8 @@ csStatus csi_h5_check_string(hid_t f, const char* path, const char* name) {
   long long n = csi_h5_info(f, name, &cls, &varstr, &rank);
   if (n < 0 && !csi_h5_exists(f, name)) return CS_OK;
   if (n != 1 || cls != H5T_STRING || varstr || rank > 1)
-    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s is not a single fixed-length string",
-                    path, name);
+    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s is not a single fixed-length string", path,
+                     name);
   return CS_OK;
 }
 
@@ -137,8 +136,10 @@ csStatus csi_h5_probe_matrix(hid_t f, const char* path, const char* grp, int* m,
   if ((st = csi_h5_need_int(f, path, CS_NAME("n"), n))) return st;
   if ((st = csi_h5_need_int(f, path, CS_NAME("nz"), &nz))) return st;
   if (*m <= 0 || *n <= 0 || nzmax <= 0 || nz < -2 || nz == 0)
-    return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s has bad sizes m %d, n %d, nzmax %d, "
-                    "nz %d (an empty matrix is refused too)", path, grp, *m, *n, nzmax, nz);
+    return csi_error(CS_ERR_PARSE,
+                     "FCLIB file '%s': %s has bad sizes m %d, n %d, nzmax %d, "
+                     "nz %d (an empty matrix is refused too)",
+                     path, grp, *m, *n, nzmax, nz);
   long long lp = csi_h5_numel(f, CS_NAME("p"));
   long long li = csi_h5_numel(f, CS_NAME("i"));
   long long lx = csi_h5_numel(f, CS_NAME("x"));
@@ -151,16 +152,16 @@ csStatus csi_h5_probe_matrix(hid_t f, const char* path, const char* grp, int* m,
     ok = lp == (long long)*m + 1 && li == nzmax && lx == nzmax;
   if (!ok)
     return csi_error(CS_ERR_PARSE,
-                    "FCLIB file '%s': %s: arrays p, i, x have %lld, %lld, %lld entries, "
-                    "inconsistent with a %d x %d matrix with nz %d, nzmax %d",
-                    path, grp, lp, li, lx, *m, *n, nz, nzmax);
+                     "FCLIB file '%s': %s: arrays p, i, x have %lld, %lld, %lld entries, "
+                     "inconsistent with a %d x %d matrix with nz %d, nzmax %d",
+                     path, grp, lp, li, lx, *m, *n, nz, nzmax);
   /* Optional matrix info: libfclib reads all of it once "conditioning" is there. */
   if (csi_h5_exists(f, CS_NAME("conditioning"))) {
     static const char* const leaf[3] = {"conditioning", "determinant", "rank"};
     for (int k = 0; k < 3; k++)
       if (csi_h5_numel(f, CS_NAME(leaf[k])) != 1)
         return csi_error(CS_ERR_PARSE, "FCLIB file '%s': %s is missing or not a single number",
-                        path, name);
+                         path, name);
     if ((st = csi_h5_check_string(f, path, CS_NAME("comment")))) return st;
   }
 #undef CS_NAME
@@ -175,8 +176,8 @@ csStatus csi_h5_probe_spacedim(hid_t f, const char* path, const char* grp) {
   if (st) return st;
   if (spacedim != 3)
     return csi_error(CS_ERR_UNSUPPORTED,
-                    "FCLIB file '%s': spacedim %d; only 3D contact problems (spacedim 3) are read",
-                    path, spacedim);
+                     "FCLIB file '%s': spacedim %d; only 3D contact problems (spacedim 3) are read",
+                     path, spacedim);
   return CS_OK;
 }
 

@@ -33,9 +33,9 @@
 
 #include "contactsim/cs_io.h"
 #include "core/cs_error.h"
+#include "core/cs_model.h"
 #include "io/cs_io_xml.h"
 #include "math/cs_math.h"
-#include "core/cs_model.h"
 
 #define MJ_PATH 4096
 #define MJ_MAX_INCLUDE 32
@@ -180,7 +180,8 @@ static const char* mj_keepf(mjCtx* c, const char* fmt, ...) {
 }
 
 /* "file:line: <elem>: message" */
-static csStatus mj_err(csStatus st, mjNode nd, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+static csStatus mj_err(csStatus st, mjNode nd, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static csStatus mj_err(csStatus st, mjNode nd, const char* fmt, ...) {
   char msg[1024];
   va_list ap;
@@ -188,7 +189,7 @@ static csStatus mj_err(csStatus st, mjNode nd, const char* fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   return csi_error(st, "%s:%d: <%s>: %s", nd.file ? nd.file : "?", mj_line(nd.n), mj_name(nd.n),
-                  msg);
+                   msg);
 }
 
 /* "file:line: <elem attr="value">: message" */
@@ -202,7 +203,7 @@ static csStatus mj_err_attr(csStatus st, mjNode nd, const char* attr, const char
   va_end(ap);
   char* v = csi_xml_attr(nd.n, attr);
   csStatus r = csi_error(st, "%s:%d: <%s %s=\"%s\">: %s", nd.file ? nd.file : "?", mj_line(nd.n),
-                        mj_name(nd.n), attr, v ? v : "", msg);
+                         mj_name(nd.n), attr, v ? v : "", msg);
   if (v) xmlFree(v);
   return r;
 }
@@ -289,16 +290,21 @@ static void mj_flush_notes(mjCtx* c) {
 /* ------------------------------------------------------------------ attribute tables */
 typedef struct {
   const char* name;
-  char kind; /* 'u' used, 'p' physics not simulated (noted), 'v' visual / no effect */
+  char kind;           /* 'u' used, 'p' physics not simulated (noted), 'v' visual / no effect */
   const char* neutral; /* value for which a 'p' attribute changes nothing (NULL: none) */
   const char* why;
 } mjAttr;
 
-#define MJ_ORIENT_U {"quat", 'u', NULL, NULL}, {"axisangle", 'u', NULL, NULL}, \
-    {"euler", 'u', NULL, NULL}, {"xyaxes", 'u', NULL, NULL}, {"zaxis", 'u', NULL, NULL}
+#define MJ_ORIENT_U                                                                      \
+  {"quat", 'u', NULL, NULL}, {"axisangle", 'u', NULL, NULL}, {"euler", 'u', NULL, NULL}, \
+      {"xyaxes", 'u', NULL, NULL}, {                                                     \
+    "zaxis", 'u', NULL, NULL                                                             \
+  }
 
 static const mjAttr mj_attr_body[] = {
-    {"name", 'u', NULL, NULL}, {"childclass", 'u', NULL, NULL}, {"pos", 'u', NULL, NULL},
+    {"name", 'u', NULL, NULL},
+    {"childclass", 'u', NULL, NULL},
+    {"pos", 'u', NULL, NULL},
     MJ_ORIENT_U,
     {"mocap", 'p', "false", "mocap bodies are treated as bodies welded to the world"},
     {"gravcomp", 'p', "0", "no gravity compensation"},
@@ -306,15 +312,22 @@ static const mjAttr mj_attr_body[] = {
     {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_inertial[] = {
-    {"pos", 'u', NULL, NULL}, MJ_ORIENT_U, {"mass", 'u', NULL, NULL},
-    {"diaginertia", 'u', NULL, NULL}, {"fullinertia", 'u', NULL, NULL},
-    {NULL, 0, NULL, NULL}};
+    {"pos", 'u', NULL, NULL},         MJ_ORIENT_U,
+    {"mass", 'u', NULL, NULL},        {"diaginertia", 'u', NULL, NULL},
+    {"fullinertia", 'u', NULL, NULL}, {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_joint[] = {
-    {"name", 'u', NULL, NULL}, {"class", 'u', NULL, NULL}, {"type", 'u', NULL, NULL},
-    {"pos", 'u', NULL, NULL}, {"axis", 'u', NULL, NULL}, {"limited", 'u', NULL, NULL},
-    {"range", 'u', NULL, NULL}, {"damping", 'u', NULL, NULL}, {"armature", 'u', NULL, NULL},
-    {"group", 'v', NULL, NULL}, {"user", 'v', NULL, NULL},
+    {"name", 'u', NULL, NULL},
+    {"class", 'u', NULL, NULL},
+    {"type", 'u', NULL, NULL},
+    {"pos", 'u', NULL, NULL},
+    {"axis", 'u', NULL, NULL},
+    {"limited", 'u', NULL, NULL},
+    {"range", 'u', NULL, NULL},
+    {"damping", 'u', NULL, NULL},
+    {"armature", 'u', NULL, NULL},
+    {"group", 'v', NULL, NULL},
+    {"user", 'v', NULL, NULL},
     {"stiffness", 'p', "0", "no joint springs"},
     {"springref", 'p', "0", "no joint springs"},
     {"springdamper", 'p', "0 0", "no joint springs"},
@@ -333,13 +346,24 @@ static const mjAttr mj_attr_freejoint[] = {
     {"name", 'u', NULL, NULL}, {"group", 'v', NULL, NULL}, {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_geom[] = {
-    {"name", 'u', NULL, NULL}, {"class", 'u', NULL, NULL}, {"type", 'u', NULL, NULL},
-    {"size", 'u', NULL, NULL}, {"pos", 'u', NULL, NULL}, MJ_ORIENT_U,
-    {"fromto", 'u', NULL, NULL}, {"mass", 'u', NULL, NULL}, {"density", 'u', NULL, NULL},
-    {"friction", 'u', NULL, NULL}, {"contype", 'u', NULL, NULL},
-    {"conaffinity", 'u', NULL, NULL}, {"margin", 'u', NULL, NULL}, {"mesh", 'u', NULL, NULL},
+    {"name", 'u', NULL, NULL},
+    {"class", 'u', NULL, NULL},
+    {"type", 'u', NULL, NULL},
+    {"size", 'u', NULL, NULL},
+    {"pos", 'u', NULL, NULL},
+    MJ_ORIENT_U,
+    {"fromto", 'u', NULL, NULL},
+    {"mass", 'u', NULL, NULL},
+    {"density", 'u', NULL, NULL},
+    {"friction", 'u', NULL, NULL},
+    {"contype", 'u', NULL, NULL},
+    {"conaffinity", 'u', NULL, NULL},
+    {"margin", 'u', NULL, NULL},
+    {"mesh", 'u', NULL, NULL},
     {"group", 'u', NULL, NULL},
-    {"rgba", 'v', NULL, NULL}, {"material", 'v', NULL, NULL}, {"user", 'v', NULL, NULL},
+    {"rgba", 'v', NULL, NULL},
+    {"material", 'v', NULL, NULL},
+    {"user", 'v', NULL, NULL},
     {"condim", 'p', "3", "contacts always have 3 dimensions: normal and sliding friction"},
     {"priority", 'p', "0", "no contact priority"},
     {"solmix", 'p', "1", "no soft-constraint parameters"},
@@ -354,78 +378,116 @@ static const mjAttr mj_attr_geom[] = {
     {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_site[] = {
-    {"name", 'u', NULL, NULL}, {"class", 'u', NULL, NULL}, {"pos", 'u', NULL, NULL},
-    MJ_ORIENT_U, {"type", 'v', NULL, NULL}, {"size", 'v', NULL, NULL},
-    {"rgba", 'v', NULL, NULL}, {"material", 'v', NULL, NULL}, {"group", 'v', NULL, NULL},
+    {"name", 'u', NULL, NULL},
+    {"class", 'u', NULL, NULL},
+    {"pos", 'u', NULL, NULL},
+    MJ_ORIENT_U,
+    {"type", 'v', NULL, NULL},
+    {"size", 'v', NULL, NULL},
+    {"rgba", 'v', NULL, NULL},
+    {"material", 'v', NULL, NULL},
+    {"group", 'v', NULL, NULL},
     {"user", 'v', NULL, NULL},
     {"fromto", 'p', NULL, "site fromto not supported: the site frame is pos/quat only"},
     {NULL, 0, NULL, NULL}};
 
-static const mjAttr mj_attr_act[] = {
-    {"name", 'u', NULL, NULL}, {"class", 'u', NULL, NULL}, {"joint", 'u', NULL, NULL},
-    {"jointinparent", 'u', NULL, NULL}, {"ctrllimited", 'u', NULL, NULL},
-    {"ctrlrange", 'u', NULL, NULL}, {"forcelimited", 'u', NULL, NULL},
-    {"forcerange", 'u', NULL, NULL}, {"gear", 'u', NULL, NULL}, {"kp", 'u', NULL, NULL},
-    {"kv", 'u', NULL, NULL}, {"gaintype", 'u', NULL, NULL}, {"gainprm", 'u', NULL, NULL},
-    {"biastype", 'u', NULL, NULL}, {"biasprm", 'u', NULL, NULL}, {"dyntype", 'u', NULL, NULL},
-    {"group", 'v', NULL, NULL}, {"user", 'v', NULL, NULL}, {"lengthrange", 'v', NULL, NULL},
-    {"dynprm", 'p', NULL, "no actuator dynamics"},
-    {"actlimited", 'p', "false", "no actuator activation"},
-    {"actrange", 'p', NULL, "no actuator activation"},
-    {"actdim", 'p', NULL, "no actuator activation"},
-    {"cranklength", 'p', "0", "joint transmissions only"},
-    {NULL, 0, NULL, NULL}};
+static const mjAttr mj_attr_act[] = {{"name", 'u', NULL, NULL},
+                                     {"class", 'u', NULL, NULL},
+                                     {"joint", 'u', NULL, NULL},
+                                     {"jointinparent", 'u', NULL, NULL},
+                                     {"ctrllimited", 'u', NULL, NULL},
+                                     {"ctrlrange", 'u', NULL, NULL},
+                                     {"forcelimited", 'u', NULL, NULL},
+                                     {"forcerange", 'u', NULL, NULL},
+                                     {"gear", 'u', NULL, NULL},
+                                     {"kp", 'u', NULL, NULL},
+                                     {"kv", 'u', NULL, NULL},
+                                     {"gaintype", 'u', NULL, NULL},
+                                     {"gainprm", 'u', NULL, NULL},
+                                     {"biastype", 'u', NULL, NULL},
+                                     {"biasprm", 'u', NULL, NULL},
+                                     {"dyntype", 'u', NULL, NULL},
+                                     {"group", 'v', NULL, NULL},
+                                     {"user", 'v', NULL, NULL},
+                                     {"lengthrange", 'v', NULL, NULL},
+                                     {"dynprm", 'p', NULL, "no actuator dynamics"},
+                                     {"actlimited", 'p', "false", "no actuator activation"},
+                                     {"actrange", 'p', NULL, "no actuator activation"},
+                                     {"actdim", 'p', NULL, "no actuator activation"},
+                                     {"cranklength", 'p', "0", "joint transmissions only"},
+                                     {NULL, 0, NULL, NULL}};
 
-static const mjAttr mj_attr_mesh[] = {
-    {"name", 'u', NULL, NULL}, {"class", 'u', NULL, NULL}, {"file", 'u', NULL, NULL},
-    {"scale", 'u', NULL, NULL}, {"vertex", 'u', NULL, NULL}, {"face", 'u', NULL, NULL},
-    {"refpos", 'u', NULL, NULL}, {"refquat", 'u', NULL, NULL},
-    {"normal", 'v', NULL, NULL}, {"texcoord", 'v', NULL, NULL},
-    {"smoothnormal", 'v', NULL, NULL}, {"content_type", 'v', NULL, NULL},
-    {NULL, 0, NULL, NULL}};
+static const mjAttr mj_attr_mesh[] = {{"name", 'u', NULL, NULL},
+                                      {"class", 'u', NULL, NULL},
+                                      {"file", 'u', NULL, NULL},
+                                      {"scale", 'u', NULL, NULL},
+                                      {"vertex", 'u', NULL, NULL},
+                                      {"face", 'u', NULL, NULL},
+                                      {"refpos", 'u', NULL, NULL},
+                                      {"refquat", 'u', NULL, NULL},
+                                      {"normal", 'v', NULL, NULL},
+                                      {"texcoord", 'v', NULL, NULL},
+                                      {"smoothnormal", 'v', NULL, NULL},
+                                      {"content_type", 'v', NULL, NULL},
+                                      {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_hfield[] = {
-    {"name", 'u', NULL, NULL}, {"nrow", 'u', NULL, NULL}, {"ncol", 'u', NULL, NULL},
-    {"size", 'u', NULL, NULL}, {"elevation", 'u', NULL, NULL}, {"file", 'u', NULL, NULL},
-    {"content_type", 'v', NULL, NULL},
-    {NULL, 0, NULL, NULL}};
+    {"name", 'u', NULL, NULL},         {"nrow", 'u', NULL, NULL},      {"ncol", 'u', NULL, NULL},
+    {"size", 'u', NULL, NULL},         {"elevation", 'u', NULL, NULL}, {"file", 'u', NULL, NULL},
+    {"content_type", 'v', NULL, NULL}, {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_option[] = {
-    {"timestep", 'u', NULL, NULL}, {"gravity", 'u', NULL, NULL},
+    {"timestep", 'u', NULL, NULL},
+    {"gravity", 'u', NULL, NULL},
     {"integrator", 'u', NULL, NULL},
     {"impratio", 'p', "1", "no elliptic-cone impedance ratio"},
     {"cone", 'p', "pyramidal", "contactsim's friction cone is set by the solver"},
     {"noslip_iterations", 'p', "0", "no noslip post-processing"},
     {"noslip_tolerance", 'p', NULL, "no noslip post-processing"},
-    {"density", 'p', "0", "no fluid forces"}, {"viscosity", 'p', "0", "no fluid forces"},
+    {"density", 'p', "0", "no fluid forces"},
+    {"viscosity", 'p', "0", "no fluid forces"},
     {"wind", 'p', "0 0 0", "no fluid forces"},
     {"solver", 'p', NULL, "MuJoCo solver settings are not used; see csOption"},
     {"iterations", 'p', NULL, "MuJoCo solver settings are not used; see csOption"},
     {"tolerance", 'p', NULL, "MuJoCo solver settings are not used; see csOption"},
     {"jacobian", 'p', NULL, "MuJoCo solver settings are not used; see csOption"},
     {"collision", 'p', "all", "all geom pairs are collided"},
-    {"mpr_iterations", 'v', NULL, NULL}, {"mpr_tolerance", 'v', NULL, NULL},
-    {"magnetic", 'v', NULL, NULL}, {"apirate", 'v', NULL, NULL},
-    {"o_margin", 'v', NULL, NULL}, {"o_solref", 'v', NULL, NULL}, {"o_solimp", 'v', NULL, NULL},
+    {"mpr_iterations", 'v', NULL, NULL},
+    {"mpr_tolerance", 'v', NULL, NULL},
+    {"magnetic", 'v', NULL, NULL},
+    {"apirate", 'v', NULL, NULL},
+    {"o_margin", 'v', NULL, NULL},
+    {"o_solref", 'v', NULL, NULL},
+    {"o_solimp", 'v', NULL, NULL},
     {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_compiler[] = {
-    {"angle", 'u', NULL, NULL}, {"autolimits", 'u', NULL, NULL}, {"eulerseq", 'u', NULL, NULL},
-    {"meshdir", 'u', NULL, NULL}, {"assetdir", 'u', NULL, NULL},
-    {"inertiafromgeom", 'u', NULL, NULL}, {"inertiagrouprange", 'u', NULL, NULL},
-    {"balanceinertia", 'u', NULL, NULL}, {"boundmass", 'u', NULL, NULL},
-    {"boundinertia", 'u', NULL, NULL}, {"settotalmass", 'u', NULL, NULL},
-    {"strippath", 'u', NULL, NULL}, {"coordinate", 'u', NULL, NULL},
-    {"texturedir", 'v', NULL, NULL}, {"usethread", 'v', NULL, NULL},
-    {"fusestatic", 'v', NULL, NULL}, {"convexhull", 'v', NULL, NULL},
+    {"angle", 'u', NULL, NULL},
+    {"autolimits", 'u', NULL, NULL},
+    {"eulerseq", 'u', NULL, NULL},
+    {"meshdir", 'u', NULL, NULL},
+    {"assetdir", 'u', NULL, NULL},
+    {"inertiafromgeom", 'u', NULL, NULL},
+    {"inertiagrouprange", 'u', NULL, NULL},
+    {"balanceinertia", 'u', NULL, NULL},
+    {"boundmass", 'u', NULL, NULL},
+    {"boundinertia", 'u', NULL, NULL},
+    {"settotalmass", 'u', NULL, NULL},
+    {"strippath", 'u', NULL, NULL},
+    {"coordinate", 'u', NULL, NULL},
+    {"texturedir", 'v', NULL, NULL},
+    {"usethread", 'v', NULL, NULL},
+    {"fusestatic", 'v', NULL, NULL},
+    {"convexhull", 'v', NULL, NULL},
     {"discardvisual", 'p', "false", "visual geoms are not discarded"},
     {"exactmeshinertia", 'p', NULL, "mesh inertia is always computed from the closed mesh"},
     {"fitaabb", 'p', "false", "no fitting of primitives to meshes"},
     {NULL, 0, NULL, NULL}};
 
-static const mjAttr mj_attr_exclude[] = {
-    {"name", 'u', NULL, NULL}, {"body1", 'u', NULL, NULL}, {"body2", 'u', NULL, NULL},
-    {NULL, 0, NULL, NULL}};
+static const mjAttr mj_attr_exclude[] = {{"name", 'u', NULL, NULL},
+                                         {"body1", 'u', NULL, NULL},
+                                         {"body2", 'u', NULL, NULL},
+                                         {NULL, 0, NULL, NULL}};
 
 /* Compare two attribute values: as number lists if both parse, else as strings. */
 static int mj_same_value(const char* a, const char* b) {
@@ -575,8 +637,7 @@ static int mj_keyword(const mjCtx* c, mjNode own, int kind, int cls, const char*
 static const char* const mj_bool_words[] = {"false", "true", NULL};
 
 /* boolean: 0/1, -1 absent, error status through *st */
-static int mj_bool(const mjCtx* c, mjNode own, int kind, int cls, const char* attr,
-                   csStatus* st) {
+static int mj_bool(const mjCtx* c, mjNode own, int kind, int cls, const char* attr, csStatus* st) {
   mjNode where;
   int r = mj_keyword(c, own, kind, cls, attr, mj_bool_words, &where);
   if (r == -2) *st = mj_err_attr(CS_ERR_PARSE, where, attr, "expected \"true\" or \"false\"");
@@ -613,8 +674,10 @@ static csStatus mj_orient_node(const mjCtx* c, mjNode nd, double q[4], int* foun
   if (full && xmlHasProp(nd.n, (const xmlChar*)"fullinertia")) count++;
   *found = 0;
   if (count > 1)
-    return mj_err(CS_ERR_PARSE, nd, "multiple orientation specifiers (quat, axisangle, euler, "
-                  "xyaxes, zaxis%s) are not allowed", full ? ", fullinertia" : "");
+    return mj_err(CS_ERR_PARSE, nd,
+                  "multiple orientation specifiers (quat, axisangle, euler, "
+                  "xyaxes, zaxis%s) are not allowed",
+                  full ? ", fullinertia" : "");
   if (which < 0) return CS_OK;
   const char* an = mj_orient_names[which];
   double v[6];
@@ -651,8 +714,7 @@ static csStatus mj_orient_node(const mjCtx* c, mjNode nd, double q[4], int* foun
     case 3: {
       if (csi_xml_doubles(nd.file, nd.n, an, v, 6) < 0) return CS_ERR_PARSE;
       double x[3] = {v[0], v[1], v[2]}, y[3] = {v[3], v[4], v[5]}, z[3];
-      if (csi_normalize3(x) < 1e-12)
-        return mj_err_attr(CS_ERR_PARSE, nd, an, "zero x axis");
+      if (csi_normalize3(x) < 1e-12) return mj_err_attr(CS_ERR_PARSE, nd, an, "zero x axis");
       csi_addscl3(y, x, -csi_dot3(x, y));
       if (csi_normalize3(y) < 1e-12)
         return mj_err_attr(CS_ERR_PARSE, nd, an, "y axis parallel to x axis");
@@ -700,8 +762,10 @@ static csStatus mj_include(mjCtx* c, mjNode nd, mjList* out) {
   csi_path_dir(nd.file, dir, sizeof dir);
   csi_path_join(dir, f, path, sizeof path);
   if (c->ninc >= MJ_MAX_INCLUDE) {
-    csStatus st = mj_err_attr(CS_ERR_PARSE, nd, "file", "includes nested deeper than %d "
-                              "(include cycle?)", MJ_MAX_INCLUDE);
+    csStatus st = mj_err_attr(CS_ERR_PARSE, nd, "file",
+                              "includes nested deeper than %d "
+                              "(include cycle?)",
+                              MJ_MAX_INCLUDE);
     xmlFree(f);
     return st;
   }
@@ -713,8 +777,10 @@ static csStatus mj_include(mjCtx* c, mjNode nd, mjList* out) {
   }
   for (int i = 0; i < c->ninc; i++)
     if (strcmp(c->incstack[i], real) == 0) {
-      csStatus st = mj_err_attr(CS_ERR_PARSE, nd, "file", "include cycle: '%s' is already "
-                                "being included", path);
+      csStatus st = mj_err_attr(CS_ERR_PARSE, nd, "file",
+                                "include cycle: '%s' is already "
+                                "being included",
+                                path);
       xmlFree(f);
       return st;
     }
@@ -767,8 +833,7 @@ static csStatus mj_compiler(mjCtx* c, mjNode nd) {
     for (int i = 0; ok && i < 3; i++) ok = strchr("xyzXYZ", s[i]) != NULL;
     if (ok) memcpy(c->eulerseq, s, 4);
     xmlFree(s);
-    if (!ok)
-      return mj_err_attr(CS_ERR_PARSE, nd, "eulerseq", "expected 3 characters from xyzXYZ");
+    if (!ok) return mj_err_attr(CS_ERR_PARSE, nd, "eulerseq", "expected 3 characters from xyzXYZ");
   }
   s = csi_xml_attr(nd.n, "assetdir");
   if (s) {
@@ -796,14 +861,13 @@ static csStatus mj_compiler(mjCtx* c, mjNode nd) {
   if (st != CS_OK) return st;
   if (r >= 0) c->strippath = r;
   if (csi_xml_doubles(nd.file, nd.n, "boundmass", &c->boundmass, 1) < 0) return CS_ERR_PARSE;
-  if (csi_xml_doubles(nd.file, nd.n, "boundinertia", &c->boundinertia, 1) < 0)
-    return CS_ERR_PARSE;
-  if (csi_xml_doubles(nd.file, nd.n, "settotalmass", &c->settotalmass, 1) < 0)
-    return CS_ERR_PARSE;
+  if (csi_xml_doubles(nd.file, nd.n, "boundinertia", &c->boundinertia, 1) < 0) return CS_ERR_PARSE;
+  if (csi_xml_doubles(nd.file, nd.n, "settotalmass", &c->settotalmass, 1) < 0) return CS_ERR_PARSE;
   static const char* const coords[] = {"local", "global", NULL};
   r = mj_keyword(c, nd, -1, 0, "coordinate", coords, NULL);
   if (r == 1 || r == -2)
-    return mj_err_attr(CS_ERR_UNSUPPORTED, nd, "coordinate", "only local coordinates are "
+    return mj_err_attr(CS_ERR_UNSUPPORTED, nd, "coordinate",
+                       "only local coordinates are "
                        "supported (as in MuJoCo 2.2.2 and later)");
   mjList L = {NULL, 0, 0};
   st = mj_children(c, nd, &L);
@@ -821,16 +885,27 @@ static csStatus mj_flag(mjCtx* c, mjNode nd) {
   csOption* o = cs_builder_option(c->b);
   static const struct {
     const char* name;
-    int bit;   /* CS_DISABLE_* bit, 0: not mapped */
-    int on;    /* MuJoCo default: 1 enabled */
+    int bit; /* CS_DISABLE_* bit, 0: not mapped */
+    int on;  /* MuJoCo default: 1 enabled */
   } flags[] = {
-      {"gravity", CS_DISABLE_GRAVITY, 1},   {"passive", CS_DISABLE_DAMPING, 1},
-      {"actuation", CS_DISABLE_ACTUATION, 1}, {"contact", CS_DISABLE_CONTACT, 1},
-      {"limit", CS_DISABLE_LIMIT, 1},       {"warmstart", -1, 1},
-      {"constraint", 0, 1},  {"equality", 0, 1},    {"frictionloss", 0, 1},
-      {"clampctrl", 0, 1},   {"filterparent", 0, 1}, {"refsafe", 0, 1},
-      {"sensornoise", 0, 1}, {"override", 0, 0},     {"energy", 0, 0},
-      {"fwdinv", 0, 0},      {"midphase", 0, 1},     {"eulerdamp", 0, 1},
+      {"gravity", CS_DISABLE_GRAVITY, 1},
+      {"passive", CS_DISABLE_DAMPING, 1},
+      {"actuation", CS_DISABLE_ACTUATION, 1},
+      {"contact", CS_DISABLE_CONTACT, 1},
+      {"limit", CS_DISABLE_LIMIT, 1},
+      {"warmstart", -1, 1},
+      {"constraint", 0, 1},
+      {"equality", 0, 1},
+      {"frictionloss", 0, 1},
+      {"clampctrl", 0, 1},
+      {"filterparent", 0, 1},
+      {"refsafe", 0, 1},
+      {"sensornoise", 0, 1},
+      {"override", 0, 0},
+      {"energy", 0, 0},
+      {"fwdinv", 0, 0},
+      {"midphase", 0, 1},
+      {"eulerdamp", 0, 1},
   };
   static const char* const words[] = {"disable", "enable", NULL};
   for (const xmlAttr* a = nd.n->properties; a; a = a->next) {
@@ -872,7 +947,8 @@ static csStatus mj_option(mjCtx* c, mjNode nd) {
   char* s = csi_xml_attr(nd.n, "integrator");
   if (s) {
     if (strcmp(s, "Euler") != 0)
-      mj_note_attr(c, nd, "option", "integrator", "contactsim integrates with semi-implicit "
+      mj_note_attr(c, nd, "option", "integrator",
+                   "contactsim integrates with semi-implicit "
                    "Euler (csOption.integrator); MuJoCo's other integrators are not available");
     xmlFree(s);
   }
@@ -890,9 +966,8 @@ static csStatus mj_option(mjCtx* c, mjNode nd) {
 
 /* ------------------------------------------------------------------ defaults */
 static int mj_default_kind(const char* name) {
-  static const char* const acts[] = {"general", "motor", "position", "velocity",
-                                     "intvelocity", "damper", "cylinder", "muscle",
-                                     "adhesion", NULL};
+  static const char* const acts[] = {"general", "motor",    "position", "velocity", "intvelocity",
+                                     "damper",  "cylinder", "muscle",   "adhesion", NULL};
   if (strcmp(name, "joint") == 0) return MJ_KJOINT;
   if (strcmp(name, "geom") == 0) return MJ_KGEOM;
   if (strcmp(name, "site") == 0) return MJ_KSITE;
@@ -956,8 +1031,8 @@ static csStatus mj_default(mjCtx* c, mjNode nd, int cls) {
 /* ------------------------------------------------------------------ assets */
 /* Volume, centre and inertia (about the centre, unit density) of a closed triangle mesh:
    sum of signed tetrahedra from the vertex centroid. 0 if the volume is degenerate. */
-static int mj_mesh_props(const double* v, int nv, const int* f, int nf, double* vol,
-                         double com[3], double I[6]) {
+static int mj_mesh_props(const double* v, int nv, const int* f, int nf, double* vol, double com[3],
+                         double I[6]) {
   double ctr[3] = {0, 0, 0};
   for (int i = 0; i < nv; i++) csi_addscl3(ctr, v + 3 * i, 1.0 / nv);
   double V = 0, m1[3] = {0, 0, 0}, C[6] = {0, 0, 0, 0, 0, 0};
@@ -1062,8 +1137,10 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
   }
   if (file) {
     if (c->opt.skip_collision_meshes) {
-      mj_note(c, "skipmesh", nd, "<mesh> file not loaded (skip_collision_meshes is set; "
-              "first: '%s'): geoms using these meshes are dropped", name);
+      mj_note(c, "skipmesh", nd,
+              "<mesh> file not loaded (skip_collision_meshes is set; "
+              "first: '%s'): geoms using these meshes are dropped",
+              name);
       goto record_skipped;
     }
     char dir[MJ_PATH], path[MJ_PATH];
@@ -1075,13 +1152,14 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
     csi_path_join(dir, rel, path, sizeof path);
     const char* ext = strrchr(path, '.');
     if (!ext || strcasecmp(ext, ".stl") != 0) {
-      st = mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file", "mesh '%s': only STL mesh files are "
-                       "supported", name);
+      st = mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file",
+                       "mesh '%s': only STL mesh files are "
+                       "supported",
+                       name);
       goto done;
     }
     if (access(path, R_OK) != 0) {
-      st = mj_err_attr(CS_ERR_IO, nd, "file", "mesh '%s': cannot open mesh file '%s'", name,
-                       path);
+      st = mj_err_attr(CS_ERR_IO, nd, "file", "mesh '%s': cannot open mesh file '%s'", name, path);
       goto done;
     }
     st = cs_load_stl(path, &nv, &vert, &nf, &face);
@@ -1097,8 +1175,10 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
     st = mj_num_list(nd, "vertex", &vv, &nvv);
     if (st == CS_OK) st = mj_num_list(nd, "face", &ff, &nff);
     if (st == CS_OK && (nvv == 0 || nvv % 3 || nff == 0 || nff % 3))
-      st = mj_err(CS_ERR_PARSE, nd, "mesh '%s': needs a file, or vertex and face lists (3 "
-                  "numbers per vertex and per face)", name);
+      st = mj_err(CS_ERR_PARSE, nd,
+                  "mesh '%s': needs a file, or vertex and face lists (3 "
+                  "numbers per vertex and per face)",
+                  name);
     if (st == CS_OK) {
       nv = nvv / 3;
       nf = nff / 3;
@@ -1173,38 +1253,44 @@ static csStatus mj_hfield(mjCtx* c, mjNode nd) {
   snprintf(name, sizeof name, "%s", nm ? nm : "");
   if (nm) xmlFree(nm);
   if (xmlHasProp(nd.n, (const xmlChar*)"file"))
-    return mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file", "hfield '%s': elevation files (PNG or "
+    return mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file",
+                       "hfield '%s': elevation files (PNG or "
                        "binary) are not supported: give nrow, ncol and an inline elevation "
-                       "list", name);
+                       "list",
+                       name);
   int nrow = 0, ncol = 0;
   if (!xmlHasProp(nd.n, (const xmlChar*)"nrow") || !xmlHasProp(nd.n, (const xmlChar*)"ncol"))
-    return mj_err(CS_ERR_PARSE, nd, "hfield '%s': needs nrow and ncol (and an inline "
-                  "elevation list)", name);
+    return mj_err(CS_ERR_PARSE, nd,
+                  "hfield '%s': needs nrow and ncol (and an inline "
+                  "elevation list)",
+                  name);
   if (csi_xml_ints(nd.file, nd.n, "nrow", &nrow, 1) < 0 ||
       csi_xml_ints(nd.file, nd.n, "ncol", &ncol, 1) < 0)
     return CS_ERR_PARSE;
   if (nrow < 2) return mj_err_attr(CS_ERR_MODEL, nd, "nrow", "hfield '%s': must be >= 2", name);
   if (ncol < 2) return mj_err_attr(CS_ERR_MODEL, nd, "ncol", "hfield '%s': must be >= 2", name);
   if ((long long)nrow * ncol > 1 << 28)
-    return mj_err(CS_ERR_MODEL, nd, "hfield '%s': %d x %d samples is too many", name, nrow,
-                  ncol);
+    return mj_err(CS_ERR_MODEL, nd, "hfield '%s': %d x %d samples is too many", name, nrow, ncol);
   double size[4];
   int hs = csi_xml_doubles(nd.file, nd.n, "size", size, 4);
   if (hs < 0) return CS_ERR_PARSE;
-  if (hs == 0)
-    return mj_err(CS_ERR_PARSE, nd, "hfield '%s': needs size=\"x y height base\"", name);
+  if (hs == 0) return mj_err(CS_ERR_PARSE, nd, "hfield '%s': needs size=\"x y height base\"", name);
   for (int k = 0; k < 4; k++)
     if (!(size[k] > 0))
-      return mj_err_attr(CS_ERR_MODEL, nd, "size", "hfield '%s': each of half x, half y, "
-                         "height and base depth must be > 0", name);
+      return mj_err_attr(CS_ERR_MODEL, nd, "size",
+                         "hfield '%s': each of half x, half y, "
+                         "height and base depth must be > 0",
+                         name);
   int n = nrow * ncol, ne = 0;
   double* ev = NULL;
   csStatus st = mj_num_list(nd, "elevation", &ev, &ne);
   if (st != CS_OK) return st;
   if (ev && ne != n) {
     cs_free(ev);
-    return mj_err(CS_ERR_PARSE, nd, "hfield '%s': elevation has %d numbers, nrow x ncol = "
-                  "%d x %d = %d", name, ne, nrow, ncol, n);
+    return mj_err(CS_ERR_PARSE, nd,
+                  "hfield '%s': elevation has %d numbers, nrow x ncol = "
+                  "%d x %d = %d",
+                  name, ne, nrow, ncol, n);
   }
   double* data = csi_calloc((size_t)n, sizeof(double));
   if (!data) {
@@ -1242,8 +1328,7 @@ static csStatus mj_asset(mjCtx* c, mjNode nd) {
     const char* nm = mj_name(k.n);
     if (strcmp(nm, "mesh") == 0)
       st = mj_mesh(c, k);
-    else if (strcmp(nm, "texture") == 0 || strcmp(nm, "material") == 0 ||
-             strcmp(nm, "skin") == 0)
+    else if (strcmp(nm, "texture") == 0 || strcmp(nm, "material") == 0 || strcmp(nm, "skin") == 0)
       mj_vis(c, nm);
     else if (strcmp(nm, "hfield") == 0)
       st = mj_hfield(c, k);
@@ -1342,14 +1427,14 @@ static csStatus mj_joint(mjCtx* c, mjNode nd, int lb, int cc) {
     if (hr < 0) return CS_ERR_PARSE;
     static const char* const lim[] = {"false", "true", "auto", NULL};
     int l = mj_keyword(c, nd, MJ_KJOINT, cls, "limited", lim, &where);
-    if (l == -2)
-      return mj_err_attr(CS_ERR_PARSE, where, "limited", "expected false, true or auto");
+    if (l == -2) return mj_err_attr(CS_ERR_PARSE, where, "limited", "expected false, true or auto");
     if (l == 0 || l == 1) {
       s.limited = l;
     } else if (c->autolimits || l == 2) {
       s.limited = hr > 0;
     } else if (hr > 0 && s.type != CS_JNT_FREE) {
-      return mj_err(CS_ERR_PARSE, nd, "joint has 'range' but not 'limited': set compiler "
+      return mj_err(CS_ERR_PARSE, nd,
+                    "joint has 'range' but not 'limited': set compiler "
                     "autolimits=\"true\", give limited=\"true\" or \"false\", or remove "
                     "the range (as MuJoCo 2.2.2 requires)");
     }
@@ -1363,7 +1448,8 @@ static csStatus mj_joint(mjCtx* c, mjNode nd, int lb, int cc) {
     }
   }
   if (s.type == CS_JNT_FREE && c->body[lb].parent != 0)
-    return mj_err(CS_ERR_MODEL, nd, "a free joint can only be used in a top-level body (a "
+    return mj_err(CS_ERR_MODEL, nd,
+                  "a free joint can only be used in a top-level body (a "
                   "child of <worldbody>)");
   char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
@@ -1376,8 +1462,8 @@ static csStatus mj_joint(mjCtx* c, mjNode nd, int lb, int cc) {
   return CS_OK;
 }
 
-static const char* const mj_geom_types[] = {"plane", "hfield", "sphere", "capsule",
-                                            "ellipsoid", "cylinder", "box", "mesh", NULL};
+static const char* const mj_geom_types[] = {"plane",    "hfield", "sphere", "capsule", "ellipsoid",
+                                            "cylinder", "box",    "mesh",   NULL};
 enum { MJ_PLANE, MJ_HFIELD, MJ_SPHERE, MJ_CAPSULE, MJ_ELLIPSOID, MJ_CYLINDER, MJ_BOX, MJ_MESH };
 
 /* acc: inertia accumulators of the body, NULL when the geoms do not define the inertia */
@@ -1402,8 +1488,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
     mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "contype");
     if (d.n && csi_xml_ints(d.file, d.n, "contype", &s.contype, 1) < 0) return CS_ERR_PARSE;
     d = mj_find(c, nd, MJ_KGEOM, cls, "conaffinity");
-    if (d.n && csi_xml_ints(d.file, d.n, "conaffinity", &s.conaffinity, 1) < 0)
-      return CS_ERR_PARSE;
+    if (d.n && csi_xml_ints(d.file, d.n, "conaffinity", &s.conaffinity, 1) < 0) return CS_ERR_PARSE;
   }
   int group = 0;
   {
@@ -1417,7 +1502,8 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   if (hf > 0) {
     mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "fromto");
     if (t != MJ_CAPSULE && t != MJ_CYLINDER && t != MJ_BOX && t != MJ_ELLIPSOID)
-      return mj_err_attr(CS_ERR_PARSE, d, "fromto", "fromto needs a capsule, cylinder, box "
+      return mj_err_attr(CS_ERR_PARSE, d, "fromto",
+                         "fromto needs a capsule, cylinder, box "
                          "or ellipsoid geom");
     double v[3] = {ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]};
     double len = csi_norm3(v);
@@ -1455,8 +1541,10 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
     s.mesh = mesh->id;
     memset(s.size, 0, sizeof s.size);
   } else if (mj_find(c, nd, MJ_KGEOM, cls, "mesh").n) {
-    return mj_err(CS_ERR_UNSUPPORTED, nd, "fitting a %s to a mesh is not supported: use "
-                  "type=\"mesh\"", mj_geom_types[t]);
+    return mj_err(CS_ERR_UNSUPPORTED, nd,
+                  "fitting a %s to a mesh is not supported: use "
+                  "type=\"mesh\"",
+                  mj_geom_types[t]);
   }
 
   /* heightfield: its asset gives the size; it must be static (checked at compile) */
@@ -1489,8 +1577,8 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
         vol = MJ_PI * r * r * h + 4.0 / 3.0 * MJ_PI * r * r * r;
         /* per unit mass: cylinder plus two hemispheres, parallel-axis shifted */
         double ms = 4 * r / (4 * r + 3 * h), mc = 1 - ms;
-        Ig[0] = Ig[1] = mc * (3 * r * r + h * h) / 12 + 0.4 * ms * r * r +
-                        ms * h * (3 * r + 2 * h) / 8;
+        Ig[0] = Ig[1] =
+            mc * (3 * r * r + h * h) / 12 + 0.4 * ms * r * r + ms * h * (3 * r + 2 * h) / 8;
         Ig[2] = mc * r * r / 2 + 0.4 * ms * r * r;
         break;
       }
@@ -1535,8 +1623,10 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
         mj_note(c, "skipmesh-mass", nd, "mass of mesh geoms not counted (meshes skipped)");
       mass = 0;
     } else if (t == MJ_MESH && !(vol > 0) && mass > 0) {
-      return mj_err(CS_ERR_MODEL, nd, "mesh '%s' has no volume (open or flat mesh): cannot "
-                    "compute its inertia", mesh->name);
+      return mj_err(CS_ERR_MODEL, nd,
+                    "mesh '%s' has no volume (open or flat mesh): cannot "
+                    "compute its inertia",
+                    mesh->name);
     }
     if (mass > 0) {
       double R[9], p[3], Ib[6], Im[6];
@@ -1551,13 +1641,14 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
 
   /* the collision geom */
   if (t == MJ_ELLIPSOID) {
-    mj_note_elem(c, nd, "body", "ellipsoid geoms are not supported for collision: dropped "
+    mj_note_elem(c, nd, "body",
+                 "ellipsoid geoms are not supported for collision: dropped "
                  "(their mass is counted)");
     return CS_OK;
   }
   if (t == MJ_MESH && mesh->id < 0) return CS_OK; /* noted with the asset */
-  static const int map[] = {CS_GEOM_PLANE, CS_GEOM_HFIELD, CS_GEOM_SPHERE, CS_GEOM_CAPSULE,
-                            -1, CS_GEOM_CYLINDER, CS_GEOM_BOX, CS_GEOM_MESH};
+  static const int map[] = {CS_GEOM_PLANE,    CS_GEOM_HFIELD, CS_GEOM_SPHERE, CS_GEOM_CAPSULE, -1,
+                            CS_GEOM_CYLINDER, CS_GEOM_BOX,    CS_GEOM_MESH};
   s.type = map[t];
   if (!MJ_GROW(c->geom, c->ngeom, c->cgeom)) return mj_oom();
   c->geom[c->ngeom].s = s;
@@ -1620,8 +1711,7 @@ static csStatus mj_inertial(mjCtx* c, mjNode nd, double* mass, double* ipos, dou
   if (hd < 0 || hf < 0) return CS_ERR_PARSE;
   if (hd > 0 && hf > 0)
     return mj_err(CS_ERR_PARSE, nd, "diaginertia and fullinertia cannot both be given");
-  if (hd == 0 && hf == 0)
-    return mj_err(CS_ERR_PARSE, nd, "needs diaginertia or fullinertia");
+  if (hd == 0 && hf == 0) return mj_err(CS_ERR_PARSE, nd, "needs diaginertia or fullinertia");
   if (hd > 0) {
     double R[9], D[6] = {d[0], d[1], d[2], 0, 0, 0};
     csi_quat2mat(R, q);
@@ -1685,8 +1775,10 @@ static csStatus mj_body_children(mjCtx* c, mjNode nd, int lb, int cc, int world)
     csBodySpec* s = &c->body[lb].s;
     if (fromgeom) {
       mj_accum_final(acc, &s->mass, s->ipos, s->inertia);
-      if (inertial.n) mj_note_elem(c, inertial, "inertiafromgeom", "compiler "
-                                   "inertiafromgeom=\"true\": inertia computed from geoms");
+      if (inertial.n)
+        mj_note_elem(c, inertial, "inertiafromgeom",
+                     "compiler "
+                     "inertiafromgeom=\"true\": inertia computed from geoms");
     } else if (inertial.n) {
       st = mj_inertial(c, inertial, &s->mass, s->ipos, s->inertia);
       if (st != CS_OK) goto done;
@@ -1698,9 +1790,11 @@ static csStatus mj_body_children(mjCtx* c, mjNode nd, int lb, int cc, int world)
     }
     if (c->boundmass > 0 && s->mass < c->boundmass) s->mass = c->boundmass;
     if (mj_fix_inertia(c, s->inertia))
-      mj_note(c, "balanceinertia", inertial.n ? inertial : nd, "body '%s': inertia violated "
+      mj_note(c, "balanceinertia", inertial.n ? inertial : nd,
+              "body '%s': inertia violated "
               "the triangle inequality; principal moments set to their mean (compiler "
-              "balanceinertia)", s->name);
+              "balanceinertia)",
+              s->name);
   }
   /* child bodies */
   for (int i = 0; st == CS_OK && i < L.n; i++)
@@ -1806,11 +1900,11 @@ static csStatus mj_contact(mjCtx* c, mjNode nd) {
         xmlFree(bn);
         if (lb[j] < 0) st = mj_err_attr(CS_ERR_MODEL, k, an, "unknown body");
       }
-      if (st == CS_OK &&
-          cs_builder_add_exclude(c->b, c->body[lb[0]].bid, c->body[lb[1]].bid) < 0)
+      if (st == CS_OK && cs_builder_add_exclude(c->b, c->body[lb[0]].bid, c->body[lb[1]].bid) < 0)
         st = mj_err_wrap(CS_ERR_MODEL, k, "exclude");
     } else if (mj_is(k.n, "pair")) {
-      mj_note_elem(c, k, "contact", "explicit contact pairs are not supported; geoms collide "
+      mj_note_elem(c, k, "contact",
+                   "explicit contact pairs are not supported; geoms collide "
                    "by contype/conaffinity");
     } else {
       mj_note_elem(c, k, "contact", "unknown element");
@@ -1836,7 +1930,8 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
   static const char* const trn[] = {"tendon", "site", "cranksite", "slidersite", "body", NULL};
   for (int i = 0; trn[i]; i++)
     if (xmlHasProp(nd.n, (const xmlChar*)trn[i])) {
-      mj_note_attr(c, nd, en, trn[i], "only joint transmissions are supported; actuator "
+      mj_note_attr(c, nd, en, trn[i],
+                   "only joint transmissions are supported; actuator "
                    "dropped, so ctrl has fewer entries than in MuJoCo");
       return CS_OK;
     }
@@ -1892,18 +1987,21 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
       a.kp = gp[0];
       a.kd = -bp[2];
     } else {
-      mj_note_elem(c, nd, "actuator", "this <general> actuator is neither a motor nor a "
+      mj_note_elem(c, nd, "actuator",
+                   "this <general> actuator is neither a motor nor a "
                    "position servo; actuator dropped, so ctrl has fewer entries than in MuJoCo");
       return CS_OK;
     }
   } else {
-    mj_note_elem(c, nd, "actuator", "actuator type not supported (motor, position and "
+    mj_note_elem(c, nd, "actuator",
+                 "actuator type not supported (motor, position and "
                  "motor- or position-like general only); actuator dropped, so ctrl has fewer "
                  "entries than in MuJoCo");
     return CS_OK;
   }
   if (a.type == CS_ACT_POSITION && a.gear != 1)
-    mj_note_attr(c, nd, en, "gear", "a position actuator acts on the joint angle directly: "
+    mj_note_attr(c, nd, en, "gear",
+                 "a position actuator acts on the joint angle directly: "
                  "gear is kept but MuJoCo scales the servo by it");
   for (int i = 1; i < 6; i++)
     if (gear[i] != 0) {
@@ -1920,16 +2018,17 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
     if (hr < 0) return CS_ERR_PARSE;
     mjNode where;
     int l = mj_keyword(c, nd, MJ_KACT, cls, lmt[k], lim, &where);
-    if (l == -2)
-      return mj_err_attr(CS_ERR_PARSE, where, lmt[k], "expected false, true or auto");
+    if (l == -2) return mj_err_attr(CS_ERR_PARSE, where, lmt[k], "expected false, true or auto");
     if (l == 0 || l == 1)
       *limited = l;
     else if (c->autolimits || l == 2)
       *limited = hr > 0;
     else if (hr > 0)
-      return mj_err(CS_ERR_PARSE, nd, "actuator has '%s' but not '%s': set compiler "
+      return mj_err(CS_ERR_PARSE, nd,
+                    "actuator has '%s' but not '%s': set compiler "
                     "autolimits=\"true\", give %s explicitly, or remove the range (as MuJoCo "
-                    "2.2.2 requires)", rng[k], lmt[k], lmt[k]);
+                    "2.2.2 requires)",
+                    rng[k], lmt[k], lmt[k]);
   }
   if (cs_builder_add_actuator(c->b, &a) < 0) return CS_ERR_MODEL;
   return CS_OK;
@@ -1995,18 +2094,27 @@ static csStatus mj_load(mjCtx* c, const char* path) {
   int idx;
   if (st == CS_OK) st = mj_new_class(c, "main", -1, &idx);
   /* sections in MuJoCo's order */
-  static const char* const order[] = {"compiler", "option", "default", "asset", "worldbody",
-                                      NULL};
+  static const char* const order[] = {"compiler", "option", "default", "asset", "worldbody", NULL};
   for (int s = 0; st == CS_OK && order[s]; s++)
     for (int i = 0; st == CS_OK && i < top.n; i++) {
       mjNode k = top.a[i];
       if (!mj_is(k.n, order[s])) continue;
       switch (s) {
-        case 0: st = mj_compiler(c, k); break;
-        case 1: st = mj_option(c, k); break;
-        case 2: st = mj_default(c, k, 0); break;
-        case 3: st = mj_asset(c, k); break;
-        case 4: st = mj_body(c, k, -1, 0, 1); break;
+        case 0:
+          st = mj_compiler(c, k);
+          break;
+        case 1:
+          st = mj_option(c, k);
+          break;
+        case 2:
+          st = mj_default(c, k, 0);
+          break;
+        case 3:
+          st = mj_asset(c, k);
+          break;
+        case 4:
+          st = mj_body(c, k, -1, 0, 1);
+          break;
       }
     }
   if (st == CS_OK) st = mj_emit(c);
@@ -2031,8 +2139,8 @@ static csStatus mj_load(mjCtx* c, const char* path) {
       st = mj_ignored_section(c, k, "keyframes are not loaded");
     else if (strcmp(nm, "extension") == 0 || strcmp(nm, "plugin") == 0)
       mj_note_elem(c, k, "mujoco", "plugins are not supported");
-    else if (strcmp(nm, "visual") == 0 || strcmp(nm, "statistic") == 0 ||
-             strcmp(nm, "size") == 0 || strcmp(nm, "custom") == 0)
+    else if (strcmp(nm, "visual") == 0 || strcmp(nm, "statistic") == 0 || strcmp(nm, "size") == 0 ||
+             strcmp(nm, "custom") == 0)
       mj_vis(c, nm);
     else
       mj_note_elem(c, k, "mujoco", "unknown element");

@@ -89,7 +89,7 @@ static csStatus stl_parse_binary(const char* path, const unsigned char* d, size_
   if (n == 0) return csi_error(CS_ERR_PARSE, "%s: binary STL with no triangles", path);
   if (n > (uint32_t)(INT_MAX / 9))
     return csi_error(CS_ERR_PARSE, "%s: binary STL: too many triangles (%lu)", path,
-                    (unsigned long)n);
+                     (unsigned long)n);
   (void)size; /* checked by the caller: size == 84 + 50 n */
   if (!stl_soup_reserve(s, (int)n))
     return csi_error(CS_ERR_MEMORY, "%s: out of memory (%lu triangles)", path, (unsigned long)n);
@@ -100,7 +100,7 @@ static csStatus stl_parse_binary(const char* path, const unsigned char* d, size_
       x[k] = stl_f32(rec + 4 * k);
       if (!isfinite(x[k]))
         return csi_error(CS_ERR_PARSE, "%s: triangle %lu: NaN or Inf vertex coordinate", path,
-                        (unsigned long)t);
+                         (unsigned long)t);
     }
   }
   s->ntri = (int)n;
@@ -161,11 +161,11 @@ static int stl_ieq(const char* a, const char* b) {
 
 static csStatus stl_expect(const char* path, stlLex* L, const char* kw) {
   if (!stl_next(L))
-    return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (expected '%s')",
-                    path, L->tokline, kw);
+    return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (expected '%s')", path,
+                     L->tokline, kw);
   if (!stl_ieq(L->tok, kw))
     return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: expected '%s', got '%s'", path, L->tokline,
-                    kw, L->tok);
+                     kw, L->tok);
   return CS_OK;
 }
 
@@ -173,22 +173,21 @@ static csStatus stl_expect(const char* path, stlLex* L, const char* kw) {
 static csStatus stl_number(const char* path, stlLex* L, double* out, int finite) {
   if (!stl_next(L))
     return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (expected a number)",
-                    path, L->tokline);
+                     path, L->tokline);
   char* e;
   errno = 0;
   float v = strtof(L->tok, &e);
   if (e == L->tok || *e || L->toklen >= (int)sizeof L->tok)
     return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: '%s' is not a number", path, L->tokline,
-                    L->tok);
+                     L->tok);
   if (finite && !isfinite(v))
     return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: NaN or Inf vertex coordinate '%s'", path,
-                    L->tokline, L->tok);
+                     L->tokline, L->tok);
   *out = (double)v;
   return CS_OK;
 }
 
-static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t size,
-                                stlSoup* s) {
+static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t size, stlSoup* s) {
   stlLex L;
   memset(&L, 0, sizeof L);
   L.p = (const char*)d;
@@ -199,8 +198,10 @@ static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t
   stl_skip_line(&L); /* the solid's name */
   for (;;) {
     if (!stl_next(&L))
-      return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected end of file (missing "
-                      "'endsolid')", path, L.tokline);
+      return csi_error(CS_ERR_PARSE,
+                       "%s:%d: ASCII STL: unexpected end of file (missing "
+                       "'endsolid')",
+                       path, L.tokline);
     if (stl_ieq(L.tok, "endsolid")) {
       stl_skip_line(&L);
       if (!stl_next(&L)) break;
@@ -209,11 +210,11 @@ static csStatus stl_parse_ascii(const char* path, const unsigned char* d, size_t
         continue;
       }
       return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: unexpected '%s' after 'endsolid'", path,
-                      L.tokline, L.tok);
+                       L.tokline, L.tok);
     }
     if (!stl_ieq(L.tok, "facet"))
       return csi_error(CS_ERR_PARSE, "%s:%d: ASCII STL: expected 'facet' or 'endsolid', got '%s'",
-                      path, L.tokline, L.tok);
+                       path, L.tokline, L.tok);
     double normal;
     if ((st = stl_expect(path, &L, "normal")) != CS_OK) return st;
     for (int k = 0; k < 3; k++) /* the normal is not used (and may be NaN in the wild) */
@@ -252,8 +253,8 @@ static uint64_t stl_hash(const double* v) {
   return h;
 }
 
-static csStatus stl_dedup(const char* path, const stlSoup* s, int* nvert, double** vert,
-                          int* nface, int** face) {
+static csStatus stl_dedup(const char* path, const stlSoup* s, int* nvert, double** vert, int* nface,
+                          int** face) {
   int nv_soup = 3 * s->ntri;
   size_t tsize = 16;
   while (tsize < 2 * (size_t)nv_soup) tsize *= 2;
@@ -337,13 +338,16 @@ csStatus cs_load_stl(const char* path, int* nvert, double** vert, int* nface, in
   } else if (stl_looks_ascii(d, size)) {
     st = stl_parse_ascii(path, d, size, &s);
   } else if (size < 84) {
-    st = csi_error(CS_ERR_PARSE, "%s: truncated STL file (%zu bytes; a binary STL has at least "
-                  "84) and not an ASCII STL", path, size);
+    st = csi_error(CS_ERR_PARSE,
+                   "%s: truncated STL file (%zu bytes; a binary STL has at least "
+                   "84) and not an ASCII STL",
+                   path, size);
   } else {
     uint32_t n = stl_u32(d + 80);
-    st = csi_error(CS_ERR_PARSE, "%s: truncated or inconsistent binary STL: the header declares "
-                  "%lu triangles (%llu bytes) but the file has %zu bytes", path,
-                  (unsigned long)n, (unsigned long long)(84 + 50 * (uint64_t)n), size);
+    st = csi_error(CS_ERR_PARSE,
+                   "%s: truncated or inconsistent binary STL: the header declares "
+                   "%lu triangles (%llu bytes) but the file has %zu bytes",
+                   path, (unsigned long)n, (unsigned long long)(84 + 50 * (uint64_t)n), size);
   }
   cs_free(d);
   if (st == CS_OK) st = stl_dedup(path, &s, nvert, vert, nface, face);

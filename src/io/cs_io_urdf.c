@@ -33,33 +33,33 @@
 enum { U_REVOLUTE, U_CONTINUOUS, U_PRISMATIC, U_FIXED, U_FLOATING, U_PLANAR };
 
 typedef struct {
-  char* name;            /* xmlFree */
+  char* name; /* xmlFree */
   const xmlNode* node;
-  int parent_joint;      /* joint whose child this link is, -1 for a root */
-  int first_joint;       /* first joint whose parent this link is (document order) */
-  int body;              /* builder body index */
+  int parent_joint; /* joint whose child this link is, -1 for a root */
+  int first_joint;  /* first joint whose parent this link is (document order) */
+  int body;         /* builder body index */
 } uLink;
 
 typedef struct {
-  char* name;            /* xmlFree */
+  char* name; /* xmlFree */
   const xmlNode* node;
-  int type;              /* U_* */
-  int parent, child;     /* link indices */
-  int next;              /* next joint with the same parent link */
+  int type;          /* U_* */
+  int parent, child; /* link indices */
+  int next;          /* next joint with the same parent link */
 } uJoint;
 
 typedef struct {
-  char* key;             /* what is ignored (csi_malloc) */
+  char* key; /* what is ignored (csi_malloc) */
   int count;
-  char first[160];       /* the first object it was seen on */
+  char first[160]; /* the first object it was seen on */
   long line;
 } uNote;
 
 typedef struct {
-  char* path;            /* resolved file (csi_malloc) */
+  char* path; /* resolved file (csi_malloc) */
   double scale[3];
-  int id;                /* builder mesh index */
-  char* name;            /* mesh name (csi_malloc) */
+  int id;     /* builder mesh index */
+  char* name; /* mesh name (csi_malloc) */
 } uMesh;
 
 typedef struct {
@@ -252,8 +252,10 @@ static int u_resolve(const uCtx* c, const char* uri, char* out, size_t nout) {
     return 0;
   }
   const char* rel = uri;
-  if (strncmp(uri, "file://", 7) == 0) rel = uri + 7;
-  else if (strstr(uri, "://")) return 0; /* other schemes (http, model, ...) */
+  if (strncmp(uri, "file://", 7) == 0)
+    rel = uri + 7;
+  else if (strstr(uri, "://"))
+    return 0; /* other schemes (http, model, ...) */
   if (!*rel) return 0;
   return u_try(rel[0] == '/' ? NULL : c->dir, rel, out, nout);
 }
@@ -378,8 +380,10 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
       for (const xmlNode* s = geo->children; s && !shape; s = s->next)
         if (s->type == XML_ELEMENT_NODE) shape = s;
     if (!shape)
-      return u_err(c, CS_ERR_PARSE, geo ? geo : col, "link '%s': <collision> without a shape "
-                   "in <geometry>", L->name);
+      return u_err(c, CS_ERR_PARSE, geo ? geo : col,
+                   "link '%s': <collision> without a shape "
+                   "in <geometry>",
+                   L->name);
     const char* sh = csi_xml_name(shape);
     char src[U_PATH + 32];
     u_source(c, col, src, sizeof src);
@@ -414,8 +418,7 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
       double scale[3] = {1, 1, 1};
       int r = csi_xml_doubles(c->file, shape, "scale", scale, -3);
       if (r < 0 || r == 2) {
-        if (r == 2)
-          u_err(c, CS_ERR_PARSE, shape, "<mesh scale>: expected 1 or 3 numbers");
+        if (r == 2) u_err(c, CS_ERR_PARSE, shape, "<mesh scale>: expected 1 or 3 numbers");
         xmlFree(uri);
         return CS_ERR_PARSE;
       }
@@ -429,15 +432,18 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
       }
       if (strcmp(ext, "stl") != 0) {
         char key[128];
-        snprintf(key, sizeof key, "collision mesh in a format other than STL (.%s) not loaded: "
-                 "geom skipped", ext);
+        snprintf(key, sizeof key,
+                 "collision mesh in a format other than STL (.%s) not loaded: "
+                 "geom skipped",
+                 ext);
         u_note(c, key, L->name, col);
         xmlFree(uri);
         continue;
       }
       char path[U_PATH];
       if (!u_resolve(c, uri, path, sizeof path)) {
-        st = u_err(c, CS_ERR_IO, shape, "link '%s': collision mesh '%s' not found (searched "
+        st = u_err(c, CS_ERR_IO, shape,
+                   "link '%s': collision mesh '%s' not found (searched "
                    "package_path '%s', the URDF's directory, its parent and grandparent)",
                    L->name, uri, c->o->package_path ? c->o->package_path : "");
         xmlFree(uri);
@@ -448,8 +454,10 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
       xmlFree(uri);
       if (st != CS_OK) return st;
       if (scale[0] * scale[1] * scale[2] < 0)
-        u_note(c, "mesh scale with an odd number of negative factors (a mirrored mesh: its "
-               "triangles' winding is reversed)", L->name, col);
+        u_note(c,
+               "mesh scale with an odd number of negative factors (a mirrored mesh: its "
+               "triangles' winding is reversed)",
+               L->name, col);
       g.type = CS_GEOM_MESH;
       g.mesh = mid;
       csi_copy3(g.size, scale);
@@ -468,8 +476,10 @@ static void u_link_extras(uCtx* c, const uLink* L) {
         u_is(e, "collision"))
       continue;
     char key[200];
-    snprintf(key, sizeof key, "<link><%.64s> (not part of the model the library simulates) "
-             "ignored", csi_xml_name(e));
+    snprintf(key, sizeof key,
+             "<link><%.64s> (not part of the model the library simulates) "
+             "ignored",
+             csi_xml_name(e));
     u_note(c, key, L->name, e);
   }
 }
@@ -487,10 +497,18 @@ static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
   s.axis[0] = 1, s.axis[1] = 0, s.axis[2] = 0; /* URDF default axis */
   switch (J->type) {
     case U_REVOLUTE:
-    case U_CONTINUOUS: s.type = CS_JNT_REVOLUTE; break;
-    case U_PRISMATIC: s.type = CS_JNT_PRISMATIC; break;
-    case U_FIXED: s.type = CS_JNT_FIXED; break;
-    default: s.type = CS_JNT_FREE; break;
+    case U_CONTINUOUS:
+      s.type = CS_JNT_REVOLUTE;
+      break;
+    case U_PRISMATIC:
+      s.type = CS_JNT_PRISMATIC;
+      break;
+    case U_FIXED:
+      s.type = CS_JNT_FIXED;
+      break;
+    default:
+      s.type = CS_JNT_FREE;
+      break;
   }
   int moving1 = J->type == U_REVOLUTE || J->type == U_CONTINUOUS || J->type == U_PRISMATIC;
   for (const xmlNode* e = n->children; e; e = e->next) {
@@ -523,8 +541,8 @@ static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
                  J->name, e);
         }
       } else if (rl > 0 || ru > 0) {
-        u_note(c, "<limit lower/upper> on a continuous, fixed or floating joint ignored",
-               J->name, e);
+        u_note(c, "<limit lower/upper> on a continuous, fixed or floating joint ignored", J->name,
+               e);
       }
       continue;
     }
@@ -577,14 +595,13 @@ static int u_joint_link(const uCtx* c, const uJoint* J, const char* which, csSta
   const xmlNode* e = u_child(J->node, which);
   char* ln = e ? csi_xml_attr(e, "link") : NULL;
   if (!ln) {
-    *st = u_err(c, CS_ERR_PARSE, e ? e : J->node, "joint '%s': missing <%s link=\"...\"/>",
-                J->name, which);
+    *st = u_err(c, CS_ERR_PARSE, e ? e : J->node, "joint '%s': missing <%s link=\"...\"/>", J->name,
+                which);
     return -1;
   }
   int id = u_find_link(c, ln);
   if (id < 0)
-    *st = u_err(c, CS_ERR_MODEL, e, "joint '%s': %s link '%s' does not exist", J->name, which,
-                ln);
+    *st = u_err(c, CS_ERR_MODEL, e, "joint '%s': %s link '%s' does not exist", J->name, which, ln);
   xmlFree(ln);
   return id;
 }
@@ -593,8 +610,10 @@ static int u_joint_link(const uCtx* c, const uJoint* J, const char* which, csSta
 static csStatus u_collect(uCtx* c, const xmlNode* robot) {
   int nl = 0, nj = 0;
   for (const xmlNode* e = robot->children; e; e = e->next) {
-    if (u_is(e, "link")) nl++;
-    else if (u_is(e, "joint")) nj++;
+    if (u_is(e, "link"))
+      nl++;
+    else if (u_is(e, "joint"))
+      nj++;
   }
   if (nl == 0) return u_err(c, CS_ERR_MODEL, robot, "<robot> has no <link>");
   c->link = csi_calloc((size_t)nl, sizeof(uLink));
@@ -624,12 +643,16 @@ static csStatus u_collect(uCtx* c, const xmlNode* robot) {
       if (!J->name || !J->name[0]) return u_err(c, CS_ERR_PARSE, e, "<joint> without a name");
       for (int i = 0; i < c->njnt - 1; i++)
         if (strcmp(c->jnt[i].name, J->name) == 0)
-          return u_err(c, CS_ERR_MODEL, e, "duplicate joint name '%s' (first defined at line "
-                       "%ld)", J->name, u_line(c->jnt[i].node));
+          return u_err(c, CS_ERR_MODEL, e,
+                       "duplicate joint name '%s' (first defined at line "
+                       "%ld)",
+                       J->name, u_line(c->jnt[i].node));
     } else if (!u_is(e, "material")) { /* materials are visual only */
       char key[200];
-      snprintf(key, sizeof key, "<robot><%.64s> elements (simulator/controller specific) "
-               "ignored", csi_xml_name(e));
+      snprintf(key, sizeof key,
+               "<robot><%.64s> elements (simulator/controller specific) "
+               "ignored",
+               csi_xml_name(e));
       u_note(c, key, csi_xml_name(e), e);
     }
   }
@@ -640,7 +663,8 @@ static csStatus u_collect(uCtx* c, const xmlNode* robot) {
     if (!t) return u_err(c, CS_ERR_PARSE, J->node, "joint '%s': missing attribute 'type'", J->name);
     J->type = u_joint_type(t);
     if (J->type < 0) {
-      csStatus st = u_err(c, CS_ERR_PARSE, J->node, "joint '%s': unknown joint type '%s' "
+      csStatus st = u_err(c, CS_ERR_PARSE, J->node,
+                          "joint '%s': unknown joint type '%s' "
                           "(expected revolute, continuous, prismatic, fixed, floating or planar)",
                           J->name, t);
       xmlFree(t);
@@ -648,9 +672,11 @@ static csStatus u_collect(uCtx* c, const xmlNode* robot) {
     }
     xmlFree(t);
     if (J->type == U_PLANAR)
-      return u_err(c, CS_ERR_UNSUPPORTED, J->node, "joint '%s': planar joints are not supported "
+      return u_err(c, CS_ERR_UNSUPPORTED, J->node,
+                   "joint '%s': planar joints are not supported "
                    "yet (a planar joint is 3 dofs: two translations in the plane normal to the "
-                   "axis and a rotation about it)", J->name);
+                   "axis and a rotation about it)",
+                   J->name);
     csStatus st = CS_OK;
     J->parent = u_joint_link(c, J, "parent", &st);
     if (J->parent < 0) return st;
@@ -661,9 +687,11 @@ static csStatus u_collect(uCtx* c, const xmlNode* robot) {
                    J->name, c->link[J->child].name);
     uLink* ch = &c->link[J->child];
     if (ch->parent_joint >= 0)
-      return u_err(c, CS_ERR_MODEL, J->node, "link '%s' is the child of two joints, '%s' (line "
-                   "%ld) and '%s': a URDF must be a tree", ch->name,
-                   c->jnt[ch->parent_joint].name, u_line(c->jnt[ch->parent_joint].node), J->name);
+      return u_err(c, CS_ERR_MODEL, J->node,
+                   "link '%s' is the child of two joints, '%s' (line "
+                   "%ld) and '%s': a URDF must be a tree",
+                   ch->name, c->jnt[ch->parent_joint].name, u_line(c->jnt[ch->parent_joint].node),
+                   J->name);
     ch->parent_joint = j;
   }
   /* children lists in document order */
@@ -693,13 +721,17 @@ static int u_root(const uCtx* c, csStatus* st) {
       nroot++;
     }
   if (nroot == 0) {
-    *st = csi_error(CS_ERR_MODEL, "%s: no root link: every link is the child of a joint, so the "
-                   "joints form a cycle", c->file);
+    *st = csi_error(CS_ERR_MODEL,
+                    "%s: no root link: every link is the child of a joint, so the "
+                    "joints form a cycle",
+                    c->file);
     return -1;
   }
   if (nroot > 1) {
-    *st = csi_error(CS_ERR_MODEL, "%s: %d root links (links that are no joint's child): %s; a "
-                   "URDF must form a single tree", c->file, nroot, names);
+    *st = csi_error(CS_ERR_MODEL,
+                    "%s: %d root links (links that are no joint's child): %s; a "
+                    "URDF must form a single tree",
+                    c->file, nroot, names);
     return -1;
   }
   return root;
@@ -742,10 +774,11 @@ static csStatus u_order(const uCtx* c, int root, int* order) {
     cs_free(seen);
     const uLink* L = &c->link[bad];
     const uJoint* J = &c->jnt[L->parent_joint];
-    return csi_error(CS_ERR_MODEL, "%s:%ld: joint '%s': the joints form a cycle through link "
-                    "'%s' (%d link%s not connected to the root '%s')", c->file, u_line(J->node),
-                    J->name, L->name, c->nlink - n, c->nlink - n == 1 ? "" : "s",
-                    c->link[root].name);
+    return csi_error(CS_ERR_MODEL,
+                     "%s:%ld: joint '%s': the joints form a cycle through link "
+                     "'%s' (%d link%s not connected to the root '%s')",
+                     c->file, u_line(J->node), J->name, L->name, c->nlink - n,
+                     c->nlink - n == 1 ? "" : "s", c->link[root].name);
   }
   return CS_OK;
 }
@@ -831,8 +864,10 @@ csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o) {
   const xmlNode* robot = xmlDocGetRootElement(doc);
   int* order = NULL;
   if (!u_is(robot, "robot")) {
-    st = u_err(&c, CS_ERR_PARSE, robot, "root element is <%s>, expected <robot> (not a URDF "
-               "file?)", csi_xml_name(robot));
+    st = u_err(&c, CS_ERR_PARSE, robot,
+               "root element is <%s>, expected <robot> (not a URDF "
+               "file?)",
+               csi_xml_name(robot));
     goto done;
   }
   if ((st = u_collect(&c, robot)) != CS_OK) goto done;
@@ -873,8 +908,10 @@ csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out) 
   const char* dot = strrchr(base, '.');
   int kind = !dot ? 0 : strcasecmp(dot, ".xml") == 0 ? 1 : strcasecmp(dot, ".urdf") == 0 ? 2 : 0;
   if (!kind)
-    return csi_error(CS_ERR_ARG, "%s: unknown model file extension '%s' (expected .xml for MJCF "
-                    "or .urdf for URDF)", path, dot ? dot : "");
+    return csi_error(CS_ERR_ARG,
+                     "%s: unknown model file extension '%s' (expected .xml for MJCF "
+                     "or .urdf for URDF)",
+                     path, dot ? dot : "");
   csBuilder* b = cs_builder_new();
   if (!b) return csi_error(CS_ERR_MEMORY, "%s: out of memory (builder)", path);
   cs_builder_set_source(b, path);

@@ -14,7 +14,7 @@ csStatus csi_xml_read(const char* path, xmlDocPtr* doc) {
   *doc = NULL;
   if (!path || access(path, R_OK) != 0)
     return csi_error(CS_ERR_IO, "%s: cannot open file (%s)", path ? path : "(null)",
-                    strerror(errno));
+                     strerror(errno));
   xmlDocPtr d = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   if (!d) {
     const xmlError* e = xmlGetLastError();
@@ -41,8 +41,8 @@ char* csi_xml_attr(const xmlNode* n, const char* name) {
   return (char*)xmlGetProp((xmlNode*)n, (const xmlChar*)name);
 }
 
-static int parse_list(const char* file, const xmlNode* n, const char* name, double* out,
-                         int count, int is_int) {
+static int parse_list(const char* file, const xmlNode* n, const char* name, double* out, int count,
+                      int is_int) {
   char* s = csi_xml_attr(n, name);
   if (!s) return 0;
   int want = count < 0 ? -count : count;
@@ -56,13 +56,13 @@ static int parse_list(const char* file, const xmlNode* n, const char* name, doub
     double v = strtod(p, &end);
     if (end == p || !isfinite(v)) {
       csi_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: not a finite number", file, n->line,
-               csi_xml_name(n), name, s);
+                csi_xml_name(n), name, s);
       xmlFree(s);
       return -1;
     }
     if (is_int && v != floor(v)) {
       csi_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: expected integers", file, n->line,
-               csi_xml_name(n), name, s);
+                csi_xml_name(n), name, s);
       xmlFree(s);
       return -1;
     }
@@ -75,7 +75,7 @@ static int parse_list(const char* file, const xmlNode* n, const char* name, doub
   }
   if ((count >= 0 && got != count) || (count < 0 && (got < 1 || got > want))) {
     csi_error(CS_ERR_PARSE, "%s:%d: <%s %s=\"%s\">: expected %s%d number%s", file, n->line,
-             csi_xml_name(n), name, s, count < 0 ? "1 to " : "", want, want > 1 ? "s" : "");
+              csi_xml_name(n), name, s, count < 0 ? "1 to " : "", want, want > 1 ? "s" : "");
     xmlFree(s);
     return -1;
   }
@@ -83,8 +83,7 @@ static int parse_list(const char* file, const xmlNode* n, const char* name, doub
   return count < 0 ? got : 1;
 }
 
-int csi_xml_doubles(const char* file, const xmlNode* n, const char* name, double* out,
-                   int count) {
+int csi_xml_doubles(const char* file, const xmlNode* n, const char* name, double* out, int count) {
   return parse_list(file, n, name, out, count, 0);
 }
 

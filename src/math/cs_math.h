@@ -168,7 +168,8 @@ static inline void csi_sym_rotate(double* out, const double* R, const double* I)
   csi_mulmat3(T, R, F);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      W[3 * i + j] = T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1] + T[3 * i + 2] * R[3 * j + 2];
+      W[3 * i + j] =
+          T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1] + T[3 * i + 2] * R[3 * j + 2];
   out[0] = W[0], out[1] = W[4], out[2] = W[8];
   out[3] = 0.5 * (W[1] + W[3]), out[4] = 0.5 * (W[2] + W[6]), out[5] = 0.5 * (W[5] + W[7]);
 }

@@ -22,10 +22,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "dynamics/cs_dyn.h"
 #include "core/cs_error.h"
-#include "math/cs_math.h"
 #include "core/cs_memory.h"
+#include "dynamics/cs_dyn.h"
+#include "math/cs_math.h"
 
 /* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
    is 0 for a finite x, NaN for an infinite or NaN one) */
@@ -74,10 +74,12 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
       return csi_error(CS_ERR_STATE, "ctrl[%d] is not finite (%g)", bad, d->ctrl[bad]);
     if (!all_finite(d->qfrc_applied, m->nv, &bad))
       return csi_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
-                      d->qfrc_applied[bad]);
+                       d->qfrc_applied[bad]);
   }
-  if (o->iterations < 1) return csi_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
-  if (!(o->tolerance >= 0)) return csi_error(CS_ERR_ARG, "option tolerance = %g must be >= 0", o->tolerance);
+  if (o->iterations < 1)
+    return csi_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
+  if (!(o->tolerance >= 0))
+    return csi_error(CS_ERR_ARG, "option tolerance = %g must be >= 0", o->tolerance);
   if (!(o->margin >= 0) || !isfinite(o->margin))
     return csi_error(CS_ERR_ARG, "option margin = %g must be >= 0", o->margin);
   if (!(o->baumgarte >= 0 && o->baumgarte <= 1))
@@ -87,14 +89,14 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
   if (o->solver != CS_SOLVER_NONE && !(o->disable & CS_DISABLE_CONTACT) &&
       !cs_solver_get((csSolverType)o->solver))
     return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented yet",
-                    cs_solver_name((csSolverType)o->solver));
+                     cs_solver_name((csSolverType)o->solver));
   for (int j = 0; j < m->njnt; j++) {
     int t = m->jnt_type[j];
     if (t == CS_JNT_FREE || t == CS_JNT_BALL) {
       const double* q = d->qpos + m->jnt_qposadr[j] + (t == CS_JNT_FREE ? 3 : 0);
       if (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] < 1e-20)
         return csi_error(CS_ERR_STATE, "qpos quaternion of joint '%s' is zero",
-                        m->names + m->jnt_name[j]);
+                         m->names + m->jnt_name[j]);
     }
   }
   return CS_OK;
@@ -214,7 +216,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
   if (d->profile) tclock[3] = now_ns();
   if (!d->solver_stats.converged)
     csi_warning(d, CS_WARN_SOLVER, "%s: tolerance %g not met in %d iterations (residual %g)",
-               s->name, so.tolerance, d->solver_stats.iterations, d->solver_stats.residual);
+                s->name, so.tolerance, d->solver_stats.iterations, d->solver_stats.residual);
   d->prev_converged = d->solver_stats.converged;
   /* v+ = v_free + M^-1 J^T lambda: one solve */
   double idt = 1.0 / m->opt.timestep;
@@ -245,7 +247,8 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   }
   csi_stack_free(d, mk);
-  for (int i = 0; i < nc; i++) memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
+  for (int i = 0; i < nc; i++)
+    memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
 }
 
 csStatus cs_step(const csModel* m, csData* d) {
@@ -260,8 +263,8 @@ csStatus cs_step(const csModel* m, csData* d) {
   double* vnew = CSI_STACK_ALLOC(d, double, nv);
   double* qnew = CSI_STACK_ALLOC(d, double, nq);
   double* f = CSI_STACK_ALLOC(d, double, nv);
-  int implicit = m->opt.integrator == CS_INT_EULER_IMPLICITDAMP &&
-                 !(m->opt.disable & CS_DISABLE_DAMPING);
+  int implicit =
+      m->opt.integrator == CS_INT_EULER_IMPLICITDAMP && !(m->opt.disable & CS_DISABLE_DAMPING);
   if (implicit) {
     diag = CSI_STACK_ALLOC(d, double, nv);
     if (diag)

@@ -1,8 +1,8 @@
 /* Position integration on the configuration manifold (exact on SO(3)). */
 #include <string.h>
 
-#include "math/cs_math.h"
 #include "contactsim/cs_dynamics.h"
+#include "math/cs_math.h"
 
 void cs_integrate_pos(const csModel* m, double* qout, const double* qpos, const double* v,
                       double dt) {
@@ -23,7 +23,9 @@ void cs_integrate_pos(const csModel* m, double* qout, const double* qpos, const 
         csi_quat_normalize(q);
         break;
       }
-      default: q[0] += dt * w[0]; break;
+      default:
+        q[0] += dt * w[0];
+        break;
     }
   }
 }

@@ -1,28 +1,39 @@
 /* The solver table: one entry per csSolverType, NULL until implemented. Names are stable
    (spec/solvers.md): scripts and benchmarks use them. */
-#include <string.h>
-
 #include "solvers/cs_solver.h"
+
+#include <string.h>
 
 static const char* const cs_solver_names[CS_SOLVER_COUNT] = {
     "none",    "bisection", "bisection_desaxce", "pgs_raisim", "lcp_pgs", "ccp_pgs",
-    "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke",
-    "nsn_ac"};
+    "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke",   "nsn_ac"};
 
 static const csSolver* solver_table(int type) {
   switch (type) {
-    case CS_SOLVER_BISECTION: return &cs_solver_bisection;
-    case CS_SOLVER_BISECTION_DESAXCE: return &cs_solver_bisection_desaxce;
-    case CS_SOLVER_NCP_PGS: return &cs_solver_ncp_pgs;
-    case CS_SOLVER_LCP_PGS: return &cs_solver_lcp_pgs;
-    case CS_SOLVER_CCP_PGS: return &cs_solver_ccp_pgs;
-    case CS_SOLVER_PGS_RAISIM: return &cs_solver_pgs_raisim;
-    case CS_SOLVER_CCP_ADMM: return &cs_solver_ccp_admm;
-    case CS_SOLVER_NCP_ADMM: return &cs_solver_ncp_admm;
-    case CS_SOLVER_STAGGERED: return &cs_solver_staggered;
-    case CS_SOLVER_LEMKE: return &cs_solver_lemke;
-    case CS_SOLVER_NSN_AC: return &cs_solver_nsn_ac;
-    default: return NULL;
+    case CS_SOLVER_BISECTION:
+      return &cs_solver_bisection;
+    case CS_SOLVER_BISECTION_DESAXCE:
+      return &cs_solver_bisection_desaxce;
+    case CS_SOLVER_NCP_PGS:
+      return &cs_solver_ncp_pgs;
+    case CS_SOLVER_LCP_PGS:
+      return &cs_solver_lcp_pgs;
+    case CS_SOLVER_CCP_PGS:
+      return &cs_solver_ccp_pgs;
+    case CS_SOLVER_PGS_RAISIM:
+      return &cs_solver_pgs_raisim;
+    case CS_SOLVER_CCP_ADMM:
+      return &cs_solver_ccp_admm;
+    case CS_SOLVER_NCP_ADMM:
+      return &cs_solver_ncp_admm;
+    case CS_SOLVER_STAGGERED:
+      return &cs_solver_staggered;
+    case CS_SOLVER_LEMKE:
+      return &cs_solver_lemke;
+    case CS_SOLVER_NSN_AC:
+      return &cs_solver_nsn_ac;
+    default:
+      return NULL;
   }
 }
 

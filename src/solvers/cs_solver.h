@@ -2,8 +2,8 @@
 #ifndef CS_SOLVER_H
 #define CS_SOLVER_H
 
-#include "contactsim/cs_contact.h"
 #include "constraint/cs_contact_cone.h"
+#include "contactsim/cs_contact.h"
 
 /* Largest workspace over every implemented solver for nc contacts (default options). */
 size_t csi_solver_max_workspace(int nc);

@@ -355,8 +355,8 @@ static double admm_lmax(int n, const double* G, const double* R, double* x, doub
 /* L = the block LDL^T of G + R + rho I (LU if G is not symmetric; *pmin: the smallest pivot,
    of the LDL^T only); raises rho (x10) until the factorization succeeds, which with a PSD G
    happens only when rho is below the rounding of G's diagonal. Returns rho, or -1. */
-static double admm_factor(const csContactProblem* p, double rho, int sym, double* L,
-                             double* pmin, int* piv) {
+static double admm_factor(const csContactProblem* p, double rho, int sym, double* L, double* pmin,
+                          int* piv) {
   int n = 3 * p->nc;
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
     memcpy(L, p->G, sizeof(double) * (size_t)n * (size_t)n);
@@ -376,7 +376,7 @@ static double admm_factor(const csContactProblem* p, double rho, int sym, double
    null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
    lambda ends within ~tol of the boundary, on the shifted side. */
 static void admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z,
-                          double tol, double* s) {
+                       double tol, double* s) {
   for (int i = 0; i < nc; i++) {
     const double *vi = v + 3 * i, *zi = z + 3 * i;
     int inside = mu[i] * zi[0] - csi_norm2(zi[1], zi[2]) > 10 * tol;
@@ -409,8 +409,7 @@ typedef struct csAdmm {
   double fpmin; /* the factor's smallest pivot */
 } csAdmm;
 
-static double admm_ncp_residual(int nc, const double* mu, const double* lambda,
-                                   const double* v) {
+static double admm_ncp_residual(int nc, const double* mu, const double* lambda, const double* v) {
   double worst = 0;
   for (int i = 0; i < nc; i++) {
     double e = csi_ncp_contact_residual(lambda + 3 * i, v + 3 * i, mu[i]);
@@ -445,8 +444,7 @@ static void admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
    gamma = 0 (inside by more than 10 tol, admm_shift's margin); z on the boundary, the ray of the
    outward normal n = (-mu, z_T / |z_T|) / sqrt(1 + mu^2), gamma = max(0, -<w, n>) n (mu = 0: the
    tangential plane). */
-static void admm_normal_dual(const double* z, double mu, const double* w, double tol,
-                                double* gam) {
+static void admm_normal_dual(const double* z, double mu, const double* w, double tol, double* gam) {
   double r = sqrt(z[1] * z[1] + z[2] * z[2]);
   if (!(z[0] > 0) || (mu > 0 && !(r > 0) && mu * z[0] <= 10 * tol)) {
     double q[3];
@@ -548,8 +546,8 @@ enum { CS_ADMM_POLISH = 50, CS_ADMM_BISECT = 30 };
 /* 1 if lambda + t delta (velocity v + t Gd) meets the bound on the model's criterion
    without leaving any cone further than lambda does (so a contact stopped at its cone is
    on it, not tol beyond). */
-static int admm_line_ok(const csAdmm* a, const double* lambda, const double* delta,
-                           const double* v, const double* gd, double t, double bound) {
+static int admm_line_ok(const csAdmm* a, const double* lambda, const double* delta, const double* v,
+                        const double* gd, double t, double bound) {
   const csContactProblem* p = a->p;
   for (int i = 0; i < p->nc; i++) {
     double l[3], w[3];
@@ -566,8 +564,7 @@ static int admm_line_ok(const csAdmm* a, const double* lambda, const double* del
 }
 
 /* 1 if lambda - t x stays in every cone lambda is in (no cone left further than before). */
-static int admm_polish_feasible(const csAdmm* a, const double* lambda, const double* x,
-                                   double t) {
+static int admm_polish_feasible(const csAdmm* a, const double* lambda, const double* x, double t) {
   const csContactProblem* p = a->p;
   for (int i = 0; i < p->nc; i++) {
     double l[3];
@@ -1123,8 +1120,8 @@ static int admm_newton_system(csAdmm* a, const double* vout, double* col, int an
 /* The active-set step with the modes in a->cls (and the sliding contacts' directions in
    a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
    modes and update allows new ones, which are then in a->cls (see admm_refine). */
-static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout,
-                                double* res, int update) {
+static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout, double* res,
+                             int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   int* cls = a->cls;
@@ -1373,8 +1370,8 @@ static int admm_refine(csAdmm* a, const double* z, double* out, double* vout, do
 
 #define CS_ADMM_PROGRESS 0.9
 
-static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt,
-                            void* ws, double* lambda, csSolverStats* st) {
+static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                         double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   csAdmm a;
   memset(&a, 0, sizeof a);
@@ -1572,8 +1569,7 @@ static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptio
     if (nrho != a.rho && it - last_factor >= every) {
       last_factor = it;
       double got = admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
-      if (got < 0)
-        got = admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
+      if (got < 0) got = admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
       a.rho = got;
     }
   }
@@ -1596,12 +1592,12 @@ static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptio
 }
 
 static csStatus ccp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                  double* lambda, csSolverStats* st) {
+                               double* lambda, csSolverStats* st) {
   return admm_run(0, p, opt, ws, lambda, st);
 }
 
 static csStatus ncp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                  double* lambda, csSolverStats* st) {
+                               double* lambda, csSolverStats* st) {
   return admm_run(1, p, opt, ws, lambda, st);
 }
 

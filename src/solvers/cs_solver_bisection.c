@@ -174,7 +174,7 @@ static inline int search_ok(const csuSearch* q, double ux, double uy) {
 }
 
 static inline void search_lambda(const csuSearch* q, double r, double ux, double uy,
-                                     double lambda[3]) {
+                                 double lambda[3]) {
   lambda[0] = r * q->imu, lambda[1] = r * ux, lambda[2] = r * uy;
 }
 
@@ -195,8 +195,8 @@ static inline double search_viol(const csuSearch* q, double ux, double uy, doubl
    (1 / mu, u) / D(u), multiplied through by (da db)^2 (no division), and for vtol both ends'
    friction-law violations below it. */
 static inline int bracket_done(const csuSearch* q, double ax, double ay, double da, double fa,
-                                   double bx, double by, double db, double fb, double tol,
-                                   double vtol) {
+                               double bx, double by, double db, double fb, double tol,
+                               double vtol) {
   double en = (db - da) * q->imu, ex = db * ax - da * bx, ey = db * ay - da * by;
   double dadb = da * db;
   return q->mcn * q->mcn * (en * en + ex * ex + ey * ey) < tol * tol * (dadb * dadb) &&
@@ -227,7 +227,7 @@ static inline void half_angle(double* c, double* s) {
 /* The admissible direction of least energy (E = 1/2 l^T G l + c^T l) among 64: a start when
    the guess is not admissible (rounding only, see below). */
 static CSI_INLINE void search_scan(const csuSearch* q, const double G[9], const double c[3],
-                                      double* ux, double* uy) {
+                                   double* ux, double* uy) {
   double best = INFINITY;
   for (int k = 0; k < 64; k++) {
     double t = 2 * CSU_PI * (k + 0.5) / 64, cx = cos(t), cy = sin(t);
@@ -248,8 +248,8 @@ static CSI_INLINE void search_scan(const csuSearch* q, const double G[9], const 
    interval tol between the ends (and, if vtol is finite, the friction-law violation at both
    ends below vtol); lambda receives the last midpoint. */
 static inline void slip_bisect(const csuSearch* q, double ux, double uy, double bx, double by,
-                                   double sg, double f0, double ca, double sa, double tol,
-                                   double vtol, int* nevp, double lambda[3]) {
+                               double sg, double f0, double ca, double sa, double tol, double vtol,
+                               int* nevp, double lambda[3]) {
   int nev = *nevp;
   double ra = search_radius(q, ux, uy), rb = search_radius(q, bx, by);
   double ch = ca, sh = sa;
@@ -284,8 +284,8 @@ static inline void slip_bisect(const csuSearch* q, double ux, double uy, double 
 
 /* The incremental stepping of Algorithm 1 (lines 6-23) from the admissible direction
    (ux, uy), where the sign function is f0 != 0, then the bisection. */
-static inline void slip_stepping(const csuSearch* q, double ux, double uy, double f0,
-                                     double tol, double vtol, int* nevp, double lambda[3]) {
+static inline void slip_stepping(const csuSearch* q, double ux, double uy, double f0, double tol,
+                                 double vtol, int* nevp, double lambda[3]) {
   int nev = *nevp;
   /* alpha = -beta1 sgn(D0), grown by beta3 while the sign of the gradient stays, shrunk by
      beta2 after a step out of the admissible arc. */
@@ -370,8 +370,8 @@ static inline void rot_half_tan(double s, double* ux, double* uy) {
    either way, to the same interval. No division or square root is spent on the tests:
    they are multiplied through by the (positive) denominators. */
 CSI_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9], const double c[3],
-                                          double ux, double uy, double tol, double vtol, int newton,
-                                          double lambda[3], int* steps) {
+                                           double ux, double uy, double tol, double vtol,
+                                           int newton, double lambda[3], int* steps) {
   int nev = 1;
   if (!search_ok(q, ux, uy)) {
     /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
@@ -457,8 +457,7 @@ CSI_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9]
         double cm = dm2 - nm2, snm = 2 * Nt * Dm;
         double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
         double dm = q->dn * sm + q->a1 * wx + q->a2 * wy;
-        if (dm > 0 &&
-            bracket_done(q, ux, uy, d, f, cx, cy, search_den(q, cx, cy), fc, tol, vtol)) {
+        if (dm > 0 && bracket_done(q, ux, uy, d, f, cx, cy, search_den(q, cx, cy), fc, tol, vtol)) {
           double rw = mcn / dm;
           lambda[0] = rw * sm * q->imu, lambda[1] = rw * wx, lambda[2] = rw * wy;
           if (steps) *steps = nev;
@@ -466,7 +465,7 @@ CSI_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9]
         }
         double st = Nt / Dt, is = 1.0 / (1 + st * st);
         slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is,
-                        2 * fabs(st) * is, tol, vtol, &nev, lambda);
+                    2 * fabs(st) * is, tol, vtol, &nev, lambda);
         if (steps) *steps = nev;
         return;
       }
@@ -498,7 +497,7 @@ CSI_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9]
             double fa = search_grad(q, ax, ay), fb = search_grad(q, bx, by);
             nev += 2;
             if (fa * fb <= 0 && bracket_done(q, ax, ay, search_den(q, ax, ay), fa, bx, by,
-                                                 search_den(q, bx, by), fb, tol, vtol)) {
+                                             search_den(q, bx, by), fb, tol, vtol)) {
               search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
               if (steps) *steps = nev;
               return;
@@ -540,8 +539,8 @@ CSI_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9]
    sweep passes the contact's current impulse: the last sweep's answer). newton = 0 runs the
    paper's stepping from the guess (csi_bisection_single_paper). */
 static CSI_INLINE int bis_single(const double G[9], const double c[3], double mu, int coulomb,
-                                    double tol, double vtol, int newton, const double* guess,
-                                    double lambda[3], int* steps, const double* kk) {
+                                 double tol, double vtol, int newton, const double* guess,
+                                 double lambda[3], int* steps, const double* kk) {
   csiSlip s; /* filled by the set-up when it returns CSU_CASE_SLIP (zeroing it costs) */
   int k = csi_single_setup_x(G, c, mu, kk, &s, lambda, steps, 1);
   if (k != CSU_CASE_SLIP) return k;
@@ -560,7 +559,7 @@ static CSI_INLINE int bis_single(const double G[9], const double c[3], double mu
 }
 
 CSI_HOT int csi_bisection_single(const double G[9], const double c[3], double mu, double tol,
-                                double lambda[3], int* steps) {
+                                 double lambda[3], int* steps) {
   return bis_single(G, c, mu, 0, tol, INFINITY, 1, NULL, lambda, steps, NULL);
 }
 
@@ -633,7 +632,7 @@ static double qp_f(int k, const double* sig, const double* ch, const double* y) 
 
 /* min f(y) over { h_i . y >= 0 } (nh <= 2) and, if eq, e . y = d; k = 1 or 2. */
 static void qp_small(int k, const double* sig, const double* ch, int nh, double h[2][2], int eq,
-                         const double* e, double d, double* y) {
+                     const double* e, double d, double* y) {
   if (k == 1) {
     double t = eq && e[0] != 0 ? d / e[0] : -ch[0] / sig[0];
     for (int i = 0; i < nh; i++)
@@ -852,7 +851,7 @@ int csi_single_reduced(const double G[9], const double c[3], double mu, double l
    contact can be exact: the pinned joint takes the load) counts instead its distance
    |lambda* - lambda| to the exact per-contact solution lambda* given the other contacts. */
 static CSI_INLINE double bis_violation(const double Gi[9], int full, const double* l,
-                                          const double* v, double mu, int desaxce) {
+                                       const double* v, double mu, int desaxce) {
   double g00 = Gi[0];
   if (!full) {
     double c[3], ls[3];
@@ -934,7 +933,7 @@ enum { CSU_BIS_BLK = 20 };
 /* v += (G + R) e_i d: the velocity change of contact i's impulse change d (G's rows r0..r0+2
    as its columns where G is symmetric, contiguous; its columns otherwise). */
 static inline void bis_vupdate(const csContactProblem* p, int r0, const double d[3],
-                                   double* restrict v) {
+                               double* restrict v) {
   int n = 3 * p->nc;
   const double* restrict G0 = p->G + (size_t)r0 * n;
   if (!p->asym) {
@@ -953,7 +952,7 @@ static inline void bis_vupdate(const csContactProblem* p, int r0, const double d
 
 /* Contact i's impulse lambda_i (at l = lambda + r0) changed by d, and v with it. */
 static inline void bis_move(const csContactProblem* p, int r0, const double d[3], double* l,
-                                double* restrict v) {
+                            double* restrict v) {
   bis_vupdate(p, r0, d, v);
   l[0] += d[0], l[1] += d[1], l[2] += d[2];
 }
@@ -1030,23 +1029,22 @@ static double act_tmax(const double* l, const double* d, double mu, int kind) {
 }
 
 CSI_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
-                                      const double* lambda, const double* v, int desaxce,
-                                      double stop);
+                                       const double* lambda, const double* v, int desaxce,
+                                       double stop);
 
 /* A correction's impulse change of one contact for the step t, linear in its unknowns xj (a
    slip's: its normal part, what the step's limit on lambda_N > 0 sees; its angle turns
    apart). */
-static inline void act_change(int kind, const double* xj, const double* e, double t,
-                                  double d[3]) {
+static inline void act_change(int kind, const double* xj, const double* e, double t, double d[3]) {
   d[0] = t * xj[0], d[1] = 0, d[2] = 0;
   if (kind == CSU_ACT_STICK) d[1] = t * xj[1], d[2] = t * xj[2];
   if (kind == CSU_ACT_HELD) d[1] = t * xj[0] * e[1], d[2] = t * xj[0] * e[2];
 }
 
 static void bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
-                                 double* v, double* M, double* x, int* idx, int* kind, double* dirs,
-                                 int* off, int* piv, int* state, int with_slip, int coulomb,
-                                 double tol) {
+                             double* v, double* M, double* x, int* idx, int* kind, double* dirs,
+                             int* off, int* piv, int* state, int with_slip, int coulomb,
+                             double tol) {
   int nc = p->nc, n = 3 * nc;
   for (int i = 0; i < nc; i++) state[i] = CSU_ACT_FREE;
   for (int pass = 0; pass < CSU_ACT_PASSES; pass++) {
@@ -1200,8 +1198,8 @@ static void bis_active_solve(const csContactProblem* p, const double* blk, doubl
 /* The stop test's sum of bis_violation over the contacts; the adding stops once the sum
    is past stop (INFINITY: the whole sum). */
 CSI_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
-                                      const double* lambda, const double* v, int desaxce,
-                                      double stop) {
+                                       const double* lambda, const double* v, int desaxce,
+                                       double stop) {
   double res = 0;
   for (int i = 0; i < p->nc && res <= stop; i++) {
     const double* Gi = blk + CSU_BIS_BLK * i;
@@ -1227,8 +1225,8 @@ static inline void bis_keep(double* keep, double* lambda, double* v, int n, int 
    times at most. Leaves v up to date and returns the sum of violations. ws: the
    correction's space. */
 static double bis_last_resort(const csContactProblem* p, const csSolverOptions* opt,
-                                  const double* blk, double* lambda, double* v, void* ws,
-                                  int budget, int desaxce, int* it) {
+                              const double* blk, double* lambda, double* v, void* ws, int budget,
+                              int desaxce, int* it) {
   csSolverOptions o = *opt;
   o.warmstart = 1, o.tolerance = 0.1 * opt->tolerance / p->nc;
   double res = INFINITY;
@@ -1302,8 +1300,8 @@ void csi_bis_order(const double* lambda, const double* v, const double* mu, int 
   }
 }
 
-CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                    double* lambda, csSolverStats* st, int desaxce) {
+CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt,
+                                     void* ws, double* lambda, csSolverStats* st, int desaxce) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;                      /* (3nc) v = G lambda + g (+ R lambda) */
   double* blk = v + n;                 /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
@@ -1314,11 +1312,11 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
   double* okey = dsw + n;              /* (nc) the sweep order's keys */
   int* ord = (int*)(okey + nc);        /* (nc) the sweep order */
   double* sM = (double*)((char*)ws + bis_head_bytes(nc)); /* (3nc x 3nc) its matrix */
-  int* sra = (int*)(sM + (size_t)n * n);                     /* (3nc) its unknowns' offsets */
-  int* spiv = sra + n;                                       /* (3nc) its pivots */
-  int* sstate = spiv + n;                                    /* (nc) the contacts' states in it */
-  int* sidx = sstate + nc;                                   /* (nc) its contacts */
-  int* skind = sidx + nc;                                    /* (nc) their cases */
+  int* sra = (int*)(sM + (size_t)n * n);                  /* (3nc) its unknowns' offsets */
+  int* spiv = sra + n;                                    /* (3nc) its pivots */
+  int* sstate = spiv + n;                                 /* (nc) the contacts' states in it */
+  int* sidx = sstate + nc;                                /* (nc) its contacts */
+  int* skind = sidx + nc;                                 /* (nc) their cases */
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
   for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
@@ -1499,7 +1497,7 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
       if (!(res < r_keep)) {
         bis_keep(keep, lambda, v, n, 0);
         bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, mode,
-                             desaxce, opt->tolerance);
+                         desaxce, opt->tolerance);
         res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
         if (mode == CSU_CORR_HELD && res > opt->tolerance) pending = CSU_CORR_HELD;
       }
@@ -1507,7 +1505,7 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
       r_keep = res;
       bis_keep(keep, lambda, v, n, 1);
       bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
-                           CSU_CORR_NEWTON, desaxce, opt->tolerance);
+                       CSU_CORR_NEWTON, desaxce, opt->tolerance);
       res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       pending = res > opt->tolerance ? CSU_CORR_NEWTON : 0;
       xcand = 0, mv_prev = 0;
@@ -1553,12 +1551,12 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
 }
 
 static csStatus bis_solve_plain(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                   double* lambda, csSolverStats* st) {
+                                double* lambda, csSolverStats* st) {
   return cs_bis_solve(p, opt, ws, lambda, st, 0);
 }
 
-static csStatus bis_solve_desaxce(const csContactProblem* p, const csSolverOptions* opt,
-                                     void* ws, double* lambda, csSolverStats* st) {
+static csStatus bis_solve_desaxce(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                                  double* lambda, csSolverStats* st) {
   return cs_bis_solve(p, opt, ws, lambda, st, 1);
 }
 

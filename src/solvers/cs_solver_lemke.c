@@ -37,8 +37,8 @@
 #include <string.h>
 
 #include "constraint/cs_contact_cone.h"
-#include "solvers/cs_lemke.h"
 #include "core/cs_error.h"
+#include "solvers/cs_lemke.h"
 #include "solvers/cs_solver.h"
 
 /* ------------------------------------------------------------------ Lemke's method */
@@ -136,7 +136,7 @@ static int dense_solve(int n, double* B, double* x, double rtol) {
 enum { CSU_LEMKE_REFINE = 4 };
 
 static double lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, const double* q,
-                                       csuLemkeWs* w) {
+                                   csuLemkeWs* w) {
   memcpy(w->res, q, sizeof(double) * (size_t)n);
   for (int k = 0; k < n; k++) {
     if (w->xB[k] == 0) continue;
@@ -148,8 +148,8 @@ static double lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, cons
   return e;
 }
 
-static void lemke_extract(int n, csuLemkeColumn column, void* ctx, const double* q,
-                              csuLemkeWs* w, double* z, int refine) {
+static void lemke_extract(int n, csuLemkeColumn column, void* ctx, const double* q, csuLemkeWs* w,
+                          double* z, int refine) {
   double e = refine ? lemke_basis_residual(n, column, ctx, q, w) : 0;
   for (int step = 0; step < CSU_LEMKE_REFINE && e > 0; step++) {
     /* xB += Binv res, keeping the previous xB (in col) in case it does not improve */
@@ -177,9 +177,8 @@ static void lemke_extract(int n, csuLemkeColumn column, void* ctx, const double*
     }
     memcpy(w->col, w->xB, sizeof(double) * (size_t)n);
     memcpy(w->xB, q, sizeof(double) * (size_t)n);
-    double e2 = dense_solve(n, w->Binv, w->xB, 0)
-                    ? lemke_basis_residual(n, column, ctx, q, w)
-                    : INFINITY;
+    double e2 =
+        dense_solve(n, w->Binv, w->xB, 0) ? lemke_basis_residual(n, column, ctx, q, w) : INFINITY;
     if (!(e2 < e)) memcpy(w->xB, w->col, sizeof(double) * (size_t)n);
   }
   memset(z, 0, sizeof(double) * (size_t)n);
@@ -194,8 +193,7 @@ static void lemke_extract(int n, csuLemkeColumn column, void* ctx, const double*
    pivot, and with an ill-conditioned basis (a 1e6 mass ratio) a drifted Binv turns a
    noise-level entry into a pivot (seen: 2e-11, followed by garbage). 0 if B is singular
    to rounding (Binv is then lost: the caller stops). */
-static int lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double* q,
-                              csuLemkeWs* w) {
+static int lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double* q, csuLemkeWs* w) {
   for (int k = 0; k < n; k++) {
     lemke_varcol(n, column, ctx, w->basis[k], w->a);
     for (int i = 0; i < n; i++) w->Binv[(size_t)i * n + k] = w->a[i];
@@ -502,8 +500,8 @@ static double lemke_residual(const csContactProblem* p, const double* lambda, do
 /* The warm start's complementary basis (see the file comment), solved by Gaussian
    elimination with partial pivoting in B (n x n). 1 if it gives x >= 0 with w >= 0. */
 static int lemke_try_warm(const csContactProblem* p, const double* lambda, const double* v,
-                             csLemkeCtx* ctx, const double* q, double* B, double* x, double* a,
-                             int* isz) {
+                          csLemkeCtx* ctx, const double* q, double* B, double* x, double* a,
+                          int* isz) {
   int nc = p->nc, n = 6 * nc;
   for (int i = 0; i < nc; i++) {
     const double* l = lambda + 3 * i;
@@ -565,12 +563,12 @@ static int lemke_try_warm(const csContactProblem* p, const double* lambda, const
 }
 
 static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                               double* lambda, csSolverStats* st) {
+                            double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 6 * nc;
   memset(st, 0, sizeof *st);
   if (nc > CS_LEMKE_MAX_NC)
     return csi_error(CS_ERR_ARG, "lemke: %d contacts; it takes at most %d (dense pivoting)", nc,
-                    CS_LEMKE_MAX_NC);
+                     CS_LEMKE_MAX_NC);
   char* base = ws;
   void* lws = base;
   double* q = (double*)(base + ((csi_lemke_workspace(n) + 63) & ~(size_t)63));

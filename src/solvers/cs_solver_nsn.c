@@ -187,7 +187,7 @@ static void nsn_wblock(const csNsn* s, int i, int j, double* w) {
 
 /* F_i of (r_i, u_i) and, if A != NULL, A_i and B_i (row-major); returns the state. */
 static int nsn_local(const double* r, const double* u, double mu, const double* rho, double* F,
-                        double* A, double* B) {
+                     double* A, double* B) {
   const double rn = rho[0], rt = rho[1];
   double xn = r[0] - rn * u[0];
   if (A) memset(A, 0, 9 * sizeof(double)), memset(B, 0, 9 * sizeof(double));
@@ -477,7 +477,7 @@ static double nsn_jacobian(csNsn* s, const double* r, const double* u) {
   for (int i = 0; i < s->nc; i++) {
     double* F = s->F + 3 * i;
     s->state[i] = nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, s->AB + 18 * i,
-                               s->AB + 18 * i + 9);
+                            s->AB + 18 * i + 9);
     phi += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
   }
   return 0.5 * phi;
@@ -506,7 +506,7 @@ static void nsn_rho(csNsn* s) {
 /* ------------------------------------------------------------------ the solver */
 
 static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                             double* lambda, csSolverStats* st) {
+                          double* lambda, csSolverStats* st) {
   memset(st, 0, sizeof *st);
   const int nc = p->nc, n = 3 * nc;
   if (nc <= 0) {

@@ -101,7 +101,7 @@ static size_t pgs_workspace(int nc, const csSolverOptions* opt) {
 
 /* The LCP, CCP and NCP stop residuals: the largest contact residual of the model. */
 static CSI_INLINE double pgs_residual(int kind, int nc, const double* mu, const double* lambda,
-                                        const double* v) {
+                                      const double* v) {
   double worst = 0;
   for (int i = 0; i < nc; i++) {
     const double *l = lambda + 3 * i, *vi = v + 3 * i;
@@ -117,7 +117,7 @@ static CSI_INLINE double pgs_residual(int kind, int nc, const double* mu, const 
    (every G the simulator builds) is read by rows, contiguous; a general one (FCLIB files
    can be asymmetric) by columns. */
 static CSI_INLINE void pgs_apply(const csContactProblem* p, int sym, int r0, const double* d,
-                                   int cnt, double* v) {
+                                 int cnt, double* v) {
   int n = 3 * p->nc;
   for (int k = 0; k < cnt; k++) {
     if (d[k] == 0) continue;
@@ -135,7 +135,7 @@ static CSI_INLINE void pgs_apply(const csContactProblem* p, int sym, int r0, con
 /* One contact of an NCP-PGS or RaiSim sweep: normal step with clamp, then tangential step
    onto the disk. Returns |Delta lambda_i|. */
 static CSI_INLINE double pgs_contact_disk(const csContactProblem* p, int sym, int i, double omega,
-                                            const double* inv, double* l, double* v) {
+                                          const double* inv, double* l, double* v) {
   int n = 3 * p->nc, r0 = 3 * i;
   const double* G = p->G;
   const double* R = p->R;
@@ -175,7 +175,7 @@ static CSI_INLINE double pgs_contact_disk(const csContactProblem* p, int sym, in
 /* One contact of an LCP-PGS sweep: exact coordinate steps, normal first, then each friction
    row clamped to the box of the new lambda_N. Returns |Delta lambda_i|. */
 static CSI_INLINE double pgs_contact_box(const csContactProblem* p, int sym, int i,
-                                           const double* inv, double omega, double* l, double* v) {
+                                         const double* inv, double omega, double* l, double* v) {
   int r0 = 3 * i;
   double d[3] = {0, 0, 0};
   double ln = l[0] - omega * v[r0] * inv[0];
@@ -197,7 +197,7 @@ static CSI_INLINE double pgs_contact_box(const csContactProblem* p, int sym, int
 /* One contact of a CCP-PGS sweep: lambda_i <- P_K(lambda_i - omega 3/trace(G_ii) v_i).
    Returns |Delta lambda_i|. */
 static CSI_INLINE double pgs_contact_ccp(const csContactProblem* p, int sym, int i, double step,
-                                           double* l, double* v) {
+                                         double* l, double* v) {
   int r0 = 3 * i;
   double x[3] = {l[0] - step * v[r0], l[1] - step * v[r0 + 1], l[2] - step * v[r0 + 2]};
   csi_project_cone(x, p->mu[i], x);
@@ -208,7 +208,7 @@ static CSI_INLINE double pgs_contact_ccp(const csContactProblem* p, int sym, int
 }
 
 CSI_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
-                                  void* ws, double* lambda, csSolverStats* st) {
+                                   void* ws, double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;      /* (3nc) */
   double* inv = v + n; /* (3nc) steps per contact: see below */
@@ -329,26 +329,26 @@ CSI_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const cs
 /* NCP-PGS. Stop: eps_abs = max_i max(dist(lambda_i, K), dist(v~_i, K*), |<lambda_i, v~_i>|)
    <= tolerance (spec/solvers.md: NCP solvers stop on eps_abs). */
 static csStatus ncp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                 double* lambda, csSolverStats* st) {
+                              double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_NCP, p, opt, ws, lambda, st);
 }
 
 /* LCP-PGS. Stop: the box LCP residual max_i csi_box_contact_residual <= tolerance. */
 static csStatus lcp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                 double* lambda, csSolverStats* st) {
+                              double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_LCP, p, opt, ws, lambda, st);
 }
 
 /* CCP-PGS. Stop: the CCP natural-map residual max_i |lambda_i - P_K(lambda_i - v_i)|
    <= tolerance. */
 static csStatus ccp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                 double* lambda, csSolverStats* st) {
+                              double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_CCP, p, opt, ws, lambda, st);
 }
 
 /* Paper 001's PGS. Stop: sum_i |Delta lambda_i| + sum_i max(0, -v_N,i) <= tolerance. */
 static csStatus raisim_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                                    double* lambda, csSolverStats* st) {
+                                 double* lambda, csSolverStats* st) {
   return cs_pgs_run(CS_PGS_RAISIM, p, opt, ws, lambda, st);
 }
 

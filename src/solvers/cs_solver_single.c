@@ -24,14 +24,14 @@
 
 #include "solvers/cs_solver_bisection.h"
 
-#define CSU_GOLD 0.61803398874989484820  /* (sqrt 5 - 1) / 2 */
+#define CSU_GOLD 0.61803398874989484820 /* (sqrt 5 - 1) / 2 */
 #define CSU_PI 3.14159265358979323846
 
 /* The ellipse of the paper's model in hybrid form (eq. 16). */
 typedef struct csuEllipse {
-  double mu, imu, dn, a1, a2, mcn;   /* r = mcn / (dn + a1 cos t + a2 sin t) */
-  double gb11, gb12, gb22, cb1, cb2; /* v_T = Gbar lambda_T + cbar */
-  double g00, g01, g02, g11, g12, g22, l0n, l0x, l0y;  /* G and lambda^{v=0} for eq. (12) */
+  double mu, imu, dn, a1, a2, mcn;                    /* r = mcn / (dn + a1 cos t + a2 sin t) */
+  double gb11, gb12, gb22, cb1, cb2;                  /* v_T = Gbar lambda_T + cbar */
+  double g00, g01, g02, g11, g12, g22, l0n, l0x, l0y; /* G and lambda^{v=0} for eq. (12) */
 } csuEllipse;
 
 static void ellipse_init(csuEllipse* e, const csiSlip* s) {
@@ -73,8 +73,8 @@ static inline void gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
   p->e = ellipse_energy(el, p->ux, p->uy, &p->r);
 }
 
-int csi_golden_single(const double G[9], const double c[3], double mu, double tol,
-                      double lambda[3], int* steps) {
+int csi_golden_single(const double G[9], const double c[3], double mu, double tol, double lambda[3],
+                      int* steps) {
   csiSlip s = {0};
   int k = csi_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
@@ -212,7 +212,7 @@ int csi_analytic_single(const double G[9], const double c[3], double mu, double 
   double axx = a0 * p21, ayy = -a0 * p12, axy = a0 * (p22 - p11);
   double lx = p11 * h1 + p21 * h2 + q2 * a0, ly = p12 * h1 + p22 * h2 - q1 * a0;
   double k0 = q1 * h1 + q2 * h2;
-  double cs = s.ux, sn = s.uy;  /* (cos t0, sin t0) */
+  double cs = s.ux, sn = s.uy; /* (cos t0, sin t0) */
   /* u = (cs wx - sn wy, sn wx + cs wy) */
   double bxx = axx * cs * cs + axy * cs * sn + ayy * sn * sn;
   double byy = axx * sn * sn - axy * cs * sn + ayy * cs * cs;

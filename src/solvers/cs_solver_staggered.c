@@ -147,8 +147,8 @@ static size_t stag_workspace(int nc, const csSolverOptions* opt) {
   size_t c = (size_t)nc;
   /* factors nc^2 + 4nc^2; v 3nc; per QP x z gamma rhs b (5nc + 10nc); radii nc; power
      iteration 4nc; the factors' reciprocal diagonals 3nc; LU row swaps 3nc ints */
-  return sizeof(double) * (5 * c * c + 3 * c + 15 * c + c + 4 * c + 3 * c) +
-         sizeof(int) * 3 * c + 128;
+  return sizeof(double) * (5 * c * c + 3 * c + 15 * c + c + 4 * c + 3 * c) + sizeof(int) * 3 * c +
+         128;
 }
 
 static double stag_residual(int nc, const double* mu, const double* lambda, const double* v) {
@@ -161,7 +161,7 @@ static double stag_residual(int nc, const double* mu, const double* lambda, cons
 }
 
 static csStatus stag_run(const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                            double* lambda, csSolverStats* st) {
+                         double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   const double* G = p->G;
   double* w = ws;

@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "collision/cs_collision.h"
-#include "math/cs_math.h"
 #include "cs_test.h"
+#include "math/cs_math.h"
 
 /* ------------------------------------------------------------------------ helpers */
 
-static void geom_set(csiCollGeom* g, int type, double s0, double s1, double s2,
-                     const double pos[3], const double quat[4]) {
+static void geom_set(csiCollGeom* g, int type, double s0, double s1, double s2, const double pos[3],
+                     const double quat[4]) {
   double R[9];
   csi_quat2mat(R, quat);
   cs_test_geom(g, type, s0, s1, s2, pos, R);

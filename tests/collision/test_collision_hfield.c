@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collision/cs_collision.h"
 #include "contactsim/contactsim.h"
 #include "contactsim/cs_io.h"
-#include "collision/cs_collision.h"
-#include "math/cs_math.h"
 #include "cs_test.h"
+#include "math/cs_math.h"
 
 #define PI 3.14159265358979323846
 
@@ -28,8 +28,8 @@ static void* counting_malloc(size_t n) {
   return malloc(n);
 }
 
-static void geom_set(csiCollGeom* g, int type, double s0, double s1, double s2,
-                     const double pos[3], const double quat[4]) {
+static void geom_set(csiCollGeom* g, int type, double s0, double s1, double s2, const double pos[3],
+                     const double quat[4]) {
   double R[9];
   csi_quat2mat(R, quat);
   cs_test_geom(g, type, s0, s1, s2, pos, R);
@@ -43,8 +43,8 @@ typedef struct {
   double size[4];
 } Terrain;
 
-static void terrain_init(Terrain* t, int nrow, int ncol, const double size[4],
-                         const double pos[3], const double quat[4]) {
+static void terrain_init(Terrain* t, int nrow, int ncol, const double size[4], const double pos[3],
+                         const double quat[4]) {
   memset(t, 0, sizeof *t);
   t->nrow = nrow, t->ncol = ncol;
   memcpy(t->size, size, sizeof t->size);
@@ -307,11 +307,11 @@ static void flat_vs_plane(void) {
   CHECK_MSG(worst_d <= 1e-12, "flat heightfield vs plane: depth differs by %g", worst_d);
   CHECK_MSG(worst_n <= 1e-12, "flat heightfield vs plane: normal differs by %g", worst_n);
   CHECK_MSG(worst_p <= 1e-12, "flat heightfield vs plane: point off by %g", worst_p);
-  CHECK_MSG(corners_found == corners, "%d of %d plane box contacts found", corners_found,
-            corners);
-  printf("flat heightfield vs plane: %d spheres, %d boxes; depth %.2g, normal %.2g, point "
-         "%.2g; %d/%d plane box contacts matched\n",
-         nsph, nbox, worst_d, worst_n, worst_p, corners_found, corners);
+  CHECK_MSG(corners_found == corners, "%d of %d plane box contacts found", corners_found, corners);
+  printf(
+      "flat heightfield vs plane: %d spheres, %d boxes; depth %.2g, normal %.2g, point "
+      "%.2g; %d/%d plane box contacts matched\n",
+      nsph, nbox, worst_d, worst_n, worst_p, corners_found, corners);
 }
 
 /* -------------------------------------------------- spheres against brute force */
@@ -321,9 +321,8 @@ static void bumpy(Terrain* T, double phase) {
   for (int r = 0; r < T->nrow; r++)
     for (int c = 0; c < T->ncol; c++) {
       double x = (double)c / (T->ncol - 1), y = (double)r / (T->nrow - 1);
-      T->data[r * T->ncol + c] =
-          0.5 + 0.3 * sin(2 * PI * (2 * x + phase)) * cos(2 * PI * 1.5 * y) +
-          0.2 * (1 - fabs(2 * x - 1)) * (r % 3 == 0 ? 1 : 0.6);
+      T->data[r * T->ncol + c] = 0.5 + 0.3 * sin(2 * PI * (2 * x + phase)) * cos(2 * PI * 1.5 * y) +
+                                 0.2 * (1 - fabs(2 * x - 1)) * (r % 3 == 0 ? 1 : 0.6);
     }
 }
 
@@ -390,8 +389,8 @@ static void spheres_brute_force(void) {
   CHECK_MSG(worst_d <= 1e-9, "sphere vs brute force: depth off by %g", worst_d);
   CHECK_MSG(worst_n <= 1e-9, "sphere vs brute force: normal off by %g", worst_n);
   CHECK_MSG(worst_deeper <= 1e-9, "a contact %g deeper than the closest point", worst_deeper);
-  printf("spheres on bumpy terrain vs brute force: %d poses, depth %.2g, normal %.2g\n", n,
-         worst_d, worst_n);
+  printf("spheres on bumpy terrain vs brute force: %d poses, depth %.2g, normal %.2g\n", n, worst_d,
+         worst_n);
 
   /* tilted planar field: z = 0.3 (x + 1) / 2 over x in [-1, 1] */
   {
@@ -453,8 +452,7 @@ static void spheres_brute_force(void) {
       if (nh < 1) continue;
       double mn[3] = {-dir[0], -dir[1], -dir[2]}, peak[3] = {0, 0, 0.2}, pt[3];
       CHECK_NEAR(ch[0].dist, -dep, 1e-12);
-      CHECK_MSG(ndiff(ch[0].frame, mn) <= 1e-12, "peak normal off by %g",
-                ndiff(ch[0].frame, mn));
+      CHECK_MSG(ndiff(ch[0].frame, mn) <= 1e-12, "peak normal off by %g", ndiff(ch[0].frame, mn));
       csi_copy3(pt, ch[0].pos);
       csi_addscl3(pt, ch[0].frame, 0.5 * ch[0].dist);
       CHECK_MSG(ndiff(pt, peak) <= 1e-12, "peak contact point off by %g", ndiff(pt, peak));
@@ -485,9 +483,7 @@ static void boxes_on_bumps(void) {
     double worst_t = 0, worst_b = 0, minz = 1, worst_cyl = 0;
     int nmax = 0, ntot = 0, missed = 0, posed = 0;
     for (int trial = 0; trial < 300; trial++) {
-      int type = trial % 4 == 3   ? CS_GEOM_CAPSULE
-                 : trial % 4 == 2 ? CS_GEOM_CYLINDER
-                                  : CS_GEOM_BOX;
+      int type = trial % 4 == 3 ? CS_GEOM_CAPSULE : trial % 4 == 2 ? CS_GEOM_CYLINDER : CS_GEOM_BOX;
       /* inside the field: |centre| <= 0.5, reach <= 0.25 sqrt(3) < 0.5 */
       double h[3] = {cs_test_uniform(0.05, 0.25), cs_test_uniform(0.05, 0.25),
                      cs_test_uniform(0.03, 0.2)};
@@ -563,9 +559,10 @@ static void boxes_on_bumps(void) {
       CHECK_MSG(worst_cyl <= 1e-5, "cylinder: terrain point off the surface by %g", worst_cyl);
       CHECK_MSG(worst_b <= 1e-9, "box point off the box by %g", worst_b);
     }
-    printf("geoms on bumpy terrain, %s: %d poses, %.2f contacts each (max %d), terrain point "
-           "%.2g (cylinders %.2g), box point %.2g, min normal z %.3f\n",
-           what, posed, (double)ntot / posed, nmax, fmax(worst_t, 0), worst_cyl, worst_b, minz);
+    printf(
+        "geoms on bumpy terrain, %s: %d poses, %.2f contacts each (max %d), terrain point "
+        "%.2g (cylinders %.2g), box point %.2g, min normal z %.3f\n",
+        what, posed, (double)ntot / posed, nmax, fmax(worst_t, 0), worst_cyl, worst_b, minz);
   }
 }
 
@@ -598,7 +595,7 @@ static void edges_and_outside(void) {
     }
   /* outside the x-y extent (beyond the radius and margin), above the top, below the base */
   const double out[][3] = {{1.2, 0, 0.1}, {-1.2, 0.3, 0.1}, {0, 1.11, 0.1}, {0.5, -1.2, 0},
-                           {0, 0, 0.5},   {0.3, 0.3, -0.3}, {3, 3, 3},     {-1.2, -1.2, 0.1}};
+                           {0, 0, 0.5},   {0.3, 0.3, -0.3}, {3, 3, 3},      {-1.2, -1.2, 0.1}};
   for (int i = 0; i < 8; i++) {
     csiCollGeom s;
     geom_set(&s, CS_GEOM_SPHERE, 0.1, 0, 0, out[i], qi);
@@ -770,23 +767,26 @@ static void at_rest(void) {
     int type, field, settle;
     double h[3], pos[3];
   } cases[] = {
-      {"box on a flat field, across cell lines", CS_GEOM_BOX, 0, 0, {0.25, 0.15, 0.1},
+      {"box on a flat field, across cell lines",
+       CS_GEOM_BOX,
+       0,
+       0,
+       {0.25, 0.15, 0.1},
        {0.1, -0.2, 0.1 + 0.1}},
       {"sphere on a flat field, on a vertex", CS_GEOM_SPHERE, 0, 0, {0.1, 0, 0}, {0.2, 0.3, 0.2}},
       {"sphere on a flat field, on an edge", CS_GEOM_SPHERE, 0, 0, {0.1, 0, 0}, {0.25, 0.3, 0.2}},
       {"box on a tilted planar field", CS_GEOM_BOX, 1, 0, {0.2, 0.2, 0.1}, {0, 0.05, 0}},
-      {"box settled on bumpy terrain", CS_GEOM_BOX, 2, 1500, {0.25, 0.2, 0.08},
-       {0.05, 0.1, 0.45}},
+      {"box settled on bumpy terrain", CS_GEOM_BOX, 2, 1500, {0.25, 0.2, 0.08}, {0.05, 0.1, 0.45}},
   };
   for (int ci = 0; ci < 5; ci++) {
     for (int r = 0; r < 21; r++)
       for (int c = 0; c < 21; c++) {
         double x = c / 20.0, y = r / 20.0;
-        data[r * 21 + c] = cases[ci].field == 0   ? 0.5
-                           : cases[ci].field == 1 ? x
-                                                  : 0.5 + 0.25 * sin(2 * PI * (2 * x + 0.1)) *
-                                                              cos(2 * PI * 1.5 * y) +
-                                                          0.2 * (r % 2);
+        data[r * 21 + c] =
+            cases[ci].field == 0 ? 0.5
+            : cases[ci].field == 1
+                ? x
+                : 0.5 + 0.25 * sin(2 * PI * (2 * x + 0.1)) * cos(2 * PI * 1.5 * y) + 0.2 * (r % 2);
       }
     double q[4];
     memcpy(q, qi, sizeof q);
@@ -877,7 +877,7 @@ static void mjcf_good(void) {
   if (!m) return;
   CHECK(m->nhfield == 1 && m->hfield_nrow[0] == 3 && m->hfield_ncol[0] == 4);
   for (int i = 0; i < 12; i++) CHECK_NEAR(m->hfield_data[i], i / 11.0, 1e-15);
-  CHECK_NEAR(m->hfield_size[2], 0.5, 0) ;
+  CHECK_NEAR(m->hfield_size[2], 0.5, 0);
   CHECK_NEAR(m->hfield_size[3], 0.2, 0);
   int g = cs_name2id(m, "geom", "ground");
   CHECK(g >= 0 && m->geom_type[g] == CS_GEOM_HFIELD && m->geom_hfield[g] == 0);
@@ -910,8 +910,8 @@ static void expect_error(const char* name, const char* xml, int line, const char
   csStatus st = cs_load_model(path, NULL, &m);
   const char* e = cs_last_error();
   CHECK_MSG(st != CS_OK && m == NULL, "%s: loaded", name);
-  CHECK_MSG(names_file_line(e, path, line), "%s: error does not name %s:%d: %s", name, path,
-            line, e);
+  CHECK_MSG(names_file_line(e, path, line), "%s: error does not name %s:%d: %s", name, path, line,
+            e);
   CHECK_MSG(strstr(e, also) != NULL, "%s: error lacks '%s': %s", name, also, e);
   if (at_compile) {
     csBuilder* b = cs_builder_new();
@@ -1008,8 +1008,8 @@ int main(void) {
   mjcf_good();
   mjcf_errors();
   terrain_scene();
-  const char* names[] = {"good.xml", "bad_nrow.xml", "bad_count.xml", "bad_file.xml",
-                         "bad_size.xml", "bad_ref.xml", "bad_body.xml"};
+  const char* names[] = {"good.xml",     "bad_nrow.xml", "bad_count.xml", "bad_file.xml",
+                         "bad_size.xml", "bad_ref.xml",  "bad_body.xml"};
   for (int i = 0; i < 7; i++) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);

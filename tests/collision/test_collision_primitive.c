@@ -1,5 +1,5 @@
-/* Analytic narrowphase pairs (src/collision/cs_collision_primitive.c), 10,000 poses or more per pair
-   against an independent answer, to 1e-9:
+/* Analytic narrowphase pairs (src/collision/cs_collision_primitive.c), 10,000 poses or more per
+   pair against an independent answer, to 1e-9:
    - plane pairs: the plane equation at the closed-form surface points (sphere centre,
      capsule ends, cylinder rim with depth n.(c - p) - h |n.a| - r sqrt(1 - (n.a)^2), the 8
      box corners sorted by depth); upright and lying cylinders by construction;
@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "collision/cs_collision.h"
-#include "math/cs_math.h"
 #include "cs_test.h"
+#include "math/cs_math.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -1185,7 +1185,8 @@ static void test_box_box_face(void) {
     /* the expected polygon in face coordinates (u, w) about fa */
     double Ac[4][2], Bc[4][2], bc[2] = {ou, ov};
     double du[2] = {1, 0}, dv[2] = {0, 1};
-    double bu[2] = {csi_dot3(bj1, u), csi_dot3(bj1, w)}, bv[2] = {csi_dot3(bj2, u), csi_dot3(bj2, w)};
+    double bu[2] = {csi_dot3(bj1, u), csi_dot3(bj1, w)},
+           bv[2] = {csi_dot3(bj2, u), csi_dot3(bj2, w)};
     static const double s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
     for (int c = 0; c < 4; c++) {
       Ac[c][0] = s1[c] * ea[i1], Ac[c][1] = s2[c] * ea[i2];

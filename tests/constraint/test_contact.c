@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "contactsim/contactsim.h"
-#include "cs_test.h"
 #include "cs_scene.h"
+#include "cs_test.h"
 #include "cs_test_models.h"
 
 #ifndef M_PI

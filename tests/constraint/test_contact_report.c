@@ -5,8 +5,8 @@
 #include <float.h>
 #include <string.h>
 
-#include "contactsim/cs_contact.h"
 #include "constraint/cs_contact_cone.h"
+#include "contactsim/cs_contact.h"
 #include "cs_test.h"
 
 #define NCMAX 12
@@ -250,12 +250,14 @@ static void test_random_vs_reference(void) {
     double ee = fmax(fabs(r.eps_p - ref.eps_p), fabs(r.eps_d - ref.eps_d));
     ee = fmax(ee, fabs(r.eps_c - ref.eps_c)) / sc;
     if (ee > worst_eps) worst_eps = ee;
-    CHECK_MSG(ee <= 1e-12, "trial %d: eps %g %g %g vs %g %g %g", trial, r.eps_p, r.eps_d,
-              r.eps_c, ref.eps_p, ref.eps_d, ref.eps_c);
+    CHECK_MSG(ee <= 1e-12, "trial %d: eps %g %g %g vs %g %g %g", trial, r.eps_p, r.eps_d, r.eps_c,
+              ref.eps_p, ref.eps_d, ref.eps_c);
     CHECK(r.eps_abs == fmax(r.eps_p, fmax(r.eps_d, r.eps_c)));
   }
-  printf("Siconos error vs reference: worst relative difference %.3g (tolerance 1e-14); "
-         "eps %.3g\n", worst, worst_eps);
+  printf(
+      "Siconos error vs reference: worst relative difference %.3g (tolerance 1e-14); "
+      "eps %.3g\n",
+      worst, worst_eps);
 }
 
 /* The projections themselves: idempotent, the residual in the polar cone (Moreau), and the
@@ -288,8 +290,8 @@ static void test_projections(void) {
       double e = fmax(fmax(dpolar, orth), fabs(dist - qn));
       for (int k = 0; k < 3; k++) e = fmax(e, fabs(ppx[k] - px[k]));
       if (e > worst) worst = e;
-      CHECK_MSG(e <= 1e-14 * (1 + xn), "mu %g dual %d x (%g %g %g): %g", mu, dual, x[0], x[1],
-                x[2], e);
+      CHECK_MSG(e <= 1e-14 * (1 + xn), "mu %g dual %d x (%g %g %g): %g", mu, dual, x[0], x[1], x[2],
+                e);
     }
   }
   printf("projections: worst Moreau/idempotence/distance defect %.3g\n", worst);
@@ -347,7 +349,7 @@ static void test_frame(void) {
   /* all three tie: e = x, t1 = normalize(n x x) = (0, 1, -1) / sqrt 2 */
   expect_t1(d, 0, 1 / sqrt(2.0), -1 / sqrt(2.0), "n = (1,1,1)/sqrt3");
   /* least aligned axis strictly smallest: n mostly along x with y < z -> e = y */
-  double m[3] = {0.8, 0.36, 0.48}; /* unit: 0.64 + 0.1296 + 0.2304 */
+  double m[3] = {0.8, 0.36, 0.48};           /* unit: 0.64 + 0.1296 + 0.2304 */
   double lm = sqrt(0.48 * 0.48 + 0.8 * 0.8); /* t1 = n x y = (-n_z, 0, n_x) / |.| */
   expect_t1(m, -0.48 / lm, 0, 0.8 / lm, "n = (0.8, 0.36, 0.48)");
   check_frame(ex, "x");

@@ -146,8 +146,10 @@ int main(void) {
   if (p) {
     double e1 = energy_drift(p, 4e-4, 2.0), e2 = energy_drift(p, 2e-4, 2.0),
            e3 = energy_drift(p, 1e-4, 2.0);
-    printf("pendulum-5 energy drift over 2 s: dt 0.4ms %.3e, 0.2ms %.3e, 0.1ms %.3e (ratios %.2f %.2f)\n",
-           e1, e2, e3, e1 / e2, e2 / e3);
+    printf(
+        "pendulum-5 energy drift over 2 s: dt 0.4ms %.3e, 0.2ms %.3e, 0.1ms %.3e (ratios %.2f "
+        "%.2f)\n",
+        e1, e2, e3, e1 / e2, e2 / e3);
     CHECK_MSG(e1 / e2 > 1.6 && e1 / e2 < 2.5, "energy ratio %g", e1 / e2);
     CHECK_MSG(e2 / e3 > 1.6 && e2 / e3 < 2.5, "energy ratio %g", e2 / e3);
   }

@@ -14,7 +14,8 @@ static void rotdiff(const double* Rb, const double* Ra, double* w) {
   double D[9];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      D[3 * i + j] = Rb[3 * i] * Ra[3 * j] + Rb[3 * i + 1] * Ra[3 * j + 1] + Rb[3 * i + 2] * Ra[3 * j + 2];
+      D[3 * i + j] =
+          Rb[3 * i] * Ra[3 * j] + Rb[3 * i + 1] * Ra[3 * j + 1] + Rb[3 * i + 2] * Ra[3 * j + 2];
   w[0] = 0.5 * (D[7] - D[5]);
   w[1] = 0.5 * (D[2] - D[6]);
   w[2] = 0.5 * (D[3] - D[1]);
@@ -36,11 +37,13 @@ static void check(csModel* m, const char* name) {
     cs_site_poses(m, d);
     for (int b = 1; b < m->nbody; b++) {
       /* a point fixed on body b, given in body coordinates */
-      double loc[3] = {cs_test_uniform(-0.3, 0.3), cs_test_uniform(-0.3, 0.3), cs_test_uniform(-0.3, 0.3)};
+      double loc[3] = {cs_test_uniform(-0.3, 0.3), cs_test_uniform(-0.3, 0.3),
+                       cs_test_uniform(-0.3, 0.3)};
       const double* R = d->xmat + 9 * b;
       double p[3];
       for (int r = 0; r < 3; r++)
-        p[r] = d->xpos[3 * b + r] + R[3 * r] * loc[0] + R[3 * r + 1] * loc[1] + R[3 * r + 2] * loc[2];
+        p[r] =
+            d->xpos[3 * b + r] + R[3 * r] * loc[0] + R[3 * r + 1] * loc[1] + R[3 * r + 2] * loc[2];
       cs_jac(m, d, jp, jr, p, b);
       for (int i = 0; i < nv; i++) {
         memset(e, 0, sizeof(double) * nv);
@@ -53,8 +56,10 @@ static void check(csModel* m, const char* name) {
         const double* Rp = dp->xmat + 9 * b;
         const double* Rm = dm->xmat + 9 * b;
         for (int r = 0; r < 3; r++) {
-          pp[r] = dp->xpos[3 * b + r] + Rp[3 * r] * loc[0] + Rp[3 * r + 1] * loc[1] + Rp[3 * r + 2] * loc[2];
-          pm[r] = dm->xpos[3 * b + r] + Rm[3 * r] * loc[0] + Rm[3 * r + 1] * loc[1] + Rm[3 * r + 2] * loc[2];
+          pp[r] = dp->xpos[3 * b + r] + Rp[3 * r] * loc[0] + Rp[3 * r + 1] * loc[1] +
+                  Rp[3 * r + 2] * loc[2];
+          pm[r] = dm->xpos[3 * b + r] + Rm[3 * r] * loc[0] + Rm[3 * r + 1] * loc[1] +
+                  Rm[3 * r + 2] * loc[2];
         }
         double w[3];
         rotdiff(Rp, Rm, w);

@@ -25,12 +25,11 @@
    otherwise. Worst errors are printed per model. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <mujoco/mujoco.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <mujoco/mujoco.h>
 
 #include "contactsim/contactsim.h"
 #include "cs_mujoco_urdf.h"
@@ -52,8 +51,7 @@ static mjModel* mujoco_load_urdf(const char* urdf, const char* root, int princip
   for (int balance = 0; balance < 2; balance++) {
     char tmp[64], why[512];
     csMujocoUrdfInfo info;
-    int flags = (balance ? CS_MJURDF_BALANCE_INERTIA : 0) |
-                (principal ? CS_MJURDF_PRINCIPAL : 0);
+    int flags = (balance ? CS_MJURDF_BALANCE_INERTIA : 0) | (principal ? CS_MJURDF_PRINCIPAL : 0);
     if (!cs_mujoco_urdf_write(urdf, root, flags, tmp, sizeof tmp, &info, why, sizeof why)) {
       fprintf(stderr, "%s\n", why);
       return NULL;
@@ -66,16 +64,21 @@ static mjModel* mujoco_load_urdf(const char* urdf, const char* root, int princip
         printf("  (MuJoCo copy of %s: %d inertia tensors stated in principal axes)\n", urdf,
                info.nprincipal);
       if (info.ndropped)
-        printf("  (MuJoCo copy of %s: %d collision elements with non-STL or missing meshes "
-               "dropped)\n", urdf, info.ndropped);
+        printf(
+            "  (MuJoCo copy of %s: %d collision elements with non-STL or missing meshes "
+            "dropped)\n",
+            urdf, info.ndropped);
       if (err[0]) printf("  MuJoCo warning: %s\n", err);
       return mm;
     }
     if (!balance && strstr(err, "balanceinertia")) {
       for (char* c = err; *c; c++)
         if (*c == '\n') *c = ' ';
-      if (principal) printf("  NOTE: MuJoCo refuses %s with balanceinertia=false (%s); retrying with "
-             "balanceinertia=true\n", urdf, err);
+      if (principal)
+        printf(
+            "  NOTE: MuJoCo refuses %s with balanceinertia=false (%s); retrying with "
+            "balanceinertia=true\n",
+            urdf, err);
       continue;
     }
     fprintf(stderr, "MuJoCo cannot load %s: %s\n", urdf, err);
@@ -87,19 +90,26 @@ static mjModel* mujoco_load_urdf(const char* urdf, const char* root, int princip
 static mjModel* mujoco_load_xml(const char* path) {
   char err[1000] = "";
   mjModel* mm = mj_loadXML(path, NULL, err, sizeof err);
-  if (!mm) fprintf(stderr, "MuJoCo cannot load %s: %s\n", path, err);
-  else if (err[0]) printf("  MuJoCo warning: %s\n", err);
+  if (!mm)
+    fprintf(stderr, "MuJoCo cannot load %s: %s\n", path, err);
+  else if (err[0])
+    printf("  MuJoCo warning: %s\n", err);
   return mm;
 }
 
 /* ------------------------------------------------------------------ structure checks */
 static int to_mj_jnt_type(int t) {
   switch (t) {
-    case CS_JNT_FREE: return mjJNT_FREE;
-    case CS_JNT_BALL: return mjJNT_BALL;
-    case CS_JNT_REVOLUTE: return mjJNT_HINGE;
-    case CS_JNT_PRISMATIC: return mjJNT_SLIDE;
-    default: return -1;
+    case CS_JNT_FREE:
+      return mjJNT_FREE;
+    case CS_JNT_BALL:
+      return mjJNT_BALL;
+    case CS_JNT_REVOLUTE:
+      return mjJNT_HINGE;
+    case CS_JNT_PRISMATIC:
+      return mjJNT_SLIDE;
+    default:
+      return -1;
   }
 }
 
@@ -223,7 +233,7 @@ static void compare_mh(const csModel* m, const mjModel* mm, MhResult* r, int che
 /* ------------------------------------------------------------------ b. trajectory */
 typedef struct {
   const char* label;
-  double dq, dv;           /* max scaled differences over the run */
+  double dq, dv; /* max scaled differences over the run */
   double dq_final, dv_final;
   int first_bad_step;
   int ran;
@@ -243,12 +253,12 @@ static void run_trajectory(const csModel* m0, const mjModel* mm0, int mode, Traj
   mjModel* mm = mj_copyModel(NULL, mm0);
   m->opt.timestep = 1e-3;
   m->opt.integrator = CS_INT_EULER;
-  m->opt.disable |= CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT |
-                    CS_DISABLE_LIMIT;
+  m->opt.disable |=
+      CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT | CS_DISABLE_LIMIT;
   mm->opt.timestep = 1e-3;
   mm->opt.integrator = mjINT_EULER;
-  mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_ACTUATION |
-                          mjDSBL_FRICTIONLOSS | mjDSBL_EQUALITY;
+  mm->opt.disableflags |=
+      mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_ACTUATION | mjDSBL_FRICTIONLOSS | mjDSBL_EQUALITY;
   for (int i = 0; i < mm->nv; i++) mm->dof_damping[i] = 0, mm->dof_frictionloss[i] = 0;
   for (int j = 0; j < mm->njnt; j++) mm->jnt_stiffness[j] = 0;
   for (int k = 0; k < 3; k++)
@@ -335,8 +345,8 @@ static void run_trajectory(const csModel* m0, const mjModel* mm0, int mode, Traj
 /* ------------------------------------------------------------------ main */
 typedef struct {
   const char* label;
-  const char* file;  /* under shared/ */
-  const char* root;  /* URDF: robot folder under shared/ for package:// URIs; NULL for MJCF */
+  const char* file; /* under shared/ */
+  const char* root; /* URDF: robot folder under shared/ for package:// URIs; NULL for MJCF */
 } ModelCase;
 
 int main(void) {
@@ -347,8 +357,8 @@ int main(void) {
   printf("MuJoCo %d\n", mj_version());
   static const ModelCase cases[] = {
       {"anymal_c-mjcf (floating)", "models/anymal_c/mjcf/scene_collision_only.xml", NULL},
-      {"allegro-mjcf (palm fixed + cube)", "models/allegro_hand/mjcf/scene_right_collision_only.xml",
-       NULL},
+      {"allegro-mjcf (palm fixed + cube)",
+       "models/allegro_hand/mjcf/scene_right_collision_only.xml", NULL},
       {"anymal_c-urdf (fixed base)", "models/anymal_c/urdf/anymal.urdf", "models/anymal_c"},
       {"solo12-urdf (fixed base)", "models/solo12/robots/solo12.urdf", "models/solo12"},
   };
@@ -386,8 +396,8 @@ int main(void) {
     mjModel* mm = cases[c].root ? mujoco_load_urdf(file, root, 1) : mujoco_load_xml(file);
     CHECK_MSG(mm != NULL, "%s: MuJoCo cannot load %s", cases[c].label, file);
     if (m && mm) {
-      printf("  ours: nq %d nv %d nbody %d; MuJoCo: nq %d nv %d nbody %d\n", m->nq, m->nv,
-             m->nbody, mm->nq, mm->nv, mm->nbody);
+      printf("  ours: nq %d nv %d nbody %d; MuJoCo: nq %d nv %d nbody %d\n", m->nq, m->nv, m->nbody,
+             mm->nq, mm->nv, mm->nbody);
       if (check_layout(m, mm, cases[c].label)) {
         compare_mh(m, mm, &mh[c], 1);
         if (c == 0)
@@ -401,8 +411,8 @@ int main(void) {
     cs_model_free(m);
   }
 
-  printf("\nMuJoCo %d cross-check, %d random states per model (tolerance %g):\n",
-         mj_version(), NSTATES, TOL_MH);
+  printf("\nMuJoCo %d cross-check, %d random states per model (tolerance %g):\n", mj_version(),
+         NSTATES, TOL_MH);
   printf("  %-38s %12s %12s %14s %14s\n", "model", "M rel err", "h rel err", "moving mass",
          "MuJoCo mass");
   for (int c = 0; c < NCASE; c++)
@@ -411,13 +421,15 @@ int main(void) {
              mh[c].mass_ours, mh[c].mass_mj);
     else
       printf("  %-38s not run\n", mh[c].label);
-  printf("URDF with MuJoCo's default import (fusestatic, tensors as in the file; MuJoCo's\n"
-         "mju_eig3 is inexact), for information only:\n");
+  printf(
+      "URDF with MuJoCo's default import (fusestatic, tensors as in the file; MuJoCo's\n"
+      "mju_eig3 is inexact), for information only:\n");
   for (int c = 0; c < NCASE; c++)
-    if (raw[c].ran)
-      printf("  %-38s %12.3e %12.3e\n", raw[c].label, raw[c].err_M, raw[c].err_h);
-  printf("ANYmal C (MJCF) 1000 Euler steps of 1 ms, contact-free, max |diff| / max(1,|x|) "
-         "(tolerance %g):\n", TOL_TRAJ);
+    if (raw[c].ran) printf("  %-38s %12.3e %12.3e\n", raw[c].label, raw[c].err_M, raw[c].err_h);
+  printf(
+      "ANYmal C (MJCF) 1000 Euler steps of 1 ms, contact-free, max |diff| / max(1,|x|) "
+      "(tolerance %g):\n",
+      TOL_TRAJ);
   printf("  %-38s %12s %12s %12s %12s\n", "run", "qpos max", "qvel max", "qpos final",
          "qvel final");
   for (int k = 0; k < 3; k++)

@@ -266,15 +266,13 @@ static void test_shared(void) {
       for (int a = 0; a < n * n; a++) gmax = fmax(gmax, fabs(o->p.G[a]));
       for (int a = 0; a < n; a++) {
         dmin = fmin(dmin, o->p.G[a * n + a]);
-        for (int b = 0; b < a; b++)
-          asym = fmax(asym, fabs(o->p.G[a * n + b] - o->p.G[b * n + a]));
+        for (int b = 0; b < a; b++) asym = fmax(asym, fabs(o->p.G[a * n + b] - o->p.G[b * n + a]));
       }
       /* Capsules' W itself is not symmetric: its CSR arrays hold W(69,70) = 0.609461952
          and W(70,69) = 0.609463228, and so on (asymmetry 9.4e-3, 1.3e-3 of max |W|), in
          the file, not from reading it. Every other local file is symmetric to 1e-12. */
       double symtol = strcmp(col[0], "Capsules-i125-1213.hdf5") == 0 ? 2e-3 : 1e-12;
-      CHECK_MSG(asym <= symtol * gmax, "%s: G asymmetric by %g (max |G| %g)", col[0], asym,
-                gmax);
+      CHECK_MSG(asym <= symtol * gmax, "%s: G asymmetric by %g (max |G| %g)", col[0], asym, gmax);
       CHECK_MSG(dmin > 0, "%s: G has a diagonal entry %g <= 0", col[0], dmin);
       /* a stored solution, else the first guess, becomes lambda */
       int has_sol = (nf > 7 && atoi(col[7]) == 1) || (nf > 8 && atoi(col[8]) == 1);
@@ -299,8 +297,10 @@ static void test_shared(void) {
           }
           e = cs_test_relerr(o->velocity, v, n, 1e-300);
         }
-        printf(", stored solution: error %.3g, error_1pq %.3g, eps_abs %.3g, |u - (G r + q)| "
-               "rel %.3g", r.error, r.error_1pq, r.eps_abs, e);
+        printf(
+            ", stored solution: error %.3g, error_1pq %.3g, eps_abs %.3g, |u - (G r + q)| "
+            "rel %.3g",
+            r.error, r.error_1pq, r.eps_abs, e);
       }
       printf("\n");
       cs_problem_free(o);

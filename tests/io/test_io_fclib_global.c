@@ -265,8 +265,7 @@ static void test_condense_random(void) {
     CHECK_MSG(gap <= 1e-12, "%s M: H^T v + w differs from W r + q by %g", kinds[kind], gap);
     if (err <= 1e-8)
       CHECK_MSG(ge <= 1e-8, "%s M: local error %g but global error %g", kinds[kind], err, ge);
-    printf("random %-13s M: %s local error %.2e, global error %.2e\n", kinds[kind], sname, err,
-           ge);
+    printf("random %-13s M: %s local error %.2e, global error %.2e\n", kinds[kind], sname, err, ge);
     free(res), free(v);
     cs_problem_free(o);
     cs_global_problem_free(g);
@@ -401,8 +400,8 @@ static void test_files(const char* dir) {
         CHECK(!memcmp(b->H.val, g->H.val, 6 * sizeof(double)));
         CHECK(!memcmp(b->f, g->f, 6 * sizeof(double)) && !memcmp(b->w, g->w, 6 * sizeof(double)));
         CHECK(!memcmp(b->mu, g->mu, 2 * sizeof(double)));
-        CHECK_MSG(b->r && b->u && b->v && !memcmp(b->r, r, sizeof r) &&
-                  !memcmp(b->v, v, sizeof v), "solution not read back identical");
+        CHECK_MSG(b->r && b->u && b->v && !memcmp(b->r, r, sizeof r) && !memcmp(b->v, v, sizeof v),
+                  "solution not read back identical");
         if (b->u) {
           double u[6];
           cs_global_error(g, r, v, u);
@@ -642,9 +641,11 @@ static int test_shared(void) {
       reached++;
       CHECK_MSG(ge <= 1e-8, "%s: local error %g but global error %g", name, err, ge);
     }
-    printf("%-46s n %5d nc %4d %s: %5d it, local error %.2e, global error %.2e, u gap "
-           "%.1e%s\n", name, g->n, g->nc, sname, its, err, ge, gap,
-           err <= 1e-8 ? "" : " (local 1e-8 not reached)");
+    printf(
+        "%-46s n %5d nc %4d %s: %5d it, local error %.2e, global error %.2e, u gap "
+        "%.1e%s\n",
+        name, g->n, g->nc, sname, its, err, ge, gap,
+        err <= 1e-8 ? "" : " (local 1e-8 not reached)");
     free(r), free(u), free(v);
     cs_problem_free(o);
     cs_global_problem_free(g);

@@ -59,8 +59,7 @@ static int joint(const csModel* m, const char* name) {
   return id;
 }
 
-static void check_quat(const csModel* m, const char* name, double w, double x, double y,
-                       double z) {
+static void check_quat(const csModel* m, const char* name, double w, double x, double y, double z) {
   int b = body(m, name);
   if (b < 0) return;
   const double* q = m->body_quat + 4 * b;
@@ -416,8 +415,8 @@ static void expect_load_error(const char* file, csStatus want, const char* named
   CHECK_MSG(st == want, "%s: status %s, expected %s (%s)", file, cs_status_name(st),
             cs_status_name(want), e);
   if (!named) named = file;
-  CHECK_MSG(names_file_line(e, named, line), "%s: error does not name %s:%d: %s", file, named,
-            line, e);
+  CHECK_MSG(names_file_line(e, named, line), "%s: error does not name %s:%d: %s", file, named, line,
+            e);
   if (also) CHECK_MSG(strstr(e, also) != NULL, "%s: error lacks '%s': %s", file, also, e);
   cs_builder_free(b);
   CHECK_MSG(live_allocs == before, "%s: %ld allocations leaked", file, live_allocs - before);
@@ -432,8 +431,8 @@ static void expect_compile_error(const char* file, int line, const char* body_na
   const char* e = cs_last_error();
   CHECK_MSG(st == CS_ERR_MODEL, "%s: compile status %s (%s)", file, cs_status_name(st), e);
   CHECK(m == NULL);
-  CHECK_MSG(names_file_line(e, file, line), "%s: error does not name %s:%d: %s", file, file,
-            line, e);
+  CHECK_MSG(names_file_line(e, file, line), "%s: error does not name %s:%d: %s", file, file, line,
+            e);
   CHECK_MSG(strstr(e, body_name) != NULL, "%s: error lacks body '%s': %s", file, body_name, e);
   cs_builder_free(b);
 }

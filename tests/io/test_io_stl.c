@@ -58,7 +58,8 @@ static double mesh_volume(int nv, const double* v, int nf, const int* f) {
   for (int i = 0; i < nf; i++) {
     const double *a = v + 3 * f[3 * i], *b = v + 3 * f[3 * i + 1], *c = v + 3 * f[3 * i + 2];
     vol += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-            a[2] * (b[0] * c[1] - b[1] * c[0])) / 6.0;
+            a[2] * (b[0] * c[1] - b[1] * c[0])) /
+           6.0;
   }
   (void)nv;
   return vol;
@@ -151,8 +152,8 @@ int main(void) {
   check_fails("binary NaN vertex", "test_io_stl_nan.stl", CS_ERR_PARSE, "NaN");
   check_fails("ascii NaN vertex", cs_test_source("tests/data/stl/nan_ascii.stl"), CS_ERR_PARSE,
               "nan_ascii.stl:5");
-  check_fails("ascii missing endloop", cs_test_source("tests/data/stl/bad_ascii.stl"),
-              CS_ERR_PARSE, "bad_ascii.stl:7");
+  check_fails("ascii missing endloop", cs_test_source("tests/data/stl/bad_ascii.stl"), CS_ERR_PARSE,
+              "bad_ascii.stl:7");
   check_fails("ascii, zero triangles", cs_test_source("tests/data/stl/empty_ascii.stl"),
               CS_ERR_PARSE, "no triangles");
   CHECK(cs_load_stl(NULL, NULL, NULL, NULL, NULL) == CS_ERR_ARG);
@@ -183,8 +184,8 @@ int main(void) {
       double ext = 0;
       for (int k = 0; k < 3; k++) ext = hi[k] - lo[k] > ext ? hi[k] - lo[k] : ext;
       CHECK_MSG(ext > 0.005 && ext < 0.5, "solo foot extent %g m", ext);
-      printf("solo_foot.stl: %d vertices, %d triangles, extent %g m, volume %g m^3\n", nv, nf,
-             ext, mesh_volume(nv, v, nf, f));
+      printf("solo_foot.stl: %d vertices, %d triangles, extent %g m, volume %g m^3\n", nv, nf, ext,
+             mesh_volume(nv, v, nf, f));
       cs_free(v);
       cs_free(f);
     }

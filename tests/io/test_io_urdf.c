@@ -108,7 +108,7 @@ static void test_basic(void) {
     CHECK_NEAR(m->jnt_range[2 * sh + 1], 1.5, 0);
     double z[3] = {0, 0, 1}, y[3] = {0, 1, 0}, x[3] = {1, 0, 0}, zero[3] = {0, 0, 0};
     CHECK(max_abs_diff(m->jnt_axis + 3 * sh, z, 3) < 1e-15); /* "0 0 2" normalised */
-    CHECK(max_abs_diff(m->jnt_pos + 3 * sh, zero, 3) == 0);   /* anchor at the body origin */
+    CHECK(max_abs_diff(m->jnt_pos + 3 * sh, zero, 3) == 0);  /* anchor at the body origin */
     CHECK_NEAR(m->dof_damping[m->jnt_dofadr[sh]], 0.25, 0);
     CHECK(m->jnt_type[wh] == CS_JNT_REVOLUTE && m->jnt_limited[wh] == 0); /* continuous */
     CHECK(max_abs_diff(m->jnt_axis + 3 * wh, y, 3) < 1e-15);
@@ -246,13 +246,15 @@ static void test_meshes(void) {
     /* four STL geoms (package://, package:///, relative x2 with two scales); the .dae is
        skipped with a note */
     CHECK(m->ngeom == 4);
-    CHECK(m->nmesh == 2);          /* one per distinct file + scale */
+    CHECK(m->nmesh == 2); /* one per distinct file + scale */
     CHECK(m->nmeshvert == 16 && m->nmeshface == 24);
     int nscaled = 0;
     for (int g = 0; g < m->ngeom; g++) {
       CHECK(m->geom_type[g] == CS_GEOM_MESH && m->geom_mesh[g] >= 0);
-      if (m->geom_size[3 * g] == 2) nscaled++;
-      else CHECK(m->geom_size[3 * g] == 1 && m->geom_size[3 * g + 2] == 1);
+      if (m->geom_size[3 * g] == 2)
+        nscaled++;
+      else
+        CHECK(m->geom_size[3 * g] == 1 && m->geom_size[3 * g + 2] == 1);
     }
     CHECK(nscaled == 1);
     CHECK_MSG(strstr(m->notes, ".dae") != NULL, "notes: %s", m->notes);
@@ -286,7 +288,8 @@ static void test_meshes(void) {
   FILE* f = fopen("test_io_urdf_fileuri.urdf", "w");
   CHECK(f != NULL);
   if (f) {
-    fprintf(f, "<robot name=\"fileuri\">\n <link name=\"base\">\n  <inertial><mass value=\"1\"/>"
+    fprintf(f,
+            "<robot name=\"fileuri\">\n <link name=\"base\">\n  <inertial><mass value=\"1\"/>"
             "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\"/></inertial>\n  <collision><geometry>"
             "<mesh filename=\"file://%s\"/></geometry></collision>\n </link>\n</robot>\n",
             data("tests/data/stl/cube_ascii.stl"));
@@ -336,8 +339,7 @@ static void test_errors(void) {
               "'c'");
   expect_fail("tests/data/urdf/bad_unknownlink.urdf", 0, CS_ERR_MODEL, "bad_unknownlink.urdf:6",
               "'ghost'");
-  expect_fail("tests/data/urdf/bad_duplicate.urdf", 0, CS_ERR_MODEL, "bad_duplicate.urdf:4",
-              "'a'");
+  expect_fail("tests/data/urdf/bad_duplicate.urdf", 0, CS_ERR_MODEL, "bad_duplicate.urdf:4", "'a'");
   expect_fail("tests/data/urdf/bad_planar.urdf", 0, CS_ERR_UNSUPPORTED, "bad_planar.urdf:5",
               "planar");
   expect_fail("tests/data/urdf/bad_notrobot.urdf", 0, CS_ERR_PARSE, "bad_notrobot.urdf:2",
@@ -394,8 +396,8 @@ static int urdf_facts(const char* path, double* mass, int* nmov, int* nlink, int
 
 typedef struct {
   const char* rel;
-  int nmov;            /* movable joints expected */
-  double mass;         /* expected total mass (< 0: only checked against the file's sum) */
+  int nmov;                /* movable joints expected */
+  double mass;             /* expected total mass (< 0: only checked against the file's sum) */
   const char* bad_inertia; /* known data defect: compile must reject this body (see below) */
 } RobotCase;
 
@@ -417,8 +419,8 @@ static void check_known_bad(const RobotCase* c, const char* path, int nlink, int
     st = cs_compile(b, &m);
     CHECK_MSG(st == CS_ERR_MODEL && strstr(cs_last_error(), c->bad_inertia) &&
                   strstr(cs_last_error(), "triangle inequality"),
-              "%s: expected the known inertia defect of '%s', got '%s': %s", c->rel,
-              c->bad_inertia, cs_status_name(st), cs_last_error());
+              "%s: expected the known inertia defect of '%s', got '%s': %s", c->rel, c->bad_inertia,
+              cs_status_name(st), cs_last_error());
     if (floating == 0)
       printf("%-48s KNOWN DATA DEFECT, not compiled: %s\n", c->rel, cs_last_error());
     cs_model_free(m);
@@ -501,10 +503,11 @@ static int test_robots(void) {
       CHECK_MSG(fabs(total_mass(mx) - (fmass - welded)) <= 1e-9 * fmass,
                 "%s fixed: mass %.12g, expected %.12g", c->rel, total_mass(mx), fmass - welded);
       CHECK(mx->ngeom == mf->ngeom && mx->nmesh == mf->nmesh);
-      printf("%-48s floating: nq %2d nv %2d nbody %2d ngeom %2d nmesh %2d mass %.4f kg | "
-             "fixed: nv %2d nbody %2d mass %.4f kg\n",
-             c->rel, mf->nq, mf->nv, mf->nbody, mf->ngeom, mf->nmesh, total_mass(mf), mx->nv,
-             mx->nbody, total_mass(mx));
+      printf(
+          "%-48s floating: nq %2d nv %2d nbody %2d ngeom %2d nmesh %2d mass %.4f kg | "
+          "fixed: nv %2d nbody %2d mass %.4f kg\n",
+          c->rel, mf->nq, mf->nv, mf->nbody, mf->ngeom, mf->nmesh, total_mass(mf), mx->nv,
+          mx->nbody, total_mass(mx));
     }
     cs_model_free(mf);
     cs_model_free(mx);

@@ -57,9 +57,10 @@ int main(void) {
   if (s.m) {
     CHECK(run(&s, 100000, &r));
     double pen_mean = r.npen ? r.pen_sum / r.npen : 0;
-    printf("hang: %ld steps, %ld solves, %ld above tolerance, penetration mean %.3g m max %.3g m, "
-           "eps_abs max %.3g, %d contacts at the end\n",
-           r.steps, r.solves, r.unconverged, pen_mean, r.pen_max, r.eps_max, s.d->ncon);
+    printf(
+        "hang: %ld steps, %ld solves, %ld above tolerance, penetration mean %.3g m max %.3g m, "
+        "eps_abs max %.3g, %d contacts at the end\n",
+        r.steps, r.solves, r.unconverged, pen_mean, r.pen_max, r.eps_max, s.d->ncon);
     CHECK(r.steps == 100000 && r.nan == 0);
     CHECK_MSG(pen_mean < 1e-6, "hang penetration_mean_m %g", pen_mean);
     CHECK_MSG(r.npen > 0, "no loaded contacts in hang");
@@ -73,10 +74,11 @@ int main(void) {
     CHECK(cs_scene_load(tasks[t], dir, NAN, &s) == CS_OK);
     if (!s.m) continue;
     CHECK(run(&s, 5000, &r));
-    printf("%s: %ld steps, %ld solves, %ld above tolerance, penetration mean %.3g m max %.3g m, "
-           "base z min %.3f, resets %d\n",
-           tasks[t], r.steps, r.solves, r.unconverged, r.npen ? r.pen_sum / r.npen : 0, r.pen_max,
-           r.base_min, s.resets);
+    printf(
+        "%s: %ld steps, %ld solves, %ld above tolerance, penetration mean %.3g m max %.3g m, "
+        "base z min %.3f, resets %d\n",
+        tasks[t], r.steps, r.solves, r.unconverged, r.npen ? r.pen_sum / r.npen : 0, r.pen_max,
+        r.base_min, s.resets);
     CHECK(r.steps == 5000);
     CHECK_MSG(r.solves > 0, "%s: never touched the ground", tasks[t]);
     CHECK_MSG(r.pen_max < 0.02, "%s: penetration %g m", tasks[t], r.pen_max);

@@ -16,9 +16,10 @@ static void* counting_malloc(size_t n) {
   return malloc(n);
 }
 
-static int state_equal(const csModel* m, const csData* a, const double* q, const double* v, double t) {
-  return !memcmp(a->qpos, q, sizeof(double) * m->nq) && !memcmp(a->qvel, v, sizeof(double) * m->nv) &&
-         a->time == t;
+static int state_equal(const csModel* m, const csData* a, const double* q, const double* v,
+                       double t) {
+  return !memcmp(a->qpos, q, sizeof(double) * m->nq) &&
+         !memcmp(a->qvel, v, sizeof(double) * m->nv) && a->time == t;
 }
 
 static void bad_state(csModel* m) {

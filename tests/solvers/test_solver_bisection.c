@@ -32,9 +32,9 @@
 #include <string.h>
 
 #include "contactsim/contactsim.h"
+#include "cs_test.h"
 #include "solvers/cs_solver.h"
 #include "solvers/cs_solver_bisection.h"
-#include "cs_test.h"
 
 #define PI 3.14159265358979323846
 
@@ -150,12 +150,15 @@ static double ref_deriv(const RefP* P, double t) {
    where D = a . w > 0. */
 static void ref_arc(const RefP* P, double* tc, double* del) {
   const double* G = P->G;
-  double x = G[1], y = G[2], k = -G[0] / P->mu;  /* admissible iff (x, y) . u > k */
+  double x = G[1], y = G[2], k = -G[0] / P->mu; /* admissible iff (x, y) . u > k */
   double n = sqrt(x * x + y * y);
   *tc = atan2(y, x);
-  if (n <= k) *del = -1;
-  else if (n <= -k) *del = PI;
-  else *del = acos(k / n);
+  if (n <= k)
+    *del = -1;
+  else if (n <= -k)
+    *del = PI;
+  else
+    *del = acos(k / n);
 }
 
 /* The global minimum of E along the curve: dense samples over the admissible arc (denser
@@ -198,8 +201,10 @@ static void ref_slip(const RefP* P, double* lambda) {
     }
     for (int i = 0; i < 200 && hi - lo > 1e-16 * (1 + fabs(lo)); i++) {
       double m = 0.5 * (lo + hi), dm = ref_deriv(P, m);
-      if (dm > 0) hi = m;
-      else lo = m;
+      if (dm > 0)
+        hi = m;
+      else
+        lo = m;
     }
     double l[3];
     double ek = ref_energy(P, 0.5 * (lo + hi), l);
@@ -227,16 +232,21 @@ static int ref_coulomb_roots(const RefP* P, double roots[4][3]) {
   double tp = 0, gp = NAN;
   for (int k = 0; k <= NSAMP; k++) {
     double t, l[3], vu;
-    if (full) t = 2 * PI * k / NSAMP;
-    else if (k == NSAMP) break;
-    else t = tc + del * sin(0.5 * PI * (-1 + 2 * (k + 0.5) / NSAMP));
+    if (full)
+      t = 2 * PI * k / NSAMP;
+    else if (k == NSAMP)
+      break;
+    else
+      t = tc + del * sin(0.5 * PI * (-1 + 2 * (k + 0.5) / NSAMP));
     double g = ref_cross(P, t, l, &vu);
     if (k > 0 && g == g && gp == gp && (g > 0) != (gp > 0)) {
       double lo = tp, hi = t, glo = gp;
       for (int i = 0; i < 200 && hi - lo > 1e-16 * (1 + fabs(lo)); i++) {
         double m = 0.5 * (lo + hi), gm = ref_cross(P, m, l, &vu);
-        if ((gm > 0) == (glo > 0)) lo = m, glo = gm;
-        else hi = m;
+        if ((gm > 0) == (glo > 0))
+          lo = m, glo = gm;
+        else
+          hi = m;
       }
       ref_cross(P, 0.5 * (lo + hi), l, &vu);
       if (vu < 0 && n < 4) memcpy(roots[n++], l, sizeof l);
@@ -293,12 +303,15 @@ static void rand_problem(Problem* P, int cat) {
     }
     /* lambda^{v=0} outside the cone by the ratio |l_T| / (mu l_N), then c = -G l0 */
     double ln = pow(10, cs_test_uniform(-4, 1)), ratio;
-    if (cat == CAT_GRAZE) ratio = 1 + pow(10, cs_test_uniform(-9, -3));
-    else if (cat == CAT_HIGH) ratio = pow(10, cs_test_uniform(1, 4));
-    else ratio = 1 + pow(10, cs_test_uniform(-3, 1));
+    if (cat == CAT_GRAZE)
+      ratio = 1 + pow(10, cs_test_uniform(-9, -3));
+    else if (cat == CAT_HIGH)
+      ratio = pow(10, cs_test_uniform(1, 4));
+    else
+      ratio = 1 + pow(10, cs_test_uniform(-3, 1));
     double th = cs_test_uniform(0, 2 * PI);
     double l0[3] = {ln, ratio * mu * ln * cos(th), ratio * mu * ln * sin(th)};
-    if (cat == CAT_HIGH && cs_test_uniform(0, 1) < 0.2) l0[0] = -ln;  /* pulling l0 */
+    if (cat == CAT_HIGH && cs_test_uniform(0, 1) < 0.2) l0[0] = -ln; /* pulling l0 */
     if (cat == CAT_GRAZE && cs_test_uniform(0, 1) < 0.3) {
       /* tiny impulses: the contact barely closes */
       for (int i = 0; i < 3; i++) l0[i] *= 1e-6;
@@ -325,11 +338,11 @@ static void test_rot_table(void) {
 
 typedef struct {
   long n[NCAT], slip[NCAT];
-  double bis_err[NCAT], gold_err[NCAT], ana_err[NCAT];  /* max |lambda - ref| / tol (1e-6) */
-  double gold_rel[NCAT];  /* golden beyond the interval: largest relative error */
-  double ana_rel;         /* analytic vs reference, relative */
-  double fine_rel_wc, fine_rel_deg, fine_vn, fine_cone;   /* tol 1e-12 */
-  double fine_abs_small;                                  /* tol 1e-12, |lambda| < 1e-3 */
+  double bis_err[NCAT], gold_err[NCAT], ana_err[NCAT]; /* max |lambda - ref| / tol (1e-6) */
+  double gold_rel[NCAT]; /* golden beyond the interval: largest relative error */
+  double ana_rel;        /* analytic vs reference, relative */
+  double fine_rel_wc, fine_rel_deg, fine_vn, fine_cone; /* tol 1e-12 */
+  double fine_abs_small;                                /* tol 1e-12, |lambda| < 1e-3 */
   long bis_steps, gold_steps, nslip;
   long open_n, stick_n, open_bad, stick_bad, case_bad;
   double stick_rel;
@@ -343,8 +356,11 @@ static void run_random(long N) {
   long bad_bis = 0, bad_gold = 0, bad_ana = 0, bad_fine = 0, nonfinite = 0;
   for (long it = 0; it < N; it++) {
     int cat = (int)(it % 20);
-    cat = cat < 4 ? CAT_GENERIC : cat < 10 ? CAT_SLIP : cat < 13 ? CAT_GRAZE : cat < 17 ? CAT_HIGH
-                                                                              : CAT_NEARDEG;
+    cat = cat < 4    ? CAT_GENERIC
+          : cat < 10 ? CAT_SLIP
+          : cat < 13 ? CAT_GRAZE
+          : cat < 17 ? CAT_HIGH
+                     : CAT_NEARDEG;
     Problem P;
     rand_problem(&P, cat);
     T.n[cat]++;
@@ -356,12 +372,11 @@ static void run_random(long N) {
     int ka = csi_analytic_single(P.G, P.c, P.mu, tol, la, &sa);
     int kf = csi_bisection_single(P.G, P.c, P.mu, 1e-12, lf, &sf);
     for (int i = 0; i < 3; i++)
-      if (!isfinite(lb[i]) || !isfinite(lg[i]) || !isfinite(la[i]) || !isfinite(lf[i]))
-        nonfinite++;
+      if (!isfinite(lb[i]) || !isfinite(lg[i]) || !isfinite(la[i]) || !isfinite(lf[i])) nonfinite++;
     if (kb != kref || kg != kref || ka != kref || kf != kref) {
       if (T.case_bad++ < 5)
-        fprintf(stderr, "case mismatch: ref %d bis %d golden %d analytic %d (%s)\n", kref, kb,
-                kg, ka, cat_name[cat]);
+        fprintf(stderr, "case mismatch: ref %d bis %d golden %d analytic %d (%s)\n", kref, kb, kg,
+                ka, cat_name[cat]);
       continue;
     }
     if (kref == CSU_CASE_OPEN) {
@@ -389,22 +404,22 @@ static void run_random(long N) {
     double slack = 1e-11 * nl;
     if (eb > tol + slack) {
       if (bad_bis++ < 5)
-        fprintf(stderr, "bisection off by %g (tol %g, |l| %g, %s, mu %g, cond %g)\n", eb, tol,
-                nl, cat_name[cat], P.mu, P.cond);
+        fprintf(stderr, "bisection off by %g (tol %g, |l| %g, %s, mu %g, cond %g)\n", eb, tol, nl,
+                cat_name[cat], P.mu, P.cond);
     }
     if (eg > tol + slack) {
       double rg = eg / nl;
       if (rg > T.gold_rel[cat]) T.gold_rel[cat] = rg;
       if (rg > (P.cond <= 1e6 ? 1e-6 : 1e-5) && bad_gold++ < 5)
-        fprintf(stderr, "golden off by %g (|l| %g, %s, mu %g, cond %g)\n", eg, nl,
-                cat_name[cat], P.mu, P.cond);
+        fprintf(stderr, "golden off by %g (|l| %g, %s, mu %g, cond %g)\n", eg, nl, cat_name[cat],
+                P.mu, P.cond);
     }
     double ra = ea / fmax(nl, 1e-300);
     if (P.cond <= 1e6 && ra > T.ana_rel) T.ana_rel = ra;
     if (ea > tol + slack && ra > 1e-9) {
       if (bad_ana++ < 5)
-        fprintf(stderr, "analytic off by %g (|l| %g, %s, mu %g, cond %g)\n", ea, nl,
-                cat_name[cat], P.mu, P.cond);
+        fprintf(stderr, "analytic off by %g (|l| %g, %s, mu %g, cond %g)\n", ea, nl, cat_name[cat],
+                P.mu, P.cond);
     }
     /* tol 1e-12: equal to the reference, on the ellipse */
     double rf = dist3(lf, lref) / fmax(nl, 1e-300);
@@ -433,8 +448,10 @@ static void run_random(long N) {
   }
   printf("random single-contact problems: %ld (open %ld, stick %ld, slip %ld)\n", N, T.open_n,
          T.stick_n, T.nslip);
-  printf("  %-16s %7s %7s  max |l - ref| / 1e-6:  bisection  golden  analytic"
-         "  golden beyond 1e-6: max rel\n", "category", "n", "slip");
+  printf(
+      "  %-16s %7s %7s  max |l - ref| / 1e-6:  bisection  golden  analytic"
+      "  golden beyond 1e-6: max rel\n",
+      "category", "n", "slip");
   for (int c = 0; c < NCAT; c++)
     printf("  %-16s %7ld %7ld %28.3g %7.3g %9.3g %12.3g\n", cat_name[c], T.n[c], T.slip[c],
            T.bis_err[c], T.gold_err[c], T.ana_err[c], T.gold_rel[c]);
@@ -442,9 +459,10 @@ static void run_random(long N) {
          (double)T.bis_steps / (double)(T.nslip ? T.nslip : 1),
          (double)T.gold_steps / (double)(T.nslip ? T.nslip : 1));
   printf("  analytic vs reference (cond <= 1e6): max rel %.3g\n", T.ana_rel);
-  printf("  bisection at 1e-12: max rel error %.3g (cond <= 1e6, |l| >= 1e-3), abs %.3g "
-         "(|l| < 1e-3), rel %.3g (cond > 1e6); |v_N| rel %.3g; ||l_T| - mu l_N| rel %.3g\n",
-         T.fine_rel_wc, T.fine_abs_small, T.fine_rel_deg, T.fine_vn, T.fine_cone);
+  printf(
+      "  bisection at 1e-12: max rel error %.3g (cond <= 1e6, |l| >= 1e-3), abs %.3g "
+      "(|l| < 1e-3), rel %.3g (cond > 1e6); |v_N| rel %.3g; ||l_T| - mu l_N| rel %.3g\n",
+      T.fine_rel_wc, T.fine_abs_small, T.fine_rel_deg, T.fine_vn, T.fine_cone);
   printf("  sticking: max rel diff to -G^-1 c %.3g\n", T.stick_rel);
   CHECK(nonfinite == 0);
   CHECK_MSG(T.case_bad == 0, "%ld case mismatches", T.case_bad);
@@ -453,8 +471,7 @@ static void run_random(long N) {
      ~sqrt(eps E / E'') (E the energy at the minimum): when lambda^{v=0} is far from the
      ellipse (high slip, near-degenerate G) and |lambda| is large, that exceeds 1e-6 N s. It
      must still agree to 1e-6 relative (1e-5 when cond G > 1e6). */
-  CHECK_MSG(bad_gold == 0, "%ld golden-section answers off by > 1e-6 N s and 1e-6 rel",
-            bad_gold);
+  CHECK_MSG(bad_gold == 0, "%ld golden-section answers off by > 1e-6 N s and 1e-6 rel", bad_gold);
   CHECK_MSG(bad_ana == 0, "%ld analytic answers off", bad_ana);
   CHECK_MSG(bad_fine == 0, "%ld bisection answers at 1e-12 off by > 1e-9 rel", bad_fine);
   CHECK(T.fine_rel_wc <= 1e-9);
@@ -489,8 +506,10 @@ static void run_random_coulomb(long N) {
   double emax = 0, fmax_rel = 0, ncp_worst = 0;
   for (long it = 0; it < N; it++) {
     Problem P;
-    int cat = it % 4 == 0 ? CAT_GENERIC : it % 4 == 1 ? CAT_SLIP : it % 4 == 2 ? CAT_GRAZE
-                                                                               : CAT_HIGH;
+    int cat = it % 4 == 0   ? CAT_GENERIC
+              : it % 4 == 1 ? CAT_SLIP
+              : it % 4 == 2 ? CAT_GRAZE
+                            : CAT_HIGH;
     rand_problem(&P, cat);
     double lref[3], lb[3], lf[3], roots[4][3];
     int kr = ref_single(P.G, P.c, P.mu, lref);
@@ -524,10 +543,11 @@ static void run_random_coulomb(long N) {
     if (ef < INFINITY && nl >= 1e-3 && rf > fmax_rel) fmax_rel = rf;
     if (rf > 1e-9 && ef > 1e-12 && q12 > 1) bad_fine++;
   }
-  printf("Coulomb (de Saxce per-contact) problems: %ld, slipping %ld (%ld with several "
-         "reference roots, %ld answers away from them): max |l - ref| / 1e-6 %.3g, at 1e-12 "
-         "max rel %.3g; NCP eps_abs / allowance at 1e-12 %.3g\n", N, nslip, multi, unmatched,
-         emax, fmax_rel, ncp_worst);
+  printf(
+      "Coulomb (de Saxce per-contact) problems: %ld, slipping %ld (%ld with several "
+      "reference roots, %ld answers away from them): max |l - ref| / 1e-6 %.3g, at 1e-12 "
+      "max rel %.3g; NCP eps_abs / allowance at 1e-12 %.3g\n",
+      N, nslip, multi, unmatched, emax, fmax_rel, ncp_worst);
   CHECK(nonfinite == 0);
   CHECK_MSG(bad_case == 0, "%ld case mismatches", bad_case);
   CHECK_MSG(bad == 0, "%ld Coulomb answers neither at a root nor an NCP solution", bad);
@@ -548,7 +568,7 @@ static void test_degenerate(long N) {
     double u[3] = {0.6, 0.8, 0}, sig = 2.5, G[9];
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) G[3 * i + j] = sig * u[i] * u[j];
-    double c[3] = {-0.3, -0.4, 0.0}, l[3];  /* c = -0.5 u: the tip comes down along u */
+    double c[3] = {-0.3, -0.4, 0.0}, l[3]; /* c = -0.5 u: the tip comes down along u */
     int k = csi_bisection_single(G, c, 0.8, 1e-6, l, NULL);
     double v[3];
     mat3_vec(G, l, v);
@@ -559,7 +579,7 @@ static void test_degenerate(long N) {
     CHECK(isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]));
     CHECK(in_cone(l, 0.8));
     CHECK_NEAR(v[0], 0, 1e-12);
-    CHECK_NEAR(v[1], 0, 1e-12);  /* the whole motion is stopped */
+    CHECK_NEAR(v[1], 0, 1e-12); /* the whole motion is stopped */
     /* on the generator (1, 0.8, 0) a: u . l = a (0.6 + 0.64) = 0.2 */
     CHECK_NEAR(l[0], 0.2 / 1.24, 1e-12);
     CHECK_NEAR(l[1], 0.8 * 0.2 / 1.24, 1e-12);
@@ -579,7 +599,7 @@ static void test_degenerate(long N) {
     CHECK(in_cone(l, 0.5));
     CHECK_NEAR(v[1], 0, 1e-12);
     CHECK_NEAR(v[2], 0, 1e-12);
-    CHECK_NEAR(sqrt(l[1] * l[1] + l[2] * l[2]), 0.5 * l[0], 1e-12);  /* least normal impulse */
+    CHECK_NEAR(sqrt(l[1] * l[1] + l[2] * l[2]), 0.5 * l[0], 1e-12); /* least normal impulse */
   }
   /* Zero G: nothing moves the contact. */
   {
@@ -633,8 +653,10 @@ static void test_degenerate(long N) {
         fprintf(stderr, "rank %d: energy %.12g vs reference %.12g (mu %g)\n", rank, e, er, mu);
     }
   }
-  printf("rank-deficient G: %ld closing problems; energy above the regularised reference by "
-         "at most %.3g (relative)\n", n, worst_e);
+  printf(
+      "rank-deficient G: %ld closing problems; energy above the regularised reference by "
+      "at most %.3g (relative)\n",
+      n, worst_e);
   CHECK(nonfinite == 0);
   CHECK(bad_cone == 0);
   CHECK(bad_vn == 0);
@@ -688,10 +710,11 @@ static void make_box(Box* B, const double v0[3], const double w0[3], double mu) 
 }
 
 static void print_report(const char* what, const csSolverStats* st) {
-  printf("%-34s it %4d conv %d res %.3g | eps_p %.3g eps_d %.3g eps_c %.3g eps_abs %.3g "
-         "error %.3g signorini %.3g\n", what, st->iterations, st->converged, st->residual,
-         st->ncp.eps_p, st->ncp.eps_d, st->ncp.eps_c, st->ncp.eps_abs, st->ncp.error,
-         st->ncp.signorini);
+  printf(
+      "%-34s it %4d conv %d res %.3g | eps_p %.3g eps_d %.3g eps_c %.3g eps_abs %.3g "
+      "error %.3g signorini %.3g\n",
+      what, st->iterations, st->converged, st->residual, st->ncp.eps_p, st->ncp.eps_d,
+      st->ncp.eps_c, st->ncp.eps_abs, st->ncp.error, st->ncp.signorini);
 }
 
 static void solve_box(const csSolver* s, Box* B, double tol, double* lambda, csSolverStats* st,
@@ -723,7 +746,7 @@ static void test_multi(void) {
   CHECK(st.converged && st.residual <= 1e-8);
   double sumn = 0;
   for (int i = 0; i < NC; i++) sumn += l[3 * i];
-  CHECK_NEAR(sumn, 2.0 * 9.81e-3, 1e-9);  /* the normal impulses carry m g dt */
+  CHECK_NEAR(sumn, 2.0 * 9.81e-3, 1e-9); /* the normal impulses carry m g dt */
   for (int a = 0; a < 12; a++) {
     double s = B.g[a];
     for (int b = 0; b < 12; b++) s += B.G[12 * a + b] * l[b];
@@ -758,7 +781,7 @@ static void test_multi(void) {
   }
   for (int i = 0; i < NC; i++) {
     double vt = sqrt(v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
-    ref_c = fmax(ref_c, B.mu[i] * l[3 * i] * vt);  /* the scale mu lambda_N |v_T| */
+    ref_c = fmax(ref_c, B.mu[i] * l[3 * i] * vt); /* the scale mu lambda_N |v_T| */
   }
   printf("  plain model: eps_c %.3g = %.3g of mu lambda_N |v_T| (%.3g)\n", plain_eps_c,
          plain_eps_c / ref_c, ref_c);
@@ -818,31 +841,30 @@ static void solve_bisection(const csContactProblem* p, const csSolverOptions* o,
    session-2 solver ran to any cap here. */
 static void test_stall_guard(void) {
   static const double G[81] = {
-      1.0390272357486083, 1.0136156337105446, -0.44619273186949793, -0.0025935494454883182,
-      -0.0013992767803577607, -0.0062175817589918301, 0.037910600628358944, 0.98682655656933715,
-      0.99110075404222031, 1.0136156337105446, 4.5541445400674272, -2.4727781060936422,
-      0.0015338046686605312, 0.0027851869562247585, 0.0012147562014148407, -0.13866675374567528,
-      4.73603506724809, 0.91237145090442362, -0.44619273186949793, -2.4727781060936422,
-      1.7244170250587183, 0.0035664715274257514, 0.0051848637626465931, 0.0022317042094835171,
-      0.40438593978271004, -2.7526699334135802, -0.39922849103966518, -0.0025935494454883182,
-      0.0015338046686605312, 0.0035664715274257514, 2.8770173126798908, -1.6994342335230734,
-      2.5700324219808208, -1.2119916367286125, 2.6978104957189206, -3.1307079460847209,
-      -0.0013992767803577607, 0.0027851869562247585, 0.0051848637626465931, -1.6994342335230734,
-      2.407103617659732, -2.0847634736444038, 0.53285630749191404, -3.0304005477043714,
-      1.8769600882764175, -0.0062175817589918301, 0.0012147562014148407, 0.0022317042094835171,
-      2.5700324219808208, -2.0847634736444038, 3.0137280831338766, -1.4197942043588949,
-      3.223155039611584, -2.8302698759204925, 0.037910600628358944, -0.13866675374567528,
-      0.40438593978271004, -1.2119916367286125, 0.53285630749191404, -1.4197942043588949,
-      1.1784293458056303, -1.4415068799715329, 1.3671927318032639, 0.98682655656933715,
-      4.73603506724809, -2.7526699334135802, 2.6978104957189206, -3.0304005477043714,
-      3.223155039611584, -1.4415068799715329, 9.1238419096991237, -2.0873231758445385,
-      0.99110075404222031, 0.91237145090442362, -0.39922849103966518, -3.1307079460847209,
-      1.8769600882764175, -2.8302698759204925, 1.3671927318032639, -2.0873231758445385,
+      1.0390272357486083,     1.0136156337105446,     -0.44619273186949793,  -0.0025935494454883182,
+      -0.0013992767803577607, -0.0062175817589918301, 0.037910600628358944,  0.98682655656933715,
+      0.99110075404222031,    1.0136156337105446,     4.5541445400674272,    -2.4727781060936422,
+      0.0015338046686605312,  0.0027851869562247585,  0.0012147562014148407, -0.13866675374567528,
+      4.73603506724809,       0.91237145090442362,    -0.44619273186949793,  -2.4727781060936422,
+      1.7244170250587183,     0.0035664715274257514,  0.0051848637626465931, 0.0022317042094835171,
+      0.40438593978271004,    -2.7526699334135802,    -0.39922849103966518,  -0.0025935494454883182,
+      0.0015338046686605312,  0.0035664715274257514,  2.8770173126798908,    -1.6994342335230734,
+      2.5700324219808208,     -1.2119916367286125,    2.6978104957189206,    -3.1307079460847209,
+      -0.0013992767803577607, 0.0027851869562247585,  0.0051848637626465931, -1.6994342335230734,
+      2.407103617659732,      -2.0847634736444038,    0.53285630749191404,   -3.0304005477043714,
+      1.8769600882764175,     -0.0062175817589918301, 0.0012147562014148407, 0.0022317042094835171,
+      2.5700324219808208,     -2.0847634736444038,    3.0137280831338766,    -1.4197942043588949,
+      3.223155039611584,      -2.8302698759204925,    0.037910600628358944,  -0.13866675374567528,
+      0.40438593978271004,    -1.2119916367286125,    0.53285630749191404,   -1.4197942043588949,
+      1.1784293458056303,     -1.4415068799715329,    1.3671927318032639,    0.98682655656933715,
+      4.73603506724809,       -2.7526699334135802,    2.6978104957189206,    -3.0304005477043714,
+      3.223155039611584,      -1.4415068799715329,    9.1238419096991237,    -2.0873231758445385,
+      0.99110075404222031,    0.91237145090442362,    -0.39922849103966518,  -3.1307079460847209,
+      1.8769600882764175,     -2.8302698759204925,    1.3671927318032639,    -2.0873231758445385,
       4.3490712642809202};
-  static const double g[9] = {
-      -0.20836346862514293, -0.45744527041637006, 0.23958276330704262, -0.75940669584896536,
-      1.5568641744679095, -1.2713381787642111, 0.27755382100001702, -2.3341469483805848,
-      0.69730166654218273};
+  static const double g[9] = {-0.20836346862514293, -0.45744527041637006, 0.23958276330704262,
+                              -0.75940669584896536, 1.5568641744679095,   -1.2713381787642111,
+                              0.27755382100001702,  -2.3341469483805848,  0.69730166654218273};
   static const double mu[3] = {0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
   csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
   double l[9] = {0};
@@ -878,38 +900,36 @@ static void test_stall_guard(void) {
    slip angles ends it within a correction, from there and from zero. */
 static void test_friction_limit_crawl(void) {
   static const double G[81] = {
-      3.8140053091532646, 1.6123903724471467, 0.81615443002164467, -2.6291613351326912,
-      -0.4522160978085899, 0.92381010274090758, 2.0112567504776107, 0.2914417695445301,
-      0.52817696062215336, 1.6123903724471467, 3.066246474392603, -0.72012668880981112,
-      -1.8417450115614526, -1.1619539334527527, 0.63221659013631948, 0.71870326076535029,
-      2.3608842562983874, 0.12101923230195973, 0.81615443002164467, -0.72012668880981112,
-      2.4716961167035034, -0.82006260897277139, -0.19280251215475508, 1.4648171122981219,
-      0.53143757924484059, -0.90966888604216356, 1.3201591015941312, -2.6291613351326912,
-      -1.8417450115614526, -0.82006260897277139, 5.734517481301773, 1.1438820805085903,
-      -1.1301379074030078, -0.67571563450055616, -0.89500413371973153,
-      -0.72318030978293657, -0.4522160978085899, -1.1619539334527527,
-      -0.19280251215475508, 1.1438820805085903, 2.5858287653231078, 1.2866787072075401,
-      -0.60681379983932238, -0.95350209188713431, -1.3087732416861821,
-      0.92381010274090758, 0.63221659013631948, 1.4648171122981219, -1.1301379074030078,
-      1.2866787072075401, 3.1275857621252183, 0.04220654027226111, 0.31814996676648921,
-      0.071958589994534389, 2.0112567504776107, 0.71870326076535029, 0.53143757924484059,
-      -0.67571563450055616, -0.60681379983932238, 0.04220654027226111, 2.0569636341940485,
-      0.030825227424791435, 0.5419552532982379, 0.2914417695445301, 2.3608842562983874,
-      -0.90966888604216356, -0.89500413371973153, -0.95350209188713431,
-      0.31814996676648921, 0.030825227424791435, 2.1224891924149412,
-      -0.038081722286848821, 0.52817696062215336, 0.12101923230195973, 1.3201591015941312,
-      -0.72318030978293657, -1.3087732416861821, 0.071958589994534389, 0.5419552532982379,
-      -0.038081722286848821, 1.2804751315591352};
+      3.8140053091532646,  1.6123903724471467,   0.81615443002164467,  -2.6291613351326912,
+      -0.4522160978085899, 0.92381010274090758,  2.0112567504776107,   0.2914417695445301,
+      0.52817696062215336, 1.6123903724471467,   3.066246474392603,    -0.72012668880981112,
+      -1.8417450115614526, -1.1619539334527527,  0.63221659013631948,  0.71870326076535029,
+      2.3608842562983874,  0.12101923230195973,  0.81615443002164467,  -0.72012668880981112,
+      2.4716961167035034,  -0.82006260897277139, -0.19280251215475508, 1.4648171122981219,
+      0.53143757924484059, -0.90966888604216356, 1.3201591015941312,   -2.6291613351326912,
+      -1.8417450115614526, -0.82006260897277139, 5.734517481301773,    1.1438820805085903,
+      -1.1301379074030078, -0.67571563450055616, -0.89500413371973153, -0.72318030978293657,
+      -0.4522160978085899, -1.1619539334527527,  -0.19280251215475508, 1.1438820805085903,
+      2.5858287653231078,  1.2866787072075401,   -0.60681379983932238, -0.95350209188713431,
+      -1.3087732416861821, 0.92381010274090758,  0.63221659013631948,  1.4648171122981219,
+      -1.1301379074030078, 1.2866787072075401,   3.1275857621252183,   0.04220654027226111,
+      0.31814996676648921, 0.071958589994534389, 2.0112567504776107,   0.71870326076535029,
+      0.53143757924484059, -0.67571563450055616, -0.60681379983932238, 0.04220654027226111,
+      2.0569636341940485,  0.030825227424791435, 0.5419552532982379,   0.2914417695445301,
+      2.3608842562983874,  -0.90966888604216356, -0.89500413371973153, -0.95350209188713431,
+      0.31814996676648921, 0.030825227424791435, 2.1224891924149412,   -0.038081722286848821,
+      0.52817696062215336, 0.12101923230195973,  1.3201591015941312,   -0.72318030978293657,
+      -1.3087732416861821, 0.071958589994534389, 0.5419552532982379,   -0.038081722286848821,
+      1.2804751315591352};
   static const double g[9] = {
       -0.0087586840442480107, -0.0042809103431795063, 0.00040844305042520967,
       -0.0096586869326348041, -0.0012549457541648828, -0.0011634453508614863,
       -0.0089166650079918353, -0.0012557996989711372, 0.00035569460572617596};
-  static const double mu[3] = {
-      0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
+  static const double mu[3] = {0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
   static const double l0[9] = {
-      0.004446670572806186, -0.0020507202174167849, -0.0024062171965935028,
-      0.0041209801848276651, -0.001926874157102624, 0.0026750591937085258,
-      0.0020461998993531725, 0.0016359525801851928, -5.7418205013765457e-05};
+      0.004446670572806186,  -0.0020507202174167849, -0.0024062171965935028,
+      0.0041209801848276651, -0.001926874157102624,  0.0026750591937085258,
+      0.0020461998993531725, 0.0016359525801851928,  -5.7418205013765457e-05};
   csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
   for (int warm = 1; warm >= 0; warm--) {
     double l[9];
@@ -947,8 +967,7 @@ static void test_asym(void) {
   printf("non-symmetric G: %d iterations, converged %d, eps_abs %.3g (report of lambda %.3g)\n",
          st.iterations, st.converged, st.ncp.eps_abs, r.eps_abs);
   CHECK_MSG(fabs(st.ncp.eps_abs - r.eps_abs) <= 1e-12 && fabs(st.ncp.error - r.error) <= 1e-12,
-            "the report is not that of G lambda + g: eps_abs %g vs %g", st.ncp.eps_abs,
-            r.eps_abs);
+            "the report is not that of G lambda + g: eps_abs %g vs %g", st.ncp.eps_abs, r.eps_abs);
   CHECK(st.converged);
 }
 
@@ -962,31 +981,30 @@ static void test_asym(void) {
    last resort, which no other recorded problem reaches. */
 static void test_near_duplicate(void) {
   static const double G[81] = {
-      4.2061743674587, -1.8567502917331822, -1.5969882890811282, -1.7128121029837948,
-      -1.2676618992922575, 0.10449231670594672, 4.308480845972875, -1.749586831525907,
-      -1.407382758742142, -1.8567502917331822, 5.178315235748871, -0.6703699866262955,
-      2.2549761984711116, 1.6815046838185366, 1.7210103309473321, -1.9484297990022703,
-      5.124665467769822, -0.7496231263970422, -1.5969882890811282, -0.6703699866262955,
-      2.6155248341041397, 0.2438425051875378, 1.029971968584068, 0.08649489488847262,
-      -1.689813302227258, -0.71064446257069, 2.5405215441120137, -1.7128121029837948,
-      2.2549761984711116, 0.2438425051875378, 3.6501114297140687, 1.5760862332511605,
-      0.801654514538182, -1.7722326910759691, 2.2077687843541587, 0.16811637659512293,
-      -1.2676618992922575, 1.6815046838185366, 1.029971968584068, 1.5760862332511605,
-      3.0027551279736633, -0.6497342697631968, -1.3493189488938462, 1.6506841154231369,
-      0.9729849515327194, 0.10449231670594672, 1.7210103309473321, 0.08649489488847262,
-      0.801654514538182, -0.6497342697631968, 2.4335786132672035, 0.05828364207083949,
-      1.7162757635013495, 0.09237441643972377, 4.308480845972875, -1.9484297990022703,
-      -1.689813302227258, -1.7722326910759691, -1.3493189488938462, 0.05828364207083949,
-      4.416777833040632, -1.8385310889430424, -1.4955730453478284, -1.749586831525907,
-      5.124665467769822, -0.71064446257069, 2.2077687843541587, 1.6506841154231369,
-      1.7162757635013495, -1.8385310889430424, 5.073774446954637, -0.7850720411075508,
-      -1.407382758742142, -0.7496231263970422, 2.5405215441120137, 0.16811637659512293,
-      0.9729849515327194, 0.09237441643972377, -1.4955730453478284, -0.7850720411075508,
+      4.2061743674587,     -1.8567502917331822, -1.5969882890811282, -1.7128121029837948,
+      -1.2676618992922575, 0.10449231670594672, 4.308480845972875,   -1.749586831525907,
+      -1.407382758742142,  -1.8567502917331822, 5.178315235748871,   -0.6703699866262955,
+      2.2549761984711116,  1.6815046838185366,  1.7210103309473321,  -1.9484297990022703,
+      5.124665467769822,   -0.7496231263970422, -1.5969882890811282, -0.6703699866262955,
+      2.6155248341041397,  0.2438425051875378,  1.029971968584068,   0.08649489488847262,
+      -1.689813302227258,  -0.71064446257069,   2.5405215441120137,  -1.7128121029837948,
+      2.2549761984711116,  0.2438425051875378,  3.6501114297140687,  1.5760862332511605,
+      0.801654514538182,   -1.7722326910759691, 2.2077687843541587,  0.16811637659512293,
+      -1.2676618992922575, 1.6815046838185366,  1.029971968584068,   1.5760862332511605,
+      3.0027551279736633,  -0.6497342697631968, -1.3493189488938462, 1.6506841154231369,
+      0.9729849515327194,  0.10449231670594672, 1.7210103309473321,  0.08649489488847262,
+      0.801654514538182,   -0.6497342697631968, 2.4335786132672035,  0.05828364207083949,
+      1.7162757635013495,  0.09237441643972377, 4.308480845972875,   -1.9484297990022703,
+      -1.689813302227258,  -1.7722326910759691, -1.3493189488938462, 0.05828364207083949,
+      4.416777833040632,   -1.8385310889430424, -1.4955730453478284, -1.749586831525907,
+      5.124665467769822,   -0.71064446257069,   2.2077687843541587,  1.6506841154231369,
+      1.7162757635013495,  -1.8385310889430424, 5.073774446954637,   -0.7850720411075508,
+      -1.407382758742142,  -0.7496231263970422, 2.5405215441120137,  0.16811637659512293,
+      0.9729849515327194,  0.09237441643972377, -1.4955730453478284, -0.7850720411075508,
       2.474071462074003};
-  static const double g[9] = {
-      -0.0066541267081482725, 0.004075397030267575, 0.0009256116365062295,
-      -0.006195884229775306, -0.004666494453691938, 0.001634110264552291,
-      -0.006637567140168961, 0.005946171140234768, 0.000554652988612292};
+  static const double g[9] = {-0.0066541267081482725, 0.004075397030267575,  0.0009256116365062295,
+                              -0.006195884229775306,  -0.004666494453691938, 0.001634110264552291,
+                              -0.006637567140168961,  0.005946171140234768,  0.000554652988612292};
   static const double mu[3] = {0.8, 0.8, 0.8};
   static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   int failed = 0, last_resort = 0, worst = 0;
@@ -1009,9 +1027,10 @@ static void test_near_duplicate(void) {
     last_resort += st.fallback == 2;
     if (st.iterations > worst) worst = st.iterations;
   }
-  printf("near-duplicate contacts, 6 orders, cap 150: %d failed, %d by the last resort, at most "
-         "%d iterations\n",
-         failed, last_resort, worst);
+  printf(
+      "near-duplicate contacts, 6 orders, cap 150: %d failed, %d by the last resort, at most "
+      "%d iterations\n",
+      failed, last_resort, worst);
   CHECK_MSG(failed == 0, "%d of 6 orders failed", failed);
   CHECK_MSG(last_resort >= 1, "the last resort was not reached (%d)", last_resort);
 }

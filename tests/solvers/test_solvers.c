@@ -29,9 +29,9 @@
 #include <time.h>
 
 #include "contactsim/contactsim.h"
-#include "solvers/cs_lemke.h"
 #include "cs_scene.h"
 #include "cs_test.h"
+#include "solvers/cs_lemke.h"
 
 #define NCMAX 8
 #define NBMAX 2

@@ -10,37 +10,37 @@ extern int cs_test_checks;
 
 #define CS_SKIP_CODE 77
 
-#define CHECK(cond)                                                                        \
-  do {                                                                                     \
-    cs_test_checks++;                                                                      \
-    if (!(cond)) {                                                                         \
-      cs_test_failures++;                                                                  \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);            \
-    }                                                                                      \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    cs_test_checks++;                                                          \
+    if (!(cond)) {                                                             \
+      cs_test_failures++;                                                      \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
   } while (0)
 
-#define CHECK_MSG(cond, ...)                                                               \
-  do {                                                                                     \
-    cs_test_checks++;                                                                      \
-    if (!(cond)) {                                                                         \
-      cs_test_failures++;                                                                  \
-      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);            \
-      fprintf(stderr, __VA_ARGS__);                                                        \
-      fprintf(stderr, "\n");                                                               \
-    }                                                                                      \
+#define CHECK_MSG(cond, ...)                                                   \
+  do {                                                                         \
+    cs_test_checks++;                                                          \
+    if (!(cond)) {                                                             \
+      cs_test_failures++;                                                      \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fprintf(stderr, "\n");                                                   \
+    }                                                                          \
   } while (0)
 
 /* |a - b| <= tol * max(1, scale) style checks are spelled out by the caller; this one is
    absolute. */
-#define CHECK_NEAR(a, b, tol)                                                              \
-  do {                                                                                     \
-    double cs_a_ = (a), cs_b_ = (b);                                                       \
-    cs_test_checks++;                                                                      \
-    if (!(fabs(cs_a_ - cs_b_) <= (tol))) {                                                 \
-      cs_test_failures++;                                                                  \
-      fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g, tol %g\n",        \
-              __FILE__, __LINE__, #a, cs_a_, #b, cs_b_, (double)(tol));                    \
-    }                                                                                      \
+#define CHECK_NEAR(a, b, tol)                                                                 \
+  do {                                                                                        \
+    double cs_a_ = (a), cs_b_ = (b);                                                          \
+    cs_test_checks++;                                                                         \
+    if (!(fabs(cs_a_ - cs_b_) <= (tol))) {                                                    \
+      cs_test_failures++;                                                                     \
+      fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g, tol %g\n", __FILE__, \
+              __LINE__, #a, cs_a_, #b, cs_b_, (double)(tol));                                 \
+    }                                                                                         \
   } while (0)
 
 /* Prints "N passed, M failed" and returns the process exit code. */

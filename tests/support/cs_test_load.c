@@ -16,4 +16,3 @@ csModel* cs_test_load_shared(const char* rel, int floating) {
   }
   return m;
 }
-

@@ -133,9 +133,15 @@ void cs_test_random_state(const csModel* m, csData* d, double vel_scale) {
         for (int k = 0; k < 3; k++) q[k] = cs_test_uniform(-1, 1);
         rand_quat(q + 3);
         break;
-      case CS_JNT_BALL: rand_quat(q); break;
-      case CS_JNT_PRISMATIC: q[0] = cs_test_uniform(-0.3, 0.3); break;
-      default: q[0] = cs_test_uniform(-3.14159, 3.14159); break;
+      case CS_JNT_BALL:
+        rand_quat(q);
+        break;
+      case CS_JNT_PRISMATIC:
+        q[0] = cs_test_uniform(-0.3, 0.3);
+        break;
+      default:
+        q[0] = cs_test_uniform(-3.14159, 3.14159);
+        break;
     }
   }
   for (int i = 0; i < m->nv; i++) d->qvel[i] = vel_scale * cs_test_gauss();

@@ -1,10 +1,9 @@
-#include "cs_test.h"
-
 #include <string.h>
 #include <unistd.h>
 
-#include "contactsim/contactsim.h"
 #include "collision/cs_collision.h"
+#include "contactsim/contactsim.h"
+#include "cs_test.h"
 #include "math/cs_math.h"
 
 int cs_test_failures = 0;
