@@ -5,7 +5,7 @@
             Y = L^-T J^T, G = Y^T D^-1 Y. Row j of J lives on the dofs of the two bodies'
             chains to the root, and so does Y_j (L^T couples a dof only to its ancestors), so
             the half solve touches a chain, not the tree. Two ways:
-            - paths (cs_build_paths), when every contact's chain is one path to the root (a
+            - paths (build_paths), when every contact's chain is one path to the root (a
               floating-base robot or free bodies on the ground): the tail the paths share
               (the floating base) is solved for all contacts at once and G's part over it is
               one dense Gram matrix in vector lanes; the rest of each path adds only where
@@ -392,9 +392,8 @@ static inline void path_col(const csModel* m, const double* cdof, const double* 
    the operations of a per-chain right-looking solve, in the same order. G = Xr^T D_R^-1 Xr
    (gram) + the own parts' products for the pairs whose own parts meet (a contact with
    itself, or two contacts on one branch). w, lof: scratch of nv. */
-CSI_HOT static void cs_build_paths(const csModel* m, csData* d, const double* vfree,
-                                   const int* chadr, const int* nchain, int nR, int* ownadr,
-                                   double* w, int* lof) {
+CSI_HOT static void build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
+                                const int* nchain, int nR, int* ownadr, double* w, int* lof) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
   const double* LD = d->qLD;
   const double* dinv = d->qLDiagInv;
@@ -591,7 +590,7 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
     paths = need <= (size_t)3 * (size_t)m->ncon_max * (size_t)nv;
   }
   if (paths) {
-    cs_build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za, zi);
+    build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za, zi);
   } else {
     int* chain = CSI_STACK_ALLOC(d, int, (size_t)nc* nv); /* (nc x nv) dof lists */
     int* single = CSI_STACK_ALLOC(d, int, nc);            /* the chain is one path to the root */

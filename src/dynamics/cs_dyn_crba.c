@@ -126,7 +126,7 @@ CSI_HOT static inline void cs_crba_row2(const csModel* m, csData* d, int ia, int
 }
 
 /* cs_crba; with bias also the rest of cs_rnea's bias forces (csi_crba_bias) */
-CSI_HOT static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
+CSI_HOT static inline void crba_impl(const csModel* m, csData* d, int bias) {
   int nb = m->nbody;
   double* restrict crb = d->crb;
   double* restrict frc = d->cfrc;
@@ -165,9 +165,9 @@ CSI_HOT static inline void cs_crba_impl(const csModel* m, csData* d, int bias) {
   }
 }
 
-void cs_crba(const csModel* m, csData* d) { cs_crba_impl(m, d, 0); }
+void cs_crba(const csModel* m, csData* d) { crba_impl(m, d, 0); }
 
-void csi_crba_bias(const csModel* m, csData* d) { cs_crba_impl(m, d, 1); }
+void csi_crba_bias(const csModel* m, csData* d) { crba_impl(m, d, 1); }
 
 /* r[0..1] -= a X */
 static inline void sub2(double* r, double a, cs_v2 X) {

@@ -200,7 +200,7 @@ static CSI_INLINE void kin_revolute2(const csModel* m, csData* d, int ka, int kb
 }
 
 /* cs_kinematics; with vel also com_vel_impl with acc, body by body (csi_kinematics_vel) */
-CSI_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int vel) {
+CSI_HOT static inline void kinematics_impl(const csModel* m, csData* d, int vel) {
   /* not restrict: the general paths write these arrays through d */
   const double* qpos = d->qpos;
   double* xpos = d->xpos;
@@ -291,9 +291,9 @@ CSI_HOT static inline void cs_kinematics_impl(const csModel* m, csData* d, int v
   }
 }
 
-void cs_kinematics(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 0); }
+void cs_kinematics(const csModel* m, csData* d) { kinematics_impl(m, d, 0); }
 
-void csi_kinematics_vel(const csModel* m, csData* d) { cs_kinematics_impl(m, d, 1); }
+void csi_kinematics_vel(const csModel* m, csData* d) { kinematics_impl(m, d, 1); }
 
 /* World poses of n frames attached to bodies (geoms, sites): pos and rotation matrix in the
    body frame (quat, the same rotation, tells the identity: then the body's matrix is
@@ -325,7 +325,7 @@ void cs_site_poses(const csModel* m, csData* d) {
 }
 
 /* cs_com_pos; with forces also crb and the body forces (csi_com_pos_forces) */
-CSI_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int forces) {
+CSI_HOT static inline void com_pos_impl(const csModel* m, csData* d, int forces) {
   double* restrict cinert = d->cinert;
   const double* restrict xmat = d->xmat;
   const double* restrict xipos = d->xipos;
@@ -386,9 +386,9 @@ CSI_HOT static inline void cs_com_pos_impl(const csModel* m, csData* d, int forc
   if (forces) memset(d->crb, 0, 10 * sizeof(double));
 }
 
-void cs_com_pos(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 0); }
+void cs_com_pos(const csModel* m, csData* d) { com_pos_impl(m, d, 0); }
 
-void csi_com_pos_forces(const csModel* m, csData* d) { cs_com_pos_impl(m, d, 1); }
+void csi_com_pos_forces(const csModel* m, csData* d) { com_pos_impl(m, d, 1); }
 
 /* cs_com_vel for two revolute bodies ka, kb (ka == kb for one) with their motion vectors S
    (one in each lane); with acc also their accelerations (as csi_body_acc) */

@@ -20,7 +20,7 @@ enum {
 };
 
 /* Column j (0 <= j < n) of M into col (n). */
-typedef void (*csuLemkeColumn)(void* ctx, int j, double* col);
+typedef void (*csiLemkeColumn)(void* ctx, int j, double* col);
 
 /* Workspace bytes of csi_lemke and csi_lemke_cols for an LCP of size n. */
 size_t csi_lemke_workspace(int n);
@@ -30,7 +30,7 @@ int csi_lemke(int n, const double* M, const double* q, double* z, void* ws, int 
 
 /* The same with M given by columns (M need not be stored), and the number of pivots done
    (may be NULL). */
-int csi_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
+int csi_lemke_cols(int n, csiLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
                    int max_pivots, int* pivots);
 
 #endif

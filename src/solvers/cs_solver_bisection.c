@@ -35,7 +35,7 @@
    - Where the bracket is sought (not the paper's, which only asks for one): Newton steps on
      the sign function from the guess predict the root, and one or two evaluations close a
      bracket narrower than the interval around the prediction; the paper's stepping
-     (beta1 1e-2, beta3 1.3) runs only when that fails (csu_slip_search). Same root, same
+     (beta1 1e-2, beta3 1.3) runs only when that fails (slip_search). Same root, same
      stop test; 3.7 evaluations per slip instead of 17 on the test's random problems, 4.4
      instead of 21.5 on the recorded ANYmal slips (bench single-contact).
    - Multi-contact: the search starts from the contact's current impulse direction when it
@@ -81,7 +81,7 @@
 /* cos and sin of beta1 beta3^k (k = 0, 1, ...) while below pi; printed with %.17g from
    glibc's cos and sin of the same products (alpha *= 1.3 from 1e-2). The test compares
    them with libm. */
-static const double csu_bis_rot[22][2] = {
+static const double bis_rot[22][2] = {
     {0.99995000041666526, 0.0099998333341666645}, {0.99991550119003492, 0.012999633836427431},
     {0.99985719839884568, 0.016899195543321463},  {0.99975866925737933, 0.021968232626092259},
     {0.99959216236443815, 0.02855711714418455},   {0.99931078672446527, 0.037120769605845864},
@@ -96,7 +96,7 @@ static const double csu_bis_rot[22][2] = {
 
 int csi_bisection_rot_table(int k, double* c, double* s) {
   if (k < 0 || k >= 22) return 0;
-  *c = csu_bis_rot[k][0], *s = csu_bis_rot[k][1];
+  *c = bis_rot[k][0], *s = bis_rot[k][1];
   return 1;
 }
 
@@ -113,15 +113,15 @@ int csi_bisection_rot_table(int k, double* c, double* s) {
    - Coulomb (de Saxce variant): D (u x v_T) = u x (P u + q), the sign of dE/dt for the
      energy of the problem shifted by mu |v_T|.
    Expanded once per contact, each is u^T A u + l . u + k0: five multiplications a step. */
-typedef struct csuSearch {
+typedef struct Search {
   int coulomb;
   double mu, imu;
   double lox, loy, mul0n;           /* line of sight: u . lambda^{v=0}_T >= mu lambda^{v=0}_N */
   double axx, axy, ayy, lx, ly, k0; /* the sign: u^T A u + l . u + k0 */
   double dn, a1, a2, mcn;           /* D(u) = dn + a1 ux + a2 uy > 0; r = mcn / D */
-} csuSearch;
+} Search;
 
-static inline void search_init(csuSearch* q, const csiSlip* s, int coulomb) {
+static inline void search_init(Search* q, const csiSlip* s, int coulomb) {
   double mu = s->mu;
   q->coulomb = coulomb;
   q->mu = mu, q->imu = 1.0 / mu;
@@ -150,17 +150,17 @@ static inline void search_init(csuSearch* q, const csiSlip* s, int coulomb) {
 
 /* At u = (cos t, sin t), a positive multiple of dE/dt (paper's model) or of u x v_T
    (Coulomb); D > 0 there. */
-static inline double search_grad(const csuSearch* q, double ux, double uy) {
+static inline double search_grad(const Search* q, double ux, double uy) {
   return ux * (q->axx * ux + q->axy * uy + q->lx) + uy * (q->ayy * uy + q->ly) + q->k0;
 }
 
 /* D at u, the denominator of eq. (14): r = mcn / D (r > 0 where D > 0). */
-static inline double search_den(const csuSearch* q, double ux, double uy) {
+static inline double search_den(const Search* q, double ux, double uy) {
   return q->dn + q->a1 * ux + q->a2 * uy;
 }
 
 /* r at u, or -1 outside the arc where r > 0. */
-static inline double search_radius(const csuSearch* q, double ux, double uy) {
+static inline double search_radius(const Search* q, double ux, double uy) {
   double d = search_den(q, ux, uy);
   return d > 0 ? q->mcn / d : -1.0;
 }
@@ -168,12 +168,12 @@ static inline double search_radius(const csuSearch* q, double ux, double uy) {
 /* Admissible: r > 0 and, for paper 001's energy, in line of sight of lambda^{v=0} (the
    corrected test of Algorithm 1, line 13). Coulomb's root need not be in sight of the
    unshifted lambda^{v=0}, so that model only asks r > 0. */
-static inline int search_ok(const csuSearch* q, double ux, double uy) {
+static inline int search_ok(const Search* q, double ux, double uy) {
   if (!q->coulomb && ux * q->lox + uy * q->loy < q->mul0n) return 0;
   return search_den(q, ux, uy) > 0;
 }
 
-static inline void search_lambda(const csuSearch* q, double r, double ux, double uy,
+static inline void search_lambda(const Search* q, double r, double ux, double uy,
                                  double lambda[3]) {
   lambda[0] = r * q->imu, lambda[1] = r * ux, lambda[2] = r * uy;
 }
@@ -183,7 +183,7 @@ static inline void search_lambda(const csuSearch* q, double r, double ux, double
    ux - k uy), k = (a2 ux - a1 uy) / D; Coulomb |u x v_T| = |f| / D. The multi-contact stop
    test sums these (bis_violation), so there the search also asks both ends of its
    bracket to pass the sweep's tolerance, not only the impulse interval. */
-static inline double search_viol(const csuSearch* q, double ux, double uy, double f) {
+static inline double search_viol(const Search* q, double ux, double uy, double f) {
   double d = search_den(q, ux, uy);
   if (q->coulomb) return fabs(f) / d;
   double k = (q->a2 * ux - q->a1 * uy) / d;
@@ -194,7 +194,7 @@ static inline double search_viol(const csuSearch* q, double ux, double uy, doubl
    ends less than tol apart in impulse, |lambda(a) - lambda(b)| < tol with lambda = mcn
    (1 / mu, u) / D(u), multiplied through by (da db)^2 (no division), and for vtol both ends'
    friction-law violations below it. */
-static inline int bracket_done(const csuSearch* q, double ax, double ay, double da, double fa,
+static inline int bracket_done(const Search* q, double ax, double ay, double da, double fa,
                                double bx, double by, double db, double fb, double tol,
                                double vtol) {
   double en = (db - da) * q->imu, ex = db * ax - da * bx, ey = db * ay - da * by;
@@ -226,7 +226,7 @@ static inline void half_angle(double* c, double* s) {
 
 /* The admissible direction of least energy (E = 1/2 l^T G l + c^T l) among 64: a start when
    the guess is not admissible (rounding only, see below). */
-static CSI_INLINE void search_scan(const csuSearch* q, const double G[9], const double c[3],
+static CSI_INLINE void search_scan(const Search* q, const double G[9], const double c[3],
                                    double* ux, double* uy) {
   double best = INFINITY;
   for (int k = 0; k < 64; k++) {
@@ -247,7 +247,7 @@ static CSI_INLINE void search_scan(const csuSearch* q, const double G[9], const 
    and sin are (ca, sa): the midpoint is a rotated by half the bracket. Stops at the impulse
    interval tol between the ends (and, if vtol is finite, the friction-law violation at both
    ends below vtol); lambda receives the last midpoint. */
-static inline void slip_bisect(const csuSearch* q, double ux, double uy, double bx, double by,
+static inline void slip_bisect(const Search* q, double ux, double uy, double bx, double by,
                                double sg, double f0, double ca, double sa, double tol, double vtol,
                                int* nevp, double lambda[3]) {
   int nev = *nevp;
@@ -284,7 +284,7 @@ static inline void slip_bisect(const csuSearch* q, double ux, double uy, double 
 
 /* The incremental stepping of Algorithm 1 (lines 6-23) from the admissible direction
    (ux, uy), where the sign function is f0 != 0, then the bisection. */
-static inline void slip_stepping(const csuSearch* q, double ux, double uy, double f0, double tol,
+static inline void slip_stepping(const Search* q, double ux, double uy, double f0, double tol,
                                  double vtol, int* nevp, double lambda[3]) {
   int nev = *nevp;
   /* alpha = -beta1 sgn(D0), grown by beta3 while the sign of the gradient stays, shrunk by
@@ -292,7 +292,7 @@ static inline void slip_stepping(const csuSearch* q, double ux, double uy, doubl
   double sg = f0 > 0 ? -1.0 : 1.0;       /* direction of descent in t */
   double alpha = CSU_BIS_BETA1, phi = 0; /* |step| and |t - t0| */
   int k = 0, shrunk = 0;
-  double ca = csu_bis_rot[0][0], sa = csu_bis_rot[0][1];
+  double ca = bis_rot[0][0], sa = bis_rot[0][1];
   while (nev < CSU_BIS_MAXEVAL && alpha > 1e-15) {
     if (phi + alpha < CSU_PI) {
       double cx = ca * ux - sg * sa * uy, cy = sg * sa * ux + ca * uy;
@@ -304,7 +304,7 @@ static inline void slip_stepping(const csuSearch* q, double ux, double uy, doubl
           alpha *= CSU_BIS_BETA3;
           k++;
           if (!shrunk && k < 22) {
-            ca = csu_bis_rot[k][0], sa = csu_bis_rot[k][1];
+            ca = bis_rot[k][0], sa = bis_rot[k][1];
           } else {
             ca = cos(alpha), sa = sin(alpha);
           }
@@ -324,18 +324,18 @@ static inline void slip_stepping(const csuSearch* q, double ux, double uy, doubl
 }
 
 /* d/dt of search_grad along u = (cos t, sin t). */
-static inline double search_dgrad(const csuSearch* q, double ux, double uy) {
+static inline double search_dgrad(const Search* q, double ux, double uy) {
   return 2 * (q->ayy - q->axx) * ux * uy + q->axy * (ux * ux - uy * uy) - q->lx * uy + q->ly * ux;
 }
 
 /* d^2/dt^2 of search_grad along u = (cos t, sin t). */
-static inline double search_d2grad(const csuSearch* q, double ux, double uy) {
+static inline double search_d2grad(const Search* q, double ux, double uy) {
   return 2 * (q->ayy - q->axx) * (ux * ux - uy * uy) - 4 * q->axy * ux * uy - q->lx * ux -
          q->ly * uy;
 }
 
 /* d^3/dt^3 of search_grad along u = (cos t, sin t). */
-static inline double search_d3grad(const csuSearch* q, double ux, double uy) {
+static inline double search_d3grad(const Search* q, double ux, double uy) {
   return -8 * (q->ayy - q->axx) * ux * uy - 4 * q->axy * (ux * ux - uy * uy) + q->lx * uy -
          q->ly * ux;
 }
@@ -369,9 +369,9 @@ static inline void rot_half_tan(double s, double* ux, double* uy) {
    stepping and bisection from the last admissible point. The answer is the same root
    either way, to the same interval. No division or square root is spent on the tests:
    they are multiplied through by the (positive) denominators. */
-CSI_HOT static inline void csu_slip_search(const csuSearch* q, const double G[9], const double c[3],
-                                           double ux, double uy, double tol, double vtol,
-                                           int newton, double lambda[3], int* steps) {
+CSI_HOT static inline void slip_search(const Search* q, const double G[9], const double c[3],
+                                       double ux, double uy, double tol, double vtol, int newton,
+                                       double lambda[3], int* steps) {
   int nev = 1;
   if (!search_ok(q, ux, uy)) {
     /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
@@ -544,7 +544,7 @@ static CSI_INLINE int bis_single(const double G[9], const double c[3], double mu
   csiSlip s; /* filled by the set-up when it returns CSU_CASE_SLIP (zeroing it costs) */
   int k = csi_single_setup_x(G, c, mu, kk, &s, lambda, steps, 1);
   if (k != CSU_CASE_SLIP) return k;
-  csuSearch q;
+  Search q;
   search_init(&q, &s, coulomb);
   double gx = s.ux, gy = s.uy;
   if (guess) {
@@ -554,7 +554,7 @@ static CSI_INLINE int bis_single(const double G[9], const double c[3], double mu
       if (search_ok(&q, wx, wy)) gx = wx, gy = wy;
     }
   }
-  csu_slip_search(&q, G, c, gx, gy, tol, vtol, newton, lambda, steps);
+  slip_search(&q, G, c, gx, gy, tol, vtol, newton, lambda, steps);
   return k;
 }
 
@@ -913,7 +913,7 @@ enum { CSU_BIS_BLK = 20 };
 /* Sweeps between two active-set corrections (bis_active_solve), from this sweep on. */
 #define CSU_BIS_STICK_EVERY 8
 /* Extrapolations at most per solve, and the sweeps within which the sweeps must be
-   predicted to finish for a scheduled correction to be skipped (see cs_bis_solve). */
+   predicted to finish for a scheduled correction to be skipped (see bis_solve). */
 #define CSU_BIS_EXTRAP_MAX 4
 /* Extrapolate only while the residual is above this many tolerances: near convergence the
    tail is small, and a start from an extrapolated answer needed more sweeps in the next step
@@ -924,10 +924,10 @@ enum { CSU_BIS_BLK = 20 };
 #define CSU_BIS_ORDER_VMIN 100
 /* A warm start impulse this close to its cone's boundary was slipping (csi_bis_order). */
 #define CSU_BIS_ORDER_EDGE 0.999
-/* Sweeps without progress that make a stall (see the stall guard in cs_bis_solve). */
+/* Sweeps without progress that make a stall (see the stall guard in bis_solve). */
 #define CSU_BIS_STALL 50
 /* The budget guard's window (sweeps; two correction periods, so that each window holds the
-   same phases of the correction cycle), see cs_bis_solve. */
+   same phases of the correction cycle), see bis_solve. */
 #define CSU_BIS_BUDGET_WIN 16
 
 /* v += (G + R) e_i d: the velocity change of contact i's impulse change d (G's rows r0..r0+2
@@ -1028,9 +1028,8 @@ static double act_tmax(const double* l, const double* d, double mu, int kind) {
   return lo;
 }
 
-CSI_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
-                                       const double* lambda, const double* v, int desaxce,
-                                       double stop);
+CSI_HOT static double bis_residual(const csContactProblem* p, const double* blk,
+                                   const double* lambda, const double* v, int desaxce, double stop);
 
 /* A correction's impulse change of one contact for the step t, linear in its unknowns xj (a
    slip's: its normal part, what the step's limit on lambda_N > 0 sees; its angle turns
@@ -1190,16 +1189,16 @@ static void bis_active_solve(const csContactProblem* p, const double* blk, doubl
     /* a whole step: the linear cases are solved; the slip angles need Newton's next step
        unless the conditions are met already */
     if (ts == t &&
-        (nslip == 0 || dmax <= 1e-9 || csu_bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
+        (nslip == 0 || dmax <= 1e-9 || bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
       return;
   }
 }
 
 /* The stop test's sum of bis_violation over the contacts; the adding stops once the sum
    is past stop (INFINITY: the whole sum). */
-CSI_HOT static double csu_bis_residual(const csContactProblem* p, const double* blk,
-                                       const double* lambda, const double* v, int desaxce,
-                                       double stop) {
+CSI_HOT static double bis_residual(const csContactProblem* p, const double* blk,
+                                   const double* lambda, const double* v, int desaxce,
+                                   double stop) {
   double res = 0;
   for (int i = 0; i < p->nc && res <= stop; i++) {
     const double* Gi = blk + CSU_BIS_BLK * i;
@@ -1236,7 +1235,7 @@ static double bis_last_resort(const csContactProblem* p, const csSolverOptions* 
     cs_solver_ncp_admm.solve(p, &o, ws, lambda, &sa);
     used += sa.iterations, *it += sa.iterations, o.tolerance *= 0.01;
     csi_solver_velocity(p, lambda, v);
-    res = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
+    res = bis_residual(p, blk, lambda, v, desaxce, INFINITY);
     if (res <= opt->tolerance) break;
   }
   return res;
@@ -1300,8 +1299,8 @@ void csi_bis_order(const double* lambda, const double* v, const double* mu, int 
   }
 }
 
-CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOptions* opt,
-                                     void* ws, double* lambda, csSolverStats* st, int desaxce) {
+CSI_HOT static csStatus bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                                  double* lambda, csSolverStats* st, int desaxce) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;                      /* (3nc) v = G lambda + g (+ R lambda) */
   double* blk = v + n;                 /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
@@ -1401,10 +1400,10 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
     int stall_check = it >= CSU_BIS_STALL && it % 5 == 0;
     int budget_check = it >= CSU_BIS_BUDGET_WIN && !budget_off;
     int correct = !pending && it % CSU_BIS_STICK_EVERY == 0 && it < opt->iterations - 1;
-    res = csu_bis_residual(p, blk, lambda, v, desaxce,
-                           stall_check || budget_check || pending || correct || xcand || xpending
-                               ? INFINITY
-                               : opt->tolerance);
+    res = bis_residual(p, blk, lambda, v, desaxce,
+                       stall_check || budget_check || pending || correct || xcand || xpending
+                           ? INFINITY
+                           : opt->tolerance);
     /* A correction costs as much as ~15 sweeps of 8 contacts: none where the sweeps contract
        steadily enough to finish within CSU_BIS_SKIP more at the rate of the last one. */
     if (correct && res > opt->tolerance && rho > 0 && rho < 1 && !xpending &&
@@ -1449,7 +1448,7 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
             break;
           }
           budget_off = 1;
-          double r_own = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
+          double r_own = bis_residual(p, blk, lambda, v, desaxce, INFINITY);
           if (!(r_own < res))
             bis_keep(keep, lambda, v, n, 0);
           else
@@ -1498,7 +1497,7 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
         bis_keep(keep, lambda, v, n, 0);
         bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate, mode,
                          desaxce, opt->tolerance);
-        res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
+        res = bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
         if (mode == CSU_CORR_HELD && res > opt->tolerance) pending = CSU_CORR_HELD;
       }
     } else if (res > opt->tolerance && correct) {
@@ -1506,7 +1505,7 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
       bis_keep(keep, lambda, v, n, 1);
       bis_active_solve(p, blk, lambda, v, sM, sx, sidx, skind, sdir, sra, spiv, sstate,
                        CSU_CORR_NEWTON, desaxce, opt->tolerance);
-      res = csu_bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
+      res = bis_residual(p, blk, lambda, v, desaxce, opt->tolerance);
       pending = res > opt->tolerance ? CSU_CORR_NEWTON : 0;
       xcand = 0, mv_prev = 0;
     }
@@ -1536,13 +1535,13 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
        tolerance either, the better answer of the two is returned */
     st->fallback = 2;
     if (it < opt->iterations && res > opt->tolerance) {
-      double r0 = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
+      double r0 = bis_residual(p, blk, lambda, v, desaxce, INFINITY);
       bis_keep(keep, lambda, v, n, 1);
       res = bis_last_resort(p, opt, blk, lambda, v, sM, opt->iterations - it, desaxce, &it);
       if (res > opt->tolerance && r0 < res) bis_keep(keep, lambda, v, n, 0), res = r0;
     }
   }
-  if (res > opt->tolerance) res = csu_bis_residual(p, blk, lambda, v, desaxce, INFINITY);
+  if (res > opt->tolerance) res = bis_residual(p, blk, lambda, v, desaxce, INFINITY);
   st->iterations = it;
   st->residual = res;
   st->converged = res <= opt->tolerance;
@@ -1552,12 +1551,12 @@ CSI_HOT static csStatus cs_bis_solve(const csContactProblem* p, const csSolverOp
 
 static csStatus bis_solve_plain(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                 double* lambda, csSolverStats* st) {
-  return cs_bis_solve(p, opt, ws, lambda, st, 0);
+  return bis_solve(p, opt, ws, lambda, st, 0);
 }
 
 static csStatus bis_solve_desaxce(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                   double* lambda, csSolverStats* st) {
-  return cs_bis_solve(p, opt, ws, lambda, st, 1);
+  return bis_solve(p, opt, ws, lambda, st, 1);
 }
 
 const csSolver cs_solver_bisection = {"bisection", bis_workspace, bis_solve_plain};

@@ -31,7 +31,7 @@ enum {
 /* Paper 001 Algorithm 1: bisection on the sign of the hybrid gradient (eqs. 13-16). The
    bracket is sought first where Newton steps on that sign function predict the root, then
    (if that fails) by the paper's incremental stepping; the bisection and its stop at the
-   impulse interval tol are the paper's (cs_solver_bisection.c, csu_slip_search). */
+   impulse interval tol are the paper's (cs_solver_bisection.c, slip_search). */
 int csi_bisection_single(const double G[9], const double c[3], double mu, double tol,
                          double lambda[3], int* steps);
 /* The same with the paper's stepping only (beta1 1e-2, beta2 0.5, beta3 1.3 from the atan2

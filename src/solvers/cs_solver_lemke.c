@@ -49,13 +49,13 @@ size_t csi_lemke_workspace(int n) {
   return sizeof(double) * (m * m + 4 * m) + sizeof(int) * (2 * m) + 64;
 }
 
-typedef struct csuLemkeWs {
+typedef struct LemkeWs {
   double *Binv, *xB, *col, *a, *res;
   int *basis, *ties;
-} csuLemkeWs;
+} LemkeWs;
 
-static csuLemkeWs lemke_layout(int n, void* ws) {
-  csuLemkeWs w;
+static LemkeWs lemke_layout(int n, void* ws) {
+  LemkeWs w;
   size_t m = (size_t)n;
   w.Binv = ws;
   w.xB = w.Binv + m * m;
@@ -68,7 +68,7 @@ static csuLemkeWs lemke_layout(int n, void* ws) {
 }
 
 /* Column of variable var in the tableau [I | -M | -d] (w_0..w_n-1, z_0..z_n-1, z0). */
-static void lemke_varcol(int n, csuLemkeColumn column, void* ctx, int var, double* a) {
+static void lemke_varcol(int n, csiLemkeColumn column, void* ctx, int var, double* a) {
   if (var < n) {
     memset(a, 0, sizeof(double) * (size_t)n);
     a[var] = 1;
@@ -81,7 +81,7 @@ static void lemke_varcol(int n, csuLemkeColumn column, void* ctx, int var, doubl
 }
 
 /* Pivot on row r of the column col (= Binv a_entering). */
-static void lemke_pivot(int n, csuLemkeWs* w, int r) {
+static void lemke_pivot(int n, LemkeWs* w, int r) {
   double* Br = w->Binv + (size_t)r * (size_t)n;
   double pr = w->col[r];
   for (int j = 0; j < n; j++) Br[j] /= pr;
@@ -135,8 +135,8 @@ static int dense_solve(int n, double* B, double* x, double rtol) {
    ratio) leaves xB visibly off. Up to CSU_LEMKE_REFINE steps, while the residual shrinks. */
 enum { CSU_LEMKE_REFINE = 4 };
 
-static double lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, const double* q,
-                                   csuLemkeWs* w) {
+static double lemke_basis_residual(int n, csiLemkeColumn column, void* ctx, const double* q,
+                                   LemkeWs* w) {
   memcpy(w->res, q, sizeof(double) * (size_t)n);
   for (int k = 0; k < n; k++) {
     if (w->xB[k] == 0) continue;
@@ -148,7 +148,7 @@ static double lemke_basis_residual(int n, csuLemkeColumn column, void* ctx, cons
   return e;
 }
 
-static void lemke_extract(int n, csuLemkeColumn column, void* ctx, const double* q, csuLemkeWs* w,
+static void lemke_extract(int n, csiLemkeColumn column, void* ctx, const double* q, LemkeWs* w,
                           double* z, int refine) {
   double e = refine ? lemke_basis_residual(n, column, ctx, q, w) : 0;
   for (int step = 0; step < CSU_LEMKE_REFINE && e > 0; step++) {
@@ -193,7 +193,7 @@ static void lemke_extract(int n, csuLemkeColumn column, void* ctx, const double*
    pivot, and with an ill-conditioned basis (a 1e6 mass ratio) a drifted Binv turns a
    noise-level entry into a pivot (seen: 2e-11, followed by garbage). 0 if B is singular
    to rounding (Binv is then lost: the caller stops). */
-static int lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double* q, csuLemkeWs* w) {
+static int lemke_refactor(int n, csiLemkeColumn column, void* ctx, const double* q, LemkeWs* w) {
   for (int k = 0; k < n; k++) {
     lemke_varcol(n, column, ctx, w->basis[k], w->a);
     for (int i = 0; i < n; i++) w->Binv[(size_t)i * n + k] = w->a[i];
@@ -244,7 +244,7 @@ static int lemke_refactor(int n, csuLemkeColumn column, void* ctx, const double*
 /* Leaving row among the candidates (col_i > 0): minimum ratio xB_i / col_i, ties broken
    lexicographically on the rows of Binv / col_i (the perturbation q + (eps, eps^2, ...)),
    the artificial z0 first if it ties. -1 if no candidate (a ray). */
-static int lemke_ratio(int n, csuLemkeWs* w, double xscale) {
+static int lemke_ratio(int n, LemkeWs* w, double xscale) {
   double colmax = 0;
   for (int i = 0; i < n; i++) colmax = fmax(colmax, fabs(w->col[i]));
   if (!(colmax > 0)) return -1;
@@ -283,11 +283,11 @@ static int lemke_ratio(int n, csuLemkeWs* w, double xscale) {
   return w->ties[0];
 }
 
-int csi_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
+int csi_lemke_cols(int n, csiLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
                    int max_pivots, int* pivots) {
   if (pivots) *pivots = 0;
   if (n <= 0 || !column || !q || !z || !ws) return CSU_LEMKE_ARG;
-  csuLemkeWs w = lemke_layout(n, ws);
+  LemkeWs w = lemke_layout(n, ws);
   memset(z, 0, sizeof(double) * (size_t)n);
   double xscale = 0;
   int r = -1;
@@ -359,19 +359,19 @@ int csi_lemke_cols(int n, csuLemkeColumn column, void* ctx, const double* q, dou
   return status;
 }
 
-typedef struct csuDenseLcp {
+typedef struct DenseLcp {
   int n;
   const double* M;
-} csuDenseLcp;
+} DenseLcp;
 
 static void dense_column(void* ctx, int j, double* col) {
-  const csuDenseLcp* d = ctx;
+  const DenseLcp* d = ctx;
   for (int i = 0; i < d->n; i++) col[i] = d->M[(size_t)i * (size_t)d->n + j];
 }
 
 int csi_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots) {
   if (!M) return CSU_LEMKE_ARG;
-  csuDenseLcp d = {n, M};
+  DenseLcp d = {n, M};
   return csi_lemke_cols(n, dense_column, &d, q, z, ws, max_pivots, NULL);
 }
 
@@ -583,7 +583,7 @@ static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* op
   for (int r = 0; r < n; r++) q[r] *= D[r];
   int cap = opt->iterations > 10 * n ? opt->iterations : 10 * n;
   if (opt->warmstart) {
-    csuLemkeWs w = lemke_layout(n, lws);
+    LemkeWs w = lemke_layout(n, lws);
     csi_solver_velocity(p, lambda, v);
     if (lemke_try_warm(p, lambda, v, &ctx, q, w.Binv, x, w.a, isz)) {
       double* keep = w.col; /* the warm start, in case the basis is rejected */

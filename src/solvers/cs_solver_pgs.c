@@ -17,7 +17,7 @@
    (when G is symmetric, as every G the simulator builds, the column of a contact is its
    row and the update reads contiguous memory; FCLIB's W can be asymmetric and is then read
    by columns). A sweep then costs the same as one product G lambda, and the stop tests cost
-   O(nc). At least one sweep is always done (see the comment in cs_pgs_run). A sweep that
+   O(nc). At least one sweep is always done (see the comment in pgs_run). A sweep that
    changes no impulse at all while the stop test fails is a stall: the solver exits with
    converged = 0 instead of repeating it up to the cap. */
 #include <math.h>
@@ -207,8 +207,8 @@ static CSI_INLINE double pgs_contact_ccp(const csContactProblem* p, int sym, int
   return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
-CSI_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
-                                   void* ws, double* lambda, csSolverStats* st) {
+CSI_HOT static csStatus pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
+                                void* ws, double* lambda, csSolverStats* st) {
   int nc = p->nc, n = 3 * nc;
   double* v = ws;      /* (3nc) */
   double* inv = v + n; /* (3nc) steps per contact: see below */
@@ -330,26 +330,26 @@ CSI_HOT static csStatus cs_pgs_run(int kind, const csContactProblem* p, const cs
    <= tolerance (spec/solvers.md: NCP solvers stop on eps_abs). */
 static csStatus ncp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                               double* lambda, csSolverStats* st) {
-  return cs_pgs_run(CS_PGS_NCP, p, opt, ws, lambda, st);
+  return pgs_run(CS_PGS_NCP, p, opt, ws, lambda, st);
 }
 
 /* LCP-PGS. Stop: the box LCP residual max_i csi_box_contact_residual <= tolerance. */
 static csStatus lcp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                               double* lambda, csSolverStats* st) {
-  return cs_pgs_run(CS_PGS_LCP, p, opt, ws, lambda, st);
+  return pgs_run(CS_PGS_LCP, p, opt, ws, lambda, st);
 }
 
 /* CCP-PGS. Stop: the CCP natural-map residual max_i |lambda_i - P_K(lambda_i - v_i)|
    <= tolerance. */
 static csStatus ccp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                               double* lambda, csSolverStats* st) {
-  return cs_pgs_run(CS_PGS_CCP, p, opt, ws, lambda, st);
+  return pgs_run(CS_PGS_CCP, p, opt, ws, lambda, st);
 }
 
 /* Paper 001's PGS. Stop: sum_i |Delta lambda_i| + sum_i max(0, -v_N,i) <= tolerance. */
 static csStatus raisim_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                  double* lambda, csSolverStats* st) {
-  return cs_pgs_run(CS_PGS_RAISIM, p, opt, ws, lambda, st);
+  return pgs_run(CS_PGS_RAISIM, p, opt, ws, lambda, st);
 }
 
 const csSolver cs_solver_ncp_pgs = {"ncp_pgs", pgs_workspace, ncp_pgs_solve};

@@ -28,13 +28,13 @@
 #define CSU_PI 3.14159265358979323846
 
 /* The ellipse of the paper's model in hybrid form (eq. 16). */
-typedef struct csuEllipse {
+typedef struct Ellipse {
   double mu, imu, dn, a1, a2, mcn;                    /* r = mcn / (dn + a1 cos t + a2 sin t) */
   double gb11, gb12, gb22, cb1, cb2;                  /* v_T = Gbar lambda_T + cbar */
   double g00, g01, g02, g11, g12, g22, l0n, l0x, l0y; /* G and lambda^{v=0} for eq. (12) */
-} csuEllipse;
+} Ellipse;
 
-static void ellipse_init(csuEllipse* e, const csiSlip* s) {
+static void ellipse_init(Ellipse* e, const csiSlip* s) {
   double a0 = s->g00, a1 = s->g01, a2 = s->g02, ia0 = 1.0 / a0;
   e->mu = s->mu, e->imu = 1.0 / s->mu;
   e->dn = a0 / s->mu, e->a1 = a1, e->a2 = a2, e->mcn = -s->c0;
@@ -49,7 +49,7 @@ static void ellipse_init(csuEllipse* e, const csiSlip* s) {
    direction (ux, uy), and r; +inf where r <= 0. This form, a sum of positive terms, keeps
    its relative precision near the minimum, where 1/2 lambda^T G lambda + c^T lambda loses
    digits to cancellation (and a golden-section search compares nothing but values). */
-static inline double ellipse_energy(const csuEllipse* e, double ux, double uy, double* r) {
+static inline double ellipse_energy(const Ellipse* e, double ux, double uy, double* r) {
   double d = e->dn + e->a1 * ux + e->a2 * uy;
   if (!(d > 0)) {
     *r = INFINITY;
@@ -65,9 +65,9 @@ static inline double ellipse_energy(const csuEllipse* e, double ux, double uy, d
 /* ------------------------------------------------------------------ golden section */
 typedef struct {
   double t, e, r, ux, uy;
-} csuGoldPt;
+} GoldPt;
 
-static inline void gold_eval(const csuEllipse* el, double t, csuGoldPt* p) {
+static inline void gold_eval(const Ellipse* el, double t, GoldPt* p) {
   p->t = t;
   p->ux = cos(t), p->uy = sin(t);
   p->e = ellipse_energy(el, p->ux, p->uy, &p->r);
@@ -78,7 +78,7 @@ int csi_golden_single(const double G[9], const double c[3], double mu, double to
   csiSlip s = {0};
   int k = csi_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
-  csuEllipse el;
+  Ellipse el;
   ellipse_init(&el, &s);
   /* The initial bracketing: the line-of-sight arc about t0, cut to r > 0. */
   double t0 = atan2(s.l0y, s.l0x), l0t = sqrt(s.l0x * s.l0x + s.l0y * s.l0y);
@@ -97,7 +97,7 @@ int csi_golden_single(const double G[9], const double c[3], double mu, double to
   /* Golden-section steps. The ends are evaluated too, for the interval test; an end where
      r = inf (D = 0) passes it only once it has moved, which it does: E grows without bound
      there. */
-  csuGoldPt a, b, x1, x2;
+  GoldPt a, b, x1, x2;
   gold_eval(&el, lo, &a);
   gold_eval(&el, hi, &b);
   gold_eval(&el, hi - CSU_GOLD * (hi - lo), &x1);
@@ -120,7 +120,7 @@ int csi_golden_single(const double G[9], const double c[3], double mu, double to
     }
     nev++;
   }
-  const csuGoldPt* best = x1.e < x2.e ? &x1 : &x2;
+  const GoldPt* best = x1.e < x2.e ? &x1 : &x2;
   double r = best->r < INFINITY ? best->r : 0;
   lambda[0] = r * el.imu, lambda[1] = r * best->ux, lambda[2] = r * best->uy;
   if (steps) *steps = nev;
@@ -200,7 +200,7 @@ int csi_analytic_single(const double G[9], const double c[3], double mu, double 
   csiSlip s = {0};
   int k = csi_single_setup(G, c, mu, NULL, &s, lambda, steps);
   if (k != CSU_CASE_SLIP) return k;
-  csuEllipse el;
+  Ellipse el;
   ellipse_init(&el, &s);
   /* The coefficients: D (dE/dt) / (r mu) = u^T A u + l . u + k0 in u = (cos t, sin t)
      (derivation in cs_solver_bisection.c), then rotated to w = (cos f, sin f) with
