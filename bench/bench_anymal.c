@@ -1,7 +1,7 @@
 /* contactsim bench anymal --task hang|drop|trot|random|all [--solver S] [--steps N] [--tol T]
                           [--iterations N] [--chunk N] [--vs-mujoco] [--json]
 
-   The ANYmal scenes of spec/benchmarks.md (scenes/cs_scene.c, model models/anymal_c.xml).
+   The ANYmal scenes of docs/scenes.md (scenes/cs_scene.c, model models/anymal_c.xml).
 
    Timing. The simulation runs in chunks of CHUNK steps (default 1000; fewer when --steps
    is below 10 chunks, so that there are at least 10), each chunk timed with CLOCK_MONOTONIC

@@ -4,7 +4,7 @@
    Times the contact problem build (cs_contact_problem_build: contact Jacobian
    J, Delassus matrix G = J M^-1 J^T, free velocity g, warm start) alone, at a
    recorded ANYmal C state (models/anymal_c.xml, 18 dofs) of a scene of
-   spec/benchmarks.md: drop  8 contacts (4 feet spheres + 4 torso box corners on
+   docs/scenes.md: drop  8 contacts (4 feet spheres + 4 torso box corners on
    the plane), hang  4 contacts (the feet). The scene (scenes/cs_scene.c,
    controller included) is stepped until it has had exactly that many contacts
    for HOLD consecutive steps (a resting state, so the warm start finds its

@@ -8,13 +8,13 @@
    the same run. Global problems are condensed first (cs_global_condense) and the global
    velocity is recovered from each solution for the "global_error" field.
 
-   Measures (spec/benchmarks.md "FCLIB problems"): "error" is the Siconos 4.4.0 error of
+   Measures (docs/bench-json.md, "bench fclib"): "error" is the Siconos 4.4.0 error of
    the solution r computed here by cs_ncp_report for every solver, Siconos' included,
    "converged" means error <= --tol (default 1e-8). "ms" is the median wall time
    (CLOCK_MONOTONIC) of --repeats cold solves (default 3; a single one when the first takes
    over 2 s); condensation and conversion to Siconos' matrices are not timed.
 
-   Our solvers stop on their own criterion (spec/solvers.md), which is not the Siconos
+   Our solvers stop on their own criterion (docs/solvers.md), which is not the Siconos
    error: each solve starts at the tolerance T; if the solver meets its own criterion but
    the Siconos error is still above T, it goes on from its solution (warm start) with its
    own tolerance set to 1/100 of the smaller of that tolerance and the residual it reached

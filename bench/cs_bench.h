@@ -11,7 +11,7 @@
 int cs_bench_dynamics_main(int argc, char** argv);
 
 /* contactsim bench anymal --task hang|drop|trot|random|all [--solver S] [--steps N] [--tol T]
-   [--vs-mujoco] [--json]: the ANYmal scenes of spec/benchmarks.md (bench_anymal.c) */
+   [--vs-mujoco] [--json]: the ANYmal scenes of docs/scenes.md (bench_anymal.c) */
 int cs_bench_anymal_main(int argc, char** argv);
 
 /* contactsim bench build [--task drop|hang|all] [--repeats N] [--batch N] [--json]: the
@@ -28,7 +28,7 @@ int cs_bench_single_main(int argc, char** argv);
    (bench_table2.c) */
 int cs_bench_table2_main(int argc, char** argv);
 
-/* The ANYmal scenes of spec/benchmarks.md in order, NULL-terminated: hang, drop, trot,
+/* The ANYmal scenes of docs/scenes.md in order, NULL-terminated: hang, drop, trot,
    random (bench anymal, single-contact and table2). */
 extern const char* const cs_bench_anymal_tasks[];
 /* A --task argument: 1 if v is "all" or one of cs_bench_anymal_tasks, else 0 (v may be NULL). */
@@ -78,11 +78,11 @@ int cs_fclib_have_siconos(void);
 /* Solve c with the named solver; lambda (3nc) receives r. */
 void cs_fclib_run(const csFclibCase* c, const char* name, const csFclibSettings* s, double* lambda,
                   csFclibRun* r);
-/* The JSON line of spec/benchmarks.md "FCLIB problems". */
+/* The JSON line of docs/bench-json.md, "bench fclib". */
 void cs_fclib_print_json(FILE* f, const csFclibCase* c, const char* solver, const csFclibRun* r);
 
 /* contactsim bench contactbench [--experiment NAME|all] [--solvers a,b] [--plot DIR] [--json]:
-   paper 002 (ContactBench) section IV, spec/benchmarks.md (bench_contactbench.c) */
+   paper 002 (ContactBench) section IV, docs/scenes.md (bench_contactbench.c) */
 int cs_bench_contactbench_main(int argc, char** argv);
 
 /* Monotonic clock in nanoseconds. */

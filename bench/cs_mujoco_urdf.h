@@ -1,6 +1,6 @@
 /* A copy of a URDF file that MuJoCo (2.2.2, mj_loadXML) reads as contactsim reads the
    original: shared by `contactsim bench dynamics` (bench_dynamics.c) and the MuJoCo
-   cross-check test (tests/test_mujoco_dynamics.c). Plain C without MuJoCo: it only writes
+   cross-check test (tests/dynamics/test_mujoco_dynamics.c). Plain C without MuJoCo: it only writes
    the XML text. */
 #ifndef CS_MUJOCO_URDF_H
 #define CS_MUJOCO_URDF_H

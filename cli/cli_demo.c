@@ -1,4 +1,4 @@
-/* contactsim demo: the ANYmal C `drop` scene of spec/benchmarks.md on the project's own
+/* contactsim demo: the ANYmal C `drop` scene of docs/scenes.md on the project's own
    model (models/anymal_c.xml): a summary on stdout, a CSV and a PNG plot of base height,
    energy and contacts. */
 #include <math.h>

@@ -2,7 +2,7 @@
                                 [--shared-models DIR] [--repeats N] [--robot-time S]
                                 [--replay-steps N]
 
-   Paper 002 (ContactBench), section IV, on spec/benchmarks.md "ContactBench experiments".
+   Paper 002 (ContactBench), section IV, on docs/scenes.md "ContactBench cube scenes".
    One line per experiment and solver (and per parameter value where an experiment has
    several: stack_ratio per mass ratio, consistency_* per dt / tolerance, robots per robot,
    anymal_replay per task), each with "bench":"contactbench","experiment","solver".
@@ -46,7 +46,7 @@
      integral_err_m_s = sum_k |p(t_k) - p_ref(t_k)| dt over the steps of the coarse run
      (p the centre, t_k = k dt <= 0.5 s; the reference holds every t_k).
 
-   Robots (shared models, spec/benchmarks.md and the paper's Fig. 16): a trajectory of
+   Robots (optional shared models, docs/scenes.md and the paper's Fig. 16): a trajectory of
    --robot-time seconds (default 2) is simulated with ncp_admm (tolerance 1e-6, cap 1000)
    and every contact problem along it is recorded (G, g, mu, contact frames, positions and
    ids). Then every solver solves the same recorded problems, tolerance 1e-6 on its own
@@ -113,7 +113,7 @@ static const char* const cb_experiments[] = {
     "cube_slide",      "cube_push", "stack_ratio",   "consistency_dt",
     "consistency_eps", "robots",    "anymal_replay", NULL};
 
-/* spec/solvers.md order */
+/* docs/solvers.md order */
 static const char* const cb_order[] = {"ncp_pgs",   "lcp_pgs",           "ccp_pgs",   "pgs_raisim",
                                        "ccp_admm",  "ncp_admm",          "staggered", "lemke",
                                        "bisection", "bisection_desaxce", NULL};

@@ -1,6 +1,6 @@
 /* contactsim bench single-contact [--samples N] [--repeats R] [--json]
 
-   Paper 001's Table I (spec/benchmarks.md "Single-contact solve"): the cost of one slipping
+   Paper 001's Table I (docs/bench-json.md, "bench single-contact"): the cost of one slipping
    single-contact solve by the bisection method, Preclik's golden-section search and the
    analytical (quartic) method, all to the paper's 1e-6 N s impulse interval.
 

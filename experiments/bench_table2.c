@@ -1,7 +1,7 @@
 /* contactsim bench table2 [--task hang|drop|trot|random|all] [--steps N] [--diff-every K]
                           [--plot DIR] [--json]
 
-   Paper 001's Table II and Figs. 4, 6, 7 (spec/benchmarks.md "Multi-contact tasks"), on the
+   Paper 001's Table II and Figs. 4, 6, 7 (docs/bench-json.md, "bench table2"), on the
    ANYmal scenes of scenes/cs_scene.c (the same as `contactsim bench anymal`).
 
    Per task, two simulations of N steps (default 100,000) from the scene's start, each on its
@@ -742,8 +742,8 @@ static int run_task(Task* t, long steps, long diff_every) {
   for (int i = 0; i < ns; i++) sim_free(&sim[i], !rc);
   /* Fig. 6's samples come from a bisection run of their own, after the timed runs and not
      timed: the trajectory is the same (the step is deterministic), and the reference solves
-     (PGS to 1e-12, up to 100,000 sweeps each) no longer sit inside the bisection's timed
-     chunks, whose time excluded them but whose caches they had just flushed. */
+     (PGS to 1e-12, up to 100,000 sweeps each) stay out of the bisection's timed chunks,
+     whose caches they would flush even with their own time subtracted. */
   if (!rc && diff_every > 0) {
     Sim ds;
     Run scratch;

@@ -1,4 +1,4 @@
-/* Built-in scenes (spec/benchmarks.md) and their controller. Public API only. */
+/* Built-in scenes (docs/scenes.md) and their controller. Public API only. */
 #include "cs_scene.h"
 
 #include <math.h>
@@ -32,7 +32,7 @@ double cs_scene_gauss(unsigned long long* state) {
   return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
-/* ANYmal C nominal stance (spec/benchmarks.md): HAA 0; LF, RF: HFE +0.4, KFE -0.8;
+/* ANYmal C nominal stance (docs/scenes.md): HAA 0; LF, RF: HFE +0.4, KFE -0.8;
    LH, RH: HFE -0.4, KFE +0.8. */
 static const char* const cs_legs[4] = {"LF", "RF", "LH", "RH"};
 

@@ -1,4 +1,4 @@
-/* Built-in scenes of spec/benchmarks.md: the ANYmal tasks (hang, drop, trot, random) and the
+/* Built-in scenes of docs/scenes.md: the ANYmal tasks (hang, drop, trot, random) and the
    ContactBench cube scenes (cube_slide, cube_push, stack_ratio). A scene is a model, a start
    state, and a per-step controller (PD torques, pushes, resets) applied before each step.
 

@@ -1,5 +1,5 @@
 /* Contacts, the contact problem every solver consumes, the solver table and the NCP
-   report (DESIGN.md section 4).
+   report (docs/architecture.md, "Contacts"; docs/solvers.md).
 
    Per contact i the local frame is (n, t1, t2), normal first, as FCLIB and Siconos store
    it. With lambda the impulses (N s) and v = G lambda + g the post-step contact
@@ -40,7 +40,7 @@ typedef struct csContactProblem {
                        the solvers that would use its rows as columns do not. */
 } csContactProblem;
 
-/* The NCP report (paper 002 eq. 14; spec/solvers.md), the same for every solver. */
+/* The NCP report (paper 002 eq. 14; docs/solvers.md), the same for every solver. */
 typedef struct csNcpReport {
   double eps_p;     /* max_i dist(lambda_i, K_mu_i) */
   double eps_d;     /* max_i dist(v~_i, K*_mu_i), v~ = v + (mu |v_T|, 0, 0) */
@@ -70,7 +70,7 @@ typedef struct csSolverOptions {
 } csSolverOptions;
 
 typedef struct csSolver {
-  const char* name; /* CLI/JSON name (spec/solvers.md) */
+  const char* name; /* CLI/JSON name (docs/solvers.md) */
   /* Scratch bytes for a problem of nc contacts. */
   size_t (*workspace_bytes)(int nc, const csSolverOptions* opt);
   /* Solve; lambda (3nc) holds the warm start on entry (zeros if none) and the solution on
@@ -89,7 +89,7 @@ CS_API const char* cs_solver_name(csSolverType type);
 /* The NCP report of lambda for problem p (v = G lambda + g, plus R lambda if R). */
 CS_API void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r);
 
-/* The tangent basis of spec/benchmarks.md: t1 = normalize(n x e), e the world axis least
+/* The tangent basis of docs/scenes.md: t1 = normalize(n x e), e the world axis least
    aligned with n (ties in order x, y, z), t2 = n x t1. frame receives rows n, t1, t2. */
 CS_API void cs_contact_frame(const double n[3], double frame[9]);
 
@@ -164,7 +164,7 @@ CS_API csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out);
 /* v (n) = M^-1 (H r + f) for a local solution r (3nc). */
 CS_API csStatus cs_global_velocity(csGlobalProblem* g, const double* r, double* v);
 /* Siconos' global error of (r, v): |M v - H r - f| / max(|f|, |M v|, |H r|)
-   + err_abs(r, u) / max(|u|, |r|) with u = H^T v + w (spec/solvers.md). u (3nc) receives
+   + err_abs(r, u) / max(|u|, |r|) with u = H^T v + w (docs/solvers.md). u (3nc) receives
    u if not NULL. */
 CS_API double cs_global_error(const csGlobalProblem* g, const double* r, const double* v,
                               double* u);

@@ -1,5 +1,5 @@
 /* Rigid multibody dynamics in generalized coordinates. Every function reads what the
-   stages before it wrote in csData (see docs/pipeline.md):
+   stages before it wrote in csData (docs/architecture.md; the step: src/pipeline/cs_forward.c):
      cs_kinematics -> cs_com_pos -> cs_crba -> cs_factor_m
                    -> cs_com_vel -> cs_rnea (bias)  -> cs_solve_m / cs_aba             */
 #ifndef CONTACTSIM_CS_DYNAMICS_H

@@ -1,4 +1,4 @@
-/* The contact problem of the current contacts (DESIGN.md section 4):
+/* The contact problem of the current contacts (docs/architecture.md, "Contacts"):
      J      rows n, t1, t2 of every contact: relative velocity of geom[1]'s body with respect
             to geom[0]'s body at the contact point, in the contact frame;
      G = J M^-1 J^T through the sparse factor M = L^T D L (no inverse, no M^-1 J^T): with
@@ -12,7 +12,7 @@
               two contacts are on one branch;
             - general (build_general), chains that are the union of two paths (a contact
               between two branches): Y per contact, G block by block over shared dofs;
-     g = J v_free + stabilisation on the normal rows (spec/benchmarks.md "Common settings"):
+     g = J v_free + stabilisation on the normal rows (docs/scenes.md "Common settings"):
             gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
             phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt).
    Warm start: impulses of last step's contact with the same geom pair and feature id,

@@ -1,4 +1,4 @@
-/* The NCP report every solver fills on exit (spec/solvers.md), and the contact frame. */
+/* The NCP report every solver fills on exit (docs/solvers.md), and the contact frame. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>

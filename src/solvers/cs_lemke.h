@@ -1,4 +1,4 @@
-/* Lemke's complementary pivoting for small dense LCPs (internal; spec/solvers.md "LCP by
+/* Lemke's complementary pivoting for small dense LCPs (internal; docs/solvers.md "Names",
    Lemke's method"): find z >= 0 with w = M z + q >= 0 and z^T w = 0.
 
    Covering vector d = 1, a dense inverse of the basis kept in the workspace (the revised

@@ -1,5 +1,5 @@
 /* The solver table: one entry per csSolverType, NULL until implemented. Names are stable
-   (spec/solvers.md): scripts and benchmarks use them. */
+   (docs/solvers.md): scripts and benchmarks use them. */
 #include "solvers/cs_solver.h"
 
 #include <string.h>

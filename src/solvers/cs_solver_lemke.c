@@ -6,7 +6,7 @@
    sum_k beta_ik d_k with the generators d_k = (+-1, +-1) in (t1, t2). Their convex hull
    times mu lambda_N is the box |lambda_t1|, |lambda_t2| <= mu lambda_N, the very pyramid
    of lcp_pgs (paper 002's ||lambda_T||_inf <= mu lambda_N, the facets fixed by the tangent
-   basis of spec/benchmarks.md), so both solve the same model and Lemke is the exact
+   basis of docs/scenes.md), so both solve the same model and Lemke is the exact
    reference for LCP-PGS. With v = (G + R) lambda + g:
      0 <= lambda_N,i  _|_ v_N,i                          >= 0   (Signorini)
      0 <= beta_ik     _|_ d_k^T v_T,i + gamma_i          >= 0   (sliding along the max.

@@ -22,7 +22,7 @@
    decreases by the Armijo factor (1 - 2e-4 t) or the Siconos error halves; when no t >=
    2^-39 passes, CS_NSN_SWEEPS projected Gauss-Seidel sweeps of the same local map (the
    fallback) instead.
-   - rho per contact from W's diagonal block, as NCP-PGS's steps (spec/solvers.md): rho_N =
+   - rho per contact from W's diagonal block, as NCP-PGS's steps (docs/solvers.md): rho_N =
      1 / W_NN, rho_T = 1 / max(W_T1T1, W_T2T2); J's rows are then of order 1.
    - delta, a Levenberg-Marquardt-like damping, keeps J + delta I invertible when W is
      singular (redundant contacts: spheres-in-a-box has W 768 x 768 of rank <= 588). It
@@ -38,7 +38,7 @@
    - W is read from the dense G only at its non-zero blocks (found by one scan at entry),
      so a product W x costs O(non-zero blocks). Sums are taken in the same order as
      cs_ncp_report's, so the error of the stop test is bit for bit the one reported.
-   - Stop: the Siconos 4.4.0 fc3d error (natural map / max(|g|, |r|, |u|); spec/solvers.md)
+   - Stop: the Siconos 4.4.0 fc3d error (natural map / max(|g|, |r|, |u|); docs/solvers.md)
      <= tol, on a fresh u. Not on a step test. A run whose best error has not halved over
      CS_NSN_STALL iterations stops (converged = 0); an unconverged run returns its best
      iterate.

@@ -32,7 +32,7 @@ enum { CS_PGS_NCP, CS_PGS_LCP, CS_PGS_CCP, CS_PGS_RAISIM };
 /* Sweeps after which CCP-PGS must have halved its first residual (see the restart). */
 enum { CS_PGS_PROBE = 20 };
 
-/* Paper 001's relaxation of the PGS steps (eq. 18), constant (spec/benchmarks.md). */
+/* Paper 001's relaxation of the PGS steps (eq. 18), constant (docs/solvers.md). */
 #define CS_RAISIM_ALPHA 0.6
 
 /* ------------------------------------------------------------------ shared helpers */
@@ -327,7 +327,7 @@ CSI_HOT static csStatus pgs_run(int kind, const csContactProblem* p, const csSol
 }
 
 /* NCP-PGS. Stop: eps_abs = max_i max(dist(lambda_i, K), dist(v~_i, K*), |<lambda_i, v~_i>|)
-   <= tolerance (spec/solvers.md: NCP solvers stop on eps_abs). */
+   <= tolerance (docs/solvers.md: NCP solvers stop on eps_abs). */
 static csStatus ncp_pgs_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                               double* lambda, csSolverStats* st) {
   return pgs_run(CS_PGS_NCP, p, opt, ws, lambda, st);

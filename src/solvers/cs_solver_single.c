@@ -1,4 +1,4 @@
-/* The single-contact baselines of paper 001's Table I (spec/solvers.md): Preclik's
+/* The single-contact baselines of paper 001's Table I (docs/solvers/bisection.md): Preclik's
    golden-section search and the analytical (quartic) method, for the same contact model as
    csi_bisection_single (cs_solver_bisection.h). Opening, sticking and rank-deficient
    contacts go through the same csi_single_classify; only the slip search differs.

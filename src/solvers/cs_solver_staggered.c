@@ -18,7 +18,7 @@
    primal |x - z| and dual |A x + b + gamma| below the inner tolerance, a KKT test of the
    QP (see cs_solver_admm.c); inner cap CS_STAG_INNER iterations.
 
-   Stop: eps_abs (the NCP residual, spec/solvers.md) of lambda with v = G lambda + g
+   Stop: eps_abs (the NCP residual, docs/solvers.md) of lambda with v = G lambda + g
    (computed by a full product after each outer loop) <= tolerance. stats.iterations counts
    outer loops. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* The built-in scenes (spec/benchmarks.md) on the project's own models:
+/* The built-in scenes (docs/scenes.md) on the project's own models:
    ANYmal `hang` for 100,000 steps: no NaN, every solve within tolerance, mean penetration of
    the loaded contacts below 1 um at tolerance 1e-6 (issue acceptance); the other ANYmal
    tasks run without NaN and stay physical (the base stays above the ground in `trot`);

@@ -836,9 +836,9 @@ static void solve_bisection(const csContactProblem* p, const csSolverOptions* o,
    task (near t = 85.95 s; two slipping feet of one stance) on which the paper model's sweeps
    cycle with period 2 and the de Saxce variant's plain sweeps cycle too (as ncp_pgs's do).
    The solve must end converged after its stall guard left the paper's model (fallback 1:
-   de Saxce's variant, whose corrections now turn the slip angles too; or 2: its last
-   resort, ncp_admm on the same Coulomb NCP), with the NCP report of a Coulomb solution. The
-   session-2 solver ran to any cap here. */
+   de Saxce's variant, whose corrections turn the slip angles too; or 2: its last
+   resort, ncp_admm on the same Coulomb NCP), with the NCP report of a Coulomb solution.
+   Without the stall guard the sweeps run to any cap here. */
 static void test_stall_guard(void) {
   static const double G[81] = {
       1.0390272357486083,     1.0136156337105446,     -0.44619273186949793,  -0.0025935494454883182,
@@ -874,15 +874,15 @@ static void test_stall_guard(void) {
   printf("stall guard: %d iterations, converged %d, residual %.3g, fallback %d, eps_abs %.3g\n",
          st.iterations, st.converged, st.residual, st.fallback, st.ncp.eps_abs);
   CHECK_MSG(st.converged && st.residual <= 1e-6, "not converged (residual %g)", st.residual);
-  /* the guard must have left the paper's model: since session 6 the budget guard goes to the
-     last resort (fallback 2, 76 sweeps in all); before, the stall guard's de Saxce stage
-     solved it (fallback 1, 296 sweeps) */
+  /* the guard must have left the paper's model: the budget guard goes to the last resort
+     (fallback 2, 76 sweeps in all); without the budget guard the stall guard's de Saxce
+     stage solves it (fallback 1, 296 sweeps) */
   CHECK_MSG(st.fallback >= 1, "fallback %d (the guard did not act)", st.fallback);
   CHECK_MSG(st.iterations < 100000, "ran to the cap");
   CHECK_MSG(st.ncp.eps_abs <= 1e-6, "eps_abs %g of the Coulomb solution", st.ncp.eps_abs);
   /* at Algorithm 2's default cap of 150 the stall guard cannot act in time, but the budget
      guard sees the sweeps crawl and hands the rest of the cap to the last resort (ncp_admm,
-     fallback 2); before it, the solve failed at the cap */
+     fallback 2); without the budget guard the solve fails at the cap */
   o.iterations = 150;
   memset(l, 0, sizeof l);
   solve_bisection(&p, &o, l, &st);
@@ -893,11 +893,11 @@ static void test_stall_guard(void) {
             st.fallback, st.iterations, st.ncp.eps_abs);
 }
 
-/* The correction's slip angles (session 5): a box resting on bumpy terrain on three contacts,
-   two at their friction limit (recorded from tests/test_collision_hfield.c's settling box).
-   With the slip directions held in the correction, the sweeps crawled at ~0.997 per sweep
-   and the solve failed its cap of 150 (residual 2e-5; l0 is where it stopped). Newton on the
-   slip angles ends it within a correction, from there and from zero. */
+/* The correction's slip angles: a box resting on bumpy terrain on three contacts,
+   two at their friction limit (recorded from tests/collision/test_collision_hfield.c's settling
+   box). With the slip directions held in the correction, the sweeps crawl at ~0.997 per sweep and
+   the solve fails its cap of 150 (residual 2e-5; l0 is where it stops). Newton on the slip angles
+   ends it within a correction, from there and from zero. */
 static void test_friction_limit_crawl(void) {
   static const double G[81] = {
       3.8140053091532646,  1.6123903724471467,   0.81615443002164467,  -2.6291613351326912,
@@ -971,13 +971,13 @@ static void test_asym(void) {
   CHECK(st.converged);
 }
 
-/* The budget guard (session 6): a box on three contacts of bumpy terrain, two of them almost
-   at one point (G's rows 0 and 6 nearly equal), recorded from tests/test_collision_hfield.c's
-   settling box. Solved cold in each of the six orders of its contacts at the cap of 150: the
-   sweeps crawl (1.7 % less residual per correction cycle) in four orders, and before the
-   budget guard those four failed at the cap (the stall guard only acts after ~100 sweeps
-   without progress, and the last resort then took 648-983 sweeps in all); now the guard
-   hands the rest of the cap to ncp_admm (fallback 2) and every order converges. Covers the
+/* The budget guard: a box on three contacts of bumpy terrain, two of them almost
+   at one point (G's rows 0 and 6 nearly equal), recorded from
+   tests/collision/test_collision_hfield.c's settling box. Solved cold in each of the six orders of
+   its contacts at the cap of 150: the sweeps crawl (1.7 % less residual per correction cycle) in
+   four orders, and without the budget guard those four fail at the cap (the stall guard only acts
+   after ~100 sweeps without progress, and the last resort then takes 648-983 sweeps in all); the
+   guard hands the rest of the cap to ncp_admm (fallback 2) and every order converges. Covers the
    last resort, which no other recorded problem reaches. */
 static void test_near_duplicate(void) {
   static const double G[81] = {

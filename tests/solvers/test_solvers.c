@@ -701,7 +701,7 @@ static void test_admm_redundant_mixed(void) {
   }
 }
 
-/* stack_ratio (spec/benchmarks.md) at a mass ratio with a solver (and, if tol > 0, that
+/* stack_ratio (docs/scenes.md) at a mass ratio with a solver (and, if tol > 0, that
    tolerance and cap): 0.1 s; the largest eps_abs, the steps not converged and the most
    iterations of a step. 1 with s loaded (the caller frees it), 0 if the scene failed. */
 static int stack_run(const char* dir, double ratio, csSolverType solver, double tol, int cap,
@@ -728,7 +728,7 @@ static int stack_run(const char* dir, double ratio, csSolverType solver, double 
 static void test_scenes_admm(void) {
   const char* dir = cs_test_source("models");
   csScene s;
-  /* cube_slide (spec/benchmarks.md): 1 m/s along (cos 30, sin 30), mu 0.4, 0.5 s, tolerance
+  /* cube_slide (docs/scenes.md): 1 m/s along (cos 30, sin 30), mu 0.4, 0.5 s, tolerance
      1e-8. The mechanical energy must follow the exact Coulomb slide, E_an = 1/2 m (v0 - mu g
      t)^2, within 1e-6 E0 (the NCP solvers' target; ncp_pgs reaches ~1e-9). A solver that
      returns a sliding contact's friction strictly inside its cone, short by tol / |v_T| (the
@@ -781,7 +781,7 @@ static void test_scenes_admm(void) {
   /* cube_push: F = 10 t N at the centre of a 1 kg cube, mu 0.4, sliding from 0.392 s. The
      push tips the load to the front (N_rear = (m g - F) / 4 with h = a), so equal friction
      on the four corners is possible only while F / 4 <= mu N_rear, i.e. F <= mu m g /
-     (1 + mu) = 2.80 N (t <= 0.280 s). Before that, the spread of spec/benchmarks.md
+     (1 + mu) = 2.80 N (t <= 0.280 s). Before that, the spread of docs/bench-json.md
      (max |lambda_T,i - mean| / dt) is the internal force and must be <= 1e-6 N. After it,
      the rear corners must carry exactly mu N_rear and the front ones the rest -- the
      least-norm distribution -- and the spread metric measures that necessary imbalance
