@@ -5,16 +5,17 @@
    FCLIB problems (Siconos' HDF5 files): local ones (W r + q = u) as they are, global ones
    (M v = H r + f, u = H^T v + w) condensed to local form W = H^T M^-1 H, q = H^T M^-1 f + w
    and, after the solve, their global velocity v = M^-1 (H r + f) and Siconos' global error.
-   The solving and the JSON line are shared with `contactsim bench fclib`
-   (bench/bench_fclib.c). */
+   The solving and the JSON line are shared with `contactsim bench fclib` (cs_fclib_case.c;
+   the benchmark executable adds Siconos' solvers). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cs_bench.h"
 #include "cs_cli.h"
+#include "cs_fclib_case.h"
+#include "cs_util.h"
 
 static void usage(FILE* f) {
   fprintf(f,

@@ -8,10 +8,6 @@
 #include "cs_cli.h"
 #include "cs_scene.h"
 
-#ifndef CS_MODELS_DIR
-#define CS_MODELS_DIR "models"
-#endif
-
 int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* consumed) {
   *consumed = 0;
   if (!strcmp(argv[i], "--fixed-base")) {
@@ -58,11 +54,6 @@ static double parse_num(const char* opt, const char* s, int* ok) {
 }
 
 /* ------------------------------------------------------------------ run */
-const char* cs_cli_models_dir(void) {
-  const char* e = getenv("CONTACTSIM_MODELS");
-  return e && *e ? e : CS_MODELS_DIR;
-}
-
 static void run_usage(FILE* f) {
   fprintf(f,
           "usage: contactsim run MODEL [options]\n"
