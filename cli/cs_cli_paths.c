@@ -1,5 +1,5 @@
 /* Where the executables find their files: no source-tree path is compiled in. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,8 +47,12 @@ const char* cs_cli_models_dir(void) {
   if (path[0]) return path;
   const char* exe = cs_cli_exe_dir();
   if (!exe) return "models"; /* no /proc: relative to the working directory */
-  snprintf(path, sizeof path, "%s/../share/contactsim/models", exe); /* installed */
-  if (is_dir(path)) return path;
+  char up[PATH_MAX + 64], canon[PATH_MAX];
+  snprintf(up, sizeof up, "%s/../share/contactsim/models", exe); /* installed */
+  if (is_dir(up)) {
+    snprintf(path, sizeof path, "%s", realpath(up, canon) ? canon : up);
+    return path;
+  }
   snprintf(path, sizeof path, "%s/models", exe); /* build tree, copied there by CMake */
   return path;
 }
