@@ -51,6 +51,11 @@ static void usage_solve(FILE* f) {
           "error of (r, v) with v = M^-1 (H r + f).\n"
           "  --solver S       solver name (required); implemented: ");
   cs_fclib_list_solvers(f);
+  if (!cs_fclib_extra_solvers)
+    fprintf(f,
+            "\n"
+            "                   (siconos_nsgs, siconos_nsn_ac, siconos_nsn_fb, siconos_admm:\n"
+            "                   run by contactsim-bench, from a build tree with Siconos)");
   fprintf(f,
           "\n"
           "  --tol T          target Siconos error, also the solver's own tolerance\n"

@@ -7,7 +7,8 @@
 #   2. examples/hello_step.c built against the moved prefix with CMake find_package
 #      (contactsim::contactsim, and contactsim::contactsim_static), with
 #      `pkg-config --cflags --libs contactsim` and with `pkg-config --static` (against
-#      libcontactsim.a: a copy of the prefix without the shared library), each run.
+#      libcontactsim.a: a copy of the prefix without the shared library, and the full prefix
+#      with -l:libcontactsim.a), each run.
 set -u
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
@@ -107,4 +108,11 @@ export PKG_CONFIG_PATH=$tmp/static/${libdir#"$P"/}/pkgconfig
 run "$CC" "$src/examples/hello_step.c" -o hello_pc_static $(pkg-config --static --cflags --libs contactsim)
 needs_shared hello_pc_static && fail "pkg-config --static: linked to libcontactsim.so"
 check_hello ./hello_pc_static "pkg-config --static --cflags --libs contactsim (libcontactsim.a)"
+# static beside the shared library: -l:libcontactsim.a (docs/install.md)
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+# shellcheck disable=SC2046
+run "$CC" "$src/examples/hello_step.c" -o hello_pc_static2 $(pkg-config --cflags contactsim) \
+  $(pkg-config --static --libs contactsim | sed 's/-lcontactsim/-l:libcontactsim.a/')
+needs_shared hello_pc_static2 && fail "-l:libcontactsim.a: linked to libcontactsim.so"
+check_hello ./hello_pc_static2 "pkg-config --static, -lcontactsim as -l:libcontactsim.a"
 echo "install test passed"
