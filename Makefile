@@ -10,7 +10,7 @@ DEPS_BUILD = cmake gcc make pkg-config libxml2-dev libccd-dev libfclib-dev libhd
 DEPS_TEST  = libmujoco-dev libsiconos-numerics-dev
 DEPS_DEMO  = gnuplot-nox
 
-.PHONY: all deps deps-test deps-demo build build-asan test test-fast demo bench clean format
+.PHONY: all deps deps-test deps-demo build build-asan test test-fast demo bench install clean format
 
 all: build
 
@@ -48,6 +48,12 @@ demo: deps-demo build
 
 bench: deps-test build
 	./$(BUILD)/contactsim bench dynamics --model models/anymal_c.xml --json
+
+# bin/contactsim, the libraries, headers, models, CMake package and contactsim.pc under
+# PREFIX (docs/install.md). The benchmark executables stay in the build tree.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
 	clang-format -i $$(git ls-files "*.c" "*.h")

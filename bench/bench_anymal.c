@@ -65,7 +65,7 @@ static void usage(FILE* f) {
           "                               [--steps N] [--tol T] [--iterations N] [--chunk N]\n"
           "                               [--vs-mujoco] [--json]\n"
           "\n"
-          "Simulates an ANYmal C scene of spec/benchmarks.md (model anymal_c.xml: hang, drop,\n"
+          "Simulates an ANYmal C scene of docs/scenes.md (model anymal_c.xml: hang, drop,\n"
           "trot, random) and reports the time per step and the contact statistics.\n"
           "The run is cut into chunks of steps, each timed as a whole (scene controller +\n"
           "cs_step); us_per_step is the median chunk time / chunk steps over the unprofiled\n"
@@ -106,7 +106,7 @@ static void usage(FILE* f) {
           "bisection: 1 de Saxce's variant, 2 ncp_admm, after its sweeps stalled).\n",
           cs_solver_name((csSolverType)o.solver), DEFAULT_STEPS, DEFAULT_CHUNK,
 #ifdef CS_HAVE_MUJOCO
-          "MuJoCo configured as spec/benchmarks.md says"
+          "MuJoCo configured as docs/scenes.md says"
 #else
           "not available: built without MuJoCo"
 #endif

@@ -65,39 +65,7 @@
 #include <SparseBlockMatrix.h>
 #endif
 
-#define MAX_REFINE 4
 #define SLOW_MS 2000.0
-
-/* ---------------------------------------------------------------- cases */
-
-csStatus cs_fclib_case_load(const char* path, csFclibCase* c) {
-  memset(c, 0, sizeof *c);
-  c->path = path;
-  const char* slash = strrchr(path, '/');
-  c->name = slash ? slash + 1 : path;
-  csFclibInfo info;
-  csStatus st = cs_fclib_info(path, &info);
-  if (st) return st;
-  c->kind = info.kind;
-  c->nc = info.nc;
-  if (info.kind == CS_FCLIB_LOCAL) return cs_fclib_read_local(path, &c->local);
-  if (info.kind == CS_FCLIB_GLOBAL) {
-    if ((st = cs_fclib_read_global(path, &c->global))) return st;
-    double t0 = cs_bench_now_ns();
-    st = cs_global_condense(c->global, &c->local);
-    c->condense_ms = 1e-6 * (cs_bench_now_ns() - t0);
-    return st;
-  }
-  /* the readers give the precise message (rolling friction, no FCLIB group) */
-  return cs_fclib_read_global(path, &c->global);
-}
-
-void cs_fclib_case_free(csFclibCase* c) {
-  cs_problem_free(c->local);
-  cs_global_problem_free(c->global);
-  c->local = NULL;
-  c->global = NULL;
-}
 
 /* ---------------------------------------------------------------- solver names */
 
@@ -124,104 +92,6 @@ int cs_fclib_have_siconos(void) {
 #else
   return 0;
 #endif
-}
-
-int cs_fclib_solver_known(const char* name) {
-  int t = cs_solver_from_name(name);
-  if (t > 0 && cs_solver_get((csSolverType)t)) return 1;
-#ifdef CS_HAVE_SICONOS
-  if (siconos_id(name) >= 0) return 1;
-#endif
-  return 0;
-}
-
-void cs_fclib_list_solvers(FILE* f) {
-  const char* sep = "";
-  for (int t = 1; t < CS_SOLVER_COUNT; t++)
-    if (cs_solver_get((csSolverType)t)) {
-      fprintf(f, "%s%s", sep, cs_solver_name((csSolverType)t));
-      sep = ", ";
-    }
-#ifdef CS_HAVE_SICONOS
-  for (int k = 0; k < N_SICONOS; k++) fprintf(f, "%s%s", sep, siconos_solvers[k].name);
-#endif
-  if (!*sep) fprintf(f, "(none implemented)");
-}
-
-/* ---------------------------------------------------------------- runs */
-
-/* Report of lambda on the case: error, error_1pq, eps_abs, converged, global_error. */
-static void finish_run(const csFclibCase* c, const csFclibSettings* s, const double* lambda,
-                       csFclibRun* r) {
-  csNcpReport rep;
-  cs_ncp_report(&c->local->p, lambda, &rep);
-  r->error = rep.error;
-  r->error_1pq = rep.error_1pq;
-  r->eps_abs = rep.eps_abs;
-  r->converged = r->ok && rep.error <= s->tol;
-  r->global_error = NAN;
-  if (c->global) {
-    double* v = malloc((size_t)c->global->n * sizeof(double));
-    if (v && cs_global_velocity(c->global, lambda, v) == CS_OK)
-      r->global_error = cs_global_error(c->global, lambda, v, NULL);
-    free(v);
-  }
-}
-
-static void run_ours(const csFclibCase* c, const csSolver* sv, const csFclibSettings* s,
-                     double* lambda, csFclibRun* r) {
-  const csContactProblem* p = &c->local->p;
-  const size_t m = 3 * (size_t)p->nc;
-  csSolverOptions opt = {s->iterations, s->tol, 1.0, 0};
-  size_t bytes = sv->workspace_bytes ? sv->workspace_bytes(p->nc, &opt) : 0;
-  bytes = (bytes + 63) / 64 * 64 + 64;
-  void* ws = aligned_alloc(64, bytes);
-  double* vg = c->global ? malloc((size_t)c->global->n * sizeof(double)) : NULL;
-  double times[64];
-  int nt = 0;
-  if (!ws || (c->global && !vg)) {
-    snprintf(r->note, sizeof r->note, "out of memory for the workspace (%zu bytes)", bytes);
-    free(ws), free(vg);
-    return;
-  }
-  r->ok = 1;
-  for (int rep = 0; rep < s->repeats && rep < 64; rep++) {
-    memset(lambda, 0, m * sizeof(double));
-    int total = 0;
-    double own_tol = s->tol;
-    double t0 = cs_bench_now_ns();
-    for (int k = 0; k <= MAX_REFINE; k++) {
-      csSolverOptions o = {s->iterations - total, own_tol, 1.0, k > 0};
-      csSolverStats stats;
-      memset(&stats, 0, sizeof stats);
-      csStatus st = sv->solve(p, &o, ws, lambda, &stats);
-      if (st) {
-        r->ok = 0;
-        snprintf(r->note, sizeof r->note, "solver error: %s", cs_last_error());
-        break;
-      }
-      total += stats.iterations;
-      if (!stats.converged || total >= s->iterations || k == MAX_REFINE) break;
-      csNcpReport rp;
-      cs_ncp_report(p, lambda, &rp);
-      double err = rp.error;
-      if (c->global && err <= s->tol) {
-        double ge = cs_global_velocity(c->global, lambda, vg) == CS_OK
-                        ? cs_global_error(c->global, lambda, vg, NULL)
-                        : INFINITY;
-        err = ge > err ? ge : err;
-      }
-      if (err <= s->tol || !(stats.residual > 0)) break;
-      own_tol = fmin(own_tol, stats.residual) * 1e-2;
-    }
-    times[nt++] = 1e-6 * (cs_bench_now_ns() - t0);
-    r->iterations = total;
-    if (!r->ok || times[0] > SLOW_MS) break;
-  }
-  free(ws);
-  free(vg);
-  r->ms = cs_bench_median(times, nt);
-  finish_run(c, s, lambda, r);
 }
 
 #ifdef CS_HAVE_SICONOS
@@ -398,53 +268,26 @@ static void run_siconos(const csFclibCase* c, int id, const csFclibSettings* s, 
   r->iterations = msg.iterations;
   r->ms = msg.ms;
   r->siconos_info = msg.info;
-  finish_run(c, s, lambda, r);
+  cs_fclib_finish_run(c, s, lambda, r);
 }
 #endif
 
-void cs_fclib_run(const csFclibCase* c, const char* name, const csFclibSettings* s, double* lambda,
-                  csFclibRun* r) {
-  memset(r, 0, sizeof *r);
-  r->ms = r->error = r->error_1pq = r->eps_abs = r->global_error = NAN;
-  int t = cs_solver_from_name(name);
-  const csSolver* sv = t > 0 ? cs_solver_get((csSolverType)t) : NULL;
-  if (sv) {
-    run_ours(c, sv, s, lambda, r);
-    return;
-  }
 #ifdef CS_HAVE_SICONOS
-  int id = siconos_id(name);
-  if (id >= 0) {
-    run_siconos(c, id, s, lambda, r);
-    return;
-  }
-#endif
-  snprintf(r->note, sizeof r->note, "unknown solver");
+static const char* const siconos_names[] = {"siconos_nsgs", "siconos_nsn_ac", "siconos_nsn_fb",
+                                            "siconos_admm", NULL};
+
+static void run_extra(const csFclibCase* c, const char* name, const csFclibSettings* s,
+                      double* lambda, csFclibRun* r) {
+  run_siconos(c, siconos_id(name), s, lambda, r);
 }
 
-/* ---------------------------------------------------------------- output */
+static const csFclibExtraSolvers siconos_extra = {siconos_names, run_extra};
+#endif
 
-void cs_fclib_print_json(FILE* f, const csFclibCase* c, const char* solver, const csFclibRun* r) {
-  fprintf(f, "{\"bench\":\"fclib\",\"file\":");
-  cs_bench_json_str(f, c->name);
-  fprintf(f, ",\"kind\":\"%s\",\"nc\":%d,\"solver\":", c->global ? "global" : "local", c->nc);
-  cs_bench_json_str(f, solver);
-  fprintf(f, ",\"converged\":%s", r->converged ? "true" : "false");
-  cs_bench_json_num(f, "error", r->error);
-  cs_bench_json_num(f, "error_1pq", r->error_1pq);
-  fprintf(f, ",\"iterations\":%d", r->iterations);
-  cs_bench_json_num(f, "ms", r->ms);
-  cs_bench_json_num(f, "eps_abs", r->eps_abs);
-  if (c->global) {
-    cs_bench_json_num(f, "global_error", r->global_error);
-    cs_bench_json_num(f, "condense_ms", c->condense_ms);
-  }
-  if (!strncmp(solver, "siconos_", 8) && r->ok) fprintf(f, ",\"siconos_info\":%d", r->siconos_info);
-  if (r->note[0]) {
-    fprintf(f, ",\"note\":");
-    cs_bench_json_str(f, r->note);
-  }
-  fprintf(f, "}\n");
+void cs_bench_fclib_use_siconos(void) {
+#ifdef CS_HAVE_SICONOS
+  cs_fclib_extra_solvers = &siconos_extra;
+#endif
 }
 
 /* ---------------------------------------------------------------- performance profile */

@@ -18,7 +18,7 @@ int cs_cli_demo(int argc, char** argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       printf(
           "usage: contactsim demo [--out DIR] [--seconds T] [--solver S]\n"
-          "The ANYmal C `drop` scene (spec/benchmarks.md): the robot, legs at q_nom and\n"
+          "The ANYmal C `drop` scene (docs/scenes.md): the robot, legs at q_nom and\n"
           "unactuated, falls from 1 m while moving forward at 1 m/s, lands on its feet and\n"
           "torso and comes to rest (dt 1 ms, mu 0.8, default T = 3 s). Prints a summary and\n"
           "writes DIR/demo.csv and DIR/demo.png (gnuplot: base height, energy, contacts).\n"

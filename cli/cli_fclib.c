@@ -5,16 +5,17 @@
    FCLIB problems (Siconos' HDF5 files): local ones (W r + q = u) as they are, global ones
    (M v = H r + f, u = H^T v + w) condensed to local form W = H^T M^-1 H, q = H^T M^-1 f + w
    and, after the solve, their global velocity v = M^-1 (H r + f) and Siconos' global error.
-   The solving and the JSON line are shared with `contactsim bench fclib`
-   (bench/bench_fclib.c). */
+   The solving and the JSON line are shared with `contactsim bench fclib` (cs_fclib_case.c;
+   the benchmark executable adds Siconos' solvers). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cs_bench.h"
 #include "cs_cli.h"
+#include "cs_fclib_case.h"
+#include "cs_util.h"
 
 static void usage(FILE* f) {
   fprintf(f,
@@ -46,10 +47,15 @@ static void usage_solve(FILE* f) {
           "                                   [--repeats N] [--out SOL.hdf5] [--json]\n"
           "\n"
           "Solves the (condensed) local problem of FILE from r = 0 and prints the Siconos\n"
-          "error of the solution (spec/solvers.md) and, for a global problem, the global\n"
+          "error of the solution (docs/solvers.md) and, for a global problem, the global\n"
           "error of (r, v) with v = M^-1 (H r + f).\n"
           "  --solver S       solver name (required); implemented: ");
   cs_fclib_list_solvers(f);
+  if (!cs_fclib_extra_solvers)
+    fprintf(f,
+            "\n"
+            "                   (siconos_nsgs, siconos_nsn_ac, siconos_nsn_fb, siconos_admm:\n"
+            "                   run by contactsim-bench, from a build tree with Siconos)");
   fprintf(f,
           "\n"
           "  --tol T          target Siconos error, also the solver's own tolerance\n"

@@ -8,10 +8,6 @@
 #include "cs_cli.h"
 #include "cs_scene.h"
 
-#ifndef CS_MODELS_DIR
-#define CS_MODELS_DIR "models"
-#endif
-
 int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* consumed) {
   *consumed = 0;
   if (!strcmp(argv[i], "--fixed-base")) {
@@ -58,11 +54,6 @@ static double parse_num(const char* opt, const char* s, int* ok) {
 }
 
 /* ------------------------------------------------------------------ run */
-const char* cs_cli_models_dir(void) {
-  const char* e = getenv("CONTACTSIM_MODELS");
-  return e && *e ? e : CS_MODELS_DIR;
-}
-
 static void run_usage(FILE* f) {
   fprintf(f,
           "usage: contactsim run MODEL [options]\n"
@@ -87,7 +78,7 @@ static void run_usage(FILE* f) {
           "  --self-collision   URDF: let the robot's links collide with each other\n"
           "  --no-gravity       disable gravity\n"
           "  --no-contact       disable contacts\n"
-          "Scenes are defined in spec/benchmarks.md; their models are in %s\n"
+          "Scenes are defined in docs/scenes.md; their models are in %s\n"
           "(override with the environment variable CONTACTSIM_MODELS).\n",
           cs_cli_models_dir());
   fprintf(f, "Solvers:");

@@ -15,7 +15,11 @@ int cs_cli_fclib(int argc, char** argv);
    of the next unparsed argument, or -1 on a bad option (message printed). */
 int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* consumed);
 csModel* cs_cli_load(const char* path, const csLoadOptions* o);
-/* Directory of contactsim's model files (env CONTACTSIM_MODELS, else the build's). */
+/* Directory of contactsim's model files (the .xml files of models/), the first of: env
+   CONTACTSIM_MODELS, <exe dir>/../share/contactsim/models (installed), <exe dir>/models (build
+   tree) (cs_cli_paths.c). */
 const char* cs_cli_models_dir(void);
+/* Directory of the running executable (/proc/self/exe), or NULL if unknown. */
+const char* cs_cli_exe_dir(void);
 
 #endif

@@ -1751,7 +1751,7 @@ static void usage(FILE* f) {
           "                                     [--repeats N] [--robot-time S]\n"
           "                                     [--replay-steps N]\n"
           "\n"
-          "Paper 002 (ContactBench) section IV, spec/benchmarks.md: one line per experiment\n"
+          "Paper 002 (ContactBench) section IV, docs/scenes.md: one line per experiment\n"
           "and solver (and per mass ratio, dt, tolerance, robot or task).\n"
           "\n"
           "  --experiment E   cube_slide, cube_push, stack_ratio, consistency_dt,\n"

@@ -1,0 +1,74 @@
+/* Helpers shared by the contactsim tool and the benchmark executables (cs_util.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "cs_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double cs_bench_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+int cs_bench_cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+double cs_bench_median(double* v, long n) {
+  if (n <= 0) return NAN;
+  qsort(v, (size_t)n, sizeof(double), cs_bench_cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void cs_bench_json_str(FILE* f, const char* s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch < 32)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+void cs_bench_json_num(FILE* f, const char* key, double x) {
+  if (isfinite(x))
+    fprintf(f, ",\"%s\":%.6g", key, x);
+  else
+    fprintf(f, ",\"%s\":null", key);
+}
+
+int cs_bench_parse_long(const char* s, long lo, long hi, long* out) {
+  if (!s || !*s) return 0;
+  char* end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || *end || v < lo || v > hi) return 0;
+  *out = v;
+  return 1;
+}
+
+int cs_bench_parse_int(const char* s, int lo, int hi, int* out) {
+  long v;
+  if (!cs_bench_parse_long(s, lo, hi, &v)) return 0;
+  *out = (int)v;
+  return 1;
+}
+
+int cs_bench_parse_double(const char* s, double* out) {
+  if (!s || !*s) return 0;
+  char* end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || *end || !isfinite(v)) return 0;
+  *out = v;
+  return 1;
+}

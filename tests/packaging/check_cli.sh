@@ -1,0 +1,58 @@
+#!/bin/bash
+# usage: check_cli.sh BUILD_DIR SOURCE_DIR
+# The tool in the build tree: no source path compiled in, models found beside it (and
+# through CONTACTSIM_MODELS), `help CMD` = `CMD --help` for every command, `bench` handed
+# over to the sibling executables and refused clearly without them.
+set -u
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+cs=$build/contactsim
+unset CONTACTSIM_MODELS
+tmp=$(mktemp -d /tmp/contactsim_cli.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+
+# without debug info (-g keeps the source directories); source file names (.c, .h) are
+# allowed: the sanitizers' reports keep them
+objcopy --strip-debug "$cs" "$tmp/stripped" || fail "objcopy --strip-debug $cs"
+if strings -a "$tmp/stripped" | grep -F "$src" | grep -Ev '\.[ch]$'; then
+  fail "a source-tree path is compiled into $cs"
+fi
+readelf -d "$cs" | grep -q 'NEEDED.*libcontactsim\.so' || fail "$cs is not linked to libcontactsim.so"
+echo "ok   no source path in contactsim; linked to libcontactsim.so"
+
+"$cs" run --help | grep -qF "models are in $build/models" || fail "run --help: models not in $build/models"
+CONTACTSIM_MODELS=/nonexistent "$cs" run --help | grep -qF "models are in /nonexistent" ||
+  fail "CONTACTSIM_MODELS ignored"
+(cd "$tmp" && "$cs" run --scene cube_slide --steps 10 >/dev/null) || fail "run --scene from elsewhere"
+echo "ok   models: $build/models, CONTACTSIM_MODELS overrides"
+
+for c in run check bench demo fclib help version; do
+  "$cs" help $c >"$tmp/a" 2>&1 || fail "help $c: exit $?"
+  "$cs" $c --help >"$tmp/b" 2>&1 || fail "$c --help: exit $?"
+  cmp -s "$tmp/a" "$tmp/b" || fail "help $c differs from $c --help"
+  grep -q "usage: contactsim $c" "$tmp/a" || fail "help $c: no usage line"
+done
+echo "ok   contactsim help CMD = contactsim CMD --help for run check bench demo fclib help version"
+"$cs" help nosuch >"$tmp/a" 2>&1 && fail "help nosuch succeeded"
+grep -q "unknown command 'nosuch'" "$tmp/a" || fail "help nosuch: $(cat "$tmp/a")"
+echo "ok   help nosuch: $(cat "$tmp/a")"
+
+# handed over (argv unchanged): each benchmark's own --help
+for b in dynamics fclib anymal build single-contact table2 contactbench; do
+  "$cs" bench $b --help >"$tmp/a" 2>&1 || fail "bench $b --help: exit $?"
+  grep -q "usage: contactsim bench $b" "$tmp/a" || fail "bench $b --help: $(head -2 "$tmp/a")"
+done
+echo "ok   bench NAME --help reaches contactsim-bench / contactsim-experiments"
+# without the siblings (as installed)
+mkdir -p "$tmp/alone" && cp -P "$cs" "$build"/libcontactsim.so* "$tmp/alone/" || fail "copy"
+"$tmp/alone/contactsim" bench anymal >"$tmp/a" 2>&1 && fail "bench without contactsim-bench succeeded"
+grep -q "build tree" "$tmp/a" || fail "bench without contactsim-bench: $(cat "$tmp/a")"
+"$tmp/alone/contactsim" bench table2 >"$tmp/a" 2>&1 && fail "bench without contactsim-experiments succeeded"
+grep -q "contactsim-experiments" "$tmp/a" || fail "bench table2 alone: $(cat "$tmp/a")"
+echo "ok   bench refused without the benchmark executables:"
+sed 's/^/       /' "$tmp/a"
+echo "cli checks passed"
