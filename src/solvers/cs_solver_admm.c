@@ -1117,20 +1117,19 @@ static int admm_newton_system(csAdmm* a, const double* vout, double* col, int an
   return m;
 }
 
-/* The active-set step with the modes in a->cls (and the sliding contacts' directions in
-   a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
-   modes and update allows new ones, which are then in a->cls (see admm_refine). */
-static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout, double* res,
-                             int update) {
+/* The active-set step's set-up for the modes in a->cls: the number of unknowns m (3 per
+   sticking contact, 1 per sliding one), the sticking variables nstick and the sliding contacts
+   nslide, the sliding contacts' starting directions (a->dir0), and the null vectors of the
+   sticking block where sticking contacts are redundant. Returns newton0: 1 if the first round is
+   a Newton step from the source (a contact slides with friction). */
+static int admm_refine_setup(csAdmm* a, int* m_out, int* nstick_out, int* nslide_out) {
   const csContactProblem* p = a->p;
-  int nc = p->nc, n = a->n;
-  int* cls = a->cls;
-  double* st = a->hist; /* per contact: sticking lambda; sliding x and the slip angle */
+  int nc = p->nc;
+  const int* cls = a->cls;
   int m = 0;
   for (int i = 0; i < nc; i++) m += cls[i] == 1 ? 3 : cls[i] == 2 ? 1 : 0;
   a->unique = m == 0; /* lambda = 0: nothing to polish */
   a->lnorm = 0;
-  double mdp_prev = INFINITY;
   int nstick = 0, nslide = 0, newton0 = 0;
   for (int i = 0; i < nc; i++) {
     nstick += cls[i] == 1 ? 3 : 0;
@@ -1144,203 +1143,284 @@ static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* 
   if (nslide > 0 && nstick >= 6 && admm_stick_null(a, nstick) < 0) {
     /* Redundant sticking contacts (a->nd internal forces) make the systems singular: they
        are reduced by those (admm_reduced). Too many or no factor: the linear first
-       round (least-norm from scratch, below) */
+       round (least-norm from scratch, admm_refine_linear) */
     newton0 = 0;
   }
-  for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
-    if (round == 0 && newton0) {
-      /* A contact slides with friction: the equations are nonlinear in its direction, so
-         Newton from src (whose modes these are; its directions are in a->dir) rather than a
-         linear solve with src's directions first (which took one more system a step: the
-         directions move at every time step) */
-      for (int i = 0; i < nc; i++) {
-        const double* si = src + 3 * i;
-        if (cls[i] == 1)
-          st[3 * i] = si[0], st[3 * i + 1] = si[1], st[3 * i + 2] = si[2];
-        else if (cls[i] == 2)
-          st[3 * i] = si[0];
+  *m_out = m, *nstick_out = nstick, *nslide_out = nslide;
+  return newton0;
+}
+
+/* The first round where a contact slides with friction: the equations are nonlinear in its
+   direction, so Newton starts from src (whose modes these are; its directions are in a->dir)
+   rather than from a linear solve with src's directions (which takes one more system a step:
+   the directions move at every time step). The unknowns (a->hist) are src's, less its internal
+   forces where sticking contacts are redundant (the steps add none). out: scratch. */
+static void admm_refine_from_src(csAdmm* a, const double* src, double* out) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  double* st = a->hist;
+  for (int i = 0; i < nc; i++) {
+    const double* si = src + 3 * i;
+    if (cls[i] == 1)
+      st[3 * i] = si[0], st[3 * i + 1] = si[1], st[3 * i + 2] = si[2];
+    else if (cls[i] == 2)
+      st[3 * i] = si[0];
+  }
+  if (a->nd > 0) {   /* src without its internal forces: the steps add none */
+    double* x = out; /* scratch: the sticking variables in order */
+    int k = 0;
+    for (int i = 0; i < nc; i++)
+      if (cls[i] == 1) x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
+    admm_null_clean(a, k, x);
+    k = 0;
+    for (int i = 0; i < nc; i++)
+      if (cls[i] == 1) st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
+  }
+}
+
+/* A Newton round on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
+   parallel to the friction direction t_i = (cos phi_i, sin phi_i), v_T,i x t_i = 0), in the
+   sticking impulses and the sliding contacts' (x_i, phi_i), lambda_i = x_i (1, mu t_i), from
+   the last candidate (out, its velocity vout). The slip angles converge quadratically; as a
+   fixed point phi <- angle(-v_T(phi)) they converge at only 0.2-0.95 a round, and ANYmal's
+   slowly slipping feet run out of rounds. Returns 1 with the unknowns (a->hist) and directions
+   (a->dir) stepped, 0 if the step fails, -1 if the system is singular (redundant contacts):
+   the directions are then back at src's, for the linear first round. A Newton step would be
+   least-norm there, but src's own internal forces would stay in the sum (carried from step to
+   step, they grow to 0.5 N on cube_push); the linear first round is least-norm from scratch,
+   which least-norm Newton steps keep so. */
+static int admm_refine_newton(csAdmm* a, double* out, double* vout, int newton0) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  double* st = a->hist;
+  int mn = admm_newton_system(a, vout, out, 1), well;
+  admm_map(a, 1);
+  int got = admm_square_solve(a, mn, out, vout, &well, newton0);
+  if (got == 0) return 0;
+  if (got < 0) {
+    for (int i = 0; i < nc; i++)
+      if (cls[i] == 2) a->dir[2 * i] = a->dir0[2 * i], a->dir[2 * i + 1] = a->dir0[2 * i + 1];
+    return -1;
+  }
+  a->unique = well;
+  int u = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] == 1) {
+      for (int k = 0; k < 3; k++) st[3 * i + k] += a->ab[u++];
+    } else if (cls[i] == 2) {
+      st[3 * i] += a->ab[u++];
+      if (p->mu[i] > 0) {
+        /* the angle's step by the retraction t <- (t + dphi t_perp) / |.| (no sine or
+           cosine; Newton keeps its quadratic rate with any retraction), at most 45 deg */
+        double dphi = a->ab[u++];
+        if (!isfinite(dphi)) return 0;
+        dphi = dphi > 1 ? 1 : dphi < -1 ? -1 : dphi;
+        double d1 = a->dir[2 * i], d2 = a->dir[2 * i + 1];
+        double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / csi_norm2(e1, e2);
+        a->dir[2 * i] = e1 * sc, a->dir[2 * i + 1] = e2 * sc;
       }
-      if (a->nd > 0) {   /* src without its internal forces: the steps add none */
-        double* x = out; /* scratch: the sticking variables in order */
-        int k = 0;
-        for (int i = 0; i < nc; i++)
-          if (cls[i] == 1)
-            x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
-        admm_null_clean(a, k, x);
-        k = 0;
-        for (int i = 0; i < nc; i++)
-          if (cls[i] == 1)
-            st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
-      }
-    } else if (round > 0) {
-      /* Newton on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
-         parallel to the friction direction t_i = (cos phi_i, sin phi_i), v_T,i x t_i = 0),
-         in the sticking impulses and the sliding contacts' (x_i, phi_i), lambda_i =
-         x_i (1, mu t_i): the slip angles converge quadratically (as a fixed point
-         phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
-         slipping feet ran out of rounds) */
-      int mn = admm_newton_system(a, vout, out, 1), well;
-      admm_map(a, 1);
-      int got = admm_square_solve(a, mn, out, vout, &well, newton0);
-      if (got == 0) return 0;
-      if (got < 0) {
-        /* Singular (redundant contacts): a Newton step would be least-norm, but src's own
-           internal forces would stay in the sum (carried from step to step, they grew to
-           0.5 N on cube_push). The linear first round instead, with src's directions:
-           least-norm from scratch, which least-norm Newton steps keep so. */
-        newton0 = 0, round = -1;
-        for (int i = 0; i < nc; i++)
-          if (cls[i] == 2) a->dir[2 * i] = a->dir0[2 * i], a->dir[2 * i + 1] = a->dir0[2 * i + 1];
-        continue;
-      }
-      a->unique = well;
-      int u = 0;
-      for (int i = 0; i < nc; i++) {
-        if (cls[i] == 1) {
-          for (int k = 0; k < 3; k++) st[3 * i + k] += a->ab[u++];
-        } else if (cls[i] == 2) {
-          st[3 * i] += a->ab[u++];
-          if (p->mu[i] > 0) {
-            /* the angle's step by the retraction t <- (t + dphi t_perp) / |.| (no sine or
-               cosine; Newton keeps its quadratic rate with any retraction), at most 45 deg */
-            double dphi = a->ab[u++];
-            if (!isfinite(dphi)) return 0;
-            dphi = dphi > 1 ? 1 : dphi < -1 ? -1 : dphi;
-            double d1 = a->dir[2 * i], d2 = a->dir[2 * i + 1];
-            double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / csi_norm2(e1, e2);
-            a->dir[2 * i] = e1 * sc, a->dir[2 * i + 1] = e2 * sc;
-          }
-        }
+    }
+  }
+  return 1;
+}
+
+/* The first round's system where every contact sticks (m unknowns): the block of G + R on
+   those contacts, symmetric, and positive semidefinite for a Delassus matrix: block LDL^T (no
+   pivot search), straight from G when the block is all of it. Only the lower triangle is read,
+   so an asymmetric G (FCLIB) gives a candidate for its lower half, which the candidate's test,
+   with the full product, rejects unless it solves the problem anyway. The solution into a->ab;
+   returns 0 if there is none to use. */
+static int admm_refine_stick(csAdmm* a, int m) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  const int* cls = a->cls;
+  double amax = 0, umin = INFINITY;
+  int whole = m == n && !p->R;
+  if (whole)
+    for (int r = 0; r < n; r++) amax = csi_max(amax, p->G[(size_t)r * n + r]);
+  else
+    amax = admm_stick_block(a, m, 0);
+  for (int i = 0, bi = 0; i < nc; i++)
+    if (cls[i] == 1) {
+      for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
+      bi++;
+    }
+  if (!(amax > 0) || !isfinite(amax)) return 0;
+  if (!ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
+    /* redundant sticking contacts (a body resting on more points than it has
+       freedoms): the least-norm solution, which is what the polish would make of
+       any other, so nothing is left to polish */
+    if (!admm_leastnorm(a, m, amax)) {
+      a->singular = 1;
+      return 0;
+    }
+    a->unique = 1;
+  } else {
+    /* Pivots above 1e-4 of the largest entry: the solution with these modes is
+       unique and well-conditioned, so no internal force is left to polish away (a
+       null vector of G that kept the modes would be one of this system; one that
+       changes them breaks complementarity at once: a sliding contact leaving its
+       cone's boundary, an open one taking load). */
+    a->unique = umin >= 1e-4 * amax;
+    ldl3_solve(m / 3, a->A, a->ab);
+  }
+  return 1;
+}
+
+/* The first (linear) round: the modes with the friction directions of z (m unknowns, nstick of
+   them sticking variables), into the unknowns (a->hist). Returns 0 if the system has no
+   solution to use. */
+static int admm_refine_linear(csAdmm* a, int m, int nstick, double* out, double* vout) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  double* st = a->hist;
+  if (m > 0 && m != nstick) {
+    /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
+       without the angle unknowns, which is this linear system; an LU, or the reduced
+       system for redundant sticking contacts (admm_square_solve). */
+    int ok;
+    admm_newton_system(a, p->g, out, 0);
+    admm_map(a, 0);
+    if (!admm_square_solve(a, m, out, vout, &ok, 0)) {
+      a->singular = 1;
+      return 0;
+    }
+    a->unique = ok;
+  } else if (m > 0) {
+    if (!admm_refine_stick(a, m)) return 0;
+  }
+  int u = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] == 1)
+      for (int k = 0; k < 3; k++) st[3 * i + k] = a->ab[u++];
+    else if (cls[i] == 2)
+      st[3 * i] = a->ab[u++];
+  }
+  return 1;
+}
+
+/* The candidate (out, its velocity vout) from the round's unknowns, and whether the modes are
+   its own, up to 1e-3 tol: a sticking contact's lambda in its cone, a sliding one's x >= 0, an
+   open one's v_N >= 0. The residual alone would pass wrong modes at a loose tolerance (at 1e-2
+   on the 1 kg cube, where the whole step's impulse is ~2e-3, cube_slide comes to rest as if
+   sticking). Returns -1 if the modes hold, 0 if not and update does not allow new ones, 2 with
+   the modes the candidate asks for in a->cls (primal-dual active set). */
+static int admm_refine_candidate(csAdmm* a, double* out, double* vout, int update) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  int* cls = a->cls;
+  const double* st = a->hist;
+  double slack = 1e-3 * a->tol;
+  int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
+  int viol = 0;
+  for (int i = 0; i < nc; i++) {
+    double* o = out + 3 * i;
+    double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+    nw[i] = cls[i];
+    if (cls[i] == 0) {
+      o[0] = o[1] = o[2] = 0;
+      continue;
+    } else if (cls[i] == 1) {
+      o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
+      double r = csi_norm2(o[1], o[2]);
+      if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
+      if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
+        viol = 1;
+        nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
+        if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
       }
     } else {
-      /* the first round: the modes with the friction directions of z, a linear system */
-      if (m > 0 && m != nstick) {
-        /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
-           without the angle unknowns, which is this linear system; an LU, or the reduced
-           system for redundant sticking contacts (admm_square_solve). */
-        int ok;
-        admm_newton_system(a, p->g, out, 0);
-        admm_map(a, 0);
-        if (!admm_square_solve(a, m, out, vout, &ok, 0)) {
-          a->singular = 1;
-          return 0;
-        }
-        a->unique = ok;
-      } else if (m > 0) {
-        /* Every contact sticking: the system is the block of G + R on those contacts,
-           symmetric, and positive semidefinite for a Delassus matrix: block LDL^T (no
-           pivot search), straight from G when the block is all of it. Only the lower
-           triangle is read, so an asymmetric G (FCLIB) gives a candidate for its lower
-           half, which the test below, with the full product, rejects unless it solves
-           the problem anyway. */
-        double amax = 0, umin = INFINITY;
-        int whole = m == n && !p->R;
-        if (whole)
-          for (int r = 0; r < n; r++) amax = csi_max(amax, p->G[(size_t)r * n + r]);
-        else
-          amax = admm_stick_block(a, m, 0);
-        for (int i = 0, bi = 0; i < nc; i++)
-          if (cls[i] == 1) {
-            for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
-            bi++;
-          }
-        if (!(amax > 0) || !isfinite(amax)) return 0;
-        if (!ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
-          /* redundant sticking contacts (a body resting on more points than it has
-             freedoms): the least-norm solution, which is what the polish would make of
-             any other, so nothing is left to polish */
-          if (!admm_leastnorm(a, m, amax)) {
-            a->singular = 1;
-            return 0;
-          }
-          a->unique = 1;
-        } else {
-          /* Pivots above 1e-4 of the largest entry: the solution with these modes is
-             unique and well-conditioned, so no internal force is left to polish away (a
-             null vector of G that kept the modes would be one of this system; one that
-             changes them breaks complementarity at once: a sliding contact leaving its
-             cone's boundary, an open one taking load). */
-          a->unique = umin >= 1e-4 * amax;
-          ldl3_solve(m / 3, a->A, a->ab);
-        }
-      }
-      int u = 0;
-      for (int i = 0; i < nc; i++) {
-        if (cls[i] == 1)
-          for (int k = 0; k < 3; k++) st[3 * i + k] = a->ab[u++];
-        else if (cls[i] == 2)
-          st[3 * i] = a->ab[u++];
-      }
+      double x = st[3 * i];
+      if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
+      o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
     }
-    /* The modes must be those of the candidate, up to 1e-3 tol: a sticking contact's
-       lambda in its cone, a sliding one's x >= 0, an open one's v_N >= 0. The residual
-       alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where
-       the whole step's impulse is ~2e-3: cube_slide came to rest as if sticking). */
-    double slack = 1e-3 * a->tol;
-    int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
-    int viol = 0;
-    for (int i = 0; i < nc; i++) {
-      double* o = out + 3 * i;
-      double mu = p->mu[i] < 0 ? 0 : p->mu[i];
-      nw[i] = cls[i];
-      if (cls[i] == 0) {
-        o[0] = o[1] = o[2] = 0;
+    csi_project_cone(o, p->mu[i], o);
+  }
+  if (viol && !update) return 0;
+  csi_solver_velocity(p, out, vout);
+  for (int i = 0; i < nc; i++)
+    if (cls[i] == 0 && !(vout[3 * i] >= -slack)) { /* penetrates: takes load, sticking */
+      if (!update) return 0;
+      viol = 1, nw[i] = 1;
+    }
+  if (viol) {
+    memcpy(cls, nw, sizeof(int) * (size_t)nc);
+    return 2;
+  }
+  return -1;
+}
+
+/* Maximal dissipation to first order: the largest over the sliding contacts of the kept
+   direction against the candidate's slip, mu x |t - (-v_T / |v_T|)| (eps_c sees it only to
+   second order). *along = 1 (and INFINITY) if a sliding contact slips along its friction, or
+   not at all; a->cls_new then holds the modes with those contacts sticking. */
+static double admm_refine_mdp(csAdmm* a, const double* out, const double* vout, int* along) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  int* nw = a->cls_new;
+  double mdp = 0;
+  *along = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] != 2) continue;
+    double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+    const double* vi = vout + 3 * i;
+    double vt = csi_norm2(vi[1], vi[2]);
+    nw[i] = 2;
+    if (!(vt > 0) || vi[1] * a->dir[2 * i] + vi[2] * a->dir[2 * i + 1] > 0) {
+      *along = 1, nw[i] = 1, mdp = INFINITY;
+      continue;
+    }
+    double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
+    mdp = csi_max(mdp, out[3 * i] * csi_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
+  }
+  return mdp;
+}
+
+/* The active-set step with the modes in a->cls (and the sliding contacts' directions in
+   a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
+   modes and update allows new ones, which are then in a->cls (see admm_refine). Each round
+   makes a candidate (the first from src or a linear solve, the next ones by Newton), checks
+   its modes, then its residual and maximal dissipation; Newton must at least halve the
+   latter each round from the second on. */
+static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout, double* res,
+                             int update) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  int m, nstick, nslide;
+  int newton0 = admm_refine_setup(a, &m, &nstick, &nslide);
+  double mdp_prev = INFINITY;
+  for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
+    if (round == 0 && newton0) {
+      admm_refine_from_src(a, src, out);
+    } else if (round > 0) {
+      int got = admm_refine_newton(a, out, vout, newton0);
+      if (got == 0) return 0;
+      if (got < 0) { /* singular: the linear first round, with src's directions */
+        newton0 = 0, round = -1;
         continue;
-      } else if (cls[i] == 1) {
-        o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
-        double r = csi_norm2(o[1], o[2]);
-        if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
-        if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
-          viol = 1;
-          nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
-          if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
-        }
-      } else {
-        double x = st[3 * i];
-        if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
-        o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
       }
-      csi_project_cone(o, p->mu[i], o);
+    } else if (!admm_refine_linear(a, m, nstick, out, vout)) {
+      return 0;
     }
-    if (viol && !update) return 0;
-    csi_solver_velocity(p, out, vout);
-    for (int i = 0; i < nc; i++)
-      if (cls[i] == 0 && !(vout[3 * i] >= -slack)) { /* penetrates: takes load, sticking */
-        if (!update) return 0;
-        viol = 1, nw[i] = 1;
-      }
-    if (viol) {
-      memcpy(cls, nw, sizeof(int) * (size_t)nc);
-      return 2;
-    }
+    int modes = admm_refine_candidate(a, out, vout, update);
+    if (modes >= 0) return modes;
     *res = admm_ncp_residual(nc, p->mu, out, vout);
-    /* maximal dissipation to first order: the kept direction against the candidate's slip,
-       mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order) */
-    double mdp = 0;
-    int along = 0; /* a sliding contact slips along its friction, or not at all */
-    for (int i = 0; i < nc; i++) {
-      if (cls[i] != 2) continue;
-      double mu = p->mu[i] < 0 ? 0 : p->mu[i];
-      const double* vi = vout + 3 * i;
-      double vt = csi_norm2(vi[1], vi[2]);
-      nw[i] = 2;
-      if (!(vt > 0) || vi[1] * a->dir[2 * i] + vi[2] * a->dir[2 * i + 1] > 0) {
-        along = 1, nw[i] = 1, mdp = INFINITY;
-        continue;
-      }
-      double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
-      mdp = csi_max(mdp, out[3 * i] * csi_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
-    }
+    int along;
+    double mdp = admm_refine_mdp(a, out, vout, &along);
     /* src itself is not taken without a Newton step: it may pass with errors just below
        the tolerance, the same every step, and a warm start carries them on (cube_slide's
-       energy drifted by 1e-6 E0 in 500 steps at tolerance 1e-8); one step is far inside */
+       energy drifts by 1e-6 E0 in 500 steps at tolerance 1e-8); one step is far inside */
     if (*res <= a->tol && mdp <= a->tol && !(newton0 && round == 0)) return 1;
     if (along) {
       /* slipping with its friction instead of against it (or not slipping): the semismooth
          active-set rule |lambda_T - c v_T| < mu lambda_N calls that sticking for any c > 0
          small enough. Stick (another mode update), or give up. */
       if (!update) return 0;
-      memcpy(cls, nw, sizeof(int) * (size_t)nc);
+      memcpy(a->cls, a->cls_new, sizeof(int) * (size_t)nc);
       return 2;
     }
     if (nslide == 0) return 0; /* no sliding contact: no direction to settle */
