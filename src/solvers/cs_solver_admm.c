@@ -50,7 +50,7 @@
    rho (spec/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
    (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
    (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
-   factored again then (no more often than every n/12 iterations, see admm_run); L by
+   factored again then (no more often than every n/12 iterations, see admm_setup_factor); L by
    power iteration from diag(G) to 1 %. The interface keeps no state between calls, so rho
    cannot be warm started; lambda is, and so are the shift s0 (from v0 = (G + R) lambda0 +
    g) and the dual: gamma0 = the projection of -(v0 + s0) onto the normal cone of K at z0
@@ -1450,224 +1450,306 @@ static int admm_refine(csAdmm* a, const double* z, double* out, double* vout, do
 
 #define CS_ADMM_PROGRESS 0.9
 
-static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                         double* lambda, csSolverStats* st) {
+/* The iteration's state (admm_run). */
+typedef struct {
+  double res;         /* the last residual computed */
+  double best_res;    /* the least residual seen (its iterate in a->best) */
+  double window_best; /* the safeguard's reference: best_res at window_start */
+  int it;             /* iterations so far */
+  int done;           /* converged */
+  int restarted;      /* the safeguard restarted the solve */
+  int ccp_phase;      /* the restart's CCP phase (no shift until the CCP is solved) */
+  int window_start;   /* the safeguard's window: from this iteration */
+  int refined;        /* the answer is an active-set step's */
+  int last_factor;    /* the iteration of the last refactorization */
+  int every;          /* iterations at least between two refactorizations */
+  int tries;          /* active-set steps so far */
+  int nmode;          /* bytes of a mode array (cls) */
+} admmLoop;
+
+/* Points the solver's arrays into ws (as admm_workspace sizes it) and sets its options;
+   returns the scratch (2n) after them. */
+static double* admm_layout(csAdmm* a, int ncp, const csContactProblem* p,
+                           const csSolverOptions* opt, void* ws) {
   int nc = p->nc, n = 3 * nc;
-  csAdmm a;
-  memset(&a, 0, sizeof a);
-  a.p = p, a.ncp = ncp, a.n = n;
-  a.L = ws;
-  a.z = a.L + (size_t)n * (size_t)n;
-  a.gam = a.z + n, a.v = a.gam + n, a.s = a.v + n, a.rhs = a.s + n, a.lh = a.rhs + n;
-  a.best = a.lh + n;
-  double* tmp = a.best + n; /* 2n */
-  a.A = tmp + 2 * n;
-  a.ab = a.A + (size_t)n * (size_t)n;
-  a.dir = a.ab + n;
-  a.hist = a.dir + n;
-  a.dir0 = a.hist + n;
-  a.adinv = a.dir0 + n;
-  a.nul = a.adinv + n;
-  a.Ac = a.nul + (size_t)CS_ADMM_NUL * (size_t)n;
-  a.piv = (int*)(a.Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
-                            (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
-  a.apiv = a.piv + n;
-  a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
-  a.cls_new = a.cls_tried + nc;
-  a.smap = a.cls_new + nc;
-  a.dep = a.smap + n;
-  a.umap = a.dep + n;
-  a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
-  double tol = opt->tolerance;
-  a.tol = tol;
-  int cap = opt->iterations > 1 ? opt->iterations : 1;
-  memset(st, 0, sizeof *st);
-  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
+  memset(a, 0, sizeof *a);
+  a->p = p, a->ncp = ncp, a->n = n;
+  a->L = ws;
+  a->z = a->L + (size_t)n * (size_t)n;
+  a->gam = a->z + n, a->v = a->gam + n, a->s = a->v + n, a->rhs = a->s + n, a->lh = a->rhs + n;
+  a->best = a->lh + n;
+  double* tmp = a->best + n; /* 2n */
+  a->A = tmp + 2 * n;
+  a->ab = a->A + (size_t)n * (size_t)n;
+  a->dir = a->ab + n;
+  a->hist = a->dir + n;
+  a->dir0 = a->hist + n;
+  a->adinv = a->dir0 + n;
+  a->nul = a->adinv + n;
+  a->Ac = a->nul + (size_t)CS_ADMM_NUL * (size_t)n;
+  a->piv = (int*)(a->Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
+                              (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
+  a->apiv = a->piv + n;
+  a->cls = a->apiv + n, a->cls_prev = a->cls + nc, a->cls_tried = a->cls_prev + nc;
+  a->cls_new = a->cls_tried + nc;
+  a->smap = a->cls_new + nc;
+  a->dep = a->smap + n;
+  a->umap = a->dep + n;
+  a->omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
+  a->tol = opt->tolerance;
+  return tmp;
+}
 
-  /* The active-set step on the start (the warm start's modes, of z0 = P_K(lambda0) for the
-     NCP), before any factorization: a warm start whose modes still hold is finished by one
-     small linear solve. The polish then needs a scale for its factor: G's largest
-     diagonal entry. No early exit on a warm start that already meets the tolerance: it
-     goes through this step (or the iteration) and the polish, or the distribution of a
-     redundant contact set drifts with the load (cube_push: 0.5 N of internal force). */
-  int tries = 0, nmode = (int)sizeof(int) * nc;
-  /* An active-set system costs up to (3 nc)^3 / 3 per round, against ~2 (3 nc)^2 an
-     iteration: beyond CS_ADMM_AS_MAX unknowns (32 contacts) a round costs more than
-     n / 6 iterations, and FCLIB's large problems rarely hold their modes long enough. */
-  if (n > CS_ADMM_AS_MAX) tries = CS_ADMM_TRIES;
-  if (opt->warmstart && ncp)
+/* The active-set step on the start (the warm start's modes, of z0 = P_K(lambda0) for the
+   NCP), before any factorization: a warm start whose modes still hold is finished by one
+   small linear solve. The polish then needs a scale for its factor: G's largest diagonal
+   entry. No early exit on a warm start that already meets the tolerance: it goes through this
+   step (or the iteration) and the polish, or the distribution of a redundant contact set
+   drifts with the load (cube_push: 0.5 N of internal force). An active-set system costs up to
+   (3 nc)^3 / 3 per round, against ~2 (3 nc)^2 an iteration: beyond CS_ADMM_AS_MAX unknowns
+   (32 contacts) a round costs more than n / 6 iterations, and FCLIB's large problems rarely
+   hold their modes long enough, so none is tried there. Returns 1 if the step solved the
+   problem (lambda and st final). */
+static int admm_warm_refine(csAdmm* a, const csSolverOptions* opt, double* lambda,
+                            csSolverStats* st, double* tmp, admmLoop* L) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  L->tries = 0, L->nmode = (int)sizeof(int) * nc;
+  if (n > CS_ADMM_AS_MAX) L->tries = CS_ADMM_TRIES;
+  if (opt->warmstart && a->ncp)
     for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
-  if (ncp && n <= CS_ADMM_AS_MAX) {
-    double r0;
-    tries = 1;
-    if (admm_refine(&a, lambda, a.lh, tmp, &r0)) {
-      memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
-      st->residual = r0;
-      st->converged = 1;
-      if (!a.unique) { /* the polish's scale and symmetry */
-        double dmax = 0;
-        for (int i = 0; i < n; i++)
-          dmax = csi_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
-        a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
-        a.sym = csi_is_symmetric(n, p->G);
-        admm_polish(&a, lambda, tol, &st->residual);
-        cs_ncp_report(p, lambda, &st->ncp);
-      } else {
-        csi_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
-      }
-      return CS_OK;
+  if (!(a->ncp && n <= CS_ADMM_AS_MAX)) return 0;
+  double r0;
+  L->tries = 1;
+  if (admm_refine(a, lambda, a->lh, tmp, &r0)) {
+    memcpy(lambda, a->lh, sizeof(double) * (size_t)n);
+    st->residual = r0;
+    st->converged = 1;
+    if (!a->unique) { /* the polish's scale and symmetry */
+      double dmax = 0;
+      for (int i = 0; i < n; i++)
+        dmax = csi_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
+      a->Lmax = dmax > 0 ? dmax : 1, a->rho_min = 1e-12 * a->Lmax, a->rho = INFINITY;
+      a->sym = csi_is_symmetric(n, p->G);
+      admm_polish(a, lambda, a->tol, &st->residual);
+      cs_ncp_report(p, lambda, &st->ncp);
+    } else {
+      csi_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
     }
-    memcpy(a.cls_tried, a.cls, (size_t)nmode);
-    memcpy(a.cls_prev, a.cls, (size_t)nmode);
+    return 1;
   }
+  memcpy(a->cls_tried, a->cls, (size_t)L->nmode);
+  memcpy(a->cls_prev, a->cls, (size_t)L->nmode);
+  return 0;
+}
 
-  /* A warm start worse than none (contacts re-detected with new features get the wrong
-     impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and
-     ADMM then takes hundreds of iterations to unwind it) is dropped before the iteration
-     starts from it: the model's residual of lambda against that of lambda = 0 (v = g),
-     O(n) once v is known (for the NCP, of z0 = P_K(lambda)). The active-set step above
-     needed only the warm start's modes, and verified its own candidate. */
-  if (opt->warmstart) {
-    csi_solver_velocity(p, lambda, a.v);
-    double rw = 0, r0 = 0;
-    for (int i = 0; i < nc; i++) {
-      const double zero[3] = {0, 0, 0};
-      double ew = ncp ? csi_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
-                      : csi_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
-      double e0 = ncp ? csi_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
-                      : csi_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
-      rw = fmax(rw, ew), r0 = fmax(r0, e0);
-    }
-    if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
+/* A warm start worse than none (contacts re-detected with new features get the wrong
+   impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and ADMM then
+   takes hundreds of iterations to unwind it) is dropped before the iteration starts from it:
+   the model's residual of lambda against that of lambda = 0 (v = g), O(n) once v is known (for
+   the NCP, of z0 = P_K(lambda)). The active-set step needs only the warm start's modes, and
+   verifies its own candidate. */
+static void admm_drop_bad_warmstart(csAdmm* a, const csSolverOptions* opt, double* lambda) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n, ncp = a->ncp;
+  if (!opt->warmstart) return;
+  csi_solver_velocity(p, lambda, a->v);
+  double rw = 0, r0 = 0;
+  for (int i = 0; i < nc; i++) {
+    const double zero[3] = {0, 0, 0};
+    double ew = ncp ? csi_ncp_contact_residual(lambda + 3 * i, a->v + 3 * i, p->mu[i])
+                    : csi_ccp_contact_residual(lambda + 3 * i, a->v + 3 * i, p->mu[i]);
+    double e0 = ncp ? csi_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
+                    : csi_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
+    rw = fmax(rw, ew), r0 = fmax(r0, e0);
   }
+  if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
+}
 
-  /* Symmetry decides Cholesky or LU for the iteration's factor (the active-set step above
-     needs no answer: it verifies its candidate with the full product). */
-  a.sym = csi_is_symmetric(n, p->G);
-  /* rho from the spectrum (spec/solvers.md) */
+/* The iteration's factor: symmetry decides Cholesky or LU (the active-set step needs no
+   answer: it verifies its candidate with the full product); rho from the spectrum
+   (spec/solvers.md), with its adaptation's step and bounds. Returns the iterations at least
+   between two refactorizations, or 0 if G is not monotone or not finite (nothing sensible to
+   do). A factorization costs ~n/6 iterations (n^3/6 flops against ~n^2; LU 4x that): rho is
+   adapted no more often than every n/12 iterations (n/3 with LU), which keeps refactoring
+   below ~2/3 of the time on large problems; small ones adapt every time. */
+static int admm_setup_factor(csAdmm* a, double* tmp) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  a->sym = csi_is_symmetric(n, p->G);
   double m = INFINITY;
   if (p->R)
     for (int i = 0; i < n; i++) m = fmin(m, p->R[i]);
   m = (isfinite(m) && m > 0 ? m : 0) + 1e-6;
   double Lmax = admm_lmax(n, p->G, p->R, tmp, tmp + n);
   if (!(Lmax > m)) Lmax = m;
-  a.factor = pow(Lmax / m, 0.05);
-  a.Lmax = Lmax;
+  a->factor = pow(Lmax / m, 0.05);
+  a->Lmax = Lmax;
   /* Below 1e-12 L the factor would only see rounding of G (a singular G, redundant
      contacts); above 1e6 L the iteration would barely move. */
-  a.rho_min = 1e-12 * Lmax, a.rho_max = 1e6 * Lmax;
-  a.rho = admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, &a.fpmin, a.piv);
-  if (a.rho < 0) { /* G not monotone or not finite: nothing sensible to do */
+  a->rho_min = 1e-12 * Lmax, a->rho_max = 1e6 * Lmax;
+  a->rho = admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a->sym, a->L, &a->fpmin, a->piv);
+  if (a->rho < 0) return 0;
+  int every = a->sym ? n / 12 : n / 3;
+  return every < 1 ? 1 : every;
+}
+
+/* NCP: the answer is z, in K; its residual with its velocity (into tmp), updated from lambda's,
+   and confirmed with the true product: the update carries the rounding of the solve. On large
+   problems (an O(n^2) product against a ~2 n^2 solve; with an asymmetric G, FCLIB's Capsules,
+   the full product each iteration makes the solve 1.7x slower) every fourth iteration only: at
+   most three iterations late. Keeps the best z; returns 1 (z in lambda) if it converged. */
+static int admm_ncp_check(csAdmm* a, double* lambda, double* tmp, admmLoop* L) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  L->res = INFINITY;
+  if (n <= CS_ADMM_AS_MAX || L->it % 4 == 0) {
+    admm_velocity_z(a, lambda, tmp);
+    L->res = admm_ncp_residual(nc, p->mu, a->z, tmp);
+    if (L->res <= a->tol) {
+      csi_solver_velocity(p, a->z, tmp);
+      L->res = admm_ncp_residual(nc, p->mu, a->z, tmp);
+    }
+  }
+  L->done = L->res <= a->tol;
+  if (L->res < L->best_res) L->best_res = L->res, memcpy(a->best, a->z, sizeof(double) * (size_t)n);
+  if (L->done) {
+    memcpy(lambda, a->z, sizeof(double) * (size_t)n);
+    return 1;
+  }
+  return 0;
+}
+
+/* The active-set step on z's modes, once they have held for two iterations and were not tried
+   before (at most CS_ADMM_TRIES times a solve). Returns 1 (the answer in lambda) if it solved
+   the problem. */
+static int admm_modes_step(csAdmm* a, double* lambda, double* tmp, admmLoop* L) {
+  admm_classify(a, a->z, a->cls);
+  if (!memcmp(a->cls, a->cls_prev, (size_t)L->nmode) &&
+      memcmp(a->cls, a->cls_tried, (size_t)L->nmode)) {
+    double r1;
+    L->tries++;
+    memcpy(a->cls_tried, a->cls, (size_t)L->nmode);
+    if (admm_refine(a, a->z, a->lh, tmp, &r1)) {
+      memcpy(lambda, a->lh, sizeof(double) * (size_t)a->n);
+      L->res = r1, L->done = L->refined = 1;
+      return 1;
+    }
+  }
+  memcpy(a->cls_prev, a->cls, (size_t)L->nmode);
+  return 0;
+}
+
+/* The shift of the next CCP: from this iterate's velocity, except during the CCP phase of a
+   restart (s = 0 until the CCP is solved). Then the safeguard: with a large mu the shift
+   mu |v_T| amplifies the velocity error of an early iterate: a sticking contact looks sliding,
+   its shift unloads it, and the iteration settles where the NCP residual (whose dual part
+   shrinks like 1/mu) is small but not below tol (mu = 1e3: ~1e-5). If the best residual has
+   not improved by 10% over CS_ADMM_WINDOW iterations, the solve restarts once from lambda = 0
+   as a true cascade of CCPs: the CCP (s = 0) solved to tolerance first, whose sticking
+   contacts have v_T = 0 and so a zero shift, then a shift every iteration. Returns 1 if it
+   restarted. */
+static int admm_shift_or_restart(csAdmm* a, double* lambda, admmLoop* L, double rp, double rd) {
+  const csContactProblem* p = a->p;
+  if (L->ccp_phase && fmax(rp, rd) <= a->tol) L->ccp_phase = 0;
+  if (!L->ccp_phase) admm_shift(1, p->nc, p->mu, a->v, a->z, a->tol, a->s);
+  if (L->best_res < CS_ADMM_PROGRESS * L->window_best)
+    L->window_best = L->best_res, L->window_start = L->it;
+  if (!L->restarted && L->it - L->window_start >= CS_ADMM_WINDOW) {
+    L->restarted = L->ccp_phase = 1;
+    memset(lambda, 0, sizeof(double) * (size_t)a->n);
+    admm_start(a, lambda, 0);
+    L->window_start = L->it;
+    return 1;
+  }
+  return 0;
+}
+
+/* rho rule: keep the primal and dual residuals within a factor 10 of each other, refactoring
+   at most every L->every iterations. */
+static void admm_adapt_rho(csAdmm* a, admmLoop* L, double rp, double rd) {
+  const csContactProblem* p = a->p;
+  double nrho = a->rho;
+  if (rp > 10 * rd)
+    nrho = fmin(a->rho * a->factor, a->rho_max);
+  else if (rd > 10 * rp)
+    nrho = fmax(a->rho / a->factor, a->rho_min);
+  if (nrho != a->rho && L->it - L->last_factor >= L->every) {
+    L->last_factor = L->it;
+    double got = admm_factor(p, nrho, a->sym, a->L, &a->fpmin, a->piv);
+    if (got < 0)
+      got = admm_factor(p, a->rho, a->sym, a->L, &a->fpmin, a->piv); /* factored before */
+    a->rho = got;
+  }
+}
+
+/* The answer: polished if converged (unless it is a unique active-set solution); if not
+   converged, the best iterate seen, with its residual (the last z if no residual was
+   computed: fewer than four iterations of a large problem); and the statistics. */
+static void admm_finish(csAdmm* a, double* lambda, csSolverStats* st, double* tmp, admmLoop* L) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  if (L->done && !(L->refined && a->unique)) admm_polish(a, lambda, a->tol, &L->res);
+  if (!L->done && L->best_res < INFINITY) {
+    memcpy(lambda, a->best, sizeof(double) * (size_t)n);
+    L->res = L->best_res;
+  } else if (!L->done && a->ncp && L->it > 0) {
+    memcpy(lambda, a->z, sizeof(double) * (size_t)n);
+    csi_solver_velocity(p, lambda, tmp);
+    L->res = admm_ncp_residual(p->nc, p->mu, lambda, tmp);
+  }
+  st->iterations = L->it;
+  st->residual = L->res;
+  st->converged = L->done;
+  cs_ncp_report(p, lambda, &st->ncp);
+}
+
+/* ADMM on the CCP (ncp = 0) or on the NCP by the de Saxce cascade (ncp = 1): set-up, an
+   active-set step on the warm start, the iteration with its checks, the active-set steps on
+   the iterates' modes and the restart safeguard (NCP), rho's adaptation, and the answer. */
+static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                         double* lambda, csSolverStats* st) {
+  int n = 3 * p->nc;
+  csAdmm a;
+  double* tmp = admm_layout(&a, ncp, p, opt, ws);
+  double tol = opt->tolerance;
+  int cap = opt->iterations > 1 ? opt->iterations : 1;
+  memset(st, 0, sizeof *st);
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
+  admmLoop L;
+  memset(&L, 0, sizeof L);
+  if (admm_warm_refine(&a, opt, lambda, st, tmp, &L)) return CS_OK;
+  admm_drop_bad_warmstart(&a, opt, lambda);
+  L.every = admm_setup_factor(&a, tmp);
+  if (!L.every) {
     st->residual = INFINITY;
     cs_ncp_report(p, lambda, &st->ncp);
     return CS_OK;
   }
-  /* A factorization costs ~n/6 iterations (n^3/6 flops against ~n^2; LU 4x that): rho is
-     adapted no more often than every n/12 iterations (n/3 with LU), which keeps
-     refactoring below ~2/3 of the time on large problems; small ones adapt every time. */
-  int every = a.sym ? n / 12 : n / 3, last_factor = 0;
-  if (every < 1) every = 1;
 
   admm_start(&a, lambda, 1);
-  double res = INFINITY, best_res = INFINITY, window_best = INFINITY;
-  int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0, refined = 0;
-  while (!done && it < cap) {
+  L.res = INFINITY, L.best_res = INFINITY, L.window_best = INFINITY;
+  while (!L.done && L.it < cap) {
     double rp, rd;
     admm_iterate(&a, lambda, &rp, &rd);
-    it++;
+    L.it++;
     if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
     if (!ncp) {
-      res = fmax(rp, rd);
-      done = res <= tol;
-      if (res < best_res) best_res = res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
+      L.res = fmax(rp, rd);
+      L.done = L.res <= tol;
+      if (L.res < L.best_res)
+        L.best_res = L.res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
     } else {
-      /* the answer is z, in K; its residual with its velocity (into tmp), updated from
-         lambda's, and confirmed with the true product: the update carries the rounding
-         of the solve */
-      /* On large problems (an O(n^2) product against a ~2 n^2 solve; with an asymmetric
-         G, FCLIB's Capsules, the full product each iteration made the solve 1.7x
-         slower) every fourth iteration only: at most three iterations late. */
-      res = INFINITY;
-      if (n <= CS_ADMM_AS_MAX || it % 4 == 0) {
-        admm_velocity_z(&a, lambda, tmp);
-        res = admm_ncp_residual(nc, p->mu, a.z, tmp);
-        if (res <= tol) {
-          csi_solver_velocity(p, a.z, tmp);
-          res = admm_ncp_residual(nc, p->mu, a.z, tmp);
-        }
-      }
-      done = res <= tol;
-      if (res < best_res) best_res = res, memcpy(a.best, a.z, sizeof(double) * (size_t)n);
-      if (done) {
-        memcpy(lambda, a.z, sizeof(double) * (size_t)n);
+      if (admm_ncp_check(&a, lambda, tmp, &L)) break;
+      if (!L.ccp_phase && L.tries < CS_ADMM_TRIES && !a.singular &&
+          admm_modes_step(&a, lambda, tmp, &L))
         break;
-      }
-      /* the active-set step on z's modes, once they have held for two iterations and
-         were not tried before (at most CS_ADMM_TRIES times a solve) */
-      if (!ccp_phase && tries < CS_ADMM_TRIES && !a.singular) {
-        admm_classify(&a, a.z, a.cls);
-        if (!memcmp(a.cls, a.cls_prev, (size_t)nmode) &&
-            memcmp(a.cls, a.cls_tried, (size_t)nmode)) {
-          double r1;
-          tries++;
-          memcpy(a.cls_tried, a.cls, (size_t)nmode);
-          if (admm_refine(&a, a.z, a.lh, tmp, &r1)) {
-            memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
-            res = r1, done = refined = 1;
-            break;
-          }
-        }
-        memcpy(a.cls_prev, a.cls, (size_t)nmode);
-      }
-      /* the shift of the next CCP: from this iterate's velocity, except during the CCP
-         phase of a restart (s = 0 until the CCP is solved) */
-      if (ccp_phase && fmax(rp, rd) <= tol) ccp_phase = 0;
-      if (!ccp_phase) admm_shift(1, nc, p->mu, a.v, a.z, tol, a.s);
-      /* Safeguard. With a large mu the shift mu |v_T| amplifies the velocity error of an
-         early iterate: a sticking contact looks sliding, its shift unloads it, and the
-         iteration settles where the NCP residual (whose dual part shrinks like 1/mu) is
-         small but not below tol (mu = 1e3: ~1e-5). If the best residual has not improved
-         by 10% over CS_ADMM_WINDOW iterations, restart once from lambda = 0 as a true
-         cascade of CCPs: solve the CCP (s = 0) to tolerance first, whose sticking
-         contacts have v_T = 0 and so a zero shift, then shift every iteration. */
-      if (best_res < CS_ADMM_PROGRESS * window_best) window_best = best_res, window_start = it;
-      if (!restarted && it - window_start >= CS_ADMM_WINDOW) {
-        restarted = ccp_phase = 1;
-        memset(lambda, 0, sizeof(double) * (size_t)n);
-        admm_start(&a, lambda, 0);
-        window_start = it;
-        continue;
-      }
+      if (admm_shift_or_restart(&a, lambda, &L, rp, rd)) continue;
     }
-    if (done) break;
-    /* rho rule: keep the primal and dual residuals within a factor 10 of each other */
-    double nrho = a.rho;
-    if (rp > 10 * rd)
-      nrho = fmin(a.rho * a.factor, a.rho_max);
-    else if (rd > 10 * rp)
-      nrho = fmax(a.rho / a.factor, a.rho_min);
-    if (nrho != a.rho && it - last_factor >= every) {
-      last_factor = it;
-      double got = admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
-      if (got < 0) got = admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
-      a.rho = got;
-    }
+    if (L.done) break;
+    admm_adapt_rho(&a, &L, rp, rd);
   }
-  if (done && !(refined && a.unique)) admm_polish(&a, lambda, tol, &res);
-  /* not converged: return the best iterate seen, with its residual (the last z if no
-     residual was computed: fewer than four iterations of a large problem) */
-  if (!done && best_res < INFINITY) {
-    memcpy(lambda, a.best, sizeof(double) * (size_t)n);
-    res = best_res;
-  } else if (!done && ncp && it > 0) {
-    memcpy(lambda, a.z, sizeof(double) * (size_t)n);
-    csi_solver_velocity(p, lambda, tmp);
-    res = admm_ncp_residual(nc, p->mu, lambda, tmp);
-  }
-  st->iterations = it;
-  st->residual = res;
-  st->converged = done;
-  cs_ncp_report(p, lambda, &st->ncp);
+  admm_finish(&a, lambda, st, tmp, &L);
   return CS_OK;
 }
 
