@@ -21,8 +21,8 @@
      iterate: it solves the linear step exactly but is not in K, and at a sliding contact
      it converges from inside the cone (|lambda_T| < mu lambda_N, a friction deficit
      delta): eps_c = |<lambda, v~>| ~ delta |v_T| lets delta be tol / |v_T| at every
-     step, with the same sign, and a warm start carries it on. On cube_slide that was
-     ~1e-8 J of missing dissipation per step, 3.7e-6 E0 over the slide (target 1e-6); z
+     step, with the same sign, and a warm start carries it on. On cube_slide the lambda
+     iterate misses ~1e-8 J of dissipation per step, 3.7e-6 E0 over the slide (target 1e-6); z
      has |z_T| = mu z_N there, and its error is second order in the slip direction.
      Active-set step (admm_refine): on the warm start's contact modes before any
      factorization, and on z's once they hold for two iterations, the NCP solution with
@@ -71,7 +71,7 @@ int csi_cholesky(int n, double* A, double* dinv) {
      contiguous in row-major storage. The reciprocals of the diagonal are kept in dinv, so
      the factorization and every solve multiply where they would divide (n^2 / 2 + 2n
      divisions a factorization, 2n a solve: on the 12 x 12 problems of a legged robot the
-     divisions were a third of the ADMM's time). */
+     divisions would be a third of the ADMM's time). */
   for (int i = 0; i < n; i++) {
     double* Li = A + (size_t)i * (size_t)n;
     for (int j = 0; j < i; j++) {
@@ -92,13 +92,13 @@ int csi_cholesky(int n, double* A, double* dinv) {
 /* A = L D L^T by 3 x 3 blocks (n = 3 nb; unit block-lower L, block-diagonal D), reading A's
    lower block triangle. No square root, and one division per block (D_i^-1 by cofactors),
    against three square roots and three divisions in a dependent chain per block for a
-   block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain was
+   block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain is
    the factor's time. The block updates are written out (a loop over 1-11 terms per entry,
-   csi_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal
-   blocks and L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin:
-   the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csi_cholesky squared). Returns
-   0 if a pivot is not positive or not finite. src: A's entries are read from there (same layout;
-   NULL: A itself), so a block that is all of G needs no copy. */
+   csi_cholesky's, takes 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the
+   diagonal blocks and L_ij D_j in the upper block triangle (block j, i; reused by the later rows).
+   *pmin: the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csi_cholesky squared).
+   Returns 0 if a pivot is not positive or not finite. src: A's entries are read from there (same
+   layout; NULL: A itself), so a block that is all of G needs no copy. */
 static int ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
   const double* S = src ? src : A;
@@ -243,7 +243,7 @@ int csi_lu(int n, double* A, int* piv) {
       double f = Ai[k] * id;
       Ai[k] = f;
       /* the active-set systems of the bisection's correction on large problems are sparse:
-         without this test its LU on FCLIB's Capsules (286 contacts) took 30x longer */
+         without this test its LU on FCLIB's Capsules (286 contacts) takes 30x longer */
       if (f == 0) continue;
       for (int j = k + 1; j < n; j++) Ai[j] -= f * Ak[j];
     }
@@ -371,7 +371,7 @@ static double admm_factor(const csContactProblem* p, double rho, int sym, double
    solution, where v_T = 0 and the shift vanishes anyway; before that, mu |v_T| of its
    residual slip is not in the range of G (the shift is along the normal only), and its
    null-space part divided by rho moves lambda along the internal-force directions every
-   iteration (a 4-contact cube at stiction grew an internal force of 0.4 N over 190 steps
+   iteration (a 4-contact cube at stiction grows an internal force of 0.4 N over 190 steps
    that way). With s = 0 there, and gamma = 0 (an interior z leaves gamma at 0), the
    null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
    lambda ends within ~tol of the boundary, on the shifted side. */
@@ -586,12 +586,12 @@ static void admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
   for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
   if (!(lmax > 0)) return;
   /* rho (G + rho I)^-1 shrinks the range of G by rho / (sigma + rho) per step: with the
-     iteration's rho (up to ~L) that took up to CS_ADMM_POLISH solves, most of them to find
+     iteration's rho (up to ~L) that takes up to CS_ADMM_POLISH solves, most of them to find
      that a full-rank G (legged robots' point feet) has nothing to remove. A factor at 1e-4 L
      gets there in a few steps. Not smaller: at 1e-6 L the cube_push distribution in the last
-     steps before the slide onset ended 0.013 N away from the least-norm one (test_solvers
-     checks it up to the onset); the cause was not pinned down (directions with sigma
-     between 1e-6 and 1e-4 L treated as null are the likely one). */
+     steps before the slide onset ends 0.013 N away from the least-norm one (test_solvers
+     checks it up to the onset); the likely cause: directions with sigma between 1e-6 and
+     1e-4 L treated as null. */
   double rp = fmax(1e-4 * a->Lmax, a->rho_min);
   if (a->rho > rp) {
     double got = admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
@@ -634,7 +634,7 @@ static void admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
     gd[r] = sum;
   }
   /* the tolerance, or no worse than lambda if it is already above that (half the tolerance
-     stopped the step short in the last steps before cube_push slides: 0.010 N left) */
+     stops the step short in the last steps before cube_push slides: 0.010 N left) */
   double bound = fmax(tol, *res);
   double lo = 0, hi = 1;
   if (admm_line_ok(a, lambda, x, v, gd, 1, bound)) {
@@ -668,8 +668,8 @@ enum { CS_ADMM_ROUNDS = 10 };
 /* Active-set step (the "solution polishing" of OSQP, for the NCP). ADMM with the de
    Saxce cascade converges linearly, at best at the rate of the cascade's own fixed point
    (mu b / (a + mu b) per sliding contact, b and a from G's block: 0.4-0.75 for mu 0.8 on
-   ANYmal's feet), so 1e-6 from a 1e-3 warm start took 10-30 iterations even once the
-   contact modes were settled. Given the modes of an iterate z -- open (z = 0), sticking
+   ANYmal's feet), so 1e-6 from a 1e-3 warm start takes 10-30 iterations even once the
+   contact modes are settled. Given the modes of an iterate z -- open (z = 0), sticking
    (strictly inside its cone, by more than 1e-9 mu z_N: a projection puts a sliding
    contact on the boundary up to rounding; not admm_shift's 10 tol, which at a loose
    tolerance calls every contact sliding) or sliding (on the boundary, friction direction
@@ -740,8 +740,8 @@ static double admm_stick_block(csAdmm* a, int m, double shift) {
    the range of B, so x never gains a null-space part (up to rounding), and the range part
    converges by eps / (sigma + eps) a step. eps = 1e-6 of the largest diagonal entry: a step
    turns the rounding of b - B x along the null space (1e-16 |g|) into a null-space part
-   of 1e-16 |g| / eps, which at 1e-9 was 1e-6 N of internal force on cube_push at rest
-   (1e-9 N now); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
+   of 1e-16 |g| / eps: 1e-9 N of internal force on cube_push at rest (an eps of 1e-9 would
+   leave 1e-6 N); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
    until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
    factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
 static int admm_leastnorm(csAdmm* a, int m, double amax) {
@@ -934,7 +934,7 @@ static void admm_map(csAdmm* a, int newton) {
 static int admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well, int probe) {
   /* the pivots' scale: G's largest diagonal entry over the loaded contacts, which bounds
      every entry of G (PSD) and, within a factor 1 + mu, of these systems (a scan of the m^2
-     entries was a tenth of the step) */
+     entries would be a tenth of the step) */
   const csContactProblem* p = a->p;
   double amax = 0;
   for (int i = 0; i < p->nc; i++) {
