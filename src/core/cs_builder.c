@@ -570,31 +570,76 @@ static double geom_rbound(int type, const double* size, const double* vert, int 
   }
 }
 
-csStatus cs_compile(const csBuilder* b, csModel** out) {
-  *out = NULL;
-  if (b->failed) return csi_error(CS_ERR_MEMORY, "builder: an allocation failed earlier");
-  const char* file = b->source ? b->source : "model";
-  int nb = b->nbody;
-  csStatus st = CS_OK;
+/* Shared state of the compile stages: the builder, the model being filled, and the scratch
+   arrays that map builder bodies and joints onto model ones. */
+typedef struct {
+  const csBuilder* b;
+  csModel* m;
+  const char* file; /* source named in model-wide errors */
+  int nb;           /* builder bodies */
+  int nkept;        /* model bodies: the world and every movable body */
+  int* movable;     /* (nb) the body has a joint that is not fixed */
+  int* target;      /* (nb) builder body it is welded into: itself when movable, 0 = world */
+  int* newid;       /* (nb) model body id, -1 for a merged body */
+  double* relp;     /* (nb x 3) pose of builder body in target */
+  double* relq;     /* (nb x 4) */
+  double* acc;      /* (nb x 10) inertia gathered about the target origin: m, m c, I */
+  int* jntnew;      /* (njnt + 1) model joint id, -1 for a fixed joint */
+  int* hull;        /* hull vertex indices of every mesh, one after another */
+  int* hullnum;     /* (nmesh) */
+  size_t noff;      /* next free offset in m->names */
+} bCompile;
 
-  /* scratch */
-  int* movable = csi_calloc((size_t)nb, sizeof(int));
-  int* target = csi_calloc((size_t)nb, sizeof(int));
-  int* newid = csi_calloc((size_t)nb, sizeof(int));
-  double* relp = csi_calloc((size_t)nb * 3, sizeof(double)); /* pose of builder body in target */
-  double* relq = csi_calloc((size_t)nb * 4, sizeof(double));
-  double* acc = csi_calloc((size_t)nb * 10, sizeof(double));
-  int* jntnew = csi_calloc((size_t)(b->njnt + 1), sizeof(int));
-  int* hull = NULL;    /* hull vertex indices of every mesh, one after another */
-  int* hullnum = NULL; /* (nmesh) */
-  csModel* m = csi_calloc(1, sizeof *m);
-  if (!movable || !target || !newid || !relp || !relq || !acc || !jntnew || !m) {
-    st = csi_error(CS_ERR_MEMORY, "compile: out of memory");
-    goto done;
-  }
+/* Copies a name into the model's name pool and returns its offset; the empty name is offset 0. */
+static int put_name(bCompile* c, const char* str) {
+  size_t l = strlen(str);
+  if (l == 0) return 0;
+  memcpy(c->m->names + c->noff, str, l + 1);
+  int off = (int)c->noff;
+  c->noff += l + 1;
+  return off;
+}
 
+/* Allocates the (empty) model and the scratch arrays. */
+static csStatus compile_alloc(bCompile* c, const csBuilder* b) {
+  memset(c, 0, sizeof *c);
+  c->b = b;
+  c->file = b->source ? b->source : "model";
+  c->nb = b->nbody;
+  size_t nb = (size_t)c->nb;
+  c->movable = csi_calloc(nb, sizeof(int));
+  c->target = csi_calloc(nb, sizeof(int));
+  c->newid = csi_calloc(nb, sizeof(int));
+  c->relp = csi_calloc(nb * 3, sizeof(double));
+  c->relq = csi_calloc(nb * 4, sizeof(double));
+  c->acc = csi_calloc(nb * 10, sizeof(double));
+  c->jntnew = csi_calloc((size_t)(b->njnt + 1), sizeof(int));
+  c->m = csi_calloc(1, sizeof *c->m);
+  if (!c->movable || !c->target || !c->newid || !c->relp || !c->relq || !c->acc || !c->jntnew ||
+      !c->m)
+    return csi_error(CS_ERR_MEMORY, "compile: out of memory");
+  return CS_OK;
+}
+
+/* Frees the scratch arrays (not the model). */
+static void compile_free_scratch(bCompile* c) {
+  cs_free(c->movable);
+  cs_free(c->target);
+  cs_free(c->newid);
+  cs_free(c->relp);
+  cs_free(c->relq);
+  cs_free(c->acc);
+  cs_free(c->jntnew);
+  cs_free(c->hull);
+  cs_free(c->hullnum);
+}
+
+/* Marks the bodies that move (have a joint that is not fixed) and checks the joint rules: a free
+   joint is the only joint of its body, and the joints of one body come one after another. */
+static csStatus compile_validate_joints(bCompile* c) {
+  const csBuilder* b = c->b;
   for (int j = 0; j < b->njnt; j++)
-    if (b->jnt[j].type != CS_JNT_FIXED) movable[b->jnt[j].body] = 1;
+    if (b->jnt[j].type != CS_JNT_FIXED) c->movable[b->jnt[j].body] = 1;
   /* a free joint must be the only joint of its body and attached to the world */
   for (int j = 0; j < b->njnt; j++) {
     const csJointSpec* J = &b->jnt[j];
@@ -602,137 +647,156 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
       int count = 0;
       for (int k = 0; k < b->njnt; k++)
         if (b->jnt[k].body == J->body && b->jnt[k].type != CS_JNT_FIXED) count++;
-      if (count != 1) {
-        st = csi_error(CS_ERR_MODEL,
-                       "%s: joint '%s': a free joint must be the only joint of "
-                       "its body",
-                       source_name(J->source), J->name);
-        goto done;
-      }
+      if (count != 1)
+        return csi_error(CS_ERR_MODEL,
+                         "%s: joint '%s': a free joint must be the only joint of "
+                         "its body",
+                         source_name(J->source), J->name);
     }
   }
   /* joints of one body must be contiguous in builder order (loaders add them so) */
   for (int j = 1; j < b->njnt; j++)
     for (int k = 0; k < j - 1; k++)
-      if (b->jnt[k].body == b->jnt[j].body && b->jnt[j - 1].body != b->jnt[j].body) {
-        st = csi_error(CS_ERR_MODEL,
-                       "%s: joint '%s': joints of body '%s' are not added "
-                       "one after another",
-                       source_name(b->jnt[j].source), b->jnt[j].name,
-                       b->body[b->jnt[j].body].s.name);
-        goto done;
-      }
+      if (b->jnt[k].body == b->jnt[j].body && b->jnt[j - 1].body != b->jnt[j].body)
+        return csi_error(CS_ERR_MODEL,
+                         "%s: joint '%s': joints of body '%s' are not added "
+                         "one after another",
+                         source_name(b->jnt[j].source), b->jnt[j].name,
+                         b->body[b->jnt[j].body].s.name);
+  return CS_OK;
+}
 
-  /* targets and relative poses */
+/* Welds every body without a moving joint into its nearest moving ancestor (its target; 0 is the
+   world): numbers the kept bodies, records each body's pose in its target, and gathers the mass
+   and inertia of the welded bodies about the target's origin. */
+static void compile_merge_fixed(bCompile* c) {
+  const csBuilder* b = c->b;
   int nkept = 1;
-  target[0] = 0;
-  newid[0] = 0;
-  csi_quat_identity(relq);
-  for (int i = 1; i < nb; i++) {
+  c->target[0] = 0;
+  c->newid[0] = 0;
+  csi_quat_identity(c->relq);
+  for (int i = 1; i < c->nb; i++) {
     const csBodySpec* s = &b->body[i].s;
     int p = s->parent;
-    if (movable[i]) {
-      target[i] = i;
-      newid[i] = nkept++;
-      csi_zero(relp + 3 * i, 3);
-      csi_quat_identity(relq + 4 * i);
+    if (c->movable[i]) {
+      c->target[i] = i;
+      c->newid[i] = nkept++;
+      csi_zero(c->relp + 3 * i, 3);
+      csi_quat_identity(c->relq + 4 * i);
     } else {
-      target[i] = target[p];
-      newid[i] = -1;
-      pose_mul(relp + 3 * i, relq + 4 * i, relp + 3 * p, relq + 4 * p, s->pos, s->quat);
+      c->target[i] = c->target[p];
+      c->newid[i] = -1;
+      pose_mul(c->relp + 3 * i, c->relq + 4 * i, c->relp + 3 * p, c->relq + 4 * p, s->pos, s->quat);
     }
   }
+  c->nkept = nkept;
   /* inertia accumulation in target frames */
-  for (int i = 1; i < nb; i++) {
+  for (int i = 1; i < c->nb; i++) {
     const csBodySpec* s = &b->body[i].s;
-    int t = target[i];
+    int t = c->target[i];
     if (t == 0) continue; /* welded to the world: static */
-    double R[9], c[3], Iw[6];
-    csi_quat2mat(R, relq + 4 * i);
-    csi_mulmat3vec(c, R, s->ipos);
-    csi_add3(c, c, relp + 3 * i);
+    double R[9], com[3], Iw[6];
+    csi_quat2mat(R, c->relq + 4 * i);
+    csi_mulmat3vec(com, R, s->ipos);
+    csi_add3(com, com, c->relp + 3 * i);
     csi_sym_rotate(Iw, R, s->inertia);
-    accum_inertia(acc + 10 * t, s->mass, c, Iw);
+    accum_inertia(c->acc + 10 * t, s->mass, com, Iw);
   }
+}
 
-  /* sizes */
+/* Sizes of the bodies, joints (numbering the kept ones), dofs, geoms, sites (one more per merged
+   body), actuators and meshes. */
+static void compile_size_counts(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
   m->opt = b->opt;
-  m->nbody = nkept;
+  m->nbody = c->nkept;
   for (int j = 0; j < b->njnt; j++) {
     const csJointSpec* J = &b->jnt[j];
-    jntnew[j] = -1;
+    c->jntnew[j] = -1;
     if (J->type == CS_JNT_FIXED) continue;
-    jntnew[j] = m->njnt++;
+    c->jntnew[j] = m->njnt++;
     m->nq += nq_of(J->type);
     m->nv += nv_of(J->type);
   }
   m->ngeom = b->ngeom;
   m->nsite = b->nsite;
-  for (int i = 1; i < nb; i++)
-    if (!movable[i]) m->nsite++; /* a frame for each merged body */
+  for (int i = 1; i < c->nb; i++)
+    if (!c->movable[i]) m->nsite++; /* a frame for each merged body */
   m->nu = b->nact;
   m->nmesh = b->nmesh;
   for (int i = 0; i < b->nmesh; i++) {
     m->nmeshvert += b->mesh[i].nvert;
     m->nmeshface += b->mesh[i].nface;
   }
-  /* convex hulls of the meshes (collision uses them), and the scaled copies per geom */
+}
+
+/* Computes the convex hull of every mesh (collision uses them) and sizes the scaled hull copies
+   each mesh geom carries; a colliding geom on a mesh without volume is an error. */
+static csStatus compile_mesh_hulls(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
   if (b->nmesh) {
-    hull = csi_calloc((size_t)m->nmeshvert + 1, sizeof(int));
-    hullnum = csi_calloc((size_t)b->nmesh, sizeof(int));
-    if (!hull || !hullnum) {
-      st = csi_error(CS_ERR_MEMORY, "%s: out of memory (mesh hulls)", file);
-      goto done;
-    }
+    c->hull = csi_calloc((size_t)m->nmeshvert + 1, sizeof(int));
+    c->hullnum = csi_calloc((size_t)b->nmesh, sizeof(int));
+    if (!c->hull || !c->hullnum)
+      return csi_error(CS_ERR_MEMORY, "%s: out of memory (mesh hulls)", c->file);
     int off = 0;
     for (int i = 0; i < b->nmesh; i++) {
       const bMesh* me = &b->mesh[i];
       double ext = 0;
       for (int v = 0; v < 3 * me->nvert; v++) ext = fmax(ext, fabs(me->vert[v]));
-      int nh = csi_convex_hull(me->vert, me->nvert, 1e-9 * (ext > 0 ? ext : 1), hull + off);
-      hullnum[i] = nh > 0 ? nh : 0;
-      off += hullnum[i];
+      int nh = csi_convex_hull(me->vert, me->nvert, 1e-9 * (ext > 0 ? ext : 1), c->hull + off);
+      c->hullnum[i] = nh > 0 ? nh : 0;
+      off += c->hullnum[i];
     }
     m->nmeshhull = off;
   }
   for (int g = 0; g < b->ngeom; g++) {
     const csGeomSpec* G = &b->geom[g];
     if (G->type != CS_GEOM_MESH) continue;
-    if (hullnum[G->mesh] == 0 && (G->contype || G->conaffinity)) {
-      st = csi_error(CS_ERR_MODEL,
-                     "%s: geom '%s': mesh '%s' is flat or degenerate (no volume), so it cannot "
-                     "collide; give it contype=\"0\" conaffinity=\"0\" or fix the mesh",
-                     source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
-                     b->mesh[G->mesh].name);
-      goto done;
-    }
-    m->ngeomvert += hullnum[G->mesh];
+    if (c->hullnum[G->mesh] == 0 && (G->contype || G->conaffinity))
+      return csi_error(CS_ERR_MODEL,
+                       "%s: geom '%s': mesh '%s' is flat or degenerate (no volume), so it cannot "
+                       "collide; give it contype=\"0\" conaffinity=\"0\" or fix the mesh",
+                       source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                       b->mesh[G->mesh].name);
+    m->ngeomvert += c->hullnum[G->mesh];
   }
-  /* heightfields; their geoms must be static (welded to the world) */
+  return CS_OK;
+}
+
+/* Sizes the heightfield samples and checks that every heightfield geom is static (welded to the
+   world). */
+static csStatus compile_size_hfields(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
   m->nhfield = b->nhfield;
-  {
-    long long nd = 0;
-    for (int i = 0; i < b->nhfield; i++) nd += (long long)b->hfield[i].nrow * b->hfield[i].ncol;
-    if (nd > 1 << 30) {
-      st = csi_error(CS_ERR_MODEL, "%s: %lld heightfield samples in all is too many", file, nd);
-      goto done;
-    }
-    m->nhfielddata = (int)nd;
-  }
+  long long nd = 0;
+  for (int i = 0; i < b->nhfield; i++) nd += (long long)b->hfield[i].nrow * b->hfield[i].ncol;
+  if (nd > 1 << 30)
+    return csi_error(CS_ERR_MODEL, "%s: %lld heightfield samples in all is too many", c->file, nd);
+  m->nhfielddata = (int)nd;
   for (int g = 0; g < b->ngeom; g++) {
     const csGeomSpec* G = &b->geom[g];
-    if (G->type != CS_GEOM_HFIELD || target[G->body] == 0) continue;
-    st = csi_error(CS_ERR_MODEL,
-                   "%s: geom '%s': a heightfield geom must be static, on the world body (or a "
-                   "body welded to it), but body '%s' moves",
-                   source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
-                   b->body[G->body].s.name);
-    goto done;
+    if (G->type != CS_GEOM_HFIELD || c->target[G->body] == 0) continue;
+    return csi_error(CS_ERR_MODEL,
+                     "%s: geom '%s': a heightfield geom must be static, on the world body (or a "
+                     "body welded to it), but body '%s' moves",
+                     source_name(G->source), G->name && G->name[0] ? G->name : "(unnamed)",
+                     b->body[G->body].s.name);
   }
+  return CS_OK;
+}
+
+/* Sizes the exclude pairs, the name pool (offset 0 is the empty string) and the notes (loader
+   notes, plus room for one balancing note per body when balance_inertia is on). */
+static void compile_size_names(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
   m->nexclude = b->nexcl / 2;
-  /* names: offset 0 is the empty string */
   size_t nn = 1;
-  for (int i = 0; i < nb; i++) nn += strlen(b->body[i].s.name) + 1;
+  for (int i = 0; i < c->nb; i++) nn += strlen(b->body[i].s.name) + 1;
   for (int i = 0; i < b->njnt; i++) nn += strlen(b->jnt[i].name) + 1;
   for (int i = 0; i < b->ngeom; i++) nn += strlen(b->geom[i].name) + 1;
   for (int i = 0; i < b->nsite; i++) nn += strlen(b->site[i].name) + 1;
@@ -740,102 +804,94 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   for (int i = 0; i < b->nmesh; i++) nn += strlen(b->mesh[i].name) + 1;
   for (int i = 0; i < b->nhfield; i++) nn += strlen(b->hfield[i].name) + 1;
   m->nnames = (int)nn;
-  m->nnote = (int)b->nnotes + 1 + (b->balance_inertia ? 256 * nkept : 0);
+  m->nnote = (int)b->nnotes + 1 + (b->balance_inertia ? 256 * c->nkept : 0);
+}
 
-  /* dof tree depth -> nM; computed after layout below, so first count depths here */
-  {
-    /* need body dof counts in the new order */
-    int* bdof = csi_calloc((size_t)nkept, sizeof(int));
-    int* bpar = csi_calloc((size_t)nkept, sizeof(int));
-    if (!bdof || !bpar) {
-      cs_free(bdof);
-      cs_free(bpar);
-      st = csi_error(CS_ERR_MEMORY, "compile: out of memory");
-      goto done;
-    }
-    for (int j = 0; j < b->njnt; j++)
-      if (jntnew[j] >= 0) bdof[newid[b->jnt[j].body]] += nv_of(b->jnt[j].type);
-    bpar[0] = -1;
-    for (int i = 1; i < nb; i++)
-      if (movable[i]) bpar[newid[i]] = newid[target[b->body[i].s.parent]];
-    /* depth(dof) = number of dofs on the path to the root including itself */
-    int* bdepth = csi_calloc((size_t)nkept, sizeof(int)); /* dofs up to and including body */
-    if (!bdepth) {
-      cs_free(bdof);
-      cs_free(bpar);
-      st = csi_error(CS_ERR_MEMORY, "compile: out of memory");
-      goto done;
-    }
-    long nM = 0;
-    for (int i = 1; i < nkept; i++) {
-      int base = bdepth[bpar[i]];
-      for (int k = 0; k < bdof[i]; k++) nM += base + k + 1;
-      bdepth[i] = base + bdof[i];
-    }
-    m->nM = (int)nM;
+/* Sizes the sparse mass matrix, nM: each dof stores one entry per dof on its path to the root
+   (itself included), so nM sums the dof depths of the kept bodies' tree. */
+static csStatus compile_size_mass_matrix(bCompile* c) {
+  const csBuilder* b = c->b;
+  int nkept = c->nkept;
+  int* bdof = csi_calloc((size_t)nkept, sizeof(int));   /* dofs of each kept body */
+  int* bpar = csi_calloc((size_t)nkept, sizeof(int));   /* parent of each kept body */
+  int* bdepth = csi_calloc((size_t)nkept, sizeof(int)); /* dofs up to and including body */
+  if (!bdof || !bpar || !bdepth) {
     cs_free(bdof);
     cs_free(bpar);
     cs_free(bdepth);
+    return csi_error(CS_ERR_MEMORY, "compile: out of memory");
   }
+  for (int j = 0; j < b->njnt; j++)
+    if (c->jntnew[j] >= 0) bdof[c->newid[b->jnt[j].body]] += nv_of(b->jnt[j].type);
+  bpar[0] = -1;
+  for (int i = 1; i < c->nb; i++)
+    if (c->movable[i]) bpar[c->newid[i]] = c->newid[c->target[b->body[i].s.parent]];
+  long nM = 0;
+  for (int i = 1; i < nkept; i++) {
+    int base = bdepth[bpar[i]];
+    for (int k = 0; k < bdof[i]; k++) nM += base + k + 1;
+    bdepth[i] = base + bdof[i];
+  }
+  c->m->nM = (int)nM;
+  cs_free(bdof);
+  cs_free(bpar);
+  cs_free(bdepth);
+  return CS_OK;
+}
 
+/* Allocates the model's single buffer and points its arrays into it. */
+static csStatus compile_layout(bCompile* c) {
+  csModel* m = c->m;
   m->nbuffer_ = csi_model_layout(m, NULL);
   m->buffer_ = csi_calloc(1, m->nbuffer_);
-  if (!m->buffer_) {
-    st = csi_error(CS_ERR_MEMORY, "compile: out of memory (%zu bytes)", m->nbuffer_);
-    goto done;
-  }
+  if (!m->buffer_)
+    return csi_error(CS_ERR_MEMORY, "compile: out of memory (%zu bytes)", m->nbuffer_);
   csi_model_layout(m, m->buffer_);
-
-  /* names */
-  size_t noff = 1;
+  c->noff = 1;
   m->names[0] = 0;
-#define PUTNAME(dst, str)                     \
-  do {                                        \
-    size_t l_ = strlen(str);                  \
-    if (l_ == 0) {                            \
-      (dst) = 0;                              \
-    } else {                                  \
-      memcpy(m->names + noff, (str), l_ + 1); \
-      (dst) = (int)noff;                      \
-      noff += l_ + 1;                         \
-    }                                         \
-  } while (0)
+  return CS_OK;
+}
 
-  /* bodies */
-  for (int i = 0; i < nb; i++) {
-    if (i > 0 && !movable[i]) continue;
-    int k = newid[i];
+/* Fills the kept bodies: name, parent, pose in the parent, and mass, center of mass and inertia
+   about it from the gathered inertia; each inertia is checked (and balanced when asked).
+   Then the root of each body, with the joint, dof and geom addresses unset. */
+static csStatus compile_bodies(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  for (int i = 0; i < c->nb; i++) {
+    if (i > 0 && !c->movable[i]) continue;
+    int k = c->newid[i];
     const csBodySpec* s = &b->body[i].s;
-    PUTNAME(m->body_name[k], s->name);
+    m->body_name[k] = put_name(c, s->name);
     if (i == 0) {
       m->body_parent[0] = -1;
       csi_quat_identity(m->body_quat);
       continue;
     }
     int p = s->parent;
-    m->body_parent[k] = newid[target[p]];
-    pose_mul(m->body_pos + 3 * k, m->body_quat + 4 * k, relp + 3 * p, relq + 4 * p, s->pos,
+    m->body_parent[k] = c->newid[c->target[p]];
+    pose_mul(m->body_pos + 3 * k, m->body_quat + 4 * k, c->relp + 3 * p, c->relq + 4 * p, s->pos,
              s->quat);
-    const double* a = acc + 10 * i;
+    const double* a = c->acc + 10 * i;
     double mass = a[0];
     m->body_mass[k] = mass;
-    double c[3] = {0, 0, 0};
-    if (mass > 0) csi_scl3(c, a + 1, 1.0 / mass);
-    csi_copy3(m->body_ipos + 3 * k, c);
-    double cc = csi_dot3(c, c);
+    double com[3] = {0, 0, 0};
+    if (mass > 0) csi_scl3(com, a + 1, 1.0 / mass);
+    csi_copy3(m->body_ipos + 3 * k, com);
+    double cc = csi_dot3(com, com);
     double* I = m->body_inertia + 6 * k;
-    I[0] = a[4] - mass * (cc - c[0] * c[0]);
-    I[1] = a[5] - mass * (cc - c[1] * c[1]);
-    I[2] = a[6] - mass * (cc - c[2] * c[2]);
-    I[3] = a[7] + mass * c[0] * c[1];
-    I[4] = a[8] + mass * c[0] * c[2];
-    I[5] = a[9] + mass * c[1] * c[2];
+    I[0] = a[4] - mass * (cc - com[0] * com[0]);
+    I[1] = a[5] - mass * (cc - com[1] * com[1]);
+    I[2] = a[6] - mass * (cc - com[2] * com[2]);
+    I[3] = a[7] + mass * com[0] * com[1];
+    I[4] = a[8] + mass * com[0] * com[2];
+    I[5] = a[9] + mass * com[1] * com[2];
     char where[512];
-    snprintf(where, sizeof where, "%s", s->source ? s->source : file);
-    st = check_inertia(where, s->name, mass, I, b->balance_inertia, m->notes);
-    if (st != CS_OK) goto done;
+    snprintf(where, sizeof where, "%s", s->source ? s->source : c->file);
+    csStatus st = check_inertia(where, s->name, mass, I, b->balance_inertia, m->notes);
+    if (st != CS_OK) return st;
   }
-  for (int k = 0; k < nkept; k++) {
+  for (int k = 0; k < c->nkept; k++) {
     int r = k;
     while (r > 0 && m->body_parent[r] != 0) r = m->body_parent[r];
     m->body_rootid[k] = r;
@@ -843,80 +899,97 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     m->body_dofadr[k] = -1;
     m->body_geomadr[k] = -1;
   }
+  return CS_OK;
+}
 
-  /* joints and dofs, in body order (builder joint order within a body) */
-  {
-    int jn = 0, qa = 0, da = 0;
-    for (int k = 1; k < nkept; k++) {
-      for (int j = 0; j < b->njnt; j++) {
-        const csJointSpec* J = &b->jnt[j];
-        if (J->type == CS_JNT_FIXED || newid[J->body] != k) continue;
-        jntnew[j] = jn;
-        m->jnt_type[jn] = J->type;
-        m->jnt_body[jn] = k;
-        m->jnt_qposadr[jn] = qa;
-        m->jnt_dofadr[jn] = da;
-        csi_copy3(m->jnt_pos + 3 * jn, J->pos);
-        csi_copy3(m->jnt_axis + 3 * jn, J->axis);
-        m->jnt_limited[jn] = J->limited;
-        m->jnt_range[2 * jn] = J->range[0];
-        m->jnt_range[2 * jn + 1] = J->range[1];
-        PUTNAME(m->jnt_name[jn], J->name);
-        if (m->body_jntadr[k] < 0) m->body_jntadr[k] = jn;
-        m->body_jntnum[k]++;
-        if (m->body_dofadr[k] < 0) m->body_dofadr[k] = da;
-        int nvj = nv_of(J->type);
-        m->body_dofnum[k] += nvj;
-        for (int d = 0; d < nvj; d++) {
-          m->dof_body[da + d] = k;
-          m->dof_jnt[da + d] = jn;
-          m->dof_damping[da + d] = J->damping;
-          m->dof_armature[da + d] = J->armature;
-        }
-        /* qpos0 */
-        if (J->type == CS_JNT_FREE) {
-          /* the free body's own placement is its initial position */
-          int bi = J->body;
-          double p[3], q[4];
-          pose_mul(p, q, relp + 3 * b->body[bi].s.parent, relq + 4 * b->body[bi].s.parent,
-                   b->body[bi].s.pos, b->body[bi].s.quat);
-          csi_copy3(m->qpos0 + qa, p);
-          memcpy(m->qpos0 + qa + 3, q, sizeof q);
-        } else if (J->type == CS_JNT_BALL) {
-          csi_quat_identity(m->qpos0 + qa);
-        } else {
-          m->qpos0[qa] = 0;
-        }
-        qa += nq_of(J->type);
-        da += nvj;
-        jn++;
+/* Initial qpos of builder joint J at qpos address qa: a free joint starts at its body's own
+   placement, a ball joint at the identity, a hinge or slide at 0. */
+static void compile_joint_qpos0(bCompile* c, const csJointSpec* J, int qa) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  if (J->type == CS_JNT_FREE) {
+    int bi = J->body;
+    int p = b->body[bi].s.parent;
+    double pos[3], q[4];
+    pose_mul(pos, q, c->relp + 3 * p, c->relq + 4 * p, b->body[bi].s.pos, b->body[bi].s.quat);
+    csi_copy3(m->qpos0 + qa, pos);
+    memcpy(m->qpos0 + qa + 3, q, sizeof q);
+  } else if (J->type == CS_JNT_BALL) {
+    csi_quat_identity(m->qpos0 + qa);
+  } else {
+    m->qpos0[qa] = 0;
+  }
+}
+
+/* Fills the joints and their dofs in body order (builder joint order within a body), with the
+   qpos and dof addresses and each body's joint and dof ranges. */
+static void compile_joints(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  int jn = 0, qa = 0, da = 0;
+  for (int k = 1; k < c->nkept; k++) {
+    for (int j = 0; j < b->njnt; j++) {
+      const csJointSpec* J = &b->jnt[j];
+      if (J->type == CS_JNT_FIXED || c->newid[J->body] != k) continue;
+      c->jntnew[j] = jn;
+      m->jnt_type[jn] = J->type;
+      m->jnt_body[jn] = k;
+      m->jnt_qposadr[jn] = qa;
+      m->jnt_dofadr[jn] = da;
+      csi_copy3(m->jnt_pos + 3 * jn, J->pos);
+      csi_copy3(m->jnt_axis + 3 * jn, J->axis);
+      m->jnt_limited[jn] = J->limited;
+      m->jnt_range[2 * jn] = J->range[0];
+      m->jnt_range[2 * jn + 1] = J->range[1];
+      m->jnt_name[jn] = put_name(c, J->name);
+      if (m->body_jntadr[k] < 0) m->body_jntadr[k] = jn;
+      m->body_jntnum[k]++;
+      if (m->body_dofadr[k] < 0) m->body_dofadr[k] = da;
+      int nvj = nv_of(J->type);
+      m->body_dofnum[k] += nvj;
+      for (int d = 0; d < nvj; d++) {
+        m->dof_body[da + d] = k;
+        m->dof_jnt[da + d] = jn;
+        m->dof_damping[da + d] = J->damping;
+        m->dof_armature[da + d] = J->armature;
       }
+      compile_joint_qpos0(c, J, qa);
+      qa += nq_of(J->type);
+      da += nvj;
+      jn++;
     }
   }
-  /* free-joint bodies: their body pose is carried by qpos, so the body frame sits at the
-     world origin in the parent frame (as MuJoCo does) */
+}
+
+/* Free-joint bodies: their pose is carried by qpos, so the body frame sits at the world origin in
+   the parent frame (as MuJoCo does); the body must be a child of the world and the joint anchored
+   at the body origin. */
+static csStatus compile_free_joints(bCompile* c) {
+  csModel* m = c->m;
   for (int jn = 0; jn < m->njnt; jn++)
     if (m->jnt_type[jn] == CS_JNT_FREE) {
       int k = m->jnt_body[jn];
-      if (m->body_parent[k] != 0) {
-        st = csi_error(CS_ERR_MODEL,
-                       "%s: joint '%s': a free joint's body must be a child of "
-                       "the world",
-                       file, m->names + m->jnt_name[jn]);
-        goto done;
-      }
+      if (m->body_parent[k] != 0)
+        return csi_error(CS_ERR_MODEL,
+                         "%s: joint '%s': a free joint's body must be a child of "
+                         "the world",
+                         c->file, m->names + m->jnt_name[jn]);
       csi_zero(m->body_pos + 3 * k, 3);
       csi_quat_identity(m->body_quat + 4 * k);
-      if (csi_norm3(m->jnt_pos + 3 * jn) != 0) {
-        st = csi_error(CS_ERR_MODEL,
-                       "%s: joint '%s': a free joint's anchor must be the body "
-                       "origin",
-                       file, m->names + m->jnt_name[jn]);
-        goto done;
-      }
+      if (csi_norm3(m->jnt_pos + 3 * jn) != 0)
+        return csi_error(CS_ERR_MODEL,
+                         "%s: joint '%s': a free joint's anchor must be the body "
+                         "origin",
+                         c->file, m->names + m->jnt_name[jn]);
     }
-  /* dof tree */
-  for (int k = 1; k < nkept; k++) {
+  return CS_OK;
+}
+
+/* The dof tree (each dof's parent dof), the mass matrix addresses of each dof's row (checked
+   against nM), and the subtree masses. */
+static csStatus compile_dof_tree(bCompile* c) {
+  csModel* m = c->m;
+  for (int k = 1; k < c->nkept; k++) {
     int p = m->body_parent[k];
     int lastp = p > 0 ? m->body_lastdof[p] : -1;
     int da = m->body_dofadr[k];
@@ -924,146 +997,165 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     m->body_lastdof[k] = m->body_dofnum[k] ? da + m->body_dofnum[k] - 1 : lastp;
   }
   m->body_lastdof[0] = -1;
-  {
-    int adr = 0;
-    for (int i = 0; i < m->nv; i++) {
-      int n = 1;
-      for (int p = m->dof_parent[i]; p >= 0; p = m->dof_parent[p]) n++;
-      m->dof_Madr[i] = adr;
-      m->dof_Mnum[i] = n;
-      adr += n;
-    }
-    if (adr != m->nM) {
-      st = csi_error(CS_ERR_MODEL, "%s: internal error: mass matrix size %d != %d", file, adr,
+  int adr = 0;
+  for (int i = 0; i < m->nv; i++) {
+    int n = 1;
+    for (int p = m->dof_parent[i]; p >= 0; p = m->dof_parent[p]) n++;
+    m->dof_Madr[i] = adr;
+    m->dof_Mnum[i] = n;
+    adr += n;
+  }
+  if (adr != m->nM)
+    return csi_error(CS_ERR_MODEL, "%s: internal error: mass matrix size %d != %d", c->file, adr,
                      m->nM);
-      goto done;
-    }
-  }
-  /* subtree mass */
-  for (int k = 0; k < nkept; k++) m->body_subtreemass[k] = m->body_mass[k];
-  for (int k = nkept - 1; k > 0; k--)
+  for (int k = 0; k < c->nkept; k++) m->body_subtreemass[k] = m->body_mass[k];
+  for (int k = c->nkept - 1; k > 0; k--)
     m->body_subtreemass[m->body_parent[k]] += m->body_subtreemass[k];
+  return CS_OK;
+}
 
-  /* meshes */
-  {
-    int va = 0, fa = 0;
-    for (int i = 0; i < b->nmesh; i++) {
-      const bMesh* me = &b->mesh[i];
-      m->mesh_vertadr[i] = va;
-      m->mesh_vertnum[i] = me->nvert;
-      m->mesh_faceadr[i] = fa;
-      m->mesh_facenum[i] = me->nface;
-      memcpy(m->mesh_vert + 3 * va, me->vert, sizeof(double) * 3 * (size_t)me->nvert);
-      memcpy(m->mesh_face + 3 * fa, me->face, sizeof(int) * 3 * (size_t)me->nface);
-      PUTNAME(m->mesh_name[i], me->name);
-      va += me->nvert;
-      fa += me->nface;
-    }
-    int ha = 0;
-    for (int i = 0; i < b->nmesh; i++) {
-      m->mesh_hulladr[i] = ha;
-      m->mesh_hullnum[i] = hullnum[i];
-      memcpy(m->mesh_hull + ha, hull + ha, sizeof(int) * (size_t)hullnum[i]);
-      ha += hullnum[i];
+/* Copies the meshes (vertices, faces, names) and their hull vertex indices. */
+static void compile_meshes(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  int va = 0, fa = 0;
+  for (int i = 0; i < b->nmesh; i++) {
+    const bMesh* me = &b->mesh[i];
+    m->mesh_vertadr[i] = va;
+    m->mesh_vertnum[i] = me->nvert;
+    m->mesh_faceadr[i] = fa;
+    m->mesh_facenum[i] = me->nface;
+    memcpy(m->mesh_vert + 3 * va, me->vert, sizeof(double) * 3 * (size_t)me->nvert);
+    memcpy(m->mesh_face + 3 * fa, me->face, sizeof(int) * 3 * (size_t)me->nface);
+    m->mesh_name[i] = put_name(c, me->name);
+    va += me->nvert;
+    fa += me->nface;
+  }
+  int ha = 0;
+  for (int i = 0; i < b->nmesh; i++) {
+    m->mesh_hulladr[i] = ha;
+    m->mesh_hullnum[i] = c->hullnum[i];
+    memcpy(m->mesh_hull + ha, c->hull + ha, sizeof(int) * (size_t)c->hullnum[i]);
+    ha += c->hullnum[i];
+  }
+}
+
+/* Copies the heightfields (sizes, samples, names). */
+static void compile_hfields(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  int da = 0;
+  for (int i = 0; i < b->nhfield; i++) {
+    const bHfield* h = &b->hfield[i];
+    int n = h->nrow * h->ncol;
+    m->hfield_nrow[i] = h->nrow;
+    m->hfield_ncol[i] = h->ncol;
+    memcpy(m->hfield_size + 4 * i, h->size, sizeof h->size);
+    m->hfield_adr[i] = da;
+    memcpy(m->hfield_data + da, h->data, sizeof(double) * (size_t)n);
+    m->hfield_name[i] = put_name(c, h->name);
+    da += n;
+  }
+}
+
+/* Geom gi's hull vertices, scaled by its size, stored from geom vertex address gva; returns the
+   next free address. Geoms without a mesh, or on a mesh without a hull, have none. */
+static int compile_geom_hull(bCompile* c, int gi, int gva) {
+  csModel* m = c->m;
+  int mi = m->geom_mesh[gi];
+  m->geom_vertadr[gi] = -1;
+  m->geom_vertnum[gi] = 0;
+  if (mi >= 0 && m->mesh_hullnum[mi] > 0) {
+    const double* sc = m->geom_size + 3 * gi;
+    const double* mv = m->mesh_vert + 3 * m->mesh_vertadr[mi];
+    m->geom_vertadr[gi] = gva;
+    m->geom_vertnum[gi] = m->mesh_hullnum[mi];
+    for (int h = 0; h < m->mesh_hullnum[mi]; h++, gva++) {
+      const double* v = mv + 3 * m->mesh_hull[m->mesh_hulladr[mi] + h];
+      for (int a = 0; a < 3; a++) m->geom_vert[3 * gva + a] = sc[a] * v[a];
     }
   }
+  return gva;
+}
 
-  /* heightfields */
-  {
-    int da = 0;
-    for (int i = 0; i < b->nhfield; i++) {
-      const bHfield* h = &b->hfield[i];
-      int n = h->nrow * h->ncol;
-      m->hfield_nrow[i] = h->nrow;
-      m->hfield_ncol[i] = h->ncol;
-      memcpy(m->hfield_size + 4 * i, h->size, sizeof h->size);
-      m->hfield_adr[i] = da;
-      memcpy(m->hfield_data + da, h->data, sizeof(double) * (size_t)n);
-      PUTNAME(m->hfield_name[i], h->name);
-      da += n;
-    }
-  }
-
-  /* geoms: grouped by body (stable) */
-  int gva = 0;
-  {
-    int gi = 0;
-    for (int k = 0; k < nkept; k++) {
-      for (int g = 0; g < b->ngeom; g++) {
-        const csGeomSpec* G = &b->geom[g];
-        if (newid[target[G->body]] != k) continue;
-        if (m->body_geomadr[k] < 0) m->body_geomadr[k] = gi;
-        m->body_geomnum[k]++;
-        m->geom_type[gi] = G->type;
-        m->geom_body[gi] = k;
-        m->geom_contype[gi] = G->contype;
-        m->geom_conaffinity[gi] = G->conaffinity;
-        m->geom_mesh[gi] = G->type == CS_GEOM_MESH ? G->mesh : -1;
-        csi_copy3(m->geom_size + 3 * gi, G->size);
-        if (G->type == CS_GEOM_MESH)
-          for (int a = 0; a < 3; a++)
-            if (m->geom_size[3 * gi + a] == 0) m->geom_size[3 * gi + a] = 1;
-        pose_mul(m->geom_pos + 3 * gi, m->geom_quat + 4 * gi, relp + 3 * G->body,
-                 relq + 4 * G->body, G->pos, G->quat);
-        m->geom_friction[gi] = G->friction;
-        m->geom_margin[gi] = G->margin;
-        int mi = m->geom_mesh[gi];
-        m->geom_vertadr[gi] = -1;
-        m->geom_vertnum[gi] = 0;
-        if (mi >= 0 && m->mesh_hullnum[mi] > 0) {
-          const double* sc = m->geom_size + 3 * gi;
-          const double* mv = m->mesh_vert + 3 * m->mesh_vertadr[mi];
-          m->geom_vertadr[gi] = gva;
-          m->geom_vertnum[gi] = m->mesh_hullnum[mi];
-          for (int h = 0; h < m->mesh_hullnum[mi]; h++, gva++) {
-            const double* v = mv + 3 * m->mesh_hull[m->mesh_hulladr[mi] + h];
-            for (int a = 0; a < 3; a++) m->geom_vert[3 * gva + a] = sc[a] * v[a];
-          }
-        }
-        m->geom_rbound[gi] = geom_rbound(G->type, m->geom_size + 3 * gi,
-                                         mi >= 0 ? m->mesh_vert + 3 * m->mesh_vertadr[mi] : NULL,
-                                         mi >= 0 ? m->mesh_vertnum[mi] : 0);
-        m->geom_hfield[gi] = G->type == CS_GEOM_HFIELD ? G->hfield : -1;
-        if (G->type == CS_GEOM_HFIELD) {
-          /* geom_size: the heightfield's extents; rbound: its box (base included) */
-          const double* hs = m->hfield_size + 4 * G->hfield;
-          csi_copy3(m->geom_size + 3 * gi, hs);
-          m->geom_rbound[gi] =
-              sqrt(hs[0] * hs[0] + hs[1] * hs[1] + fmax(hs[2], hs[3]) * fmax(hs[2], hs[3]));
-        }
-        PUTNAME(m->geom_name[gi], G->name);
-        gi++;
+/* Fills the geoms grouped by kept body (builder order within a body): type, collision masks, size
+   (a mesh's 0 scale is 1; a heightfield's is its extents), pose in the body, friction, margin,
+   scaled hull vertices and bounding radius. */
+static void compile_geoms(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  int gva = 0, gi = 0;
+  for (int k = 0; k < c->nkept; k++) {
+    for (int g = 0; g < b->ngeom; g++) {
+      const csGeomSpec* G = &b->geom[g];
+      if (c->newid[c->target[G->body]] != k) continue;
+      if (m->body_geomadr[k] < 0) m->body_geomadr[k] = gi;
+      m->body_geomnum[k]++;
+      m->geom_type[gi] = G->type;
+      m->geom_body[gi] = k;
+      m->geom_contype[gi] = G->contype;
+      m->geom_conaffinity[gi] = G->conaffinity;
+      m->geom_mesh[gi] = G->type == CS_GEOM_MESH ? G->mesh : -1;
+      csi_copy3(m->geom_size + 3 * gi, G->size);
+      if (G->type == CS_GEOM_MESH)
+        for (int a = 0; a < 3; a++)
+          if (m->geom_size[3 * gi + a] == 0) m->geom_size[3 * gi + a] = 1;
+      pose_mul(m->geom_pos + 3 * gi, m->geom_quat + 4 * gi, c->relp + 3 * G->body,
+               c->relq + 4 * G->body, G->pos, G->quat);
+      m->geom_friction[gi] = G->friction;
+      m->geom_margin[gi] = G->margin;
+      gva = compile_geom_hull(c, gi, gva);
+      int mi = m->geom_mesh[gi];
+      m->geom_rbound[gi] = geom_rbound(G->type, m->geom_size + 3 * gi,
+                                       mi >= 0 ? m->mesh_vert + 3 * m->mesh_vertadr[mi] : NULL,
+                                       mi >= 0 ? m->mesh_vertnum[mi] : 0);
+      m->geom_hfield[gi] = G->type == CS_GEOM_HFIELD ? G->hfield : -1;
+      if (G->type == CS_GEOM_HFIELD) {
+        /* geom_size: the heightfield's extents; rbound: its box (base included) */
+        const double* hs = m->hfield_size + 4 * G->hfield;
+        csi_copy3(m->geom_size + 3 * gi, hs);
+        m->geom_rbound[gi] =
+            sqrt(hs[0] * hs[0] + hs[1] * hs[1] + fmax(hs[2], hs[3]) * fmax(hs[2], hs[3]));
       }
+      m->geom_name[gi] = put_name(c, G->name);
+      gi++;
     }
   }
-  /* sites: user sites, then one per merged body */
-  {
-    int si = 0;
-    for (int s = 0; s < b->nsite; s++, si++) {
-      const csSiteSpec* S = &b->site[s];
-      m->site_body[si] = newid[target[S->body]];
-      pose_mul(m->site_pos + 3 * si, m->site_quat + 4 * si, relp + 3 * S->body, relq + 4 * S->body,
-               S->pos, S->quat);
-      PUTNAME(m->site_name[si], S->name);
-    }
-    for (int i = 1; i < nb; i++) {
-      if (movable[i]) continue;
-      m->site_body[si] = newid[target[i]];
-      csi_copy3(m->site_pos + 3 * si, relp + 3 * i);
-      memcpy(m->site_quat + 4 * si, relq + 4 * i, 4 * sizeof(double));
-      PUTNAME(m->site_name[si], b->body[i].s.name);
-      si++;
-    }
+}
+
+/* Fills the sites: the user sites, then one per merged body (its frame in the kept body, under
+   its name). */
+static void compile_sites(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  int si = 0;
+  for (int s = 0; s < b->nsite; s++, si++) {
+    const csSiteSpec* S = &b->site[s];
+    m->site_body[si] = c->newid[c->target[S->body]];
+    pose_mul(m->site_pos + 3 * si, m->site_quat + 4 * si, c->relp + 3 * S->body,
+             c->relq + 4 * S->body, S->pos, S->quat);
+    m->site_name[si] = put_name(c, S->name);
   }
-  /* actuators */
+  for (int i = 1; i < c->nb; i++) {
+    if (c->movable[i]) continue;
+    m->site_body[si] = c->newid[c->target[i]];
+    csi_copy3(m->site_pos + 3 * si, c->relp + 3 * i);
+    memcpy(m->site_quat + 4 * si, c->relq + 4 * i, 4 * sizeof(double));
+    m->site_name[si] = put_name(c, b->body[i].s.name);
+    si++;
+  }
+}
+
+/* Fills the actuators; one that drives a fixed (merged) joint is an error. */
+static csStatus compile_actuators(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
   for (int a = 0; a < b->nact; a++) {
     const csActuatorSpec* A = &b->act[a];
-    int j = jntnew[A->joint];
-    if (j < 0) {
-      st = csi_error(CS_ERR_MODEL, "%s: actuator '%s' drives a fixed joint", source_name(A->source),
-                     A->name);
-      goto done;
-    }
+    int j = c->jntnew[A->joint];
+    if (j < 0)
+      return csi_error(CS_ERR_MODEL, "%s: actuator '%s' drives a fixed joint",
+                       source_name(A->source), A->name);
     m->actuator_type[a] = A->type;
     m->actuator_jnt[a] = j;
     m->actuator_gear[a] = A->gear;
@@ -1075,47 +1167,77 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
     m->actuator_forcelimited[a] = A->forcelimited;
     m->actuator_forcerange[2 * a] = A->forcerange[0];
     m->actuator_forcerange[2 * a + 1] = A->forcerange[1];
-    PUTNAME(m->actuator_name[a], A->name);
+    m->actuator_name[a] = put_name(c, A->name);
   }
-  /* excludes */
+  return CS_OK;
+}
+
+/* Maps the excluded body pairs onto kept bodies (lower id first), and puts the loader notes
+   ahead of the compile notes written during the inertia checks. */
+static void compile_excludes_notes(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
   for (int e = 0; e < m->nexclude; e++) {
-    int b1 = newid[target[b->excl[2 * e]]], b2 = newid[target[b->excl[2 * e + 1]]];
+    int b1 = c->newid[c->target[b->excl[2 * e]]], b2 = c->newid[c->target[b->excl[2 * e + 1]]];
     m->exclude_pair[2 * e] = b1 < b2 ? b1 : b2;
     m->exclude_pair[2 * e + 1] = b1 < b2 ? b2 : b1;
   }
-#undef PUTNAME
-  {
-    /* loader notes first, then compile notes written during the inertia checks */
-    size_t lc = strlen(m->notes);
-    memmove(m->notes + b->nnotes, m->notes, lc + 1);
-    if (b->nnotes) memcpy(m->notes, b->notes, b->nnotes);
-  }
+  size_t lc = strlen(m->notes);
+  memmove(m->notes + b->nnotes, m->notes, lc + 1);
+  if (b->nnotes) memcpy(m->notes, b->notes, b->nnotes);
+}
 
-  /* options */
-  if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep)) {
-    st = csi_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", file, m->opt.timestep);
-    goto done;
-  }
+/* Checks the options, derives the model's dependent quantities, and sets the contact and arena
+   budgets. */
+static csStatus compile_derive(bCompile* c) {
+  csModel* m = c->m;
+  if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep))
+    return csi_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", c->file, m->opt.timestep);
   csi_model_derive(m);
   m->ncon_max = 64 + 8 * m->ngeom;
   m->arena_bytes =
       sizeof(double) * (size_t)(64 * m->nbody + 4 * m->nv * m->nv + 64 * m->nv + 16 * m->nM) +
       65536;
+  return CS_OK;
+}
 
-done:
-  cs_free(movable);
-  cs_free(target);
-  cs_free(newid);
-  cs_free(relp);
-  cs_free(relq);
-  cs_free(acc);
-  cs_free(jntnew);
-  cs_free(hull);
-  cs_free(hullnum);
+/* Compiles the builder into an immutable model. Bodies without a moving joint are welded into
+   their nearest moving ancestor; then the model is sized, laid out in one buffer, filled, and
+   derived. The stages run in this order, each only after the previous ones succeeded. */
+csStatus cs_compile(const csBuilder* b, csModel** out) {
+  *out = NULL;
+  if (b->failed) return csi_error(CS_ERR_MEMORY, "builder: an allocation failed earlier");
+  bCompile c;
+  csStatus st = compile_alloc(&c, b);
+  /* validate and merge */
+  if (st == CS_OK) st = compile_validate_joints(&c);
+  if (st == CS_OK) compile_merge_fixed(&c);
+  /* size and lay out */
+  if (st == CS_OK) compile_size_counts(&c);
+  if (st == CS_OK) st = compile_mesh_hulls(&c);
+  if (st == CS_OK) st = compile_size_hfields(&c);
+  if (st == CS_OK) compile_size_names(&c);
+  if (st == CS_OK) st = compile_size_mass_matrix(&c);
+  if (st == CS_OK) st = compile_layout(&c);
+  /* fill (names go into the pool in this order) */
+  if (st == CS_OK) st = compile_bodies(&c);
+  if (st == CS_OK) compile_joints(&c);
+  if (st == CS_OK) st = compile_free_joints(&c);
+  if (st == CS_OK) st = compile_dof_tree(&c);
+  if (st == CS_OK) compile_meshes(&c);
+  if (st == CS_OK) compile_hfields(&c);
+  if (st == CS_OK) compile_geoms(&c);
+  if (st == CS_OK) compile_sites(&c);
+  if (st == CS_OK) st = compile_actuators(&c);
+  if (st == CS_OK) compile_excludes_notes(&c);
+  /* derive */
+  if (st == CS_OK) st = compile_derive(&c);
+
+  compile_free_scratch(&c);
   if (st != CS_OK) {
-    cs_model_free(m);
+    cs_model_free(c.m);
     return st;
   }
-  *out = m;
+  *out = c.m;
   return CS_OK;
 }

@@ -1466,36 +1466,29 @@ static const char* const mj_geom_types[] = {"plane",    "hfield", "sphere", "cap
                                             "cylinder", "box",    "mesh",   NULL};
 enum { MJ_PLANE, MJ_HFIELD, MJ_SPHERE, MJ_CAPSULE, MJ_ELLIPSOID, MJ_CYLINDER, MJ_BOX, MJ_MESH };
 
-/* acc: inertia accumulators of the body, NULL when the geoms do not define the inertia */
-static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
-  csGeomSpec s;
-  cs_geom_spec_default(&s);
-  int cls;
-  csStatus st = mj_elem_class(c, nd, cc, &cls);
-  if (st != CS_OK) return st;
-  mj_check_attrs(c, nd, MJ_KGEOM, cls, "geom", mj_attr_geom);
-  mjNode where;
-  int t = mj_keyword(c, nd, MJ_KGEOM, cls, "type", mj_geom_types, &where);
-  if (t == -2) return mj_err_attr(CS_ERR_PARSE, where, "type", "unknown geom type");
-  if (t < 0) t = MJ_SPHERE;
-  double size[3] = {0, 0, 0}, fr[3] = {1, 0.005, 0.0001}, ft[6];
+/* A geom's attributes (with its class's defaults): size and friction (partial lists keep the
+   defaults' tail), pos, margin, the collision masks, group and orientation; fromto then sets
+   pos, orientation and the length part of size (capsule, cylinder, box or ellipsoid). */
+static csStatus mj_geom_attrs(mjCtx* c, mjNode nd, int cls, int t, csGeomSpec* s, double size[3],
+                              double fr[3], int* group) {
+  double ft[6];
   if (mj_num_partial(c, nd, MJ_KGEOM, cls, "size", size, 3) < 0 ||
       mj_num_partial(c, nd, MJ_KGEOM, cls, "friction", fr, 3) < 0 ||
-      mj_num(c, nd, MJ_KGEOM, cls, "pos", s.pos, 3) < 0 ||
-      mj_num(c, nd, MJ_KGEOM, cls, "margin", &s.margin, 1) < 0)
+      mj_num(c, nd, MJ_KGEOM, cls, "pos", s->pos, 3) < 0 ||
+      mj_num(c, nd, MJ_KGEOM, cls, "margin", &s->margin, 1) < 0)
     return CS_ERR_PARSE;
   {
     mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "contype");
-    if (d.n && csi_xml_ints(d.file, d.n, "contype", &s.contype, 1) < 0) return CS_ERR_PARSE;
+    if (d.n && csi_xml_ints(d.file, d.n, "contype", &s->contype, 1) < 0) return CS_ERR_PARSE;
     d = mj_find(c, nd, MJ_KGEOM, cls, "conaffinity");
-    if (d.n && csi_xml_ints(d.file, d.n, "conaffinity", &s.conaffinity, 1) < 0) return CS_ERR_PARSE;
+    if (d.n && csi_xml_ints(d.file, d.n, "conaffinity", &s->conaffinity, 1) < 0)
+      return CS_ERR_PARSE;
   }
-  int group = 0;
   {
     mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "group");
-    if (d.n && csi_xml_ints(d.file, d.n, "group", &group, 1) < 0) return CS_ERR_PARSE;
+    if (d.n && csi_xml_ints(d.file, d.n, "group", group, 1) < 0) return CS_ERR_PARSE;
   }
-  st = mj_orient(c, nd, MJ_KGEOM, cls, s.quat);
+  csStatus st = mj_orient(c, nd, MJ_KGEOM, cls, s->quat);
   if (st != CS_OK) return st;
   int hf = mj_num(c, nd, MJ_KGEOM, cls, "fromto", ft, 6);
   if (hf < 0) return CS_ERR_PARSE;
@@ -1508,8 +1501,8 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
     double v[3] = {ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]};
     double len = csi_norm3(v);
     if (!(len > 1e-12)) return mj_err_attr(CS_ERR_MODEL, d, "fromto", "zero length");
-    for (int k = 0; k < 3; k++) s.pos[k] = 0.5 * (ft[k] + ft[k + 3]);
-    mj_z2quat(s.quat, v);
+    for (int k = 0; k < 3; k++) s->pos[k] = 0.5 * (ft[k] + ft[k + 3]);
+    mj_z2quat(s->quat, v);
     if (t == MJ_CAPSULE || t == MJ_CYLINDER) {
       size[1] = 0.5 * len;
     } else {
@@ -1517,129 +1510,145 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
       size[2] = 0.5 * len;
     }
   }
-  s.friction = fr[0];
-  memcpy(s.size, size, sizeof size);
-  char* nm = csi_xml_attr(nd.n, "name");
-  s.name = nm ? mj_keep(c, nm) : "";
-  if (nm) xmlFree(nm);
-  s.source = mj_source(c, nd);
-  if (!s.name || !s.source) return mj_oom();
+  return CS_OK;
+}
 
-  /* mesh */
-  const mjMesh* mesh = NULL;
+/* The mesh asset a mesh geom names (*mesh; its builder id into s, whose size is then the
+   mesh's own scale), or NULL for other types, which may not name one (no fitting). */
+static csStatus mj_geom_mesh(mjCtx* c, mjNode nd, int cls, int t, csGeomSpec* s,
+                             const mjMesh** mesh) {
+  *mesh = NULL;
   if (t == MJ_MESH) {
     char* mn = mj_str(c, nd, MJ_KGEOM, cls, "mesh");
     if (!mn) return mj_err(CS_ERR_PARSE, nd, "a mesh geom needs a mesh attribute");
     for (int i = 0; i < c->nmesh; i++)
-      if (strcmp(c->mesh[i].name, mn) == 0) mesh = &c->mesh[i];
-    if (!mesh) {
-      st = mj_err_attr(CS_ERR_MODEL, nd, "mesh", "unknown mesh '%s'", mn);
+      if (strcmp(c->mesh[i].name, mn) == 0) *mesh = &c->mesh[i];
+    if (!*mesh) {
+      csStatus st = mj_err_attr(CS_ERR_MODEL, nd, "mesh", "unknown mesh '%s'", mn);
       xmlFree(mn);
       return st;
     }
     xmlFree(mn);
-    s.mesh = mesh->id;
-    memset(s.size, 0, sizeof s.size);
+    s->mesh = (*mesh)->id;
+    memset(s->size, 0, sizeof s->size);
   } else if (mj_find(c, nd, MJ_KGEOM, cls, "mesh").n) {
     return mj_err(CS_ERR_UNSUPPORTED, nd,
                   "fitting a %s to a mesh is not supported: use "
                   "type=\"mesh\"",
                   mj_geom_types[t]);
   }
+  return CS_OK;
+}
 
-  /* heightfield: its asset gives the size; it must be static (checked at compile) */
-  if (t == MJ_HFIELD) {
-    char* hn = mj_str(c, nd, MJ_KGEOM, cls, "hfield");
-    if (!hn) return mj_err(CS_ERR_PARSE, nd, "a heightfield geom needs an hfield attribute");
-    int found = -1;
-    for (int i = 0; i < c->nhfield; i++)
-      if (strcmp(c->hfield[i].name, hn) == 0) found = c->hfield[i].id;
-    if (found < 0) {
-      st = mj_err_attr(CS_ERR_MODEL, nd, "hfield", "unknown hfield '%s'", hn);
-      xmlFree(hn);
-      return st;
-    }
+/* The heightfield asset a heightfield geom names: its asset gives the size; the geom must be
+   static (checked at compile). */
+static csStatus mj_geom_hfield(mjCtx* c, mjNode nd, int cls, int t, csGeomSpec* s) {
+  if (t != MJ_HFIELD) return CS_OK;
+  char* hn = mj_str(c, nd, MJ_KGEOM, cls, "hfield");
+  if (!hn) return mj_err(CS_ERR_PARSE, nd, "a heightfield geom needs an hfield attribute");
+  int found = -1;
+  for (int i = 0; i < c->nhfield; i++)
+    if (strcmp(c->hfield[i].name, hn) == 0) found = c->hfield[i].id;
+  if (found < 0) {
+    csStatus st = mj_err_attr(CS_ERR_MODEL, nd, "hfield", "unknown hfield '%s'", hn);
     xmlFree(hn);
-    s.hfield = found;
-    memset(s.size, 0, sizeof s.size);
+    return st;
   }
+  xmlFree(hn);
+  s->hfield = found;
+  memset(s->size, 0, sizeof s->size);
+  return CS_OK;
+}
 
-  /* mass and inertia */
-  if (acc && group >= c->igroup[0] && group <= c->igroup[1] && t != MJ_PLANE && t != MJ_HFIELD) {
-    double vol = 0, Ig[6] = {0, 0, 0, 0, 0, 0}, comg[3] = {0, 0, 0};
-    double r = size[0], h = 2 * size[1];
-    switch (t) {
-      case MJ_SPHERE:
-        vol = 4.0 / 3.0 * MJ_PI * r * r * r;
-        Ig[0] = Ig[1] = Ig[2] = 0.4 * r * r; /* per unit mass */
-        break;
-      case MJ_CAPSULE: {
-        vol = MJ_PI * r * r * h + 4.0 / 3.0 * MJ_PI * r * r * r;
-        /* per unit mass: cylinder plus two hemispheres, parallel-axis shifted */
-        double ms = 4 * r / (4 * r + 3 * h), mc = 1 - ms;
-        Ig[0] = Ig[1] =
-            mc * (3 * r * r + h * h) / 12 + 0.4 * ms * r * r + ms * h * (3 * r + 2 * h) / 8;
-        Ig[2] = mc * r * r / 2 + 0.4 * ms * r * r;
-        break;
+/* The volume of a solid geom of type t and size, and its center of mass and inertia per unit
+   mass in the geom frame (a mesh: its own; a mesh without volume: 0). */
+static void mj_geom_unit_inertia(int t, const double size[3], const mjMesh* mesh, double* vol,
+                                 double Ig[6], double comg[3]) {
+  double r = size[0], h = 2 * size[1];
+  switch (t) {
+    case MJ_SPHERE:
+      *vol = 4.0 / 3.0 * MJ_PI * r * r * r;
+      Ig[0] = Ig[1] = Ig[2] = 0.4 * r * r; /* per unit mass */
+      break;
+    case MJ_CAPSULE: {
+      *vol = MJ_PI * r * r * h + 4.0 / 3.0 * MJ_PI * r * r * r;
+      /* per unit mass: cylinder plus two hemispheres, parallel-axis shifted */
+      double ms = 4 * r / (4 * r + 3 * h), mc = 1 - ms;
+      Ig[0] = Ig[1] =
+          mc * (3 * r * r + h * h) / 12 + 0.4 * ms * r * r + ms * h * (3 * r + 2 * h) / 8;
+      Ig[2] = mc * r * r / 2 + 0.4 * ms * r * r;
+      break;
+    }
+    case MJ_CYLINDER:
+      *vol = MJ_PI * r * r * h;
+      Ig[0] = Ig[1] = (3 * r * r + h * h) / 12;
+      Ig[2] = r * r / 2;
+      break;
+    case MJ_BOX:
+      *vol = 8 * size[0] * size[1] * size[2];
+      Ig[0] = (size[1] * size[1] + size[2] * size[2]) / 3;
+      Ig[1] = (size[0] * size[0] + size[2] * size[2]) / 3;
+      Ig[2] = (size[0] * size[0] + size[1] * size[1]) / 3;
+      break;
+    case MJ_ELLIPSOID:
+      *vol = 4.0 / 3.0 * MJ_PI * size[0] * size[1] * size[2];
+      Ig[0] = (size[1] * size[1] + size[2] * size[2]) / 5;
+      Ig[1] = (size[0] * size[0] + size[2] * size[2]) / 5;
+      Ig[2] = (size[0] * size[0] + size[1] * size[1]) / 5;
+      break;
+    case MJ_MESH:
+      *vol = mesh->vol;
+      if (*vol > 0) {
+        csi_copy3(comg, mesh->com);
+        for (int k = 0; k < 6; k++) Ig[k] = mesh->inertia[k] / *vol; /* per unit mass */
       }
-      case MJ_CYLINDER:
-        vol = MJ_PI * r * r * h;
-        Ig[0] = Ig[1] = (3 * r * r + h * h) / 12;
-        Ig[2] = r * r / 2;
-        break;
-      case MJ_BOX:
-        vol = 8 * size[0] * size[1] * size[2];
-        Ig[0] = (size[1] * size[1] + size[2] * size[2]) / 3;
-        Ig[1] = (size[0] * size[0] + size[2] * size[2]) / 3;
-        Ig[2] = (size[0] * size[0] + size[1] * size[1]) / 3;
-        break;
-      case MJ_ELLIPSOID:
-        vol = 4.0 / 3.0 * MJ_PI * size[0] * size[1] * size[2];
-        Ig[0] = (size[1] * size[1] + size[2] * size[2]) / 5;
-        Ig[1] = (size[0] * size[0] + size[2] * size[2]) / 5;
-        Ig[2] = (size[0] * size[0] + size[1] * size[1]) / 5;
-        break;
-      case MJ_MESH:
-        vol = mesh->vol;
-        if (vol > 0) {
-          csi_copy3(comg, mesh->com);
-          for (int k = 0; k < 6; k++) Ig[k] = mesh->inertia[k] / vol; /* per unit mass */
-        }
-        break;
-    }
-    double mass = 0, dens = 1000;
-    mjNode dm = mj_find(c, nd, MJ_KGEOM, cls, "mass");
-    if (dm.n) {
-      if (csi_xml_doubles(dm.file, dm.n, "mass", &mass, 1) < 0) return CS_ERR_PARSE;
-      if (!(mass >= 0)) return mj_err_attr(CS_ERR_MODEL, dm, "mass", "negative mass");
-    } else {
-      mjNode dd = mj_find(c, nd, MJ_KGEOM, cls, "density");
-      if (dd.n && csi_xml_doubles(dd.file, dd.n, "density", &dens, 1) < 0) return CS_ERR_PARSE;
-      if (!(dens >= 0)) return mj_err_attr(CS_ERR_MODEL, dd, "density", "negative density");
-      mass = dens * vol;
-    }
-    if (t == MJ_MESH && mesh->id < 0) {
-      if (mass > 0 || !dm.n)
-        mj_note(c, "skipmesh-mass", nd, "mass of mesh geoms not counted (meshes skipped)");
-      mass = 0;
-    } else if (t == MJ_MESH && !(vol > 0) && mass > 0) {
-      return mj_err(CS_ERR_MODEL, nd,
-                    "mesh '%s' has no volume (open or flat mesh): cannot "
-                    "compute its inertia",
-                    mesh->name);
-    }
-    if (mass > 0) {
-      double R[9], p[3], Ib[6], Im[6];
-      for (int k = 0; k < 6; k++) Im[k] = Ig[k] * mass;
-      csi_quat2mat(R, s.quat);
-      csi_mulmat3vec(p, R, comg);
-      csi_add3(p, p, s.pos);
-      csi_sym_rotate(Ib, R, Im);
-      mj_accum(acc, mass, p, Ib);
-    }
+      break;
   }
+}
 
-  /* the collision geom */
+/* A solid geom's mass and inertia (from mass, or density times volume), added to the body's
+   accumulators acc in the body frame. A mesh geom whose meshes were skipped counts none (with a
+   note); one on a mesh without volume cannot have a mass. */
+static csStatus mj_geom_inertia(mjCtx* c, mjNode nd, int cls, int t, const double size[3],
+                                const mjMesh* mesh, const csGeomSpec* s, double* acc) {
+  double vol = 0, Ig[6] = {0, 0, 0, 0, 0, 0}, comg[3] = {0, 0, 0};
+  mj_geom_unit_inertia(t, size, mesh, &vol, Ig, comg);
+  double mass = 0, dens = 1000;
+  mjNode dm = mj_find(c, nd, MJ_KGEOM, cls, "mass");
+  if (dm.n) {
+    if (csi_xml_doubles(dm.file, dm.n, "mass", &mass, 1) < 0) return CS_ERR_PARSE;
+    if (!(mass >= 0)) return mj_err_attr(CS_ERR_MODEL, dm, "mass", "negative mass");
+  } else {
+    mjNode dd = mj_find(c, nd, MJ_KGEOM, cls, "density");
+    if (dd.n && csi_xml_doubles(dd.file, dd.n, "density", &dens, 1) < 0) return CS_ERR_PARSE;
+    if (!(dens >= 0)) return mj_err_attr(CS_ERR_MODEL, dd, "density", "negative density");
+    mass = dens * vol;
+  }
+  if (t == MJ_MESH && mesh->id < 0) {
+    if (mass > 0 || !dm.n)
+      mj_note(c, "skipmesh-mass", nd, "mass of mesh geoms not counted (meshes skipped)");
+    mass = 0;
+  } else if (t == MJ_MESH && !(vol > 0) && mass > 0) {
+    return mj_err(CS_ERR_MODEL, nd,
+                  "mesh '%s' has no volume (open or flat mesh): cannot "
+                  "compute its inertia",
+                  mesh->name);
+  }
+  if (mass > 0) {
+    double R[9], p[3], Ib[6], Im[6];
+    for (int k = 0; k < 6; k++) Im[k] = Ig[k] * mass;
+    csi_quat2mat(R, s->quat);
+    csi_mulmat3vec(p, R, comg);
+    csi_add3(p, p, s->pos);
+    csi_sym_rotate(Ib, R, Im);
+    mj_accum(acc, mass, p, Ib);
+  }
+  return CS_OK;
+}
+
+/* The collision geom s of type t on loader body lb; an ellipsoid is dropped with a note, and a
+   mesh geom whose meshes were skipped too (noted with the asset). */
+static csStatus mj_geom_add(mjCtx* c, mjNode nd, int t, const mjMesh* mesh, csGeomSpec* s, int lb) {
   if (t == MJ_ELLIPSOID) {
     mj_note_elem(c, nd, "body",
                  "ellipsoid geoms are not supported for collision: dropped "
@@ -1649,12 +1658,50 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   if (t == MJ_MESH && mesh->id < 0) return CS_OK; /* noted with the asset */
   static const int map[] = {CS_GEOM_PLANE,    CS_GEOM_HFIELD, CS_GEOM_SPHERE, CS_GEOM_CAPSULE, -1,
                             CS_GEOM_CYLINDER, CS_GEOM_BOX,    CS_GEOM_MESH};
-  s.type = map[t];
+  s->type = map[t];
   if (!MJ_GROW(c->geom, c->ngeom, c->cgeom)) return mj_oom();
-  c->geom[c->ngeom].s = s;
+  c->geom[c->ngeom].s = *s;
   c->geom[c->ngeom].body = lb;
   c->ngeom++;
   return CS_OK;
+}
+
+/* A <geom> of loader body lb (childclass cc): its attributes, name and source, the mesh or
+   heightfield it names, its mass and inertia into acc (the body's inertia accumulators, NULL
+   when the geoms do not define the inertia; only geoms of the inertia groups count), and the
+   collision geom. */
+static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
+  csGeomSpec s;
+  cs_geom_spec_default(&s);
+  int cls;
+  csStatus st = mj_elem_class(c, nd, cc, &cls);
+  if (st != CS_OK) return st;
+  mj_check_attrs(c, nd, MJ_KGEOM, cls, "geom", mj_attr_geom);
+  mjNode where;
+  int t = mj_keyword(c, nd, MJ_KGEOM, cls, "type", mj_geom_types, &where);
+  if (t == -2) return mj_err_attr(CS_ERR_PARSE, where, "type", "unknown geom type");
+  if (t < 0) t = MJ_SPHERE;
+  double size[3] = {0, 0, 0}, fr[3] = {1, 0.005, 0.0001};
+  int group = 0;
+  st = mj_geom_attrs(c, nd, cls, t, &s, size, fr, &group);
+  if (st != CS_OK) return st;
+  s.friction = fr[0];
+  memcpy(s.size, size, sizeof size);
+  char* nm = csi_xml_attr(nd.n, "name");
+  s.name = nm ? mj_keep(c, nm) : "";
+  if (nm) xmlFree(nm);
+  s.source = mj_source(c, nd);
+  if (!s.name || !s.source) return mj_oom();
+  const mjMesh* mesh;
+  st = mj_geom_mesh(c, nd, cls, t, &s, &mesh);
+  if (st != CS_OK) return st;
+  st = mj_geom_hfield(c, nd, cls, t, &s);
+  if (st != CS_OK) return st;
+  if (acc && group >= c->igroup[0] && group <= c->igroup[1] && t != MJ_PLANE && t != MJ_HFIELD) {
+    st = mj_geom_inertia(c, nd, cls, t, size, mesh, &s, acc);
+    if (st != CS_OK) return st;
+  }
+  return mj_geom_add(c, nd, t, mesh, &s, lb);
 }
 
 static csStatus mj_site(mjCtx* c, mjNode nd, int lb, int cc) {

@@ -21,8 +21,8 @@
      iterate: it solves the linear step exactly but is not in K, and at a sliding contact
      it converges from inside the cone (|lambda_T| < mu lambda_N, a friction deficit
      delta): eps_c = |<lambda, v~>| ~ delta |v_T| lets delta be tol / |v_T| at every
-     step, with the same sign, and a warm start carries it on. On cube_slide that was
-     ~1e-8 J of missing dissipation per step, 3.7e-6 E0 over the slide (target 1e-6); z
+     step, with the same sign, and a warm start carries it on. On cube_slide the lambda
+     iterate misses ~1e-8 J of dissipation per step, 3.7e-6 E0 over the slide (target 1e-6); z
      has |z_T| = mu z_N there, and its error is second order in the slip direction.
      Active-set step (admm_refine): on the warm start's contact modes before any
      factorization, and on z's once they hold for two iterations, the NCP solution with
@@ -50,7 +50,7 @@
    rho (spec/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
    (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
    (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
-   factored again then (no more often than every n/12 iterations, see admm_run); L by
+   factored again then (no more often than every n/12 iterations, see admm_setup_factor); L by
    power iteration from diag(G) to 1 %. The interface keeps no state between calls, so rho
    cannot be warm started; lambda is, and so are the shift s0 (from v0 = (G + R) lambda0 +
    g) and the dual: gamma0 = the projection of -(v0 + s0) onto the normal cone of K at z0
@@ -71,7 +71,7 @@ int csi_cholesky(int n, double* A, double* dinv) {
      contiguous in row-major storage. The reciprocals of the diagonal are kept in dinv, so
      the factorization and every solve multiply where they would divide (n^2 / 2 + 2n
      divisions a factorization, 2n a solve: on the 12 x 12 problems of a legged robot the
-     divisions were a third of the ADMM's time). */
+     divisions would be a third of the ADMM's time). */
   for (int i = 0; i < n; i++) {
     double* Li = A + (size_t)i * (size_t)n;
     for (int j = 0; j < i; j++) {
@@ -92,13 +92,13 @@ int csi_cholesky(int n, double* A, double* dinv) {
 /* A = L D L^T by 3 x 3 blocks (n = 3 nb; unit block-lower L, block-diagonal D), reading A's
    lower block triangle. No square root, and one division per block (D_i^-1 by cofactors),
    against three square roots and three divisions in a dependent chain per block for a
-   block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain was
+   block Cholesky: on the 12 x 12 systems of a legged robot's active-set step that chain is
    the factor's time. The block updates are written out (a loop over 1-11 terms per entry,
-   csi_cholesky's, took 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the diagonal
-   blocks and L_ij D_j in the upper block triangle (block j, i; reused by the later rows). *pmin:
-   the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csi_cholesky squared). Returns
-   0 if a pivot is not positive or not finite. src: A's entries are read from there (same layout;
-   NULL: A itself), so a block that is all of G needs no copy. */
+   csi_cholesky's, takes 2.5x the instructions). Stores L_ij (i > j) in place, D_i^-1 in the
+   diagonal blocks and L_ij D_j in the upper block triangle (block j, i; reused by the later rows).
+   *pmin: the smallest scalar pivot (D_i's LDL^T pivots d0, d1, d2, those of csi_cholesky squared).
+   Returns 0 if a pivot is not positive or not finite. src: A's entries are read from there (same
+   layout; NULL: A itself), so a block that is all of G needs no copy. */
 static int ldl3(int nb, const double* src, double* A, double* pmin) {
   const size_t n = 3 * (size_t)nb;
   const double* S = src ? src : A;
@@ -243,7 +243,7 @@ int csi_lu(int n, double* A, int* piv) {
       double f = Ai[k] * id;
       Ai[k] = f;
       /* the active-set systems of the bisection's correction on large problems are sparse:
-         without this test its LU on FCLIB's Capsules (286 contacts) took 30x longer */
+         without this test its LU on FCLIB's Capsules (286 contacts) takes 30x longer */
       if (f == 0) continue;
       for (int j = k + 1; j < n; j++) Ai[j] -= f * Ak[j];
     }
@@ -371,7 +371,7 @@ static double admm_factor(const csContactProblem* p, double rho, int sym, double
    solution, where v_T = 0 and the shift vanishes anyway; before that, mu |v_T| of its
    residual slip is not in the range of G (the shift is along the normal only), and its
    null-space part divided by rho moves lambda along the internal-force directions every
-   iteration (a 4-contact cube at stiction grew an internal force of 0.4 N over 190 steps
+   iteration (a 4-contact cube at stiction grows an internal force of 0.4 N over 190 steps
    that way). With s = 0 there, and gamma = 0 (an interior z leaves gamma at 0), the
    null-space part of lambda is kept as started. The margin keeps sliding contacts, whose
    lambda ends within ~tol of the boundary, on the shifted side. */
@@ -586,12 +586,12 @@ static void admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
   for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
   if (!(lmax > 0)) return;
   /* rho (G + rho I)^-1 shrinks the range of G by rho / (sigma + rho) per step: with the
-     iteration's rho (up to ~L) that took up to CS_ADMM_POLISH solves, most of them to find
+     iteration's rho (up to ~L) that takes up to CS_ADMM_POLISH solves, most of them to find
      that a full-rank G (legged robots' point feet) has nothing to remove. A factor at 1e-4 L
      gets there in a few steps. Not smaller: at 1e-6 L the cube_push distribution in the last
-     steps before the slide onset ended 0.013 N away from the least-norm one (test_solvers
-     checks it up to the onset); the cause was not pinned down (directions with sigma
-     between 1e-6 and 1e-4 L treated as null are the likely one). */
+     steps before the slide onset ends 0.013 N away from the least-norm one (test_solvers
+     checks it up to the onset); the likely cause: directions with sigma between 1e-6 and
+     1e-4 L treated as null. */
   double rp = fmax(1e-4 * a->Lmax, a->rho_min);
   if (a->rho > rp) {
     double got = admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
@@ -634,7 +634,7 @@ static void admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
     gd[r] = sum;
   }
   /* the tolerance, or no worse than lambda if it is already above that (half the tolerance
-     stopped the step short in the last steps before cube_push slides: 0.010 N left) */
+     stops the step short in the last steps before cube_push slides: 0.010 N left) */
   double bound = fmax(tol, *res);
   double lo = 0, hi = 1;
   if (admm_line_ok(a, lambda, x, v, gd, 1, bound)) {
@@ -668,8 +668,8 @@ enum { CS_ADMM_ROUNDS = 10 };
 /* Active-set step (the "solution polishing" of OSQP, for the NCP). ADMM with the de
    Saxce cascade converges linearly, at best at the rate of the cascade's own fixed point
    (mu b / (a + mu b) per sliding contact, b and a from G's block: 0.4-0.75 for mu 0.8 on
-   ANYmal's feet), so 1e-6 from a 1e-3 warm start took 10-30 iterations even once the
-   contact modes were settled. Given the modes of an iterate z -- open (z = 0), sticking
+   ANYmal's feet), so 1e-6 from a 1e-3 warm start takes 10-30 iterations even once the
+   contact modes are settled. Given the modes of an iterate z -- open (z = 0), sticking
    (strictly inside its cone, by more than 1e-9 mu z_N: a projection puts a sliding
    contact on the boundary up to rounding; not admm_shift's 10 tol, which at a loose
    tolerance calls every contact sliding) or sliding (on the boundary, friction direction
@@ -740,8 +740,8 @@ static double admm_stick_block(csAdmm* a, int m, double shift) {
    the range of B, so x never gains a null-space part (up to rounding), and the range part
    converges by eps / (sigma + eps) a step. eps = 1e-6 of the largest diagonal entry: a step
    turns the rounding of b - B x along the null space (1e-16 |g|) into a null-space part
-   of 1e-16 |g| / eps, which at 1e-9 was 1e-6 N of internal force on cube_push at rest
-   (1e-9 N now); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
+   of 1e-16 |g| / eps: 1e-9 N of internal force on cube_push at rest (an eps of 1e-9 would
+   leave 1e-6 N); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
    until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
    factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
 static int admm_leastnorm(csAdmm* a, int m, double amax) {
@@ -934,7 +934,7 @@ static void admm_map(csAdmm* a, int newton) {
 static int admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well, int probe) {
   /* the pivots' scale: G's largest diagonal entry over the loaded contacts, which bounds
      every entry of G (PSD) and, within a factor 1 + mu, of these systems (a scan of the m^2
-     entries was a tenth of the step) */
+     entries would be a tenth of the step) */
   const csContactProblem* p = a->p;
   double amax = 0;
   for (int i = 0; i < p->nc; i++) {
@@ -1117,20 +1117,19 @@ static int admm_newton_system(csAdmm* a, const double* vout, double* col, int an
   return m;
 }
 
-/* The active-set step with the modes in a->cls (and the sliding contacts' directions in
-   a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
-   modes and update allows new ones, which are then in a->cls (see admm_refine). */
-static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout, double* res,
-                             int update) {
+/* The active-set step's set-up for the modes in a->cls: the number of unknowns m (3 per
+   sticking contact, 1 per sliding one), the sticking variables nstick and the sliding contacts
+   nslide, the sliding contacts' starting directions (a->dir0), and the null vectors of the
+   sticking block where sticking contacts are redundant. Returns newton0: 1 if the first round is
+   a Newton step from the source (a contact slides with friction). */
+static int admm_refine_setup(csAdmm* a, int* m_out, int* nstick_out, int* nslide_out) {
   const csContactProblem* p = a->p;
-  int nc = p->nc, n = a->n;
-  int* cls = a->cls;
-  double* st = a->hist; /* per contact: sticking lambda; sliding x and the slip angle */
+  int nc = p->nc;
+  const int* cls = a->cls;
   int m = 0;
   for (int i = 0; i < nc; i++) m += cls[i] == 1 ? 3 : cls[i] == 2 ? 1 : 0;
   a->unique = m == 0; /* lambda = 0: nothing to polish */
   a->lnorm = 0;
-  double mdp_prev = INFINITY;
   int nstick = 0, nslide = 0, newton0 = 0;
   for (int i = 0; i < nc; i++) {
     nstick += cls[i] == 1 ? 3 : 0;
@@ -1144,203 +1143,284 @@ static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* 
   if (nslide > 0 && nstick >= 6 && admm_stick_null(a, nstick) < 0) {
     /* Redundant sticking contacts (a->nd internal forces) make the systems singular: they
        are reduced by those (admm_reduced). Too many or no factor: the linear first
-       round (least-norm from scratch, below) */
+       round (least-norm from scratch, admm_refine_linear) */
     newton0 = 0;
   }
-  for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
-    if (round == 0 && newton0) {
-      /* A contact slides with friction: the equations are nonlinear in its direction, so
-         Newton from src (whose modes these are; its directions are in a->dir) rather than a
-         linear solve with src's directions first (which took one more system a step: the
-         directions move at every time step) */
-      for (int i = 0; i < nc; i++) {
-        const double* si = src + 3 * i;
-        if (cls[i] == 1)
-          st[3 * i] = si[0], st[3 * i + 1] = si[1], st[3 * i + 2] = si[2];
-        else if (cls[i] == 2)
-          st[3 * i] = si[0];
+  *m_out = m, *nstick_out = nstick, *nslide_out = nslide;
+  return newton0;
+}
+
+/* The first round where a contact slides with friction: the equations are nonlinear in its
+   direction, so Newton starts from src (whose modes these are; its directions are in a->dir)
+   rather than from a linear solve with src's directions (which takes one more system a step:
+   the directions move at every time step). The unknowns (a->hist) are src's, less its internal
+   forces where sticking contacts are redundant (the steps add none). out: scratch. */
+static void admm_refine_from_src(csAdmm* a, const double* src, double* out) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  double* st = a->hist;
+  for (int i = 0; i < nc; i++) {
+    const double* si = src + 3 * i;
+    if (cls[i] == 1)
+      st[3 * i] = si[0], st[3 * i + 1] = si[1], st[3 * i + 2] = si[2];
+    else if (cls[i] == 2)
+      st[3 * i] = si[0];
+  }
+  if (a->nd > 0) {   /* src without its internal forces: the steps add none */
+    double* x = out; /* scratch: the sticking variables in order */
+    int k = 0;
+    for (int i = 0; i < nc; i++)
+      if (cls[i] == 1) x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
+    admm_null_clean(a, k, x);
+    k = 0;
+    for (int i = 0; i < nc; i++)
+      if (cls[i] == 1) st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
+  }
+}
+
+/* A Newton round on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
+   parallel to the friction direction t_i = (cos phi_i, sin phi_i), v_T,i x t_i = 0), in the
+   sticking impulses and the sliding contacts' (x_i, phi_i), lambda_i = x_i (1, mu t_i), from
+   the last candidate (out, its velocity vout). The slip angles converge quadratically; as a
+   fixed point phi <- angle(-v_T(phi)) they converge at only 0.2-0.95 a round, and ANYmal's
+   slowly slipping feet run out of rounds. Returns 1 with the unknowns (a->hist) and directions
+   (a->dir) stepped, 0 if the step fails, -1 if the system is singular (redundant contacts):
+   the directions are then back at src's, for the linear first round. A Newton step would be
+   least-norm there, but src's own internal forces would stay in the sum (carried from step to
+   step, they grow to 0.5 N on cube_push); the linear first round is least-norm from scratch,
+   which least-norm Newton steps keep so. */
+static int admm_refine_newton(csAdmm* a, double* out, double* vout, int newton0) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  double* st = a->hist;
+  int mn = admm_newton_system(a, vout, out, 1), well;
+  admm_map(a, 1);
+  int got = admm_square_solve(a, mn, out, vout, &well, newton0);
+  if (got == 0) return 0;
+  if (got < 0) {
+    for (int i = 0; i < nc; i++)
+      if (cls[i] == 2) a->dir[2 * i] = a->dir0[2 * i], a->dir[2 * i + 1] = a->dir0[2 * i + 1];
+    return -1;
+  }
+  a->unique = well;
+  int u = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] == 1) {
+      for (int k = 0; k < 3; k++) st[3 * i + k] += a->ab[u++];
+    } else if (cls[i] == 2) {
+      st[3 * i] += a->ab[u++];
+      if (p->mu[i] > 0) {
+        /* the angle's step by the retraction t <- (t + dphi t_perp) / |.| (no sine or
+           cosine; Newton keeps its quadratic rate with any retraction), at most 45 deg */
+        double dphi = a->ab[u++];
+        if (!isfinite(dphi)) return 0;
+        dphi = dphi > 1 ? 1 : dphi < -1 ? -1 : dphi;
+        double d1 = a->dir[2 * i], d2 = a->dir[2 * i + 1];
+        double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / csi_norm2(e1, e2);
+        a->dir[2 * i] = e1 * sc, a->dir[2 * i + 1] = e2 * sc;
       }
-      if (a->nd > 0) {   /* src without its internal forces: the steps add none */
-        double* x = out; /* scratch: the sticking variables in order */
-        int k = 0;
-        for (int i = 0; i < nc; i++)
-          if (cls[i] == 1)
-            x[k] = st[3 * i], x[k + 1] = st[3 * i + 1], x[k + 2] = st[3 * i + 2], k += 3;
-        admm_null_clean(a, k, x);
-        k = 0;
-        for (int i = 0; i < nc; i++)
-          if (cls[i] == 1)
-            st[3 * i] = x[k], st[3 * i + 1] = x[k + 1], st[3 * i + 2] = x[k + 2], k += 3;
-      }
-    } else if (round > 0) {
-      /* Newton on the modes' equations (sticking: v_i = 0; sliding: v_N,i = 0 and v_T,i
-         parallel to the friction direction t_i = (cos phi_i, sin phi_i), v_T,i x t_i = 0),
-         in the sticking impulses and the sliding contacts' (x_i, phi_i), lambda_i =
-         x_i (1, mu t_i): the slip angles converge quadratically (as a fixed point
-         phi <- angle(-v_T(phi)) they converged at 0.2-0.95 a round, and ANYmal's slowly
-         slipping feet ran out of rounds) */
-      int mn = admm_newton_system(a, vout, out, 1), well;
-      admm_map(a, 1);
-      int got = admm_square_solve(a, mn, out, vout, &well, newton0);
-      if (got == 0) return 0;
-      if (got < 0) {
-        /* Singular (redundant contacts): a Newton step would be least-norm, but src's own
-           internal forces would stay in the sum (carried from step to step, they grew to
-           0.5 N on cube_push). The linear first round instead, with src's directions:
-           least-norm from scratch, which least-norm Newton steps keep so. */
-        newton0 = 0, round = -1;
-        for (int i = 0; i < nc; i++)
-          if (cls[i] == 2) a->dir[2 * i] = a->dir0[2 * i], a->dir[2 * i + 1] = a->dir0[2 * i + 1];
-        continue;
-      }
-      a->unique = well;
-      int u = 0;
-      for (int i = 0; i < nc; i++) {
-        if (cls[i] == 1) {
-          for (int k = 0; k < 3; k++) st[3 * i + k] += a->ab[u++];
-        } else if (cls[i] == 2) {
-          st[3 * i] += a->ab[u++];
-          if (p->mu[i] > 0) {
-            /* the angle's step by the retraction t <- (t + dphi t_perp) / |.| (no sine or
-               cosine; Newton keeps its quadratic rate with any retraction), at most 45 deg */
-            double dphi = a->ab[u++];
-            if (!isfinite(dphi)) return 0;
-            dphi = dphi > 1 ? 1 : dphi < -1 ? -1 : dphi;
-            double d1 = a->dir[2 * i], d2 = a->dir[2 * i + 1];
-            double e1 = d1 - dphi * d2, e2 = d2 + dphi * d1, sc = p->mu[i] / csi_norm2(e1, e2);
-            a->dir[2 * i] = e1 * sc, a->dir[2 * i + 1] = e2 * sc;
-          }
-        }
+    }
+  }
+  return 1;
+}
+
+/* The first round's system where every contact sticks (m unknowns): the block of G + R on
+   those contacts, symmetric, and positive semidefinite for a Delassus matrix: block LDL^T (no
+   pivot search), straight from G when the block is all of it. Only the lower triangle is read,
+   so an asymmetric G (FCLIB) gives a candidate for its lower half, which the candidate's test,
+   with the full product, rejects unless it solves the problem anyway. The solution into a->ab;
+   returns 0 if there is none to use. */
+static int admm_refine_stick(csAdmm* a, int m) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  const int* cls = a->cls;
+  double amax = 0, umin = INFINITY;
+  int whole = m == n && !p->R;
+  if (whole)
+    for (int r = 0; r < n; r++) amax = csi_max(amax, p->G[(size_t)r * n + r]);
+  else
+    amax = admm_stick_block(a, m, 0);
+  for (int i = 0, bi = 0; i < nc; i++)
+    if (cls[i] == 1) {
+      for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
+      bi++;
+    }
+  if (!(amax > 0) || !isfinite(amax)) return 0;
+  if (!ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
+    /* redundant sticking contacts (a body resting on more points than it has
+       freedoms): the least-norm solution, which is what the polish would make of
+       any other, so nothing is left to polish */
+    if (!admm_leastnorm(a, m, amax)) {
+      a->singular = 1;
+      return 0;
+    }
+    a->unique = 1;
+  } else {
+    /* Pivots above 1e-4 of the largest entry: the solution with these modes is
+       unique and well-conditioned, so no internal force is left to polish away (a
+       null vector of G that kept the modes would be one of this system; one that
+       changes them breaks complementarity at once: a sliding contact leaving its
+       cone's boundary, an open one taking load). */
+    a->unique = umin >= 1e-4 * amax;
+    ldl3_solve(m / 3, a->A, a->ab);
+  }
+  return 1;
+}
+
+/* The first (linear) round: the modes with the friction directions of z (m unknowns, nstick of
+   them sticking variables), into the unknowns (a->hist). Returns 0 if the system has no
+   solution to use. */
+static int admm_refine_linear(csAdmm* a, int m, int nstick, double* out, double* vout) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  double* st = a->hist;
+  if (m > 0 && m != nstick) {
+    /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
+       without the angle unknowns, which is this linear system; an LU, or the reduced
+       system for redundant sticking contacts (admm_square_solve). */
+    int ok;
+    admm_newton_system(a, p->g, out, 0);
+    admm_map(a, 0);
+    if (!admm_square_solve(a, m, out, vout, &ok, 0)) {
+      a->singular = 1;
+      return 0;
+    }
+    a->unique = ok;
+  } else if (m > 0) {
+    if (!admm_refine_stick(a, m)) return 0;
+  }
+  int u = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] == 1)
+      for (int k = 0; k < 3; k++) st[3 * i + k] = a->ab[u++];
+    else if (cls[i] == 2)
+      st[3 * i] = a->ab[u++];
+  }
+  return 1;
+}
+
+/* The candidate (out, its velocity vout) from the round's unknowns, and whether the modes are
+   its own, up to 1e-3 tol: a sticking contact's lambda in its cone, a sliding one's x >= 0, an
+   open one's v_N >= 0. The residual alone would pass wrong modes at a loose tolerance (at 1e-2
+   on the 1 kg cube, where the whole step's impulse is ~2e-3, cube_slide comes to rest as if
+   sticking). Returns -1 if the modes hold, 0 if not and update does not allow new ones, 2 with
+   the modes the candidate asks for in a->cls (primal-dual active set). */
+static int admm_refine_candidate(csAdmm* a, double* out, double* vout, int update) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  int* cls = a->cls;
+  const double* st = a->hist;
+  double slack = 1e-3 * a->tol;
+  int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
+  int viol = 0;
+  for (int i = 0; i < nc; i++) {
+    double* o = out + 3 * i;
+    double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+    nw[i] = cls[i];
+    if (cls[i] == 0) {
+      o[0] = o[1] = o[2] = 0;
+      continue;
+    } else if (cls[i] == 1) {
+      o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
+      double r = csi_norm2(o[1], o[2]);
+      if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
+      if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
+        viol = 1;
+        nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
+        if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
       }
     } else {
-      /* the first round: the modes with the friction directions of z, a linear system */
-      if (m > 0 && m != nstick) {
-        /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
-           without the angle unknowns, which is this linear system; an LU, or the reduced
-           system for redundant sticking contacts (admm_square_solve). */
-        int ok;
-        admm_newton_system(a, p->g, out, 0);
-        admm_map(a, 0);
-        if (!admm_square_solve(a, m, out, vout, &ok, 0)) {
-          a->singular = 1;
-          return 0;
-        }
-        a->unique = ok;
-      } else if (m > 0) {
-        /* Every contact sticking: the system is the block of G + R on those contacts,
-           symmetric, and positive semidefinite for a Delassus matrix: block LDL^T (no
-           pivot search), straight from G when the block is all of it. Only the lower
-           triangle is read, so an asymmetric G (FCLIB) gives a candidate for its lower
-           half, which the test below, with the full product, rejects unless it solves
-           the problem anyway. */
-        double amax = 0, umin = INFINITY;
-        int whole = m == n && !p->R;
-        if (whole)
-          for (int r = 0; r < n; r++) amax = csi_max(amax, p->G[(size_t)r * n + r]);
-        else
-          amax = admm_stick_block(a, m, 0);
-        for (int i = 0, bi = 0; i < nc; i++)
-          if (cls[i] == 1) {
-            for (int k = 0; k < 3; k++) a->ab[3 * bi + k] = -p->g[3 * i + k];
-            bi++;
-          }
-        if (!(amax > 0) || !isfinite(amax)) return 0;
-        if (!ldl3(m / 3, whole ? p->G : NULL, a->A, &umin) || !(umin >= 1e-10 * amax)) {
-          /* redundant sticking contacts (a body resting on more points than it has
-             freedoms): the least-norm solution, which is what the polish would make of
-             any other, so nothing is left to polish */
-          if (!admm_leastnorm(a, m, amax)) {
-            a->singular = 1;
-            return 0;
-          }
-          a->unique = 1;
-        } else {
-          /* Pivots above 1e-4 of the largest entry: the solution with these modes is
-             unique and well-conditioned, so no internal force is left to polish away (a
-             null vector of G that kept the modes would be one of this system; one that
-             changes them breaks complementarity at once: a sliding contact leaving its
-             cone's boundary, an open one taking load). */
-          a->unique = umin >= 1e-4 * amax;
-          ldl3_solve(m / 3, a->A, a->ab);
-        }
-      }
-      int u = 0;
-      for (int i = 0; i < nc; i++) {
-        if (cls[i] == 1)
-          for (int k = 0; k < 3; k++) st[3 * i + k] = a->ab[u++];
-        else if (cls[i] == 2)
-          st[3 * i] = a->ab[u++];
-      }
+      double x = st[3 * i];
+      if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
+      o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
     }
-    /* The modes must be those of the candidate, up to 1e-3 tol: a sticking contact's
-       lambda in its cone, a sliding one's x >= 0, an open one's v_N >= 0. The residual
-       alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where
-       the whole step's impulse is ~2e-3: cube_slide came to rest as if sticking). */
-    double slack = 1e-3 * a->tol;
-    int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
-    int viol = 0;
-    for (int i = 0; i < nc; i++) {
-      double* o = out + 3 * i;
-      double mu = p->mu[i] < 0 ? 0 : p->mu[i];
-      nw[i] = cls[i];
-      if (cls[i] == 0) {
-        o[0] = o[1] = o[2] = 0;
+    csi_project_cone(o, p->mu[i], o);
+  }
+  if (viol && !update) return 0;
+  csi_solver_velocity(p, out, vout);
+  for (int i = 0; i < nc; i++)
+    if (cls[i] == 0 && !(vout[3 * i] >= -slack)) { /* penetrates: takes load, sticking */
+      if (!update) return 0;
+      viol = 1, nw[i] = 1;
+    }
+  if (viol) {
+    memcpy(cls, nw, sizeof(int) * (size_t)nc);
+    return 2;
+  }
+  return -1;
+}
+
+/* Maximal dissipation to first order: the largest over the sliding contacts of the kept
+   direction against the candidate's slip, mu x |t - (-v_T / |v_T|)| (eps_c sees it only to
+   second order). *along = 1 (and INFINITY) if a sliding contact slips along its friction, or
+   not at all; a->cls_new then holds the modes with those contacts sticking. */
+static double admm_refine_mdp(csAdmm* a, const double* out, const double* vout, int* along) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  int* nw = a->cls_new;
+  double mdp = 0;
+  *along = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] != 2) continue;
+    double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+    const double* vi = vout + 3 * i;
+    double vt = csi_norm2(vi[1], vi[2]);
+    nw[i] = 2;
+    if (!(vt > 0) || vi[1] * a->dir[2 * i] + vi[2] * a->dir[2 * i + 1] > 0) {
+      *along = 1, nw[i] = 1, mdp = INFINITY;
+      continue;
+    }
+    double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
+    mdp = csi_max(mdp, out[3 * i] * csi_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
+  }
+  return mdp;
+}
+
+/* The active-set step with the modes in a->cls (and the sliding contacts' directions in
+   a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
+   modes and update allows new ones, which are then in a->cls (see admm_refine). Each round
+   makes a candidate (the first from src or a linear solve, the next ones by Newton), checks
+   its modes, then its residual and maximal dissipation; Newton must at least halve the
+   latter each round from the second on. */
+static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout, double* res,
+                             int update) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  int m, nstick, nslide;
+  int newton0 = admm_refine_setup(a, &m, &nstick, &nslide);
+  double mdp_prev = INFINITY;
+  for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
+    if (round == 0 && newton0) {
+      admm_refine_from_src(a, src, out);
+    } else if (round > 0) {
+      int got = admm_refine_newton(a, out, vout, newton0);
+      if (got == 0) return 0;
+      if (got < 0) { /* singular: the linear first round, with src's directions */
+        newton0 = 0, round = -1;
         continue;
-      } else if (cls[i] == 1) {
-        o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
-        double r = csi_norm2(o[1], o[2]);
-        if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
-        if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
-          viol = 1;
-          nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
-          if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
-        }
-      } else {
-        double x = st[3 * i];
-        if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
-        o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
       }
-      csi_project_cone(o, p->mu[i], o);
+    } else if (!admm_refine_linear(a, m, nstick, out, vout)) {
+      return 0;
     }
-    if (viol && !update) return 0;
-    csi_solver_velocity(p, out, vout);
-    for (int i = 0; i < nc; i++)
-      if (cls[i] == 0 && !(vout[3 * i] >= -slack)) { /* penetrates: takes load, sticking */
-        if (!update) return 0;
-        viol = 1, nw[i] = 1;
-      }
-    if (viol) {
-      memcpy(cls, nw, sizeof(int) * (size_t)nc);
-      return 2;
-    }
+    int modes = admm_refine_candidate(a, out, vout, update);
+    if (modes >= 0) return modes;
     *res = admm_ncp_residual(nc, p->mu, out, vout);
-    /* maximal dissipation to first order: the kept direction against the candidate's slip,
-       mu x |t - (-v_T / |v_T|)| <= tol (eps_c sees it only to second order) */
-    double mdp = 0;
-    int along = 0; /* a sliding contact slips along its friction, or not at all */
-    for (int i = 0; i < nc; i++) {
-      if (cls[i] != 2) continue;
-      double mu = p->mu[i] < 0 ? 0 : p->mu[i];
-      const double* vi = vout + 3 * i;
-      double vt = csi_norm2(vi[1], vi[2]);
-      nw[i] = 2;
-      if (!(vt > 0) || vi[1] * a->dir[2 * i] + vi[2] * a->dir[2 * i + 1] > 0) {
-        along = 1, nw[i] = 1, mdp = INFINITY;
-        continue;
-      }
-      double d1 = -mu * vi[1] / vt, d2 = -mu * vi[2] / vt;
-      mdp = csi_max(mdp, out[3 * i] * csi_norm2(a->dir[2 * i] - d1, a->dir[2 * i + 1] - d2));
-    }
+    int along;
+    double mdp = admm_refine_mdp(a, out, vout, &along);
     /* src itself is not taken without a Newton step: it may pass with errors just below
        the tolerance, the same every step, and a warm start carries them on (cube_slide's
-       energy drifted by 1e-6 E0 in 500 steps at tolerance 1e-8); one step is far inside */
+       energy drifts by 1e-6 E0 in 500 steps at tolerance 1e-8); one step is far inside */
     if (*res <= a->tol && mdp <= a->tol && !(newton0 && round == 0)) return 1;
     if (along) {
       /* slipping with its friction instead of against it (or not slipping): the semismooth
          active-set rule |lambda_T - c v_T| < mu lambda_N calls that sticking for any c > 0
          small enough. Stick (another mode update), or give up. */
       if (!update) return 0;
-      memcpy(cls, nw, sizeof(int) * (size_t)nc);
+      memcpy(a->cls, a->cls_new, sizeof(int) * (size_t)nc);
       return 2;
     }
     if (nslide == 0) return 0; /* no sliding contact: no direction to settle */
@@ -1370,224 +1450,306 @@ static int admm_refine(csAdmm* a, const double* z, double* out, double* vout, do
 
 #define CS_ADMM_PROGRESS 0.9
 
-static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
-                         double* lambda, csSolverStats* st) {
+/* The iteration's state (admm_run). */
+typedef struct {
+  double res;         /* the last residual computed */
+  double best_res;    /* the least residual seen (its iterate in a->best) */
+  double window_best; /* the safeguard's reference: best_res at window_start */
+  int it;             /* iterations so far */
+  int done;           /* converged */
+  int restarted;      /* the safeguard restarted the solve */
+  int ccp_phase;      /* the restart's CCP phase (no shift until the CCP is solved) */
+  int window_start;   /* the safeguard's window: from this iteration */
+  int refined;        /* the answer is an active-set step's */
+  int last_factor;    /* the iteration of the last refactorization */
+  int every;          /* iterations at least between two refactorizations */
+  int tries;          /* active-set steps so far */
+  int nmode;          /* bytes of a mode array (cls) */
+} admmLoop;
+
+/* Points the solver's arrays into ws (as admm_workspace sizes it) and sets its options;
+   returns the scratch (2n) after them. */
+static double* admm_layout(csAdmm* a, int ncp, const csContactProblem* p,
+                           const csSolverOptions* opt, void* ws) {
   int nc = p->nc, n = 3 * nc;
-  csAdmm a;
-  memset(&a, 0, sizeof a);
-  a.p = p, a.ncp = ncp, a.n = n;
-  a.L = ws;
-  a.z = a.L + (size_t)n * (size_t)n;
-  a.gam = a.z + n, a.v = a.gam + n, a.s = a.v + n, a.rhs = a.s + n, a.lh = a.rhs + n;
-  a.best = a.lh + n;
-  double* tmp = a.best + n; /* 2n */
-  a.A = tmp + 2 * n;
-  a.ab = a.A + (size_t)n * (size_t)n;
-  a.dir = a.ab + n;
-  a.hist = a.dir + n;
-  a.dir0 = a.hist + n;
-  a.adinv = a.dir0 + n;
-  a.nul = a.adinv + n;
-  a.Ac = a.nul + (size_t)CS_ADMM_NUL * (size_t)n;
-  a.piv = (int*)(a.Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
-                            (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
-  a.apiv = a.piv + n;
-  a.cls = a.apiv + n, a.cls_prev = a.cls + nc, a.cls_tried = a.cls_prev + nc;
-  a.cls_new = a.cls_tried + nc;
-  a.smap = a.cls_new + nc;
-  a.dep = a.smap + n;
-  a.umap = a.dep + n;
-  a.omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
-  double tol = opt->tolerance;
-  a.tol = tol;
-  int cap = opt->iterations > 1 ? opt->iterations : 1;
-  memset(st, 0, sizeof *st);
-  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
+  memset(a, 0, sizeof *a);
+  a->p = p, a->ncp = ncp, a->n = n;
+  a->L = ws;
+  a->z = a->L + (size_t)n * (size_t)n;
+  a->gam = a->z + n, a->v = a->gam + n, a->s = a->v + n, a->rhs = a->s + n, a->lh = a->rhs + n;
+  a->best = a->lh + n;
+  double* tmp = a->best + n; /* 2n */
+  a->A = tmp + 2 * n;
+  a->ab = a->A + (size_t)n * (size_t)n;
+  a->dir = a->ab + n;
+  a->hist = a->dir + n;
+  a->dir0 = a->hist + n;
+  a->adinv = a->dir0 + n;
+  a->nul = a->adinv + n;
+  a->Ac = a->nul + (size_t)CS_ADMM_NUL * (size_t)n;
+  a->piv = (int*)(a->Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
+                              (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
+  a->apiv = a->piv + n;
+  a->cls = a->apiv + n, a->cls_prev = a->cls + nc, a->cls_tried = a->cls_prev + nc;
+  a->cls_new = a->cls_tried + nc;
+  a->smap = a->cls_new + nc;
+  a->dep = a->smap + n;
+  a->umap = a->dep + n;
+  a->omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
+  a->tol = opt->tolerance;
+  return tmp;
+}
 
-  /* The active-set step on the start (the warm start's modes, of z0 = P_K(lambda0) for the
-     NCP), before any factorization: a warm start whose modes still hold is finished by one
-     small linear solve. The polish then needs a scale for its factor: G's largest
-     diagonal entry. No early exit on a warm start that already meets the tolerance: it
-     goes through this step (or the iteration) and the polish, or the distribution of a
-     redundant contact set drifts with the load (cube_push: 0.5 N of internal force). */
-  int tries = 0, nmode = (int)sizeof(int) * nc;
-  /* An active-set system costs up to (3 nc)^3 / 3 per round, against ~2 (3 nc)^2 an
-     iteration: beyond CS_ADMM_AS_MAX unknowns (32 contacts) a round costs more than
-     n / 6 iterations, and FCLIB's large problems rarely hold their modes long enough. */
-  if (n > CS_ADMM_AS_MAX) tries = CS_ADMM_TRIES;
-  if (opt->warmstart && ncp)
+/* The active-set step on the start (the warm start's modes, of z0 = P_K(lambda0) for the
+   NCP), before any factorization: a warm start whose modes still hold is finished by one
+   small linear solve. The polish then needs a scale for its factor: G's largest diagonal
+   entry. No early exit on a warm start that already meets the tolerance: it goes through this
+   step (or the iteration) and the polish, or the distribution of a redundant contact set
+   drifts with the load (cube_push: 0.5 N of internal force). An active-set system costs up to
+   (3 nc)^3 / 3 per round, against ~2 (3 nc)^2 an iteration: beyond CS_ADMM_AS_MAX unknowns
+   (32 contacts) a round costs more than n / 6 iterations, and FCLIB's large problems rarely
+   hold their modes long enough, so none is tried there. Returns 1 if the step solved the
+   problem (lambda and st final). */
+static int admm_warm_refine(csAdmm* a, const csSolverOptions* opt, double* lambda,
+                            csSolverStats* st, double* tmp, admmLoop* L) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  L->tries = 0, L->nmode = (int)sizeof(int) * nc;
+  if (n > CS_ADMM_AS_MAX) L->tries = CS_ADMM_TRIES;
+  if (opt->warmstart && a->ncp)
     for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
-  if (ncp && n <= CS_ADMM_AS_MAX) {
-    double r0;
-    tries = 1;
-    if (admm_refine(&a, lambda, a.lh, tmp, &r0)) {
-      memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
-      st->residual = r0;
-      st->converged = 1;
-      if (!a.unique) { /* the polish's scale and symmetry */
-        double dmax = 0;
-        for (int i = 0; i < n; i++)
-          dmax = csi_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
-        a.Lmax = dmax > 0 ? dmax : 1, a.rho_min = 1e-12 * a.Lmax, a.rho = INFINITY;
-        a.sym = csi_is_symmetric(n, p->G);
-        admm_polish(&a, lambda, tol, &st->residual);
-        cs_ncp_report(p, lambda, &st->ncp);
-      } else {
-        csi_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
-      }
-      return CS_OK;
+  if (!(a->ncp && n <= CS_ADMM_AS_MAX)) return 0;
+  double r0;
+  L->tries = 1;
+  if (admm_refine(a, lambda, a->lh, tmp, &r0)) {
+    memcpy(lambda, a->lh, sizeof(double) * (size_t)n);
+    st->residual = r0;
+    st->converged = 1;
+    if (!a->unique) { /* the polish's scale and symmetry */
+      double dmax = 0;
+      for (int i = 0; i < n; i++)
+        dmax = csi_max(dmax, p->G[(size_t)i * n + i] + (p->R ? p->R[i] : 0));
+      a->Lmax = dmax > 0 ? dmax : 1, a->rho_min = 1e-12 * a->Lmax, a->rho = INFINITY;
+      a->sym = csi_is_symmetric(n, p->G);
+      admm_polish(a, lambda, a->tol, &st->residual);
+      cs_ncp_report(p, lambda, &st->ncp);
+    } else {
+      csi_ncp_report_v(p, lambda, tmp, &st->ncp); /* tmp: the refine's G lambda + g */
     }
-    memcpy(a.cls_tried, a.cls, (size_t)nmode);
-    memcpy(a.cls_prev, a.cls, (size_t)nmode);
+    return 1;
   }
+  memcpy(a->cls_tried, a->cls, (size_t)L->nmode);
+  memcpy(a->cls_prev, a->cls, (size_t)L->nmode);
+  return 0;
+}
 
-  /* A warm start worse than none (contacts re-detected with new features get the wrong
-     impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and
-     ADMM then takes hundreds of iterations to unwind it) is dropped before the iteration
-     starts from it: the model's residual of lambda against that of lambda = 0 (v = g),
-     O(n) once v is known (for the NCP, of z0 = P_K(lambda)). The active-set step above
-     needed only the warm start's modes, and verified its own candidate. */
-  if (opt->warmstart) {
-    csi_solver_velocity(p, lambda, a.v);
-    double rw = 0, r0 = 0;
-    for (int i = 0; i < nc; i++) {
-      const double zero[3] = {0, 0, 0};
-      double ew = ncp ? csi_ncp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i])
-                      : csi_ccp_contact_residual(lambda + 3 * i, a.v + 3 * i, p->mu[i]);
-      double e0 = ncp ? csi_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
-                      : csi_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
-      rw = fmax(rw, ew), r0 = fmax(r0, e0);
-    }
-    if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
+/* A warm start worse than none (contacts re-detected with new features get the wrong
+   impulses: on a 1e6 mass ratio their velocities reach 1e5 and gamma0 with them, and ADMM then
+   takes hundreds of iterations to unwind it) is dropped before the iteration starts from it:
+   the model's residual of lambda against that of lambda = 0 (v = g), O(n) once v is known (for
+   the NCP, of z0 = P_K(lambda)). The active-set step needs only the warm start's modes, and
+   verifies its own candidate. */
+static void admm_drop_bad_warmstart(csAdmm* a, const csSolverOptions* opt, double* lambda) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n, ncp = a->ncp;
+  if (!opt->warmstart) return;
+  csi_solver_velocity(p, lambda, a->v);
+  double rw = 0, r0 = 0;
+  for (int i = 0; i < nc; i++) {
+    const double zero[3] = {0, 0, 0};
+    double ew = ncp ? csi_ncp_contact_residual(lambda + 3 * i, a->v + 3 * i, p->mu[i])
+                    : csi_ccp_contact_residual(lambda + 3 * i, a->v + 3 * i, p->mu[i]);
+    double e0 = ncp ? csi_ncp_contact_residual(zero, p->g + 3 * i, p->mu[i])
+                    : csi_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
+    rw = fmax(rw, ew), r0 = fmax(r0, e0);
   }
+  if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
+}
 
-  /* Symmetry decides Cholesky or LU for the iteration's factor (the active-set step above
-     needs no answer: it verifies its candidate with the full product). */
-  a.sym = csi_is_symmetric(n, p->G);
-  /* rho from the spectrum (spec/solvers.md) */
+/* The iteration's factor: symmetry decides Cholesky or LU (the active-set step needs no
+   answer: it verifies its candidate with the full product); rho from the spectrum
+   (spec/solvers.md), with its adaptation's step and bounds. Returns the iterations at least
+   between two refactorizations, or 0 if G is not monotone or not finite (nothing sensible to
+   do). A factorization costs ~n/6 iterations (n^3/6 flops against ~n^2; LU 4x that): rho is
+   adapted no more often than every n/12 iterations (n/3 with LU), which keeps refactoring
+   below ~2/3 of the time on large problems; small ones adapt every time. */
+static int admm_setup_factor(csAdmm* a, double* tmp) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  a->sym = csi_is_symmetric(n, p->G);
   double m = INFINITY;
   if (p->R)
     for (int i = 0; i < n; i++) m = fmin(m, p->R[i]);
   m = (isfinite(m) && m > 0 ? m : 0) + 1e-6;
   double Lmax = admm_lmax(n, p->G, p->R, tmp, tmp + n);
   if (!(Lmax > m)) Lmax = m;
-  a.factor = pow(Lmax / m, 0.05);
-  a.Lmax = Lmax;
+  a->factor = pow(Lmax / m, 0.05);
+  a->Lmax = Lmax;
   /* Below 1e-12 L the factor would only see rounding of G (a singular G, redundant
      contacts); above 1e6 L the iteration would barely move. */
-  a.rho_min = 1e-12 * Lmax, a.rho_max = 1e6 * Lmax;
-  a.rho = admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a.sym, a.L, &a.fpmin, a.piv);
-  if (a.rho < 0) { /* G not monotone or not finite: nothing sensible to do */
+  a->rho_min = 1e-12 * Lmax, a->rho_max = 1e6 * Lmax;
+  a->rho = admm_factor(p, sqrt(Lmax * m) * pow(Lmax / m, 0.2), a->sym, a->L, &a->fpmin, a->piv);
+  if (a->rho < 0) return 0;
+  int every = a->sym ? n / 12 : n / 3;
+  return every < 1 ? 1 : every;
+}
+
+/* NCP: the answer is z, in K; its residual with its velocity (into tmp), updated from lambda's,
+   and confirmed with the true product: the update carries the rounding of the solve. On large
+   problems (an O(n^2) product against a ~2 n^2 solve; with an asymmetric G, FCLIB's Capsules,
+   the full product each iteration makes the solve 1.7x slower) every fourth iteration only: at
+   most three iterations late. Keeps the best z; returns 1 (z in lambda) if it converged. */
+static int admm_ncp_check(csAdmm* a, double* lambda, double* tmp, admmLoop* L) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  L->res = INFINITY;
+  if (n <= CS_ADMM_AS_MAX || L->it % 4 == 0) {
+    admm_velocity_z(a, lambda, tmp);
+    L->res = admm_ncp_residual(nc, p->mu, a->z, tmp);
+    if (L->res <= a->tol) {
+      csi_solver_velocity(p, a->z, tmp);
+      L->res = admm_ncp_residual(nc, p->mu, a->z, tmp);
+    }
+  }
+  L->done = L->res <= a->tol;
+  if (L->res < L->best_res) L->best_res = L->res, memcpy(a->best, a->z, sizeof(double) * (size_t)n);
+  if (L->done) {
+    memcpy(lambda, a->z, sizeof(double) * (size_t)n);
+    return 1;
+  }
+  return 0;
+}
+
+/* The active-set step on z's modes, once they have held for two iterations and were not tried
+   before (at most CS_ADMM_TRIES times a solve). Returns 1 (the answer in lambda) if it solved
+   the problem. */
+static int admm_modes_step(csAdmm* a, double* lambda, double* tmp, admmLoop* L) {
+  admm_classify(a, a->z, a->cls);
+  if (!memcmp(a->cls, a->cls_prev, (size_t)L->nmode) &&
+      memcmp(a->cls, a->cls_tried, (size_t)L->nmode)) {
+    double r1;
+    L->tries++;
+    memcpy(a->cls_tried, a->cls, (size_t)L->nmode);
+    if (admm_refine(a, a->z, a->lh, tmp, &r1)) {
+      memcpy(lambda, a->lh, sizeof(double) * (size_t)a->n);
+      L->res = r1, L->done = L->refined = 1;
+      return 1;
+    }
+  }
+  memcpy(a->cls_prev, a->cls, (size_t)L->nmode);
+  return 0;
+}
+
+/* The shift of the next CCP: from this iterate's velocity, except during the CCP phase of a
+   restart (s = 0 until the CCP is solved). Then the safeguard: with a large mu the shift
+   mu |v_T| amplifies the velocity error of an early iterate: a sticking contact looks sliding,
+   its shift unloads it, and the iteration settles where the NCP residual (whose dual part
+   shrinks like 1/mu) is small but not below tol (mu = 1e3: ~1e-5). If the best residual has
+   not improved by 10% over CS_ADMM_WINDOW iterations, the solve restarts once from lambda = 0
+   as a true cascade of CCPs: the CCP (s = 0) solved to tolerance first, whose sticking
+   contacts have v_T = 0 and so a zero shift, then a shift every iteration. Returns 1 if it
+   restarted. */
+static int admm_shift_or_restart(csAdmm* a, double* lambda, admmLoop* L, double rp, double rd) {
+  const csContactProblem* p = a->p;
+  if (L->ccp_phase && fmax(rp, rd) <= a->tol) L->ccp_phase = 0;
+  if (!L->ccp_phase) admm_shift(1, p->nc, p->mu, a->v, a->z, a->tol, a->s);
+  if (L->best_res < CS_ADMM_PROGRESS * L->window_best)
+    L->window_best = L->best_res, L->window_start = L->it;
+  if (!L->restarted && L->it - L->window_start >= CS_ADMM_WINDOW) {
+    L->restarted = L->ccp_phase = 1;
+    memset(lambda, 0, sizeof(double) * (size_t)a->n);
+    admm_start(a, lambda, 0);
+    L->window_start = L->it;
+    return 1;
+  }
+  return 0;
+}
+
+/* rho rule: keep the primal and dual residuals within a factor 10 of each other, refactoring
+   at most every L->every iterations. */
+static void admm_adapt_rho(csAdmm* a, admmLoop* L, double rp, double rd) {
+  const csContactProblem* p = a->p;
+  double nrho = a->rho;
+  if (rp > 10 * rd)
+    nrho = fmin(a->rho * a->factor, a->rho_max);
+  else if (rd > 10 * rp)
+    nrho = fmax(a->rho / a->factor, a->rho_min);
+  if (nrho != a->rho && L->it - L->last_factor >= L->every) {
+    L->last_factor = L->it;
+    double got = admm_factor(p, nrho, a->sym, a->L, &a->fpmin, a->piv);
+    if (got < 0)
+      got = admm_factor(p, a->rho, a->sym, a->L, &a->fpmin, a->piv); /* factored before */
+    a->rho = got;
+  }
+}
+
+/* The answer: polished if converged (unless it is a unique active-set solution); if not
+   converged, the best iterate seen, with its residual (the last z if no residual was
+   computed: fewer than four iterations of a large problem); and the statistics. */
+static void admm_finish(csAdmm* a, double* lambda, csSolverStats* st, double* tmp, admmLoop* L) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  if (L->done && !(L->refined && a->unique)) admm_polish(a, lambda, a->tol, &L->res);
+  if (!L->done && L->best_res < INFINITY) {
+    memcpy(lambda, a->best, sizeof(double) * (size_t)n);
+    L->res = L->best_res;
+  } else if (!L->done && a->ncp && L->it > 0) {
+    memcpy(lambda, a->z, sizeof(double) * (size_t)n);
+    csi_solver_velocity(p, lambda, tmp);
+    L->res = admm_ncp_residual(p->nc, p->mu, lambda, tmp);
+  }
+  st->iterations = L->it;
+  st->residual = L->res;
+  st->converged = L->done;
+  cs_ncp_report(p, lambda, &st->ncp);
+}
+
+/* ADMM on the CCP (ncp = 0) or on the NCP by the de Saxce cascade (ncp = 1): set-up, an
+   active-set step on the warm start, the iteration with its checks, the active-set steps on
+   the iterates' modes and the restart safeguard (NCP), rho's adaptation, and the answer. */
+static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
+                         double* lambda, csSolverStats* st) {
+  int n = 3 * p->nc;
+  csAdmm a;
+  double* tmp = admm_layout(&a, ncp, p, opt, ws);
+  double tol = opt->tolerance;
+  int cap = opt->iterations > 1 ? opt->iterations : 1;
+  memset(st, 0, sizeof *st);
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
+  admmLoop L;
+  memset(&L, 0, sizeof L);
+  if (admm_warm_refine(&a, opt, lambda, st, tmp, &L)) return CS_OK;
+  admm_drop_bad_warmstart(&a, opt, lambda);
+  L.every = admm_setup_factor(&a, tmp);
+  if (!L.every) {
     st->residual = INFINITY;
     cs_ncp_report(p, lambda, &st->ncp);
     return CS_OK;
   }
-  /* A factorization costs ~n/6 iterations (n^3/6 flops against ~n^2; LU 4x that): rho is
-     adapted no more often than every n/12 iterations (n/3 with LU), which keeps
-     refactoring below ~2/3 of the time on large problems; small ones adapt every time. */
-  int every = a.sym ? n / 12 : n / 3, last_factor = 0;
-  if (every < 1) every = 1;
 
   admm_start(&a, lambda, 1);
-  double res = INFINITY, best_res = INFINITY, window_best = INFINITY;
-  int it = 0, done = 0, restarted = 0, ccp_phase = 0, window_start = 0, refined = 0;
-  while (!done && it < cap) {
+  L.res = INFINITY, L.best_res = INFINITY, L.window_best = INFINITY;
+  while (!L.done && L.it < cap) {
     double rp, rd;
     admm_iterate(&a, lambda, &rp, &rd);
-    it++;
+    L.it++;
     if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
     if (!ncp) {
-      res = fmax(rp, rd);
-      done = res <= tol;
-      if (res < best_res) best_res = res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
+      L.res = fmax(rp, rd);
+      L.done = L.res <= tol;
+      if (L.res < L.best_res)
+        L.best_res = L.res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
     } else {
-      /* the answer is z, in K; its residual with its velocity (into tmp), updated from
-         lambda's, and confirmed with the true product: the update carries the rounding
-         of the solve */
-      /* On large problems (an O(n^2) product against a ~2 n^2 solve; with an asymmetric
-         G, FCLIB's Capsules, the full product each iteration made the solve 1.7x
-         slower) every fourth iteration only: at most three iterations late. */
-      res = INFINITY;
-      if (n <= CS_ADMM_AS_MAX || it % 4 == 0) {
-        admm_velocity_z(&a, lambda, tmp);
-        res = admm_ncp_residual(nc, p->mu, a.z, tmp);
-        if (res <= tol) {
-          csi_solver_velocity(p, a.z, tmp);
-          res = admm_ncp_residual(nc, p->mu, a.z, tmp);
-        }
-      }
-      done = res <= tol;
-      if (res < best_res) best_res = res, memcpy(a.best, a.z, sizeof(double) * (size_t)n);
-      if (done) {
-        memcpy(lambda, a.z, sizeof(double) * (size_t)n);
+      if (admm_ncp_check(&a, lambda, tmp, &L)) break;
+      if (!L.ccp_phase && L.tries < CS_ADMM_TRIES && !a.singular &&
+          admm_modes_step(&a, lambda, tmp, &L))
         break;
-      }
-      /* the active-set step on z's modes, once they have held for two iterations and
-         were not tried before (at most CS_ADMM_TRIES times a solve) */
-      if (!ccp_phase && tries < CS_ADMM_TRIES && !a.singular) {
-        admm_classify(&a, a.z, a.cls);
-        if (!memcmp(a.cls, a.cls_prev, (size_t)nmode) &&
-            memcmp(a.cls, a.cls_tried, (size_t)nmode)) {
-          double r1;
-          tries++;
-          memcpy(a.cls_tried, a.cls, (size_t)nmode);
-          if (admm_refine(&a, a.z, a.lh, tmp, &r1)) {
-            memcpy(lambda, a.lh, sizeof(double) * (size_t)n);
-            res = r1, done = refined = 1;
-            break;
-          }
-        }
-        memcpy(a.cls_prev, a.cls, (size_t)nmode);
-      }
-      /* the shift of the next CCP: from this iterate's velocity, except during the CCP
-         phase of a restart (s = 0 until the CCP is solved) */
-      if (ccp_phase && fmax(rp, rd) <= tol) ccp_phase = 0;
-      if (!ccp_phase) admm_shift(1, nc, p->mu, a.v, a.z, tol, a.s);
-      /* Safeguard. With a large mu the shift mu |v_T| amplifies the velocity error of an
-         early iterate: a sticking contact looks sliding, its shift unloads it, and the
-         iteration settles where the NCP residual (whose dual part shrinks like 1/mu) is
-         small but not below tol (mu = 1e3: ~1e-5). If the best residual has not improved
-         by 10% over CS_ADMM_WINDOW iterations, restart once from lambda = 0 as a true
-         cascade of CCPs: solve the CCP (s = 0) to tolerance first, whose sticking
-         contacts have v_T = 0 and so a zero shift, then shift every iteration. */
-      if (best_res < CS_ADMM_PROGRESS * window_best) window_best = best_res, window_start = it;
-      if (!restarted && it - window_start >= CS_ADMM_WINDOW) {
-        restarted = ccp_phase = 1;
-        memset(lambda, 0, sizeof(double) * (size_t)n);
-        admm_start(&a, lambda, 0);
-        window_start = it;
-        continue;
-      }
+      if (admm_shift_or_restart(&a, lambda, &L, rp, rd)) continue;
     }
-    if (done) break;
-    /* rho rule: keep the primal and dual residuals within a factor 10 of each other */
-    double nrho = a.rho;
-    if (rp > 10 * rd)
-      nrho = fmin(a.rho * a.factor, a.rho_max);
-    else if (rd > 10 * rp)
-      nrho = fmax(a.rho / a.factor, a.rho_min);
-    if (nrho != a.rho && it - last_factor >= every) {
-      last_factor = it;
-      double got = admm_factor(p, nrho, a.sym, a.L, &a.fpmin, a.piv);
-      if (got < 0) got = admm_factor(p, a.rho, a.sym, a.L, &a.fpmin, a.piv); /* factored before */
-      a.rho = got;
-    }
+    if (L.done) break;
+    admm_adapt_rho(&a, &L, rp, rd);
   }
-  if (done && !(refined && a.unique)) admm_polish(&a, lambda, tol, &res);
-  /* not converged: return the best iterate seen, with its residual (the last z if no
-     residual was computed: fewer than four iterations of a large problem) */
-  if (!done && best_res < INFINITY) {
-    memcpy(lambda, a.best, sizeof(double) * (size_t)n);
-    res = best_res;
-  } else if (!done && ncp && it > 0) {
-    memcpy(lambda, a.z, sizeof(double) * (size_t)n);
-    csi_solver_velocity(p, lambda, tmp);
-    res = admm_ncp_residual(nc, p->mu, lambda, tmp);
-  }
-  st->iterations = it;
-  st->residual = res;
-  st->converged = done;
-  cs_ncp_report(p, lambda, &st->ncp);
+  admm_finish(&a, lambda, st, tmp, &L);
   return CS_OK;
 }
 
