@@ -13,7 +13,7 @@
 
 /* Pair table indexed [type(a)][type(b)] with type(a) <= type(b); NULL: no contact
    (plane-plane, plane-heightfield and heightfield-heightfield: static geoms). */
-static csCollideFn pair_fn(int ta, int tb) {
+static csiCollideFn pair_fn(int ta, int tb) {
   if (tb == CS_GEOM_HFIELD) /* the heightfield is the last type: always b */
     return ta >= CS_GEOM_SPHERE && ta <= CS_GEOM_MESH ? csi_collide_hfield : NULL;
   switch (ta) {
@@ -139,7 +139,7 @@ static void add_pair(const csModel* m, csData* d, const csiCollGeom* cg, int a, 
     int t = a;
     a = b, b = t;
   }
-  csCollideFn fn = pair_fn(m->geom_type[a], m->geom_type[b]);
+  csiCollideFn fn = pair_fn(m->geom_type[a], m->geom_type[b]);
   if (!fn) return;
   double margin = m->opt.margin + csi_max(m->geom_margin[a], m->geom_margin[b]);
   csContact tmp[CSI_MAX_PAIR_CONTACTS];

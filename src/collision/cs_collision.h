@@ -47,8 +47,8 @@ static inline void csi_geom_to_local(double* r, const csiCollGeom* g, const doub
   csi_mulmat3tvec(r, g->mat, t);
 }
 
-typedef int (*csCollideFn)(const csiCollGeom* a, const csiCollGeom* b, double margin,
-                           csContact* con);
+typedef int (*csiCollideFn)(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                            csContact* con);
 
 /* ---- analytic pairs (cs_collision_primitive.c) */
 int csi_collide_plane_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,

@@ -52,15 +52,15 @@ int cs_have_fclib(void) { return 1; }
 
 /* ---------------------------------------------------------------- probing */
 
-typedef struct csFclibProbe {
+typedef struct FclibProbe {
   int nrow;         /* 3 nc */
   int has_solution; /* /solution with r and u */
   int has_guess;    /* /guesses/1/r (and maybe u) */
   int guess_u;
-} csFclibProbe;
+} FclibProbe;
 
 /* Checks everything fclib_read_local and fclib_read_solution will read. */
-static csStatus probe_local(hid_t f, const char* path, csFclibProbe* pr) {
+static csStatus probe_local(hid_t f, const char* path, FclibProbe* pr) {
   csStatus st;
   memset(pr, 0, sizeof *pr);
   if (!csi_h5_exists(f, "/fclib_local")) {
@@ -169,7 +169,7 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   struct fclib_local* fl = NULL;
   struct fclib_solution* sol = NULL;
   csOwnedProblem* o = NULL;
-  csFclibProbe pr;
+  FclibProbe pr;
 
   hid_t f;
   if ((st = csi_h5_open_read(path, &f))) goto done;

@@ -38,7 +38,7 @@
 
 /* ---------------------------------------------------------------- sparse Cholesky */
 
-typedef struct csGFactor {
+typedef struct GFactor {
   int n;
   int* perm;     /* new index -> old index */
   int* iperm;    /* old index -> new index */
@@ -46,9 +46,9 @@ typedef struct csGFactor {
   size_t* start; /* row i's entries L[i][first[i]..i] at L + start[i] */
   int* parent;   /* elimination tree of the envelope, -1 at roots */
   double* L;
-} csGFactor;
+} GFactor;
 
-static void gfactor_free(csGFactor* F) {
+static void gfactor_free(GFactor* F) {
   if (!F) return;
   cs_free(F->perm);
   cs_free(F->iperm);
@@ -148,10 +148,10 @@ static csStatus rcm_order(const csSparseMatrix* A, int* perm) {
 }
 
 /* Envelope Cholesky of the symmetric positive definite M (both triangles stored). */
-static csStatus gfactor_make(const csSparseMatrix* M, csGFactor** out) {
+static csStatus gfactor_make(const csSparseMatrix* M, GFactor** out) {
   *out = NULL;
   const int n = M->n;
-  csGFactor* F = csi_calloc(1, sizeof *F);
+  GFactor* F = csi_calloc(1, sizeof *F);
   if (!F) return csi_error(CS_ERR_MEMORY, "out of memory factoring M (n = %d)", n);
   F->n = n;
   F->perm = csi_malloc((size_t)n * sizeof(int));
@@ -236,7 +236,7 @@ static csStatus gfactor_make(const csSparseMatrix* M, csGFactor** out) {
 }
 
 /* x (new order, dense) := L^-1 x */
-static void gfactor_lsolve(const csGFactor* F, double* x) {
+static void gfactor_lsolve(const GFactor* F, double* x) {
   for (int i = 0; i < F->n; i++) {
     const int fi = F->first[i];
     const double* Li = F->L + F->start[i] - (size_t)fi;
@@ -247,7 +247,7 @@ static void gfactor_lsolve(const csGFactor* F, double* x) {
 }
 
 /* x (new order, dense) := L^-T x */
-static void gfactor_ltsolve(const csGFactor* F, double* x) {
+static void gfactor_ltsolve(const GFactor* F, double* x) {
   for (int i = F->n - 1; i >= 0; i--) {
     const int fi = F->first[i];
     const double* Li = F->L + F->start[i] - (size_t)fi;
@@ -264,7 +264,7 @@ static int cmp_int(const void* a, const void* b) {
 
 static csStatus ensure_factor(csGlobalProblem* g) {
   if (g->factor) return CS_OK;
-  csGFactor* F = NULL;
+  GFactor* F = NULL;
   csStatus st = gfactor_make(&g->M, &F);
   if (st) return st;
   g->factor = F;
@@ -286,7 +286,7 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   csStatus st = check_global(g, "cs_global_condense");
   if (st) return st;
   if ((st = ensure_factor(g))) return st;
-  const csGFactor* F = g->factor;
+  const GFactor* F = g->factor;
   const int n = g->n, m = 3 * g->nc;
   const csSparseMatrix* H = &g->H;
 
@@ -460,7 +460,7 @@ csStatus cs_global_velocity(csGlobalProblem* g, const double* r, double* v) {
   if (st) return st;
   if (!r || !v) return csi_error(CS_ERR_ARG, "cs_global_velocity: NULL r or v");
   if ((st = ensure_factor(g))) return st;
-  const csGFactor* F = g->factor;
+  const GFactor* F = g->factor;
   const int n = g->n;
   double* t = csi_malloc((size_t)n * 2 * sizeof(double));
   if (!t) return csi_error(CS_ERR_MEMORY, "out of memory (n = %d)", n);
@@ -676,15 +676,15 @@ csStatus cs_fclib_info(const char* path, csFclibInfo* info) {
 
 /* ---------------------------------------------------------------- probing */
 
-typedef struct csGlobalProbe {
+typedef struct GlobalProbe {
   int n, m;
   int sol; /* 1: /solution, 2: /guesses/1 */
   int sol_u;
   int sol_v;
-} csGlobalProbe;
+} GlobalProbe;
 
 /* The solution group grp (/solution or /guesses/1): r required, u and v optional. */
-static csStatus probe_solution(hid_t f, const char* path, const char* grp, csGlobalProbe* pr) {
+static csStatus probe_solution(hid_t f, const char* path, const char* grp, GlobalProbe* pr) {
   char name[64];
   csStatus st;
   snprintf(name, sizeof name, "%s/r", grp);
@@ -702,7 +702,7 @@ static csStatus probe_solution(hid_t f, const char* path, const char* grp, csGlo
   return CS_OK;
 }
 
-static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
+static csStatus probe_global(hid_t f, const char* path, GlobalProbe* pr) {
   csStatus st;
   memset(pr, 0, sizeof *pr);
   if (!csi_h5_exists(f, "/fclib_global")) {
@@ -753,15 +753,15 @@ static csStatus probe_global(hid_t f, const char* path, csGlobalProbe* pr) {
 
 /* ---------------------------------------------------------------- conversion */
 
-typedef struct csTrip {
+typedef struct Trip {
   int row;
   int seq; /* storage order, so duplicates are summed in file order */
   double x;
-} csTrip;
+} Trip;
 
 static int cmp_trip(const void* a, const void* b) {
-  const csTrip* s = a;
-  const csTrip* t = b;
+  const Trip* s = a;
+  const Trip* t = b;
   if (s->row != t->row) return (s->row > t->row) - (s->row < t->row);
   return (s->seq > t->seq) - (s->seq < t->seq);
 }
@@ -783,7 +783,7 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
                          "within 0..nzmax %d at %d",
                          path, what, A->nz == -1 ? "column" : "row", A->nzmax, a);
   }
-  csTrip* t = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(csTrip));
+  Trip* t = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(Trip));
   int* col = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(int));
   out->m = m;
   out->n = n;
@@ -825,7 +825,7 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
     return st;
   }
   /* bucket by column (stable), then sort each column by (row, storage order) */
-  csTrip* s = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(csTrip));
+  Trip* s = csi_malloc((size_t)(cnt ? cnt : 1) * sizeof(Trip));
   if (!s) {
     cs_free(t), cs_free(col);
     return csi_error(CS_ERR_MEMORY, "out of memory reading %s from '%s'", what, path);
@@ -847,7 +847,7 @@ static csStatus to_csc(const struct fclib_matrix* A, const char* what, const cha
   int nnz = 0;
   for (int j = 0; j < n; j++) {
     int a = out->colptr[j], b = out->colptr[j + 1];
-    qsort(s + a, (size_t)(b - a), sizeof(csTrip), cmp_trip);
+    qsort(s + a, (size_t)(b - a), sizeof(Trip), cmp_trip);
     out->colptr[j] = nnz;
     for (int q = a; q < b; q++) {
       if (nnz > out->colptr[j] && s[nnz - 1].row == s[q].row) {
@@ -965,7 +965,7 @@ static csStatus check_vector(const double* x, int n, const char* what, const cha
 
 /* ---------------------------------------------------------------- read */
 
-static csStatus read_solution_group(hid_t f, const char* path, const csGlobalProbe* pr,
+static csStatus read_solution_group(hid_t f, const char* path, const GlobalProbe* pr,
                                     csGlobalProblem* g) {
   const char* grp = pr->sol == 1 ? "/solution" : "/guesses/1";
   char name[64];
@@ -1000,7 +1000,7 @@ csStatus cs_fclib_read_global(const char* path, csGlobalProblem** out) {
   csStatus st = CS_OK;
   struct fclib_global* fg = NULL;
   csGlobalProblem* g = NULL;
-  csGlobalProbe pr;
+  GlobalProbe pr;
 
   hid_t f;
   if ((st = csi_h5_open_read(path, &f))) goto done;

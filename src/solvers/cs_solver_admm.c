@@ -47,7 +47,7 @@
    Both: after convergence the internal forces (the null-space part of lambda, redundant
    contacts) are removed as far as the model's criterion allows (admm_polish).
 
-   rho (spec/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
+   rho (docs/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
    (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
    (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
    factored again then (no more often than every n/12 iterations, see admm_setup_factor); L by
@@ -386,7 +386,7 @@ static void admm_shift(int ncp, int nc, const double* mu, const double* v, const
 }
 
 /* The ADMM state and its fixed data. */
-typedef struct csAdmm {
+typedef struct Admm {
   const csContactProblem* p;
   int ncp, n, sym;
   double *L, *z, *gam, *v, *s, *rhs, *lh, *best;
@@ -407,7 +407,7 @@ typedef struct csAdmm {
   int lnorm;    /* this active-set step's systems are singular: least-norm solves */
   double rho, factor, rho_min, rho_max, omega, tol, Lmax;
   double fpmin; /* the factor's smallest pivot */
-} csAdmm;
+} Admm;
 
 static double admm_ncp_residual(int nc, const double* mu, const double* lambda, const double* v) {
   double worst = 0;
@@ -422,7 +422,7 @@ static double admm_ncp_residual(int nc, const double* mu, const double* lambda, 
    contacts where z differs from lambda (with omega = 1, those the projection moved: a
    contact inside its cone has gamma = 0 and z = lambda exactly), read as rows of a
    symmetric G. An asymmetric G gets the full product. */
-static void admm_velocity_z(const csAdmm* a, const double* lambda, double* vz) {
+static void admm_velocity_z(const Admm* a, const double* lambda, double* vz) {
   const csContactProblem* p = a->p;
   int n = a->n;
   if (!a->sym) {
@@ -464,7 +464,7 @@ static void admm_normal_dual(const double* z, double mu, const double* w, double
 
 /* z = P_K(lambda), gamma = -P_K*(v + s) with v the velocity of lambda and s its shift
    (shift = 0: s = 0, the CCP start). */
-static void admm_start(csAdmm* a, const double* lambda, int shift) {
+static void admm_start(Admm* a, const double* lambda, int shift) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], a->z + 3 * i);
@@ -483,7 +483,7 @@ static void admm_start(csAdmm* a, const double* lambda, int shift) {
 
 /* One iteration from (z, gamma, s): lambda, its velocity v, new z and gamma; the primal
    and dual residuals into rp, rd. */
-static void admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
+static void admm_iterate(Admm* a, double* lambda, double* rp, double* rd) {
   const csContactProblem* p = a->p;
   int n = a->n;
   double rho = a->rho;
@@ -514,7 +514,7 @@ static void admm_iterate(csAdmm* a, double* lambda, double* rp, double* rd) {
 
 /* The model's residual of lambda with its true velocity (into v): eps_abs for the NCP, the
    CCP natural map for the CCP. */
-static double admm_model_residual(const csAdmm* a, const double* lambda, double* v) {
+static double admm_model_residual(const Admm* a, const double* lambda, double* v) {
   const csContactProblem* p = a->p;
   csi_solver_velocity(p, lambda, v);
   double worst = 0;
@@ -546,7 +546,7 @@ enum { CS_ADMM_POLISH = 50, CS_ADMM_BISECT = 30 };
 /* 1 if lambda + t delta (velocity v + t Gd) meets the bound on the model's criterion
    without leaving any cone further than lambda does (so a contact stopped at its cone is
    on it, not tol beyond). */
-static int admm_line_ok(const csAdmm* a, const double* lambda, const double* delta, const double* v,
+static int admm_line_ok(const Admm* a, const double* lambda, const double* delta, const double* v,
                         const double* gd, double t, double bound) {
   const csContactProblem* p = a->p;
   for (int i = 0; i < p->nc; i++) {
@@ -564,7 +564,7 @@ static int admm_line_ok(const csAdmm* a, const double* lambda, const double* del
 }
 
 /* 1 if lambda - t x stays in every cone lambda is in (no cone left further than before). */
-static int admm_polish_feasible(const csAdmm* a, const double* lambda, const double* x, double t) {
+static int admm_polish_feasible(const Admm* a, const double* lambda, const double* x, double t) {
   const csContactProblem* p = a->p;
   for (int i = 0; i < p->nc; i++) {
     double l[3];
@@ -574,7 +574,7 @@ static int admm_polish_feasible(const csAdmm* a, const double* lambda, const dou
   return 1;
 }
 
-static void admm_polish(csAdmm* a, double* lambda, double tol, double* res) {
+static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
   const csContactProblem* p = a->p;
   int n = a->n;
   if (p->R || !a->sym) return;
@@ -684,7 +684,7 @@ enum { CS_ADMM_ROUNDS = 10 };
    internal forces it would make arbitrary) is not used; ADMM goes on. Returns 1 and the
    candidate in out, its velocity in vout and its residual in *res, if accepted. cls
    receives the modes (0 open, 1 stick, 2 slide). */
-static int admm_classify(const csAdmm* a, const double* z, int* cls) {
+static int admm_classify(const Admm* a, const double* z, int* cls) {
   const csContactProblem* p = a->p;
   int m = 0;
   for (int i = 0; i < p->nc; i++) {
@@ -710,7 +710,7 @@ static int admm_classify(const csAdmm* a, const double* z, int* cls) {
 /* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
    sticks) into a->A (m x m): all the Cholesky reads. Returns the largest diagonal entry,
    which bounds |entries| of a PSD matrix (anything else fails the factor or the test). */
-static double admm_stick_block(csAdmm* a, int m, double shift) {
+static double admm_stick_block(Admm* a, int m, double shift) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double amax = 0;
@@ -744,7 +744,7 @@ static double admm_stick_block(csAdmm* a, int m, double shift) {
    leave 1e-6 N); the range converges at 1e-6 / (sigma / amax) a step. At most 8 steps,
    until max |b - B x| <= tol / 100. Returns 0 if that is not reached (the
    factor fails, or the system is inconsistent: g out of the range, a non-Delassus G). */
-static int admm_leastnorm(csAdmm* a, int m, double amax) {
+static int admm_leastnorm(Admm* a, int m, double amax) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   double eps = 1e-6 * amax;
@@ -792,7 +792,7 @@ static int admm_leastnorm(csAdmm* a, int m, double amax) {
    J_S^T), so it is a null vector of every active-set and Newton system with these sticking
    contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
    finite). */
-static int admm_stick_null(csAdmm* a, int k) {
+static int admm_stick_null(Admm* a, int k) {
   double* S = a->A;
   admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
   int* perm = a->apiv;
@@ -860,7 +860,7 @@ static int admm_stick_null(csAdmm* a, int k) {
 
 /* x (k sticking variables, in contact order) minus its part in the span of a->nul (whose
    columns are orthonormal): x - N N^T x. */
-static void admm_null_clean(const csAdmm* a, int k, double* x) {
+static void admm_null_clean(const Admm* a, int k, double* x) {
   int d = a->nd;
   const double* N = a->nul;
   for (int t = 0; t < d; t++) {
@@ -880,7 +880,7 @@ static void admm_null_clean(const csAdmm* a, int k, double* x) {
    here: N^T A = 0 and N^T b = 0 make its solutions those of A with N^T x = 0), by an LU of
    nd fewer rows and no rank-nd update (drop's resting torso: 4 sticking corners, nd = 6 of
    ~22 unknowns). 1 if solved (x in a->ab), 0 if the reduced system is still singular. */
-static int admm_reduced(csAdmm* a, int m, int k, double amax, const double* b, double* xs) {
+static int admm_reduced(Admm* a, int m, int k, double amax, const double* b, double* xs) {
   int* um = a->umap;
   for (int u = 0; u < m; u++) um[u] = 0;
   for (int i = 0; i < k; i++)
@@ -911,7 +911,7 @@ static int admm_reduced(csAdmm* a, int m, int k, double amax, const double* b, d
 
 /* The unknown of each sticking variable in the systems: contacts in order, a sticking one
    3 unknowns, a sliding one 1 (and its angle in a Newton system, if mu > 0). */
-static void admm_map(csAdmm* a, int newton) {
+static void admm_map(Admm* a, int newton) {
   const csContactProblem* p = a->p;
   int u = 0, k = 0;
   for (int i = 0; i < p->nc; i++) {
@@ -931,7 +931,7 @@ static void admm_map(csAdmm* a, int newton) {
    least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if neither
    works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
    of m. */
-static int admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well, int probe) {
+static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, int probe) {
   /* the pivots' scale: G's largest diagonal entry over the loaded contacts, which bounds
      every entry of G (PSD) and, within a factor 1 + mu, of these systems (a scan of the m^2
      entries would be a tenth of the step) */
@@ -1039,7 +1039,7 @@ static int admm_square_solve(csAdmm* a, int m, double* s1, double* s2, int* well
    g) that is the first round's linear system. Column by column: the unknown's column of G + R (a
    sticking impulse's own, a sliding contact's x or angle along its direction), then each equation's
    combination of that column's rows. */
-static int admm_newton_system(csAdmm* a, const double* vout, double* col, int angles) {
+static int admm_newton_system(Admm* a, const double* vout, double* col, int angles) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   const int* cls = a->cls;
@@ -1122,7 +1122,7 @@ static int admm_newton_system(csAdmm* a, const double* vout, double* col, int an
    nslide, the sliding contacts' starting directions (a->dir0), and the null vectors of the
    sticking block where sticking contacts are redundant. Returns newton0: 1 if the first round is
    a Newton step from the source (a contact slides with friction). */
-static int admm_refine_setup(csAdmm* a, int* m_out, int* nstick_out, int* nslide_out) {
+static int admm_refine_setup(Admm* a, int* m_out, int* nstick_out, int* nslide_out) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   const int* cls = a->cls;
@@ -1155,7 +1155,7 @@ static int admm_refine_setup(csAdmm* a, int* m_out, int* nstick_out, int* nslide
    rather than from a linear solve with src's directions (which takes one more system a step:
    the directions move at every time step). The unknowns (a->hist) are src's, less its internal
    forces where sticking contacts are redundant (the steps add none). out: scratch. */
-static void admm_refine_from_src(csAdmm* a, const double* src, double* out) {
+static void admm_refine_from_src(Admm* a, const double* src, double* out) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   const int* cls = a->cls;
@@ -1190,7 +1190,7 @@ static void admm_refine_from_src(csAdmm* a, const double* src, double* out) {
    least-norm there, but src's own internal forces would stay in the sum (carried from step to
    step, they grow to 0.5 N on cube_push); the linear first round is least-norm from scratch,
    which least-norm Newton steps keep so. */
-static int admm_refine_newton(csAdmm* a, double* out, double* vout, int newton0) {
+static int admm_refine_newton(Admm* a, double* out, double* vout, int newton0) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   const int* cls = a->cls;
@@ -1232,7 +1232,7 @@ static int admm_refine_newton(csAdmm* a, double* out, double* vout, int newton0)
    so an asymmetric G (FCLIB) gives a candidate for its lower half, which the candidate's test,
    with the full product, rejects unless it solves the problem anyway. The solution into a->ab;
    returns 0 if there is none to use. */
-static int admm_refine_stick(csAdmm* a, int m) {
+static int admm_refine_stick(Admm* a, int m) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   const int* cls = a->cls;
@@ -1272,7 +1272,7 @@ static int admm_refine_stick(csAdmm* a, int m) {
 /* The first (linear) round: the modes with the friction directions of z (m unknowns, nstick of
    them sticking variables), into the unknowns (a->hist). Returns 0 if the system has no
    solution to use. */
-static int admm_refine_linear(csAdmm* a, int m, int nstick, double* out, double* vout) {
+static int admm_refine_linear(Admm* a, int m, int nstick, double* out, double* vout) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   const int* cls = a->cls;
@@ -1308,7 +1308,7 @@ static int admm_refine_linear(csAdmm* a, int m, int nstick, double* out, double*
    on the 1 kg cube, where the whole step's impulse is ~2e-3, cube_slide comes to rest as if
    sticking). Returns -1 if the modes hold, 0 if not and update does not allow new ones, 2 with
    the modes the candidate asks for in a->cls (primal-dual active set). */
-static int admm_refine_candidate(csAdmm* a, double* out, double* vout, int update) {
+static int admm_refine_candidate(Admm* a, double* out, double* vout, int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   int* cls = a->cls;
@@ -1357,7 +1357,7 @@ static int admm_refine_candidate(csAdmm* a, double* out, double* vout, int updat
    direction against the candidate's slip, mu x |t - (-v_T / |v_T|)| (eps_c sees it only to
    second order). *along = 1 (and INFINITY) if a sliding contact slips along its friction, or
    not at all; a->cls_new then holds the modes with those contacts sticking. */
-static double admm_refine_mdp(csAdmm* a, const double* out, const double* vout, int* along) {
+static double admm_refine_mdp(Admm* a, const double* out, const double* vout, int* along) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   const int* cls = a->cls;
@@ -1386,7 +1386,7 @@ static double admm_refine_mdp(csAdmm* a, const double* out, const double* vout, 
    makes a candidate (the first from src or a linear solve, the next ones by Newton), checks
    its modes, then its residual and maximal dissipation; Newton must at least halve the
    latter each round from the second on. */
-static int admm_refine_modes(csAdmm* a, const double* src, double* out, double* vout, double* res,
+static int admm_refine_modes(Admm* a, const double* src, double* out, double* vout, double* res,
                              int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
@@ -1440,7 +1440,7 @@ enum { CS_ADMM_UPDATES = 3 };
    tangential part, open, sticking) and the step is made again, up to CS_ADMM_UPDATES
    times: a primal-dual active-set iteration, from a warm start whose modes changed at an
    impact or lift-off. */
-static int admm_refine(csAdmm* a, const double* z, double* out, double* vout, double* res) {
+static int admm_refine(Admm* a, const double* z, double* out, double* vout, double* res) {
   admm_classify(a, z, a->cls);
   for (int upd = 0;; upd++) {
     int r = admm_refine_modes(a, upd ? out : z, out, vout, res, upd < CS_ADMM_UPDATES);
@@ -1469,8 +1469,8 @@ typedef struct {
 
 /* Points the solver's arrays into ws (as admm_workspace sizes it) and sets its options;
    returns the scratch (2n) after them. */
-static double* admm_layout(csAdmm* a, int ncp, const csContactProblem* p,
-                           const csSolverOptions* opt, void* ws) {
+static double* admm_layout(Admm* a, int ncp, const csContactProblem* p, const csSolverOptions* opt,
+                           void* ws) {
   int nc = p->nc, n = 3 * nc;
   memset(a, 0, sizeof *a);
   a->p = p, a->ncp = ncp, a->n = n;
@@ -1510,8 +1510,8 @@ static double* admm_layout(csAdmm* a, int ncp, const csContactProblem* p,
    (32 contacts) a round costs more than n / 6 iterations, and FCLIB's large problems rarely
    hold their modes long enough, so none is tried there. Returns 1 if the step solved the
    problem (lambda and st final). */
-static int admm_warm_refine(csAdmm* a, const csSolverOptions* opt, double* lambda,
-                            csSolverStats* st, double* tmp, admmLoop* L) {
+static int admm_warm_refine(Admm* a, const csSolverOptions* opt, double* lambda, csSolverStats* st,
+                            double* tmp, admmLoop* L) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   L->tries = 0, L->nmode = (int)sizeof(int) * nc;
@@ -1549,7 +1549,7 @@ static int admm_warm_refine(csAdmm* a, const csSolverOptions* opt, double* lambd
    the model's residual of lambda against that of lambda = 0 (v = g), O(n) once v is known (for
    the NCP, of z0 = P_K(lambda)). The active-set step needs only the warm start's modes, and
    verifies its own candidate. */
-static void admm_drop_bad_warmstart(csAdmm* a, const csSolverOptions* opt, double* lambda) {
+static void admm_drop_bad_warmstart(Admm* a, const csSolverOptions* opt, double* lambda) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n, ncp = a->ncp;
   if (!opt->warmstart) return;
@@ -1568,12 +1568,12 @@ static void admm_drop_bad_warmstart(csAdmm* a, const csSolverOptions* opt, doubl
 
 /* The iteration's factor: symmetry decides Cholesky or LU (the active-set step needs no
    answer: it verifies its candidate with the full product); rho from the spectrum
-   (spec/solvers.md), with its adaptation's step and bounds. Returns the iterations at least
+   (docs/solvers.md), with its adaptation's step and bounds. Returns the iterations at least
    between two refactorizations, or 0 if G is not monotone or not finite (nothing sensible to
    do). A factorization costs ~n/6 iterations (n^3/6 flops against ~n^2; LU 4x that): rho is
    adapted no more often than every n/12 iterations (n/3 with LU), which keeps refactoring
    below ~2/3 of the time on large problems; small ones adapt every time. */
-static int admm_setup_factor(csAdmm* a, double* tmp) {
+static int admm_setup_factor(Admm* a, double* tmp) {
   const csContactProblem* p = a->p;
   int n = a->n;
   a->sym = csi_is_symmetric(n, p->G);
@@ -1599,7 +1599,7 @@ static int admm_setup_factor(csAdmm* a, double* tmp) {
    problems (an O(n^2) product against a ~2 n^2 solve; with an asymmetric G, FCLIB's Capsules,
    the full product each iteration makes the solve 1.7x slower) every fourth iteration only: at
    most three iterations late. Keeps the best z; returns 1 (z in lambda) if it converged. */
-static int admm_ncp_check(csAdmm* a, double* lambda, double* tmp, admmLoop* L) {
+static int admm_ncp_check(Admm* a, double* lambda, double* tmp, admmLoop* L) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
   L->res = INFINITY;
@@ -1623,7 +1623,7 @@ static int admm_ncp_check(csAdmm* a, double* lambda, double* tmp, admmLoop* L) {
 /* The active-set step on z's modes, once they have held for two iterations and were not tried
    before (at most CS_ADMM_TRIES times a solve). Returns 1 (the answer in lambda) if it solved
    the problem. */
-static int admm_modes_step(csAdmm* a, double* lambda, double* tmp, admmLoop* L) {
+static int admm_modes_step(Admm* a, double* lambda, double* tmp, admmLoop* L) {
   admm_classify(a, a->z, a->cls);
   if (!memcmp(a->cls, a->cls_prev, (size_t)L->nmode) &&
       memcmp(a->cls, a->cls_tried, (size_t)L->nmode)) {
@@ -1649,7 +1649,7 @@ static int admm_modes_step(csAdmm* a, double* lambda, double* tmp, admmLoop* L) 
    as a true cascade of CCPs: the CCP (s = 0) solved to tolerance first, whose sticking
    contacts have v_T = 0 and so a zero shift, then a shift every iteration. Returns 1 if it
    restarted. */
-static int admm_shift_or_restart(csAdmm* a, double* lambda, admmLoop* L, double rp, double rd) {
+static int admm_shift_or_restart(Admm* a, double* lambda, admmLoop* L, double rp, double rd) {
   const csContactProblem* p = a->p;
   if (L->ccp_phase && fmax(rp, rd) <= a->tol) L->ccp_phase = 0;
   if (!L->ccp_phase) admm_shift(1, p->nc, p->mu, a->v, a->z, a->tol, a->s);
@@ -1667,7 +1667,7 @@ static int admm_shift_or_restart(csAdmm* a, double* lambda, admmLoop* L, double 
 
 /* rho rule: keep the primal and dual residuals within a factor 10 of each other, refactoring
    at most every L->every iterations. */
-static void admm_adapt_rho(csAdmm* a, admmLoop* L, double rp, double rd) {
+static void admm_adapt_rho(Admm* a, admmLoop* L, double rp, double rd) {
   const csContactProblem* p = a->p;
   double nrho = a->rho;
   if (rp > 10 * rd)
@@ -1686,7 +1686,7 @@ static void admm_adapt_rho(csAdmm* a, admmLoop* L, double rp, double rd) {
 /* The answer: polished if converged (unless it is a unique active-set solution); if not
    converged, the best iterate seen, with its residual (the last z if no residual was
    computed: fewer than four iterations of a large problem); and the statistics. */
-static void admm_finish(csAdmm* a, double* lambda, csSolverStats* st, double* tmp, admmLoop* L) {
+static void admm_finish(Admm* a, double* lambda, csSolverStats* st, double* tmp, admmLoop* L) {
   const csContactProblem* p = a->p;
   int n = a->n;
   if (L->done && !(L->refined && a->unique)) admm_polish(a, lambda, a->tol, &L->res);
@@ -1710,7 +1710,7 @@ static void admm_finish(csAdmm* a, double* lambda, csSolverStats* st, double* tm
 static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
                          double* lambda, csSolverStats* st) {
   int n = 3 * p->nc;
-  csAdmm a;
+  Admm a;
   double* tmp = admm_layout(&a, ncp, p, opt, ws);
   double tol = opt->tolerance;
   int cap = opt->iterations > 1 ? opt->iterations : 1;

@@ -1,4 +1,4 @@
-/* Per-contact bisection (paper 001, RaiSim; spec/solvers.md "Per-contact bisection").
+/* Per-contact bisection (paper 001, RaiSim; docs/solvers.md and docs/solvers/bisection.md).
 
    Single contact (Algorithm 1). On the slip ellipse (the plane v_N = 0 cut with the cone's
    boundary) lambda = r (1/mu, cos t, sin t) with r from eq. (14); the energy E of eq. (12)
@@ -70,7 +70,7 @@
 #define CSU_BIS_ALPHA0 1.0
 #define CSU_BIS_GAMMA 0.99
 #define CSU_BIS_ALPHA_MIN 0.7
-/* Stepping constants of the public re-implementation named by spec/solvers.md. */
+/* Stepping constants of the public re-implementation named in docs/solvers/bisection.md. */
 #define CSU_BIS_BETA1 1e-2
 #define CSU_BIS_BETA2 0.5
 #define CSU_BIS_BETA3 1.3

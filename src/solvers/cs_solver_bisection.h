@@ -1,5 +1,5 @@
 /* Single-contact solves of paper 001 (RaiSim's per-contact bisection) and its Table I
-   baselines (internal; spec/solvers.md "Per-contact bisection").
+   baselines (internal; docs/solvers/bisection.md).
 
    One contact: G (3x3, row-major, frame (n, t1, t2), normal first) is the contact's own
    Delassus block G_ii, c its velocity without its own impulse (v = G lambda + c), mu its

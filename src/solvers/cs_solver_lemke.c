@@ -380,15 +380,15 @@ int csi_lemke(int n, const double* M, const double* q, double* z, void* ws, int 
 /* Generators of the pyramid in (t1, t2): the corners of the box. */
 static const double cs_lemke_dir[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
 
-typedef struct csLemkeCtx {
+typedef struct LemkeCtx {
   const csContactProblem* p;
   double* gcol;        /* (3nc) one column of G + R in contact coordinates */
   const double* scale; /* (6nc) the diagonal scaling D of the LCP, see lemke_scaling */
-} csLemkeCtx;
+} LemkeCtx;
 
 /* Index of a variable: lambda_N,i = i, beta_ik = nc + 4i + k, gamma_i = 5nc + i. */
 static void lemke_column(void* vctx, int j, double* col) {
-  const csLemkeCtx* c = vctx;
+  const LemkeCtx* c = vctx;
   const csContactProblem* p = c->p;
   int nc = p->nc, n3 = 3 * nc;
   memset(col, 0, sizeof(double) * (size_t)(6 * nc));
@@ -500,7 +500,7 @@ static double lemke_residual(const csContactProblem* p, const double* lambda, do
 /* The warm start's complementary basis (see the file comment), solved by Gaussian
    elimination with partial pivoting in B (n x n). 1 if it gives x >= 0 with w >= 0. */
 static int lemke_try_warm(const csContactProblem* p, const double* lambda, const double* v,
-                          csLemkeCtx* ctx, const double* q, double* B, double* x, double* a,
+                          LemkeCtx* ctx, const double* q, double* B, double* x, double* a,
                           int* isz) {
   int nc = p->nc, n = 6 * nc;
   for (int i = 0; i < nc; i++) {
@@ -577,7 +577,7 @@ static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* op
   double* v = gcol + 3 * nc;
   double* D = v + 3 * nc;
   int* isz = (int*)(D + n + 3 * nc);
-  csLemkeCtx ctx = {p, gcol, D};
+  LemkeCtx ctx = {p, gcol, D};
   lemke_scaling(p, D);
   lemke_q(p, q);
   for (int r = 0; r < n; r++) q[r] *= D[r];

@@ -68,7 +68,7 @@ enum {
 enum { CS_NSN_OPEN = 0, CS_NSN_FREE, CS_NSN_STICK, CS_NSN_SLIDE };
 
 /* The solver's arrays, carved from the workspace (nsn_layout). */
-typedef struct csNsn {
+typedef struct Nsn {
   const csContactProblem* p;
   int nc, n;
   int* rowptr;        /* (nc + 1) block rows of W's pattern (symmetrised, diagonal included) */
@@ -84,7 +84,7 @@ typedef struct csNsn {
   int* nbr;           /* (nc) neighbours of a pivot */
   double* AB;         /* (18 nc) A_i, B_i (row-major 3 x 3 each) */
   double *u, *F, *d, *wd, *rt, *ut, *best; /* (n) each */
-} csNsn;
+} Nsn;
 
 static void* nsn_take(unsigned char* base, size_t* off, size_t bytes) {
   size_t o = (*off + 63) & ~(size_t)63;
@@ -93,7 +93,7 @@ static void* nsn_take(unsigned char* base, size_t* off, size_t bytes) {
 }
 
 /* Carves the arrays from ws (or, with ws = NULL, only counts the bytes). */
-static size_t nsn_layout(csNsn* s, int nc, void* ws) {
+static size_t nsn_layout(Nsn* s, int nc, void* ws) {
   unsigned char* b = ws;
   size_t off = 0, n = 3 * (size_t)nc, nn = (size_t)nc * (size_t)nc;
   s->rowptr = nsn_take(b, &off, sizeof(int) * ((size_t)nc + 1));
@@ -116,7 +116,7 @@ static size_t nsn_layout(csNsn* s, int nc, void* ws) {
 
 static size_t nsn_workspace(int nc, const csSolverOptions* opt) {
   (void)opt;
-  csNsn s;
+  Nsn s;
   return nsn_layout(&s, nc > 0 ? nc : 0, NULL);
 }
 
@@ -124,7 +124,7 @@ static size_t nsn_workspace(int nc, const csSolverOptions* opt) {
 
 /* The block pattern of W: block (i, j) where G_ij or G_ji has a non-zero (or a NaN) entry,
    and every diagonal block. One pass over G. */
-static void nsn_pattern(csNsn* s) {
+static void nsn_pattern(Nsn* s) {
   const int nc = s->nc;
   const size_t n = (size_t)s->n;
   const double* G = s->p->G;
@@ -153,7 +153,7 @@ static void nsn_pattern(csNsn* s) {
 
 /* y = W x (+ g if add_g): the sums in cs_ncp_report's order (products over the row, then
    g, then R). */
-static void nsn_mulw(const csNsn* s, const double* x, int add_g, double* y) {
+static void nsn_mulw(const Nsn* s, const double* x, int add_g, double* y) {
   const csContactProblem* p = s->p;
   const size_t n = (size_t)s->n;
   for (int i = 0; i < s->nc; i++) {
@@ -175,7 +175,7 @@ static void nsn_mulw(const csNsn* s, const double* x, int add_g, double* y) {
 }
 
 /* Block (i, j) of W into w (row-major 3 x 3). */
-static void nsn_wblock(const csNsn* s, int i, int j, double* w) {
+static void nsn_wblock(const Nsn* s, int i, int j, double* w) {
   const size_t n = (size_t)s->n;
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) w[3 * a + b] = s->p->G[(3 * (size_t)i + a) * n + 3 * (size_t)j + b];
@@ -225,7 +225,7 @@ static int nsn_local(const double* r, const double* u, double mu, const double* 
 }
 
 /* phi = 1/2 |F|^2 at (r, u) without the Jacobian (line-search trials). */
-static double nsn_merit(const csNsn* s, const double* r, const double* u) {
+static double nsn_merit(const Nsn* s, const double* r, const double* u) {
   double phi = 0;
   for (int i = 0; i < s->nc; i++) {
     double F[3];
@@ -238,7 +238,7 @@ static double nsn_merit(const csNsn* s, const double* r, const double* u) {
 /* The Siconos 4.4.0 error of (r, u) (u = W r + g), as cs_ncp_report computes it (the same
    per-contact csi_natural_map_sq and scaling; the report itself, from this u, also computes
    the eps terms: measured 10 % slower on Capsules, where the line search calls this often). */
-static double nsn_error(const csNsn* s, const double* r, const double* u) {
+static double nsn_error(const Nsn* s, const double* r, const double* u) {
   double err2 = 0, g2 = 0, l2 = 0, v2 = 0;
   for (int i = 0; i < s->nc; i++) {
     for (int k = 0; k < 3; k++) {
@@ -256,7 +256,7 @@ static double nsn_error(const csNsn* s, const double* r, const double* u) {
 /* ------------------------------------------------------------------ Gauss-Seidel sweeps */
 
 /* u += column block i of W times dr (one column k of it when only dr[k] != 0 matters). */
-static void nsn_addcol(const csNsn* s, int i, const double* dr, double* u) {
+static void nsn_addcol(const Nsn* s, int i, const double* dr, double* u) {
   const size_t n = (size_t)s->n;
   for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
     int j = s->col[k];
@@ -272,7 +272,7 @@ static void nsn_addcol(const csNsn* s, int i, const double* dr, double* u) {
 /* count sweeps of the Alart-Curnier fixed point r_i <- r_i - F_i, contact by contact: the
    normal step rho_N clamped at 0, then the tangential step rho_T projected onto the disk of
    radius mu r_N (NCP-PGS's steps). u is kept equal to W r + g (up to rounding). */
-static void nsn_sweeps(const csNsn* s, double* r, double* u, int count) {
+static void nsn_sweeps(const Nsn* s, double* r, double* u, int count) {
   for (int sweep = 0; sweep < count; sweep++) {
     for (int i = 0; i < s->nc; i++) {
       double* ri = r + 3 * i;
@@ -349,14 +349,14 @@ static int nsn_inv3(double* a) {
 
 /* ------------------------------------------------------------------ the Newton system */
 
-static double* nsn_blk(const csNsn* s, int i, int j) {
+static double* nsn_blk(const Nsn* s, int i, int j) {
   return s->Mb + 9 * ((size_t)i * (size_t)s->nc + (size_t)j);
 }
 
 /* Assembles J + delta I on the active contacts (blocks B_i W_ij, plus A_i + delta I on the
    diagonal) and the right-hand side -F_i - sum_{j open} B_i W_ij d_j into d, with d_j =
    -r_j for the open contacts. Returns the number of active contacts. */
-static int nsn_assemble(csNsn* s, const double* r, double delta) {
+static int nsn_assemble(Nsn* s, const double* r, double delta) {
   const int nc = s->nc;
   int na = 0;
   for (int i = 0; i < nc; i++) {
@@ -404,7 +404,7 @@ static int nsn_assemble(csNsn* s, const double* r, double delta) {
    goes (the pattern stays symmetric: eliminating k joins its uneliminated neighbours).
    L_ik = M_ik D_k^-1 overwrites M_ik, D_k^-1 overwrites M_kk. Returns 0 on a pivot that
    cannot be inverted. */
-static int nsn_factor(csNsn* s, int na) {
+static int nsn_factor(Nsn* s, int na) {
   const int nc = s->nc;
   int* nb = s->nbr;
   for (int step = 0; step < na; step++) {
@@ -451,7 +451,7 @@ static int nsn_factor(csNsn* s, int na) {
 }
 
 /* d <- (LU)^-1 d on the active contacts (forward with L, backward with U and D^-1). */
-static void nsn_lusolve(const csNsn* s, int na, double* d) {
+static void nsn_lusolve(const Nsn* s, int na, double* d) {
   const int nc = s->nc;
   for (int step = 0; step < na; step++) {
     int k = s->order[step];
@@ -472,7 +472,7 @@ static void nsn_lusolve(const csNsn* s, int na, double* d) {
 }
 
 /* F, A, B and the states at (r, u); returns phi = 1/2 |F|^2. */
-static double nsn_jacobian(csNsn* s, const double* r, const double* u) {
+static double nsn_jacobian(Nsn* s, const double* r, const double* u) {
   double phi = 0;
   for (int i = 0; i < s->nc; i++) {
     double* F = s->F + 3 * i;
@@ -485,7 +485,7 @@ static double nsn_jacobian(csNsn* s, const double* r, const double* u) {
 
 /* rho_N = 1 / W_NN, rho_T = 1 / max(W_T1T1, W_T2T2) per contact; a non-positive diagonal
    (a contact that cannot move) gets 1 / (the largest diagonal entry of W), or 1. */
-static void nsn_rho(csNsn* s) {
+static void nsn_rho(Nsn* s) {
   double dmax = 0;
   for (int i = 0; i < s->nc; i++) {
     double w[9];
@@ -514,7 +514,7 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
     st->converged = 1;
     return CS_OK;
   }
-  csNsn s;
+  Nsn s;
   memset(&s, 0, sizeof s);
   nsn_layout(&s, nc, ws);
   s.p = p, s.nc = nc, s.n = n;

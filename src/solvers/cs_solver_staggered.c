@@ -31,7 +31,7 @@ enum { CS_STAG_INNER = 200 };
 
 /* One inner QP: min 1/2 x^T A x + b^T x over x in C, A a sub-block of G + R (rows
    rows(k)), C the orthant (normal) or a product of disks (tangential). */
-typedef struct csStagQP {
+typedef struct StagQP {
   int n;                         /* size */
   int tangent;                   /* 0: rows 3i, x >= 0; 1: rows 3i+1, 3i+2, disks */
   int sym;                       /* the sub-block is symmetric: Cholesky, else LU */
@@ -41,14 +41,14 @@ typedef struct csStagQP {
   int since;                     /* inner iterations since the last factorization */
   double *x, *z, *gam, *rhs, *b; /* (n) */
   double rho, factor, rho_min, rho_max;
-} csStagQP;
+} StagQP;
 
-static int stag_row(const csStagQP* q, int k) {
+static int stag_row(const StagQP* q, int k) {
   return q->tangent ? 3 * (k / 2) + 1 + (k % 2) : 3 * k;
 }
 
 /* L = A (+ rho I when rho > 0): the sub-block gathered from G and R. */
-static void stag_gather(const csContactProblem* p, const csStagQP* q, double rho) {
+static void stag_gather(const csContactProblem* p, const StagQP* q, double rho) {
   int n3 = 3 * p->nc;
   for (int a = 0; a < q->n; a++) {
     const double* Gr = p->G + (size_t)stag_row(q, a) * (size_t)n3;
@@ -59,7 +59,7 @@ static void stag_gather(const csContactProblem* p, const csStagQP* q, double rho
 }
 
 /* Factors A + rho I, raising rho when rounding makes a singular A fail. 0 if it cannot. */
-static int stag_factor(const csContactProblem* p, csStagQP* q, double rho) {
+static int stag_factor(const csContactProblem* p, StagQP* q, double rho) {
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
     stag_gather(p, q, rho);
     if (q->sym ? csi_cholesky(q->n, q->L, q->dinv) : csi_lu(q->n, q->L, q->piv)) {
@@ -72,7 +72,7 @@ static int stag_factor(const csContactProblem* p, csStagQP* q, double rho) {
 }
 
 /* rho from the sub-block's spectrum (the rule of ccp_admm), then the factor. */
-static int stag_setup(const csContactProblem* p, csStagQP* q, double* tmp) {
+static int stag_setup(const csContactProblem* p, StagQP* q, double* tmp) {
   double m = INFINITY;
   for (int k = 0; k < q->n && p->R; k++) m = fmin(m, p->R[stag_row(q, k)]);
   m = (isfinite(m) && m > 0 ? m : 0) + 1e-6;
@@ -87,7 +87,7 @@ static int stag_setup(const csContactProblem* p, csStagQP* q, double* tmp) {
 }
 
 /* z <- P_C(w) for the QP's set; rad (nc) the disk radii of the tangential QP. */
-static void stag_project(const csStagQP* q, const double* rad, const double* w, double* z) {
+static void stag_project(const StagQP* q, const double* rad, const double* w, double* z) {
   if (!q->tangent) {
     for (int k = 0; k < q->n; k++) z[k] = w[k] > 0 ? w[k] : 0;
     return;
@@ -101,7 +101,7 @@ static void stag_project(const csStagQP* q, const double* rad, const double* w, 
 }
 
 /* Inner ADMM from the current x, z, gamma. Returns 1 if its KKT test passed. */
-static int stag_solve(const csContactProblem* p, csStagQP* q, const double* rad, double tol) {
+static int stag_solve(const csContactProblem* p, StagQP* q, const double* rad, double tol) {
   int n = q->n;
   for (int it = 0; it < CS_STAG_INNER; it++) {
     for (int k = 0; k < n; k++) q->rhs[k] = -q->b[k] + q->rho * q->z[k] - q->gam[k];
@@ -165,7 +165,7 @@ static csStatus stag_run(const csContactProblem* p, const csSolverOptions* opt, 
   int nc = p->nc, n = 3 * nc;
   const double* G = p->G;
   double* w = ws;
-  csStagQP qn, qt;
+  StagQP qn, qt;
   memset(&qn, 0, sizeof qn);
   memset(&qt, 0, sizeof qt);
   qn.n = nc, qt.n = 2 * nc, qt.tangent = 1;
@@ -173,7 +173,7 @@ static csStatus stag_run(const csContactProblem* p, const csSolverOptions* opt, 
   qt.L = w, w += (size_t)4 * nc * nc;
   double* v = w;
   w += n;
-  csStagQP* qs[2] = {&qn, &qt};
+  StagQP* qs[2] = {&qn, &qt};
   for (int k = 0; k < 2; k++) {
     int m = qs[k]->n;
     qs[k]->x = w, qs[k]->z = w + m, qs[k]->gam = w + 2 * m, qs[k]->rhs = w + 3 * m;

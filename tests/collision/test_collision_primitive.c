@@ -247,7 +247,7 @@ static int deepest(const csContact* con, int nc) {
    by a grid vector, so that the translated inputs are the same numbers up to the shift
    and the comparison is not blurred by rounding the sums (which near-coincident centres
    would amplify into the normal). */
-static void check_translate(int pair, csCollideFn fn, const csiCollGeom* a, const csiCollGeom* b,
+static void check_translate(int pair, csiCollideFn fn, const csiCollGeom* a, const csiCollGeom* b,
                             double margin) {
   csiCollGeom a1 = *a, b1 = *b, a2, b2;
   double T[3], grid = 1.0 / 1048576.0;
@@ -278,7 +278,7 @@ static void check_translate(int pair, csCollideFn fn, const csiCollGeom* a, cons
 
 /* Swapping a and b (same type) flips every normal and keeps the points and distances; the
    contacts are compared as sets. */
-static void check_swap(int pair, csCollideFn fn, const csiCollGeom* a, const csiCollGeom* b,
+static void check_swap(int pair, csiCollideFn fn, const csiCollGeom* a, const csiCollGeom* b,
                        double margin, const csContact* con, int nc) {
   csContact c2[CSI_MAX_PAIR_CONTACTS];
   int n2 = fn(b, a, margin, c2);
