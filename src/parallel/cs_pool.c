@@ -17,13 +17,13 @@
 
 enum { ERRMSG_LEN = 512 };
 
-/* One worker's record of its first (so lowest) failing index in the current run. Padded to
-   its own cache lines: workers write them concurrently. */
+/* One worker's record of its first (so lowest) failing index in the current run. Written by
+   its worker only (once per run, and on a failure), read by the caller after the run. */
 typedef struct Slot {
   int index; /* -1: none failed */
   csStatus status;
   char msg[ERRMSG_LEN];
-} __attribute__((aligned(64))) Slot;
+} Slot;
 
 typedef struct Worker {
   csPool* pool;

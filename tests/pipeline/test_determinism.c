@@ -1,6 +1,6 @@
-/* Determinism of the step (docs/testing.md, "Determinism"): for every built-in scene
+/* Determinism of the step (docs/testing.md, "Determinism and threads"): for every built-in scene
    (cs_scene_names()), a running 64-bit FNV-1a hash over the bytes of time, qpos, qvel and the
-   contact count after every one of CS_DET_STEPS steps (2,000; fewer in the sanitizer build),
+   contact count after every one of CS_DET_STEPS steps (2,000; a smaller -D gives fewer),
    with the scene's controller, reported at the checkpoints 500 and 2,000.
    (a) Run to run: the scene is run, freed and loaded again, run, reset, run: the three runs'
        hashes must be equal.
