@@ -8,6 +8,7 @@
 #include "cs_export.h"
 #include "cs_io.h"
 #include "cs_model.h"
+#include "cs_parallel.h"
 
 #define CS_VERSION_STRING "0.1.0"
 
