@@ -81,90 +81,115 @@ static CSI_INLINE int contact_chain(const csModel* m, int b0, int b1, int* chain
   return n;
 }
 
-/* The general case (some contact between two moving bodies on different branches): J as
-   dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
-   block by block over the dofs two chains share. */
-static CSI_INLINE void build_general(const csModel* m, csData* d, const double* vfree,
-                                     const int* chain, const int* nchain, int* single,
-                                     const double* sd, double* za) {
+/* J's rows of a contact against the world on one path to the root: along the chain, written
+   compactly into the contact's Y block (where the half solve continues) and into J */
+static CSI_INLINE void general_jac_world(const csData* d, const csContact* c, const int* ch,
+                                         int nch, int nv, double* rows, double* y) {
+  for (int e = 0; e < nch; e++) {
+    int k = ch[e];
+    double j[3];
+    contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
+    y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
+    rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
+  }
+}
+
+/* J as dense rows (3 per contact); single[i] = 2 marks a contact whose rows are already
+   gathered into its Y block (against the world on one path) */
+static CSI_INLINE void general_jacobian(const csModel* m, csData* d, const int* chain,
+                                        const int* nchain, int* single) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
-  const double* LD = d->qLD;
-  const int* adr = m->dof_Madr;
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
   for (int i = 0; i < nc; i++) {
     const csContact* c = d->contact + i;
     double* rows = d->efc_J + (size_t)3 * i * nv;
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-    const int* ch = chain + (size_t)i * nv;
-    int nch = nchain[i];
     if (single[i] && b0 == 0) {
-      /* against the world: J's rows along the chain, written compactly into the contact's
-         Y block (where the solve below continues) and into J */
-      double* y = d->efc_Y + (size_t)3 * i * nv;
-      for (int e = 0; e < nch; e++) {
-        int k = ch[e];
-        double j[3];
-        contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
-        y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
-        rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
-      }
+      general_jac_world(d, c, chain + (size_t)i * nv, nchain[i], nv, rows,
+                        d->efc_Y + (size_t)3 * i * nv);
       single[i] = 2; /* J already gathered */
       continue;
     }
     contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
     if (b0 > 0) contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
   }
-  /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
-     which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
-     3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
+}
+
+/* The half solve of a chain that is one path to the root: the ancestors of ch[e] are
+   ch[e + 1], ch[e + 2], ... in order, so it runs in the compact index space: gather (unless
+   already gathered), solve, scale */
+static CSI_INLINE void general_solve_path(const double* J, const int* ch, int nch, int nv,
+                                          int gathered, const double* LD, const int* adr,
+                                          const double* sd, double* Y) {
+  double* restrict y0 = Y;
+  double* restrict y1 = Y + nch;
+  double* restrict y2 = Y + 2 * nch;
+  if (!gathered)
+    for (int e = 0; e < nch; e++) {
+      int k = ch[e];
+      y0[e] = J[k], y1[e] = J[nv + k], y2[e] = J[2 * nv + k];
+    }
+  for (int e = 0; e < nch; e++) {
+    double a0 = y0[e], a1 = y1[e], a2 = y2[e];
+    int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
+    for (int f = e + 1; f < nch; f++) {
+      double l = LD[rb + f];
+      y0[f] -= l * a0, y1[f] -= l * a1, y2[f] -= l * a2;
+    }
+    double sk = sd[ch[e]];
+    y0[e] = a0 * sk, y1[e] = a1 * sk, y2[e] = a2 * sk;
+  }
+}
+
+/* The half solve of a chain that is the union of two paths: on 3 dense rows (first a copy of
+   J) along each dof's ancestors, then compacted in place and scaled: row r's entries go to
+   [r nch, (r + 1) nch), below row r + 1's sources (at >= (r + 1) nv); within a row they are
+   gathered first (za: scratch of nv) */
+static CSI_INLINE void general_solve_chain(const csModel* m, const double* J, const int* ch,
+                                           int nch, const double* LD, const double* sd, double* Y,
+                                           double* za) {
+  int nv = m->nv;
+  const int* adr = m->dof_Madr;
+  double* w = Y;
+  memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
+  for (int e = 0; e < nch; e++) {
+    int k = ch[e];
+    double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
+    const double* rk = LD + adr[k];
+    int t = 1;
+    for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
+      double l = rk[t];
+      w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
+    }
+  }
+  for (int r = 0; r < 3; r++) {
+    for (int e = 0; e < nch; e++) za[e] = w[r * nv + ch[e]] * sd[ch[e]];
+    memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
+  }
+}
+
+/* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
+   which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
+   3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
+static CSI_INLINE void general_half_solve(const csModel* m, csData* d, const int* chain,
+                                          const int* nchain, const int* single, const double* sd,
+                                          double* za) {
+  int nc = d->ncon, nv = m->nv;
   for (int i = 0; i < nc; i++) {
     const double* J = d->efc_J + (size_t)3 * i * nv;
     const int* ch = chain + (size_t)i * nv;
-    int nch = nchain[i];
     double* Y = d->efc_Y + (size_t)3 * i * nv;
-    if (single[i]) {
-      /* on one path to the root the ancestors of ch[e] are ch[e + 1], ch[e + 2], ... in
-         order, so the solve runs in the compact index space: gather, solve, scale */
-      double* restrict y0 = Y;
-      double* restrict y1 = Y + nch;
-      double* restrict y2 = Y + 2 * nch;
-      if (single[i] == 1)
-        for (int e = 0; e < nch; e++) {
-          int k = ch[e];
-          y0[e] = J[k], y1[e] = J[nv + k], y2[e] = J[2 * nv + k];
-        }
-      for (int e = 0; e < nch; e++) {
-        double a0 = y0[e], a1 = y1[e], a2 = y2[e];
-        int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
-        for (int f = e + 1; f < nch; f++) {
-          double l = LD[rb + f];
-          y0[f] -= l * a0, y1[f] -= l * a1, y2[f] -= l * a2;
-        }
-        double sk = sd[ch[e]];
-        y0[e] = a0 * sk, y1[e] = a1 * sk, y2[e] = a2 * sk;
-      }
-      continue;
-    }
-    double* w = Y; /* first 3 dense rows (a copy of J), then the compact form */
-    memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
-    for (int e = 0; e < nch; e++) {
-      int k = ch[e];
-      double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
-      const double* rk = LD + adr[k];
-      int t = 1;
-      for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
-        double l = rk[t];
-        w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
-      }
-    }
-    /* compact in place: row r's entries go to [r nch, (r + 1) nch), below row r + 1's
-       sources (at >= (r + 1) nv); within a row they are gathered first */
-    for (int r = 0; r < 3; r++) {
-      for (int e = 0; e < nch; e++) za[e] = w[r * nv + ch[e]] * sd[ch[e]];
-      memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
-    }
+    if (single[i])
+      general_solve_path(J, ch, nchain[i], nv, single[i] == 2, d->qLD, m->dof_Madr, sd, Y);
+    else
+      general_solve_chain(m, J, ch, nchain[i], d->qLD, sd, Y, za);
   }
-  /* g = J v_free over each chain */
+}
+
+/* g = J v_free over each chain */
+static CSI_INLINE void general_rhs(const csModel* m, csData* d, const double* vfree,
+                                   const int* chain, const int* nchain) {
+  int nc = d->ncon, nv = m->nv;
   for (int i = 0; i < nc; i++) {
     const int* chi = chain + (size_t)i * nv;
     const double* J0 = d->efc_J + (size_t)3 * i * nv;
@@ -176,78 +201,108 @@ static CSI_INLINE void build_general(const csModel* m, csData* d, const double* 
     }
     d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
   }
-  /* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share.
-     Two single paths to the root share a common tail (the path of their deepest common
-     dof), found from the ends and summed two dofs at a time in the lanes of a vector; other
-     chains (a contact between two moving bodies) merge their dof lists. The upper triangle
-     and its mirror are written together. */
-  double* G = d->efc_G;
+}
+
+/* The 3x3 block Yi^T Yj of two single paths to the root: they share a common tail (the path
+   of their deepest common dof), found from the ends and summed two dofs at a time in the
+   lanes of a vector, the odd one last */
+static CSI_INLINE void general_block_tails(const double* Yi, const int* chi, int ni,
+                                           const double* Yj, const int* chj, int nj, double B[9]) {
+  int L = 0;
+  while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
+  const double* a0p = Yi + ni - L;
+  const double* a1p = a0p + ni;
+  const double* a2p = a1p + ni;
+  const double* b0p = Yj + nj - L;
+  const double* b1p = b0p + nj;
+  const double* b2p = b1p + nj;
+  cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00, s12 = s00, s20 = s00, s21 = s00,
+        s22 = s00;
+  int e = 0;
+  for (; e + 1 < L; e += 2) {
+    cs_v2 x0, x1, x2, y0, y1, y2;
+    memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16), memcpy(&x2, a2p + e, 16);
+    memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16), memcpy(&y2, b2p + e, 16);
+    s00 += x0 * y0, s01 += x0 * y1, s02 += x0 * y2;
+    s10 += x1 * y0, s11 += x1 * y1, s12 += x1 * y2;
+    s20 += x2 * y0, s21 += x2 * y1, s22 += x2 * y2;
+  }
+  B[0] = s00[0] + s00[1], B[1] = s01[0] + s01[1], B[2] = s02[0] + s02[1];
+  B[3] = s10[0] + s10[1], B[4] = s11[0] + s11[1], B[5] = s12[0] + s12[1];
+  B[6] = s20[0] + s20[1], B[7] = s21[0] + s21[1], B[8] = s22[0] + s22[1];
+  if (e < L) {
+    double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e], y1 = b1p[e], y2 = b2p[e];
+    B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+    B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+    B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+  }
+}
+
+/* The 3x3 block Yi^T Yj of other chains (a contact between two moving bodies): their
+   descending dof lists merged, summed over the dofs both hold (B starts at 0) */
+static CSI_INLINE void general_block_merge(const double* Yi, const int* chi, int ni,
+                                           const double* Yj, const int* chj, int nj, double B[9]) {
+  int ei = 0, ej = 0;
+  while (ei < ni && ej < nj) {
+    int ki = chi[ei], kj = chj[ej];
+    if (ki > kj) {
+      ei++;
+    } else if (kj > ki) {
+      ej++;
+    } else {
+      double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
+      double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
+      B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
+      B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
+      B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
+      ei++, ej++;
+    }
+  }
+}
+
+/* G's block (i, j) = B and its mirror (j, i) = B^T (G: n x n) */
+static CSI_INLINE void general_block_store(double* G, int n, int i, int j, const double B[9]) {
+  double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+  double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+  Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
+  Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
+  Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
+  Gji[0] = B[0], Gji[1] = B[3], Gji[2] = B[6];
+  Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
+  Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
+}
+
+/* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share,
+   the upper triangle and its mirror written together */
+static CSI_INLINE void general_gram(const csModel* m, csData* d, const int* chain,
+                                    const int* nchain, const int* single) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc;
   for (int i = 0; i < nc; i++) {
     const int* chi = chain + (size_t)i * nv;
-    int ni = nchain[i];
     const double* Yi = d->efc_Y + (size_t)3 * i * nv;
     for (int j = i; j < nc; j++) {
       const int* chj = chain + (size_t)j * nv;
-      int nj = nchain[j];
       const double* Yj = d->efc_Y + (size_t)3 * j * nv;
       double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-      if (single[i] && single[j]) {
-        int L = 0;
-        while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
-        const double* a0p = Yi + ni - L;
-        const double* a1p = a0p + ni;
-        const double* a2p = a1p + ni;
-        const double* b0p = Yj + nj - L;
-        const double* b1p = b0p + nj;
-        const double* b2p = b1p + nj;
-        cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00, s12 = s00, s20 = s00,
-              s21 = s00, s22 = s00;
-        int e = 0;
-        for (; e + 1 < L; e += 2) {
-          cs_v2 x0, x1, x2, y0, y1, y2;
-          memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16), memcpy(&x2, a2p + e, 16);
-          memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16), memcpy(&y2, b2p + e, 16);
-          s00 += x0 * y0, s01 += x0 * y1, s02 += x0 * y2;
-          s10 += x1 * y0, s11 += x1 * y1, s12 += x1 * y2;
-          s20 += x2 * y0, s21 += x2 * y1, s22 += x2 * y2;
-        }
-        B[0] = s00[0] + s00[1], B[1] = s01[0] + s01[1], B[2] = s02[0] + s02[1];
-        B[3] = s10[0] + s10[1], B[4] = s11[0] + s11[1], B[5] = s12[0] + s12[1];
-        B[6] = s20[0] + s20[1], B[7] = s21[0] + s21[1], B[8] = s22[0] + s22[1];
-        if (e < L) {
-          double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e], y1 = b1p[e], y2 = b2p[e];
-          B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
-          B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
-          B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
-        }
-      } else {
-        int ei = 0, ej = 0;
-        while (ei < ni && ej < nj) {
-          int ki = chi[ei], kj = chj[ej];
-          if (ki > kj) {
-            ei++;
-          } else if (kj > ki) {
-            ej++;
-          } else {
-            double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
-            double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
-            B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
-            B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
-            B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
-            ei++, ej++;
-          }
-        }
-      }
-      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
-      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
-      Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
-      Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
-      Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
-      Gji[0] = B[0], Gji[1] = B[3], Gji[2] = B[6];
-      Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
-      Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
+      if (single[i] && single[j])
+        general_block_tails(Yi, chi, nchain[i], Yj, chj, nchain[j], B);
+      else
+        general_block_merge(Yi, chi, nchain[i], Yj, chj, nchain[j], B);
+      general_block_store(d->efc_G, n, i, j, B);
     }
   }
+}
+
+/* The general case (some contact between two moving bodies on different branches): J as
+   dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
+   block by block over the dofs two chains share. */
+static CSI_INLINE void build_general(const csModel* m, csData* d, const double* vfree,
+                                     const int* chain, const int* nchain, int* single,
+                                     const double* sd, double* za) {
+  general_jacobian(m, d, chain, nchain, single);
+  general_half_solve(m, d, chain, nchain, single, sd, za);
+  general_rhs(m, d, vfree, chain, nchain);
+  general_gram(m, d, chain, nchain, single);
 }
 
 /* dofs summed per pass of gram */
