@@ -432,6 +432,208 @@ static inline void path_col(const csModel* m, const double* cdof, const double* 
   g[0] += j[0] * v, g[1] += j[1] * v, g[2] += j[2] * v;
 }
 
+/* What build_paths' stages share: the factor and X's two pieces (see build_paths) */
+typedef struct {
+  const csModel* m;
+  csData* d;
+  const double* vfree;
+  const double* LD;   /* the factor L^T D L, row k at dof_Madr[k] */
+  const double* dinv; /* D^-1 */
+  const int* adr;     /* dof_Madr */
+  const double* cdof;
+  int nc, nv, n, ldr, nR;
+  double* Xr;  /* R's rows of X, all 3nc contact rows: nR rows of ldr */
+  double* own; /* the contacts' own parts, contact i's at own + ownadr[i] */
+} pathsCtx;
+
+/* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut, returned) move both points
+   alike, so J is 0 there; above kcut only the deeper body moves. F: the contact frame,
+   negated if b0 is the deeper body. */
+static CSI_INLINE int paths_frame(const csModel* m, const csContact* c, double F[9]) {
+  int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+  int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
+  int neg = k0 > k1, kcut = neg ? k1 : k0;
+  double sg = neg ? -1.0 : 1.0;
+  for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
+  return kcut;
+}
+
+/* The own part's columns e < m_i into o (3 rows of m_i), left-looking: each less the terms
+   of the own entries before it (L^T couples ch[e] to ch[f], f < e, which are final by then,
+   and the terms come in ascending f, the order of the right-looking solve) */
+static CSI_INLINE void paths_own_cols(const pathsCtx* p, const int* ch, int mi, int kcut,
+                                      const double* F, const double* P, const int* lof,
+                                      double* rows, double* g, double* restrict o0,
+                                      double* restrict o1, double* restrict o2) {
+  for (int e = 0; e < mi; e++) {
+    double j[3];
+    path_col(p->m, p->cdof, p->vfree, ch[e], kcut, F, P, rows, j, g);
+    double j0 = j[0], j1 = j[1], j2 = j[2];
+    for (int f = 0; f < e; f++) {
+      double l = p->LD[lof[f] + e]; /* L(ch[f], ch[e]) */
+      j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+    }
+    o0[e] = j0, o1[e] = j1, o2[e] = j2;
+  }
+}
+
+/* R's columns e >= m_i into Xr's columns 3i.., two at a time (the own part is final): the
+   same terms, L(ch[f], ch[e]) and L(ch[f], ch[e + 1]) side by side in row ch[f]; the last
+   of an odd count alone */
+static CSI_INLINE void paths_tail_cols(const pathsCtx* p, int i, const int* ch, int nch, int mi,
+                                       int kcut, const double* F, const double* P, const int* lof,
+                                       double* rows, double* g, const double* restrict o0,
+                                       const double* restrict o1, const double* restrict o2) {
+  const double* LD = p->LD;
+  int ldr = p->ldr, e = mi;
+  for (; e + 1 < nch; e += 2) {
+    double ja[3], jb[3];
+    path_col(p->m, p->cdof, p->vfree, ch[e], kcut, F, P, rows, ja, g);
+    path_col(p->m, p->cdof, p->vfree, ch[e + 1], kcut, F, P, rows, jb, g);
+    cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
+    for (int f = 0; f < mi; f++) {
+      cs_v2 l = csi_v2_load(LD + lof[f] + e);
+      y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
+      y2 -= l * (cs_v2){o2[f], o2[f]};
+    }
+    double* xa = p->Xr + (size_t)(e - mi) * ldr + 3 * i;
+    double* xb = xa + ldr;
+    xa[0] = y0[0], xa[1] = y1[0], xa[2] = y2[0];
+    xb[0] = y0[1], xb[1] = y1[1], xb[2] = y2[1];
+  }
+  if (e < nch) { /* the last of an odd count */
+    double j[3];
+    path_col(p->m, p->cdof, p->vfree, ch[e], kcut, F, P, rows, j, g);
+    double j0 = j[0], j1 = j[1], j2 = j[2];
+    for (int f = 0; f < mi; f++) {
+      double l = LD[lof[f] + e];
+      j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+    }
+    double* x = p->Xr + (size_t)(e - mi) * ldr + 3 * i;
+    x[0] = j0, x[1] = j1, x[2] = j2;
+  }
+}
+
+/* Contact i's J columns along its path ch (nch dofs), stored into J and, each less the
+   terms of the own part's entries before it, into X: the own part at o (3 rows of m_i),
+   R's into Xr; g = J v_free with them. lof: scratch of nv. */
+static CSI_INLINE void paths_contact(const pathsCtx* p, int i, const int* ch, int nch, double* o,
+                                     int* lof) {
+  const csContact* c = p->d->contact + i;
+  int mi = nch - p->nR, nv = p->nv;
+  double F[9];
+  int kcut = paths_frame(p->m, c, F);
+  double* rows = p->d->efc_J + (size_t)3 * i * nv;
+  double* restrict o0 = o;
+  double* restrict o1 = o0 + mi;
+  double* restrict o2 = o1 + mi;
+  double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
+  for (int f = 0; f < mi; f++) lof[f] = p->adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
+  double g[3] = {0, 0, 0};
+  paths_own_cols(p, ch, mi, kcut, F, P, lof, rows, g, o0, o1, o2);
+  paths_tail_cols(p, i, ch, nch, mi, kcut, F, P, lof, rows, g, o0, o1, o2);
+  p->d->efc_g[3 * i] = g[0], p->d->efc_g[3 * i + 1] = g[1], p->d->efc_g[3 * i + 2] = g[2];
+}
+
+/* R's part of the solve, all contact rows at once (R[t]'s ancestors are R[t + 1], ...), with
+   Xr's pad column zeroed; dv = D^-1 on R */
+static CSI_INLINE void paths_tail(const pathsCtx* p, const int* R, double* dv) {
+  int nR = p->nR, ldr = p->ldr, n = p->n;
+  double* Xr = p->Xr;
+  if (n & 1)
+    for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
+  for (int t = 0; t < nR; t++) dv[t] = p->dinv[R[t]];
+  if (nR == 6)
+    tail_solve(Xr, p->LD, p->adr, R, ldr, 6);
+  else
+    tail_solve(Xr, p->LD, p->adr, R, ldr, nR);
+}
+
+/* G's shared part Xr^T D_R^-1 Xr over R for every pair, in passes of at most CS_GRAM_MAXT
+   dofs (a floating base, 6, in one pass with its rows in registers) */
+static CSI_INLINE void paths_gram(const pathsCtx* p, const double* dv) {
+  int nR = p->nR, ldr = p->ldr, n = p->n;
+  double* G = p->d->efc_G;
+  for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
+    int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
+    if (nt == 6 && t0 == 0)
+      gram(p->Xr, dv, ldr, 6, n, 0, G);
+    else
+      gram(p->Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
+  }
+}
+
+/* Contact i's own part with itself added to G's diagonal block: its upper triangle, mirrored
+   (a0..a2: the own part's 3 rows of m_i along the dofs chi) */
+static CSI_INLINE void paths_own_diag(const pathsCtx* p, int i, const int* chi, int mi,
+                                      const double* a0, const double* a1, const double* a2) {
+  int n = p->n;
+  double B0 = 0, B1 = 0, B2 = 0, B4 = 0, B5 = 0, B8 = 0;
+  for (int e = 0; e < mi; e++) {
+    double di = p->dinv[chi[e]];
+    double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
+    double y0 = a0[e], y1 = a1[e], y2 = a2[e];
+    B0 += x0 * y0, B1 += x0 * y1, B2 += x0 * y2;
+    B4 += x1 * y1, B5 += x1 * y2, B8 += x2 * y2;
+  }
+  double* Gii = p->d->efc_G + (size_t)(3 * i) * n + 3 * i;
+  Gii[0] += B0, Gii[1] += B1, Gii[2] += B2;
+  Gii[n + 1] += B4, Gii[n + 2] += B5, Gii[2 * n + 2] += B8;
+  Gii[n] = Gii[1], Gii[2 * n] = Gii[2], Gii[2 * n + 1] = Gii[n + 2];
+}
+
+/* The own parts of contacts i and j where they meet (L > 0 dofs from the end of contact i's,
+   kk its dofs there) added to G's block (i, j) and mirrored into (j, i) */
+static CSI_INLINE void paths_own_pair(const pathsCtx* p, int i, int j, const int* kk, int L,
+                                      const double* a0, const double* a1, const double* a2, int mi,
+                                      const double* b0, const double* b1, const double* b2) {
+  int n = p->n;
+  double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (int e = 0, f = mi - L; e < L; e++, f++) {
+    double di = p->dinv[kk[e]];
+    double x0 = a0[f] * di, x1 = a1[f] * di, x2 = a2[f] * di;
+    double y0 = b0[e], y1 = b1[e], y2 = b2[e];
+    B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+    B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+    B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+  }
+  double* G = p->d->efc_G;
+  double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+  double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+  for (int r = 0; r < 3; r++)
+    for (int q = 0; q < 3; q++) {
+      Gij[(size_t)r * n + q] += B[3 * r + q];
+      Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
+    }
+}
+
+/* G's own-part terms: each contact with itself, and the pairs whose own parts meet (two
+   contacts on one branch above R) */
+static CSI_INLINE void paths_own_blocks(const pathsCtx* p, const int* chadr, const int* nchain,
+                                        const int* ownadr) {
+  const csModel* m = p->m;
+  int nc = p->nc, nR = p->nR;
+  for (int i = 0; i < nc; i++) {
+    const int* chi = m->dof_Mcol + chadr[i];
+    int mi = nchain[i] - nR;
+    if (mi == 0) continue;
+    const double* a0 = p->own + ownadr[i];
+    const double* a1 = a0 + mi;
+    const double* a2 = a1 + mi;
+    paths_own_diag(p, i, chi, mi, a0, a1, a2);
+    for (int j = i + 1; j < nc; j++) {
+      const int* chj = m->dof_Mcol + chadr[j];
+      int mj = nchain[j] - nR;
+      /* two paths meet above R iff they share the dof just above R */
+      if (mj == 0 || chi[mi - 1] != chj[mj - 1]) continue;
+      int L = 1;
+      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
+      const double* b0 = p->own + ownadr[j] + mj - L;
+      paths_own_pair(p, i, j, chi + mi - L, L, a0, a1, a2, mi, b0, b0 + mj, b0 + 2 * mj);
+    }
+  }
+}
+
 /* The common case: every contact's chain is one path to the root (a body against the world
    or against a body on its own path), e.g. a floating-base robot on the ground. Contact i's
    path is row chadr[i] of dof_Mcol (its deeper body's last dof and that dof's ancestors),
@@ -449,149 +651,32 @@ static inline void path_col(const csModel* m, const double* cdof, const double* 
    itself, or two contacts on one branch). w, lof: scratch of nv. */
 CSI_HOT static void build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
                                 const int* nchain, int nR, int* ownadr, double* w, int* lof) {
-  int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
-  const double* LD = d->qLD;
-  const double* dinv = d->qLDiagInv;
-  const int* adr = m->dof_Madr;
-  const double* cdof = d->cdof;
-  double* Xr = d->efc_Y;
-  double* own = Xr + (size_t)nR * ldr;
-  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
+  int nc = d->ncon, n = 3 * nc;
+  pathsCtx p = {m,
+                d,
+                vfree,
+                d->qLD,
+                d->qLDiagInv,
+                m->dof_Madr,
+                d->cdof,
+                nc,
+                m->nv,
+                n,
+                n + (n & 1),
+                nR,
+                d->efc_Y,
+                d->efc_Y + (size_t)nR * (n + (n & 1))};
+  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)m->nv);
   int oa = 0;
   for (int i = 0; i < nc; i++) {
-    const csContact* c = d->contact + i;
-    const int* ch = m->dof_Mcol + chadr[i];
-    int nch = nchain[i], mi = nch - nR;
-    /* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut) move both points
-       alike, so J is 0 there; above kcut only the deeper body moves (b0 if neg) */
-    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-    int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
-    int neg = k0 > k1, kcut = neg ? k1 : k0;
-    double* rows = d->efc_J + (size_t)3 * i * nv;
-    double F[9], sg = neg ? -1.0 : 1.0; /* the frame, negated if b0 is the deeper body */
-    for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
-    /* J's columns along the path into X, each less the terms of the own part's entries
-       before it (left-looking: L^T couples ch[e] to ch[f], f < e, which are final by then,
-       and the terms come in ascending f, the order of the right-looking solve): the own
-       part at o (3 rows of m_i), R's into Xr's columns 3i.. */
     ownadr[i] = oa;
-    double* restrict o0 = own + oa;
-    double* restrict o1 = o0 + mi;
-    double* restrict o2 = o1 + mi;
-    oa += 3 * mi;
-    double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
-    for (int f = 0; f < mi; f++) lof[f] = adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
-    double g[3] = {0, 0, 0};
-    int e = 0;
-    for (; e < mi; e++) {
-      double j[3];
-      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
-      double j0 = j[0], j1 = j[1], j2 = j[2];
-      for (int f = 0; f < e; f++) {
-        double l = LD[lof[f] + e]; /* L(ch[f], ch[e]) */
-        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
-      }
-      o0[e] = j0, o1[e] = j1, o2[e] = j2;
-    }
-    /* R's entries two at a time (the own part is final): the same terms, L(ch[f], ch[e])
-       and L(ch[f], ch[e + 1]) side by side in row ch[f] */
-    for (; e + 1 < nch; e += 2) {
-      double ja[3], jb[3];
-      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, ja, g);
-      path_col(m, cdof, vfree, ch[e + 1], kcut, F, P, rows, jb, g);
-      cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
-      for (int f = 0; f < mi; f++) {
-        cs_v2 l = csi_v2_load(LD + lof[f] + e);
-        y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
-        y2 -= l * (cs_v2){o2[f], o2[f]};
-      }
-      double* xa = Xr + (size_t)(e - mi) * ldr + 3 * i;
-      double* xb = xa + ldr;
-      xa[0] = y0[0], xa[1] = y1[0], xa[2] = y2[0];
-      xb[0] = y0[1], xb[1] = y1[1], xb[2] = y2[1];
-    }
-    if (e < nch) { /* the last of an odd count */
-      double j[3];
-      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
-      double j0 = j[0], j1 = j[1], j2 = j[2];
-      for (int f = 0; f < mi; f++) {
-        double l = LD[lof[f] + e];
-        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
-      }
-      double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
-      x[0] = j0, x[1] = j1, x[2] = j2;
-    }
-    d->efc_g[3 * i] = g[0], d->efc_g[3 * i + 1] = g[1], d->efc_g[3 * i + 2] = g[2];
+    paths_contact(&p, i, m->dof_Mcol + chadr[i], nchain[i], p.own + oa, lof);
+    oa += 3 * (nchain[i] - nR);
   }
-  if (n & 1)
-    for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
-  /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t + 1], ... */
   const int* R = nR > 0 ? m->dof_Mcol + chadr[0] + nchain[0] - nR : NULL;
-  double* dv = w; /* D^-1 on R */
-  for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
-  if (nR == 6)
-    tail_solve(Xr, LD, adr, R, ldr, 6);
-  else
-    tail_solve(Xr, LD, adr, R, ldr, nR);
-  /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT dofs), then the
-     own parts that meet */
-  double* G = d->efc_G;
-  for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
-    int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
-    if (nt == 6 && t0 == 0)
-      gram(Xr, dv, ldr, 6, n, 0, G);
-    else
-      gram(Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
-  }
-  for (int i = 0; i < nc; i++) {
-    const int* chi = m->dof_Mcol + chadr[i];
-    int mi = nchain[i] - nR;
-    if (mi == 0) continue;
-    const double* a0 = own + ownadr[i];
-    const double* a1 = a0 + mi;
-    const double* a2 = a1 + mi;
-    /* the diagonal block: its upper triangle, mirrored */
-    double B0 = 0, B1 = 0, B2 = 0, B4 = 0, B5 = 0, B8 = 0;
-    for (int e = 0; e < mi; e++) {
-      double di = dinv[chi[e]];
-      double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
-      double y0 = a0[e], y1 = a1[e], y2 = a2[e];
-      B0 += x0 * y0, B1 += x0 * y1, B2 += x0 * y2;
-      B4 += x1 * y1, B5 += x1 * y2, B8 += x2 * y2;
-    }
-    double* Gii = G + (size_t)(3 * i) * n + 3 * i;
-    Gii[0] += B0, Gii[1] += B1, Gii[2] += B2;
-    Gii[n + 1] += B4, Gii[n + 2] += B5, Gii[2 * n + 2] += B8;
-    Gii[n] = Gii[1], Gii[2 * n] = Gii[2], Gii[2 * n + 1] = Gii[n + 2];
-    for (int j = i + 1; j < nc; j++) {
-      const int* chj = m->dof_Mcol + chadr[j];
-      int mj = nchain[j] - nR;
-      /* two paths meet above R iff they share the dof just above R */
-      if (mj == 0 || chi[mi - 1] != chj[mj - 1]) continue;
-      int L = 1;
-      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
-      const int* kk = chi + mi - L;
-      const double* b0 = own + ownadr[j] + mj - L;
-      const double* b1 = b0 + mj;
-      const double* b2 = b1 + mj;
-      double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-      for (int e = 0, f = mi - L; e < L; e++, f++) {
-        double di = dinv[kk[e]];
-        double x0 = a0[f] * di, x1 = a1[f] * di, x2 = a2[f] * di;
-        double y0 = b0[e], y1 = b1[e], y2 = b2[e];
-        B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
-        B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
-        B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
-      }
-      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
-      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
-      for (int r = 0; r < 3; r++)
-        for (int q = 0; q < 3; q++) {
-          Gij[(size_t)r * n + q] += B[3 * r + q];
-          Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
-        }
-    }
-  }
+  paths_tail(&p, R, w);
+  paths_gram(&p, w);
+  paths_own_blocks(&p, chadr, nchain, ownadr);
 }
 
 CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
