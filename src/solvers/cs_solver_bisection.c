@@ -348,6 +348,218 @@ static inline void rot_half_tan(double s, double* ux, double* uy) {
   *ux = c * x - sn * y, *uy = sn * x + c * y;
 }
 
+/* What a slip search's stages share: the current direction u = (ux, uy), admissible, the
+   sign function f there, and the evaluations so far */
+typedef struct {
+  double ux, uy, f;
+  int nev;
+} slipPt;
+
+/* A stage's outcome: lambda holds the answer; go on with the next Newton step; fall back to
+   the paper's stepping from the current point; (the two-end bracket) not tried */
+enum { SLIP_DONE, SLIP_NEXT, SLIP_STEPPING, SLIP_UNTRIED };
+
+/* The start: an admissible direction from the guess (the scan if the guess is not, which is
+   rounding only: the ray from lambda^{T=0}, inside the ellipse, through lambda^{v=0} leaves
+   the ellipse at t0, in sight of lambda^{v=0} and with r > 0) and f there. Returns 1 with
+   lambda set when the search is over already: stationary at the guess, or nothing
+   admissible. */
+static CSI_INLINE int slip_start(const Search* q, const double G[9], const double c[3], slipPt* s,
+                                 double lambda[3]) {
+  if (!search_ok(q, s->ux, s->uy)) {
+    search_scan(q, G, c, &s->ux, &s->uy);
+    s->nev += 64;
+  }
+  s->f = search_grad(q, s->ux, s->uy);
+  if (s->f == 0 || !search_ok(q, s->ux, s->uy)) {
+    double r = search_radius(q, s->ux, s->uy);
+    if (!(r > 0)) r = 0;
+    search_lambda(q, r, s->ux, s->uy, lambda);
+    return 1;
+  }
+  return 0;
+}
+
+/* For vtol, the bound on the closing bracket's half-width that keeps f' h below vtol / 2 in
+   violation (hvf / f'), from the guess; 0 without vtol */
+static CSI_INLINE double newton_hvf(const Search* q, double ux, double uy, double vtol) {
+  if (vtol == INFINITY) return 0;
+  double d = search_den(q, ux, uy);
+  double kk = (q->a2 * ux - q->a1 * uy) / d;
+  double w = sqrt(1 + kk * kk * (1 + q->imu * q->imu));
+  return 0.5 * vtol * (q->coulomb ? d : q->mu * d * d * w);
+}
+
+/* One Newton step's numbers at the current point */
+typedef struct {
+  double fp, fpp, ffpp, fp2; /* f', f'', f f'', f'^2 */
+  double Nh, Dh;             /* the step is 2 atan(Nh / Dh) */
+  int near;                  /* |del| <= 0.1: the closing bracket is tried */
+  double d, hk;              /* near: D at u, the closing bracket's half-width */
+} newtonStep;
+
+/* Halley's step where its correction is moderate (|f f''| <= f'^2), else Newton's: the step
+   is 2 atan(Nh / Dh) with Nh = -f f', Dh = 2 f'^2 - f f'' (Newton: f'' = 0); Dh >= f'^2 > 0,
+   so the tests on del = 2 Nh / Dh (~ the step's angle) are made without dividing. Once
+   |del| <= 0.1, the closing bracket's half-width hk (<= 0.05; see slip_newton). */
+static CSI_INLINE void newton_terms(const Search* q, const slipPt* s, double fp, double ht,
+                                    double skap, double hvf, newtonStep* t) {
+  double f = s->f;
+  double fpp = search_d2grad(q, s->ux, s->uy);
+  double ffpp = f * fpp, fp2 = fp * fp;
+  double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
+  int near = 20 * fabs(Nh) <= Dh;
+  double d = 0, hk = 0;
+  if (near) {
+    d = search_den(q, s->ux, s->uy);
+    double e = q->a2 * s->ux - q->a1 * s->uy;
+    hk = ht * d * d / (q->mcn * (d + fabs(e) * skap));
+    if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
+    if (hk > 0.05) hk = 0.05;
+  }
+  t->fp = fp, t->fpp = fpp, t->ffpp = ffpp, t->fp2 = fp2;
+  t->Nh = Nh, t->Dh = Dh, t->near = near, t->d = d, t->hk = hk;
+}
+
+/* The step itself is below hk: one evaluation past the predicted root closes the bracket
+   [u, c], c = u rotated by del + hk sgn(del) = 2 st, st = Nt / Dt (Nt = 2 Nh + hk sgn(Nh) Dh,
+   Dt = 2 Dh), i.e. by 2 atan(st) up to O(st^3). The bracket is tol / 2 wide by prediction:
+   checked once, and its midpoint is the answer; else the bisection proper on it. Without a
+   sign change (or c not admissible), the paper's stepping. */
+static CSI_INLINE int newton_close(const Search* q, slipPt* s, const newtonStep* t, double tol,
+                                   double vtol, double lambda[3]) {
+  double ux = s->ux, uy = s->uy, f = s->f, Nh = t->Nh, Dh = t->Dh, mcn = q->mcn;
+  double Nt = 2 * Nh + (Nh > 0 ? t->hk : -t->hk) * Dh, Dt = 2 * Dh;
+  double n2 = Nt * Nt, d2 = Dt * Dt, iz = 1.0 / (d2 + n2);
+  double cc = (d2 - n2) * iz, ss = 2 * Nt * Dt * iz;
+  double cx = cc * ux - ss * uy, cy = ss * ux + cc * uy;
+  if (!search_ok(q, cx, cy)) return SLIP_STEPPING;
+  double fc = search_grad(q, cx, cy);
+  s->nev++;
+  if (fc * f > 0) {
+    s->ux = cx, s->uy = cy, s->f = fc;
+    return SLIP_STEPPING;
+  }
+  if (fc == 0) {
+    search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
+    return SLIP_DONE;
+  }
+  /* The check: |lambda(u) - lambda(c)| < tol with lambda = mcn (1 / mu, u) / D(u),
+     multiplied through by (D(u) D(c))^2 (no division). The midpoint m is u rotated by
+     2 atan(Nt / (2 Dt)): unnormalised wm = (Dm^2 - Nt^2) u + 2 Nt Dm u^perp,
+     |wm| = Dm^2 + Nt^2 = sm, Dm = 2 Dt, and lambda(m) = mcn (sm / mu, wm) / D(wm) with
+     D(wm) = dn sm + a . wm: one division. */
+  double Dm = 2 * Dt, nm2 = Nt * Nt, dm2 = Dm * Dm, sm = dm2 + nm2;
+  double cm = dm2 - nm2, snm = 2 * Nt * Dm;
+  double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
+  double dm = q->dn * sm + q->a1 * wx + q->a2 * wy;
+  if (dm > 0 && bracket_done(q, ux, uy, t->d, f, cx, cy, search_den(q, cx, cy), fc, tol, vtol)) {
+    double rw = mcn / dm;
+    lambda[0] = rw * sm * q->imu, lambda[1] = rw * wx, lambda[2] = rw * wy;
+    return SLIP_DONE;
+  }
+  double st = Nt / Dt, is = 1.0 / (1 + st * st);
+  slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is, 2 * fabs(st) * is, tol,
+              vtol, &s->nev, lambda);
+  return SLIP_DONE;
+}
+
+/* Halley's step (error ~ K del^3) landing within hk of the root at c, by the estimate
+   K = |f''^2 / (4 f'^2) - f''' / (6 f')| + 1/12 (the last term: 2 atan(del / 2) is not del):
+   the bracket [c - hk, c + hk] around the prediction is evaluated at both ends at once, and
+   if the sign changes there, c is the answer (the bracket is narrower than the interval).
+   Else the search goes on from the end nearer the root. SLIP_UNTRIED when the estimate does
+   not promise the landing. */
+static CSI_INLINE int newton_land(const Search* q, slipPt* s, const newtonStep* t, double cx,
+                                  double cy, double tol, double vtol, double lambda[3]) {
+  double fp = t->fp, fp2 = t->fp2, fpp = t->fpp, Nh = t->Nh, Dh = t->Dh, hk = t->hk;
+  if (!(t->near && Dh == 2 * fp2 - t->ffpp && hk <= 1e-3)) return SLIP_UNTRIED;
+  /* K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 (on the recorded ANYmal slips,
+     70 of 96,600 such brackets missed the root; the search then goes on) */
+  double f3 = search_d3grad(q, s->ux, s->uy), an = fabs(Nh);
+  if (!((fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
+        1.5 * hk * fp2 * (Dh * Dh * Dh)))
+    return SLIP_UNTRIED;
+  if (!search_ok(q, cx, cy)) return SLIP_STEPPING;
+  /* cos and sin of 2 atan(tau), tau = hk / 2 <= 5e-4: the series in tau^2 to O(tau^6)
+     (below 1e-19, no division) */
+  double tau = 0.5 * hk, t2 = tau * tau;
+  double ch = 1 - 2 * t2 + 2 * t2 * t2, sh = 2 * tau * (1 - t2 + t2 * t2);
+  double ax = ch * cx + sh * cy, ay = ch * cy - sh * cx; /* c rotated by -hk */
+  double bx = ch * cx - sh * cy, by = ch * cy + sh * cx; /* c rotated by +hk */
+  if (!search_ok(q, ax, ay) || !search_ok(q, bx, by)) return SLIP_STEPPING;
+  double fa = search_grad(q, ax, ay), fb = search_grad(q, bx, by);
+  s->nev += 2;
+  if (fa * fb <= 0 && bracket_done(q, ax, ay, search_den(q, ax, ay), fa, bx, by,
+                                   search_den(q, bx, by), fb, tol, vtol)) {
+    search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
+    return SLIP_DONE;
+  }
+  /* f increases through the root (f' > 0): it lies before a if f(a) > 0 */
+  if (fa > 0) {
+    s->ux = ax, s->uy = ay, s->f = fa;
+  } else {
+    s->ux = bx, s->uy = by, s->f = fb;
+  }
+  if (s->f == 0) {
+    search_lambda(q, search_radius(q, s->ux, s->uy), s->ux, s->uy, lambda);
+    return SLIP_DONE;
+  }
+  return SLIP_NEXT;
+}
+
+/* A Newton (Halley) step that does not close the bracket: rotation by 2 atan(Nh / Dh) with
+   one division when |del| <= 0.5 (and the landing bracket around it, if promised), else by
+   2 atan(+-0.25); the search moves there */
+static CSI_INLINE int newton_advance(const Search* q, slipPt* s, const newtonStep* t, double tol,
+                                     double vtol, double lambda[3]) {
+  double Nh = t->Nh, Dh = t->Dh;
+  double cx = s->ux, cy = s->uy;
+  if (4 * fabs(Nh) <= Dh) {
+    double n2 = Nh * Nh, d2 = Dh * Dh, id = 1.0 / (d2 + n2);
+    double co = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
+    cx = co * s->ux - sn * s->uy, cy = sn * s->ux + co * s->uy;
+    int r = newton_land(q, s, t, cx, cy, tol, vtol, lambda);
+    if (r != SLIP_UNTRIED) return r;
+  } else {
+    rot_half_tan(Nh > 0 ? 0.25 : -0.25, &cx, &cy);
+  }
+  if (!search_ok(q, cx, cy)) return SLIP_STEPPING;
+  double fc = search_grad(q, cx, cy);
+  s->nev++;
+  s->ux = cx, s->uy = cy, s->f = fc;
+  if (s->f == 0) {
+    search_lambda(q, search_radius(q, s->ux, s->uy), s->ux, s->uy, lambda);
+    return SLIP_DONE;
+  }
+  return SLIP_NEXT;
+}
+
+/* Newton (Halley) steps while f' > 0, at most 6: SLIP_DONE, or SLIP_STEPPING from the last
+   admissible point. Half-width h of the closing bracket at the current point u: its ends
+   tol / 2 apart in impulse, |d lambda / dt| = r w with r = mcn / d, w = sqrt(1 + e^2 kap /
+   d^2), e = a2 ux - a1 uy, kap = 1 + 1 / mu^2; h = ht d / (mcn w), ht = 0.4 tol (ends at most
+   0.8 tol apart), is bounded below, without a square root per step, by
+   ht d^2 / (mcn (d + |e| sqrt(kap))) (w <= 1 + |e| sqrt(kap) / d): at most sqrt(2) narrower,
+   one division per step. Computed at each step (not once at the guess, where r w can differ
+   by more than 2 from the root's, as it did for 17 % of the recorded ANYmal slips, whose
+   closing check then failed). For vtol, f' h is also kept below vtol / 2 (newton_hvf). */
+static CSI_INLINE int slip_newton(const Search* q, slipPt* s, double tol, double vtol,
+                                  double lambda[3]) {
+  double ht = 0.4 * tol, skap = sqrt(1 + q->imu * q->imu);
+  double hvf = newton_hvf(q, s->ux, s->uy, vtol);
+  for (int k = 0; k < 6; k++) {
+    double fp = search_dgrad(q, s->ux, s->uy);
+    if (!(fp > 0)) break;
+    newtonStep t;
+    newton_terms(q, s, fp, ht, skap, hvf, &t);
+    int r = t.near && 2 * fabs(t.Nh) <= t.hk * t.Dh ? newton_close(q, s, &t, tol, vtol, lambda)
+                                                    : newton_advance(q, s, &t, tol, vtol, lambda);
+    if (r != SLIP_NEXT) return r;
+  }
+  return SLIP_STEPPING;
+}
+
 /* Algorithm 1 from the direction (ux, uy) (the atan2 guess, or a better one). The paper
    stops at the impulse interval tol; vtol (+inf for the paper's single-contact solve) also
    asks the friction-law violation at both ends of the bracket to be below it (the
@@ -360,178 +572,23 @@ static inline void rot_half_tan(double s, double* ux, double* uy) {
    of a bracket whose ends are less than tol apart in impulse (h from the current point;
    and whose friction-law violations are below vtol); then the bracket's end(s) not yet
    evaluated are: one end past the predicted root when the step itself is below h (the
-   current point is the other end), else, when Halley's step is predicted to land within
-   h of the root, both ends t* +- h around its landing point t* at once (two
-   independent evaluations, one round of the search instead of two). If the sign changes
-   between them, that is the bracket, already narrower than the paper's interval (checked),
-   and the answer is its midpoint, as the bisection's. Anything else (f' <= 0, a step out
-   of the admissible arc, no sign change past the step, 6 steps) falls back to the paper's
-   stepping and bisection from the last admissible point. The answer is the same root
-   either way, to the same interval. No division or square root is spent on the tests:
-   they are multiplied through by the (positive) denominators. */
+   current point is the other end: newton_close), else, when Halley's step is predicted to
+   land within h of the root, both ends t* +- h around its landing point t* at once (two
+   independent evaluations, one round of the search instead of two: newton_land). If the
+   sign changes between them, that is the bracket, already narrower than the paper's
+   interval (checked), and the answer is its midpoint, as the bisection's. Anything else
+   (f' <= 0, a step out of the admissible arc, no sign change past the step, 6 steps) falls
+   back to the paper's stepping and bisection from the last admissible point. The answer is
+   the same root either way, to the same interval. No division or square root is spent on
+   the tests: they are multiplied through by the (positive) denominators. */
 CSI_HOT static inline void slip_search(const Search* q, const double G[9], const double c[3],
                                        double ux, double uy, double tol, double vtol, int newton,
                                        double lambda[3], int* steps) {
-  int nev = 1;
-  if (!search_ok(q, ux, uy)) {
-    /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
-       ellipse) through lambda^{v=0} leaves the ellipse at t0, where it is in sight of
-       lambda^{v=0} and r > 0. */
-    search_scan(q, G, c, &ux, &uy);
-    nev += 64;
-  }
-  double f = search_grad(q, ux, uy);
-  if (f == 0 || !search_ok(q, ux, uy)) {
-    /* stationary at the guess, or nothing admissible */
-    double r = search_radius(q, ux, uy);
-    if (!(r > 0)) r = 0;
-    search_lambda(q, r, ux, uy, lambda);
-    if (steps) *steps = nev;
-    return;
-  }
-  if (newton) {
-    /* Half-width h of the closing bracket at the current point u: its ends tol / 2 apart
-       in impulse, |d lambda / dt| = r w with r = mcn / d, w = sqrt(1 + e^2 kap / d^2),
-       e = a2 ux - a1 uy, kap = 1 + 1 / mu^2; h = ht d / (mcn w), ht = 0.4 tol (ends at most
-       0.8 tol apart), is bounded below, without a square root per step, by
-       ht d^2 / (mcn (d + |e| sqrt(kap))) (w <= 1 + |e| sqrt(kap) / d): at most sqrt(2)
-       narrower, one division per step. Computed at each step (not once at the
-       guess, where r w can differ by more than 2 from the root's, as it did for 17 % of
-       the recorded ANYmal slips, whose closing check then failed). For vtol, f' h is also
-       kept below vtol / 2 in violation (hvf, from the guess). */
-    double ht = 0.4 * tol, mcn = q->mcn, skap = sqrt(1 + q->imu * q->imu), hvf = 0;
-    if (vtol != INFINITY) {
-      double d = search_den(q, ux, uy);
-      double kk = (q->a2 * ux - q->a1 * uy) / d;
-      double w = sqrt(1 + kk * kk * (1 + q->imu * q->imu));
-      hvf = 0.5 * vtol * (q->coulomb ? d : q->mu * d * d * w);
-    }
-    for (int k = 0; k < 6; k++) {
-      double fp = search_dgrad(q, ux, uy);
-      if (!(fp > 0)) break;
-      /* Halley's step where its correction is moderate (|f f''| <= f'^2), else Newton's:
-         the step is 2 atan(Nh / Dh) with Nh = -f f', Dh = 2 f'^2 - f f'' (Newton: f'' = 0);
-         Dh >= f'^2 > 0, so the tests on del = 2 Nh / Dh (~ the step's angle) are made
-         without dividing. */
-      double fpp = search_d2grad(q, ux, uy);
-      double ffpp = f * fpp, fp2 = fp * fp;
-      double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
-      /* the closing bracket only once |del| <= 0.1 (hk <= 0.05) */
-      int near = 20 * fabs(Nh) <= Dh;
-      double d = 0, hk = 0;
-      if (near) {
-        d = search_den(q, ux, uy);
-        double e = q->a2 * ux - q->a1 * uy;
-        hk = ht * d * d / (mcn * (d + fabs(e) * skap));
-        if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
-        if (hk > 0.05) hk = 0.05;
-      }
-      if (near && 2 * fabs(Nh) <= hk * Dh) {
-        /* one evaluation past the predicted root closes the bracket [u, c]: c is u rotated
-           by del + hk sgn(del) = 2 st, st = Nt / Dt (Nt = 2 Nh + hk sgn(Nh) Dh,
-           Dt = 2 Dh), i.e. by 2 atan(st) up to O(st^3) */
-        double Nt = 2 * Nh + (Nh > 0 ? hk : -hk) * Dh, Dt = 2 * Dh;
-        double n2 = Nt * Nt, d2 = Dt * Dt, iz = 1.0 / (d2 + n2);
-        double cc = (d2 - n2) * iz, ss = 2 * Nt * Dt * iz;
-        double cx = cc * ux - ss * uy, cy = ss * ux + cc * uy;
-        if (!search_ok(q, cx, cy)) break;
-        double fc = search_grad(q, cx, cy);
-        nev++;
-        if (fc * f > 0) {
-          ux = cx, uy = cy, f = fc;
-          break;
-        }
-        if (fc == 0) {
-          search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
-          if (steps) *steps = nev;
-          return;
-        }
-        /* The closing bracket [u, c] is tol / 2 wide by prediction: checked here once,
-           |lambda(u) - lambda(c)| < tol with lambda = mcn (1 / mu, u) / D(u), multiplied
-           through by (D(u) D(c))^2 (no division). Its midpoint m is u rotated by
-           2 atan(Nt / (2 Dt)): unnormalised wm = (Dm^2 - Nt^2) u + 2 Nt Dm u^perp,
-           |wm| = Dm^2 + Nt^2 = sm, Dm = 2 Dt, and lambda(m) = mcn (sm / mu, wm) / D(wm) with
-           D(wm) = dn sm + a . wm: one division. The bisection proper runs only if the
-           check fails. */
-        double Dm = 2 * Dt, nm2 = Nt * Nt, dm2 = Dm * Dm, sm = dm2 + nm2;
-        double cm = dm2 - nm2, snm = 2 * Nt * Dm;
-        double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
-        double dm = q->dn * sm + q->a1 * wx + q->a2 * wy;
-        if (dm > 0 && bracket_done(q, ux, uy, d, f, cx, cy, search_den(q, cx, cy), fc, tol, vtol)) {
-          double rw = mcn / dm;
-          lambda[0] = rw * sm * q->imu, lambda[1] = rw * wx, lambda[2] = rw * wy;
-          if (steps) *steps = nev;
-          return;
-        }
-        double st = Nt / Dt, is = 1.0 / (1 + st * st);
-        slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is,
-                    2 * fabs(st) * is, tol, vtol, &nev, lambda);
-        if (steps) *steps = nev;
-        return;
-      }
-      double cx = ux, cy = uy;
-      if (4 * fabs(Nh) <= Dh) {
-        /* |del| <= 0.5: rotation by 2 atan(Nh / Dh) with one division */
-        double n2 = Nh * Nh, d2 = Dh * Dh, id = 1.0 / (d2 + n2);
-        double co = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
-        cx = co * ux - sn * uy, cy = sn * ux + co * uy;
-        /* Halley's step (error ~ K del^3) landing within hk of the root, by the estimate
-           K = |f''^2 / (4 f'^2) - f''' / (6 f')| + 1/12 (the last term: 2 atan(del / 2) is
-           not del): the bracket [c - hk, c + hk] around the prediction is evaluated at both
-           ends at once, and if the sign changes there, c is the answer (the bracket is
-           narrower than the interval). Else the search goes on from the end nearer the root. */
-        if (near && Dh == 2 * fp2 - ffpp && hk <= 1e-3) {
-          /* K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 (on the recorded ANYmal
-             slips, 70 of 96,600 such brackets missed the root; the search then goes on) */
-          double f3 = search_d3grad(q, ux, uy), an = fabs(Nh);
-          if ((fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
-              1.5 * hk * fp2 * (Dh * Dh * Dh)) {
-            if (!search_ok(q, cx, cy)) break;
-            /* cos and sin of 2 atan(tau), tau = hk / 2 <= 5e-4: the series in tau^2 to
-               O(tau^6) (below 1e-19, no division) */
-            double tau = 0.5 * hk, t2 = tau * tau;
-            double ch = 1 - 2 * t2 + 2 * t2 * t2, sh = 2 * tau * (1 - t2 + t2 * t2);
-            double ax = ch * cx + sh * cy, ay = ch * cy - sh * cx; /* c rotated by -hk */
-            double bx = ch * cx - sh * cy, by = ch * cy + sh * cx; /* c rotated by +hk */
-            if (!search_ok(q, ax, ay) || !search_ok(q, bx, by)) break;
-            double fa = search_grad(q, ax, ay), fb = search_grad(q, bx, by);
-            nev += 2;
-            if (fa * fb <= 0 && bracket_done(q, ax, ay, search_den(q, ax, ay), fa, bx, by,
-                                             search_den(q, bx, by), fb, tol, vtol)) {
-              search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
-              if (steps) *steps = nev;
-              return;
-            }
-            /* f increases through the root (f' > 0): it lies before a if f(a) > 0 */
-            if (fa > 0) {
-              ux = ax, uy = ay, f = fa;
-            } else {
-              ux = bx, uy = by, f = fb;
-            }
-            if (f == 0) {
-              search_lambda(q, search_radius(q, ux, uy), ux, uy, lambda);
-              if (steps) *steps = nev;
-              return;
-            }
-            continue;
-          }
-        }
-      } else {
-        rot_half_tan(Nh > 0 ? 0.25 : -0.25, &cx, &cy);
-      }
-      if (!search_ok(q, cx, cy)) break;
-      double fc = search_grad(q, cx, cy);
-      nev++;
-      ux = cx, uy = cy, f = fc;
-      if (f == 0) {
-        search_lambda(q, search_radius(q, ux, uy), ux, uy, lambda);
-        if (steps) *steps = nev;
-        return;
-      }
-    }
-  }
-  slip_stepping(q, ux, uy, f, tol, vtol, &nev, lambda);
-  if (steps) *steps = nev;
+  slipPt s = {ux, uy, 0, 1};
+  int done = slip_start(q, G, c, &s, lambda);
+  if (!done && newton) done = slip_newton(q, &s, tol, vtol, lambda) == SLIP_DONE;
+  if (!done) slip_stepping(q, s.ux, s.uy, s.f, tol, vtol, &s.nev, lambda);
+  if (steps) *steps = s.nev;
 }
 
 /* One contact: the case, and for a slip the search from the atan2 guess or, if guess is not
