@@ -1098,148 +1098,202 @@ static inline void act_change(int kind, const double* xj, const double* e, doubl
   if (kind == CSU_ACT_HELD) d[1] = t * xj[0] * e[1], d[2] = t * xj[0] * e[2];
 }
 
+/* One pass's linear system of bis_active_solve: the contacts in it (idx), their case (kind),
+   their first unknown (off) and, for a slip or a held direction, dirs (12 per contact) */
+typedef struct {
+  const csContactProblem* p;
+  const double* blk;
+  double *lambda, *v, *M, *x, *dirs;
+  int *idx, *kind, *off;
+  int m, k, nslip; /* contacts in the system, unknowns, slips among them */
+} actSys;
+
+/* A slip's dirs (lambda = s (1, mu u) on the cone's boundary, u = (cos t, sin t)):
+   e = d lambda / ds, f = d lambda / dt, eta = a x b (the conic section's tangent: a the
+   normal row of G_ii, b = (-mu, u), the cone's normal) and d eta / dt */
+static void act_slip_dirs(const double* Gi, double mu, double ux, double uy, double sn, int coulomb,
+                          double* e) {
+  double a0 = Gi[0], a1 = Gi[1], a2 = Gi[2];
+  e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
+  e[3] = 0, e[4] = -sn * mu * uy, e[5] = sn * mu * ux;
+  if (!coulomb) {
+    e[6] = a1 * uy - a2 * ux, e[7] = -mu * a2 - a0 * uy, e[8] = a0 * ux + mu * a1;
+    e[9] = a1 * ux + a2 * uy, e[10] = -a0 * ux, e[11] = -a0 * uy;
+  } else { /* de Saxce (Coulomb's law): v_T parallel to u, eta = (0, u_perp) */
+    e[6] = 0, e[7] = uy, e[8] = -ux;
+    e[9] = 0, e[10] = ux, e[11] = uy;
+  }
+}
+
+/* The contacts in the system and their case. Held out: released, rank-deficient, not
+   pushing, or opening (separating with an impulse that complementarity already counts, as in
+   bis_violation: the relaxation's remainder), and slips unless with_slip. A slip is moved
+   onto the cone's boundary first (the relaxation blends two boundary impulses into a point
+   inside). */
+static void act_classify(actSys* a, const int* state, int with_slip, int coulomb) {
+  const csContactProblem* p = a->p;
+  int m = 0, k = 0, nslip = 0;
+  for (int i = 0; i < p->nc; i++) {
+    double* l = a->lambda + 3 * i;
+    const double* Gi = a->blk + CSU_BIS_BLK * i;
+    double mu = p->mu[i];
+    if (state[i] == CSU_ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
+        (a->v[3 * i] > 0 && l[0] < a->v[3 * i]))
+      continue;
+    double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
+    a->off[m] = k;
+    if (!(mu > 0)) {
+      a->kind[m] = CSU_ACT_NORMAL, k += 1;
+    } else if (state[i] != CSU_ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
+      a->kind[m] = CSU_ACT_STICK, k += 3;
+    } else {
+      if (!(lt > 0) || with_slip == CSU_CORR_STICK_ONLY) continue;
+      double ux = l[1] / lt, uy = l[2] / lt, sn = l[0];
+      double* e = a->dirs + 12 * m;
+      if (with_slip == CSU_CORR_HELD) { /* the direction held: s (1, mu u), v_N = 0 */
+        e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
+        a->kind[m] = CSU_ACT_HELD, k += 1;
+        a->idx[m++] = i;
+        continue;
+      }
+      double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
+      if (d[1] != 0 || d[2] != 0) bis_move(p, 3 * i, d, l, a->v);
+      act_slip_dirs(Gi, mu, ux, uy, sn, coulomb, e);
+      a->kind[m] = CSU_ACT_SLIP, k += 2, nslip++;
+    }
+    a->idx[m++] = i;
+  }
+  a->m = m, a->k = k, a->nslip = nslip;
+}
+
+/* The system's entries of contacts jr (rows) and jc (columns): the block G_ij (+ R) times
+   D_j (the unknowns' impulse changes: I, (e f), or the normal) seen through P_i (the
+   conditions: v_i, (v_N, eta . v_i), or v_N), and on a slip's diagonal the slip law's own
+   derivative */
+static void act_pair(const actSys* a, int jr, int jc) {
+  const csContactProblem* p = a->p;
+  int n = 3 * p->nc, k = a->k;
+  int i = a->idx[jr], kr = a->kind[jr], r = a->off[jr];
+  int j = a->idx[jc], kc = a->kind[jc], c = a->off[jc];
+  const double* er = a->dirs + 12 * jr;
+  double B[9], W[9];
+  if (i == j) {
+    memcpy(B, a->blk + CSU_BIS_BLK * i, sizeof B);
+  } else {
+    const double* Gb = p->G + (size_t)(3 * i) * n + 3 * j;
+    for (int q = 0; q < 3; q++)
+      B[3 * q] = Gb[(size_t)q * n], B[3 * q + 1] = Gb[(size_t)q * n + 1],
+            B[3 * q + 2] = Gb[(size_t)q * n + 2];
+  }
+  int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
+  if (kc == CSU_ACT_HELD || kc == CSU_ACT_SLIP) { /* B e (and a slip's B f) */
+    const double* ec = a->dirs + 12 * jc;
+    for (int q = 0; q < 3; q++) {
+      W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
+      if (kc == CSU_ACT_SLIP)
+        W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
+    }
+  } else {
+    memcpy(W, B, sizeof W); /* stick: all three columns; normal: the first */
+  }
+  double* M0 = a->M + (size_t)r * k + c;
+  for (int b = 0; b < w; b++) {
+    M0[b] = W[b];
+    if (kr == CSU_ACT_STICK) M0[k + b] = W[3 + b], M0[2 * k + b] = W[6 + b];
+    if (kr == CSU_ACT_SLIP) M0[k + b] = er[6] * W[b] + er[7] * W[3 + b] + er[8] * W[6 + b];
+  }
+  if (jr == jc && kr == CSU_ACT_SLIP) {
+    const double* vi = a->v + 3 * i;
+    M0[k + 1] += er[9] * vi[0] + er[10] * vi[1] + er[11] * vi[2];
+  }
+}
+
+/* M = P G D (+ the slip law's own derivative) pair by pair, and the right-hand side
+   x = -P v; then the system solved in x (M's diagonal raised by 1e-9 of itself). 0 if the
+   factorisation fails or the solution is not finite. */
+static int act_system(const actSys* a, int* piv) {
+  int m = a->m, k = a->k;
+  double *M = a->M, *x = a->x;
+  for (int jr = 0; jr < m; jr++) {
+    for (int jc = 0; jc < m; jc++) act_pair(a, jr, jc);
+    int r = a->off[jr], kr = a->kind[jr];
+    const double* er = a->dirs + 12 * jr;
+    const double* vi = a->v + 3 * a->idx[jr];
+    x[r] = -vi[0];
+    if (kr == CSU_ACT_STICK) x[r + 1] = -vi[1], x[r + 2] = -vi[2];
+    if (kr == CSU_ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
+  }
+  for (int b = 0; b < k; b++) M[(size_t)b * k + b] *= 1 + 1e-9;
+  if (!csi_lu(k, M, piv)) return 0;
+  csi_lu_solve(k, M, piv, x);
+  for (int b = 0; b < k; b++)
+    if (!isfinite(x[b])) return 0;
+  return 1;
+}
+
+/* The step: as far as the first contact that changes case (t, at contact jmin; a slip's
+   normal impulse reaching zero counts along its linear change s e), and a slip angle's
+   change at most CSU_ACT_DTHETA (no case change: Newton's step is only trusted that far),
+   ts; dmax: the largest slip angle change */
+static void act_step_length(const actSys* a, double* tp, double* tsp, double* dmaxp, int* jminp) {
+  double t = 1, dmax = 0;
+  int jmin = -1;
+  for (int j = 0; j < a->m; j++) {
+    int i = a->idx[j];
+    const double* xj = a->x + a->off[j];
+    double d[3];
+    act_change(a->kind[j], xj, a->dirs + 12 * j, 1, d);
+    double tj = act_tmax(a->lambda + 3 * i, d, a->p->mu[i], a->kind[j]);
+    if (tj < t) t = tj, jmin = j;
+    if (a->kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
+  }
+  double ts = t;
+  if (dmax * ts > CSU_ACT_DTHETA) ts = CSU_ACT_DTHETA / dmax, jmin = -1;
+  *tp = t, *tsp = ts, *dmaxp = dmax, *jminp = jmin;
+}
+
+/* Every contact of the system moved by the step ts (contact jmin, unless sticking, to zero;
+   a slip along its normal change and turned by its angle change) */
+static void act_apply(const actSys* a, int jmin, double ts) {
+  const csContactProblem* p = a->p;
+  for (int j = 0; j < a->m; j++) {
+    int i = a->idx[j], r0 = 3 * i;
+    double* l = a->lambda + r0;
+    const double* xj = a->x + a->off[j];
+    double d[3];
+    if (j == jmin && a->kind[j] != CSU_ACT_STICK) {
+      d[0] = -l[0], d[1] = -l[1], d[2] = -l[2]; /* to zero */
+    } else if (a->kind[j] == CSU_ACT_SLIP) {
+      /* lambda = s (1, mu u) with s + ts ds and u turned by ~ts dt (u + ts dt u_perp,
+         normalised: the angle atan(ts dt), Newton's to second order) */
+      double mu = p->mu[i], sn = l[0] + ts * xj[0];
+      double ux = l[1], uy = l[2], dt = ts * xj[1];
+      double wx = ux - dt * uy, wy = uy + dt * ux, iw = 1.0 / sqrt(wx * wx + wy * wy);
+      d[0] = sn - l[0], d[1] = sn * mu * wx * iw - l[1], d[2] = sn * mu * wy * iw - l[2];
+    } else {
+      act_change(a->kind[j], xj, a->dirs + 12 * j, ts, d);
+    }
+    bis_move(p, r0, d, l, a->v);
+  }
+}
+
+/* The passes of the correction: the system of the contacts' current cases, solved, and a
+   step along its solution; a contact that changes case first ends the step there (a
+   sticking one slips from then on, a slip or normal one is released). */
 static void bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
                              double* v, double* M, double* x, int* idx, int* kind, double* dirs,
                              int* off, int* piv, int* state, int with_slip, int coulomb,
                              double tol) {
-  int nc = p->nc, n = 3 * nc;
-  for (int i = 0; i < nc; i++) state[i] = CSU_ACT_FREE;
+  actSys a = {p, blk, lambda, v, M, x, dirs, idx, kind, off, 0, 0, 0};
+  for (int i = 0; i < p->nc; i++) state[i] = CSU_ACT_FREE;
   for (int pass = 0; pass < CSU_ACT_PASSES; pass++) {
-    int m = 0, k = 0, nslip = 0;
-    /* the contacts in the system and their case; for a slip (on the cone's boundary,
-       lambda = s (1, mu u), u = (cos t, sin t)) dirs holds e = d lambda / ds, f = d lambda / dt,
-       eta = a x b (the conic section's tangent: a the normal row of G_ii, b = (-mu, u), the
-       cone's normal) and d eta / dt */
-    for (int i = 0; i < nc; i++) {
-      double* l = lambda + 3 * i;
-      const double* Gi = blk + CSU_BIS_BLK * i;
-      double mu = p->mu[i];
-      /* held: released, rank-deficient, not pushing, or opening (separating with an impulse
-         that complementarity already counts, as in bis_violation: the relaxation's
-         remainder) */
-      if (state[i] == CSU_ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
-          (v[3 * i] > 0 && l[0] < v[3 * i]))
-        continue;
-      double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
-      off[m] = k;
-      if (!(mu > 0)) {
-        kind[m] = CSU_ACT_NORMAL, k += 1;
-      } else if (state[i] != CSU_ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
-        kind[m] = CSU_ACT_STICK, k += 3;
-      } else {
-        if (!(lt > 0) || with_slip == CSU_CORR_STICK_ONLY) continue;
-        double ux = l[1] / lt, uy = l[2] / lt, sn = l[0];
-        if (with_slip == CSU_CORR_HELD) { /* the direction held: s (1, mu u), v_N = 0 */
-          double* e = dirs + 12 * m;
-          e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
-          kind[m] = CSU_ACT_HELD, k += 1;
-          idx[m++] = i;
-          continue;
-        }
-        /* onto the cone's boundary first (the relaxation blends two boundary impulses into a
-           point inside) */
-        double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
-        if (d[1] != 0 || d[2] != 0) bis_move(p, 3 * i, d, l, v);
-        double* e = dirs + 12 * m;
-        double a0 = Gi[0], a1 = Gi[1], a2 = Gi[2];
-        e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
-        e[3] = 0, e[4] = -sn * mu * uy, e[5] = sn * mu * ux;
-        if (!coulomb) {
-          e[6] = a1 * uy - a2 * ux, e[7] = -mu * a2 - a0 * uy, e[8] = a0 * ux + mu * a1;
-          e[9] = a1 * ux + a2 * uy, e[10] = -a0 * ux, e[11] = -a0 * uy;
-        } else { /* de Saxce (Coulomb's law): v_T parallel to u, eta = (0, u_perp) */
-          e[6] = 0, e[7] = uy, e[8] = -ux;
-          e[9] = 0, e[10] = ux, e[11] = uy;
-        }
-        kind[m] = CSU_ACT_SLIP, k += 2, nslip++;
-      }
-      idx[m++] = i;
-    }
-    if (m < 2) return;
-    /* M = P G D (+ the slip law's own derivative): per pair of contacts, the block G_ij
-       (+ R) times D_j (the unknowns' impulse changes: I, (e f), or the normal) seen through
-       P_i (the conditions: v_i, (v_N, eta . v_i), or v_N) */
-    for (int jr = 0; jr < m; jr++) {
-      int i = idx[jr], kr = kind[jr], r = off[jr];
-      const double* er = dirs + 12 * jr;
-      for (int jc = 0; jc < m; jc++) {
-        int j = idx[jc], kc = kind[jc], c = off[jc];
-        double B[9], W[9];
-        if (i == j) {
-          memcpy(B, blk + CSU_BIS_BLK * i, sizeof B);
-        } else {
-          const double* Gb = p->G + (size_t)(3 * i) * n + 3 * j;
-          for (int q = 0; q < 3; q++)
-            B[3 * q] = Gb[(size_t)q * n], B[3 * q + 1] = Gb[(size_t)q * n + 1],
-                  B[3 * q + 2] = Gb[(size_t)q * n + 2];
-        }
-        int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
-        if (kc == CSU_ACT_HELD || kc == CSU_ACT_SLIP) { /* B e (and a slip's B f) */
-          const double* ec = dirs + 12 * jc;
-          for (int q = 0; q < 3; q++) {
-            W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
-            if (kc == CSU_ACT_SLIP)
-              W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
-          }
-        } else {
-          memcpy(W, B, sizeof W); /* stick: all three columns; normal: the first */
-        }
-        double* M0 = M + (size_t)r * k + c;
-        for (int b = 0; b < w; b++) {
-          M0[b] = W[b];
-          if (kr == CSU_ACT_STICK) M0[k + b] = W[3 + b], M0[2 * k + b] = W[6 + b];
-          if (kr == CSU_ACT_SLIP) M0[k + b] = er[6] * W[b] + er[7] * W[3 + b] + er[8] * W[6 + b];
-        }
-        if (jr == jc && kr == CSU_ACT_SLIP) {
-          const double* vi = v + 3 * i;
-          M0[k + 1] += er[9] * vi[0] + er[10] * vi[1] + er[11] * vi[2];
-        }
-      }
-      const double* vi = v + 3 * i;
-      x[r] = -vi[0];
-      if (kr == CSU_ACT_STICK) x[r + 1] = -vi[1], x[r + 2] = -vi[2];
-      if (kr == CSU_ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
-    }
-    for (int a = 0; a < k; a++) M[(size_t)a * k + a] *= 1 + 1e-9;
-    if (!csi_lu(k, M, piv)) return;
-    csi_lu_solve(k, M, piv, x);
-    for (int a = 0; a < k; a++)
-      if (!isfinite(x[a])) return;
-    /* the step: as far as the first contact that changes case (a slip's normal impulse
-       reaching zero counts along its linear change s e), and a slip angle's change at most
-       CSU_ACT_DTHETA (no case change: Newton's step is only trusted that far) */
-    double t = 1, dmax = 0;
-    int jmin = -1;
-    for (int j = 0; j < m; j++) {
-      int i = idx[j];
-      const double* xj = x + off[j];
-      double d[3];
-      act_change(kind[j], xj, dirs + 12 * j, 1, d);
-      double tj = act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
-      if (tj < t) t = tj, jmin = j;
-      if (kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
-    }
-    double ts = t;
-    if (dmax * ts > CSU_ACT_DTHETA) ts = CSU_ACT_DTHETA / dmax, jmin = -1;
-    for (int j = 0; j < m; j++) {
-      int i = idx[j], r0 = 3 * i;
-      double* l = lambda + r0;
-      const double* xj = x + off[j];
-      double d[3];
-      if (j == jmin && kind[j] != CSU_ACT_STICK) {
-        d[0] = -l[0], d[1] = -l[1], d[2] = -l[2]; /* to zero */
-      } else if (kind[j] == CSU_ACT_SLIP) {
-        /* lambda = s (1, mu u) with s + ts ds and u turned by ~ts dt (u + ts dt u_perp,
-           normalised: the angle atan(ts dt), Newton's to second order) */
-        double mu = p->mu[i], sn = l[0] + ts * xj[0];
-        double ux = l[1], uy = l[2], dt = ts * xj[1];
-        double wx = ux - dt * uy, wy = uy + dt * ux, iw = 1.0 / sqrt(wx * wx + wy * wy);
-        d[0] = sn - l[0], d[1] = sn * mu * wx * iw - l[1], d[2] = sn * mu * wy * iw - l[2];
-      } else {
-        act_change(kind[j], xj, dirs + 12 * j, ts, d);
-      }
-      bis_move(p, r0, d, l, v);
-    }
+    act_classify(&a, state, with_slip, coulomb);
+    if (a.m < 2) return;
+    if (!act_system(&a, piv)) return;
+    double t, ts, dmax;
+    int jmin;
+    act_step_length(&a, &t, &ts, &dmax, &jmin);
+    act_apply(&a, jmin, ts);
     if (jmin >= 0) {
       state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
       continue;
@@ -1247,7 +1301,7 @@ static void bis_active_solve(const csContactProblem* p, const double* blk, doubl
     /* a whole step: the linear cases are solved; the slip angles need Newton's next step
        unless the conditions are met already */
     if (ts == t &&
-        (nslip == 0 || dmax <= 1e-9 || bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
+        (a.nslip == 0 || dmax <= 1e-9 || bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
       return;
   }
 }
