@@ -106,30 +106,156 @@ static double norm(const double* x, size_t n) {
 
 /* ---------------------------------------------------------------- info */
 
-static int cmd_info(int argc, char** argv) {
-  const char* path = NULL;
-  int json = 0;
+/* The option loop of info: -1 with *path set when all were read, else the exit code
+   (--help: 0; a bad option, a second FILE or none: 2) */
+static int info_parse_options(int argc, char** argv, const char** path, int* json) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage_info(stdout);
       return 0;
     } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
+      *json = 1;
     } else if (argv[i][0] == '-') {
       fprintf(stderr, "contactsim fclib info: unknown option '%s' (try --help)\n", argv[i]);
       return 2;
-    } else if (!path) {
-      path = argv[i];
+    } else if (!*path) {
+      *path = argv[i];
     } else {
       fprintf(stderr, "contactsim fclib info: one FILE only\n");
       return 2;
     }
   }
-  if (!path) {
+  if (!*path) {
     fprintf(stderr, "contactsim fclib info: missing FILE\n");
     usage_info(stderr);
     return 2;
   }
+  return -1;
+}
+
+/* What info reports of the local matrix W and the stored solution (NaN: not known) */
+typedef struct {
+  int rows;                /* W's order */
+  double asym, wmax, dmin; /* max |W - W^T| / max |W|, max |W|, smallest diagonal entry */
+  double sol_err, sol_r;   /* the stored solution's Siconos (global) error and |r| */
+} infoLocal;
+
+/* W's symmetry and diagonal, and the stored solution's error (global error for a global
+   problem with r and v stored, else the local one of the stored lambda) */
+static void info_local(const csFclibCase* c, infoLocal* w) {
+  const csContactProblem* p = &c->local->p;
+  const size_t m = 3 * (size_t)p->nc;
+  w->rows = (int)m;
+  double a = 0;
+  w->dmin = INFINITY;
+  for (size_t i = 0; i < m; i++) {
+    w->dmin = fmin(w->dmin, p->G[i * m + i]);
+    for (size_t j = 0; j < m; j++) {
+      a = fmax(a, fabs(p->G[i * m + j] - p->G[j * m + i]));
+      w->wmax = fmax(w->wmax, fabs(p->G[i * m + j]));
+    }
+  }
+  w->asym = w->wmax > 0 ? a / w->wmax : a;
+  if (c->global && c->global->r && c->global->v) {
+    w->sol_err = cs_global_error(c->global, c->global->r, c->global->v, NULL);
+    w->sol_r = norm(c->global->r, m);
+  } else if (c->local->lambda) {
+    csNcpReport rep;
+    cs_ncp_report(p, c->local->lambda, &rep);
+    w->sol_err = rep.error;
+    w->sol_r = norm(c->local->lambda, m);
+  }
+}
+
+/* info --json: one object (lst: the local problem's load status, why its message) */
+static void info_print_json(const csFclibInfo* in, const csFclibCase* c, csStatus lst,
+                            const char* why, const infoLocal* w) {
+  printf("{\"file\":");
+  cs_bench_json_str(stdout, c->name);
+  printf(",\"kind\":\"%s\",\"spacedim\":%d,\"nc\":%d,\"n\":%d,\"rows\":%d", kind_name(in->kind),
+         in->spacedim, in->nc, in->n, in->rows);
+  if (in->kind == CS_FCLIB_LOCAL || in->kind == CS_FCLIB_LOCAL_ROLLING)
+    printf(",\"nnz_W\":%lld", in->nnz[0]);
+  else
+    printf(",\"nnz_M\":%lld,\"nnz_H\":%lld", in->nnz[0], in->nnz[1]);
+  cs_bench_json_num(stdout, "mu_min", in->mu_min);
+  cs_bench_json_num(stdout, "mu_max", in->mu_max);
+  printf(",\"supported\":%s", lst ? "false" : "true");
+  if (lst) {
+    printf(",\"reason\":");
+    cs_bench_json_str(stdout, why);
+  } else {
+    cs_bench_json_num(stdout, "w_asymmetry", w->asym);
+    cs_bench_json_num(stdout, "w_min_diagonal", w->dmin);
+    cs_bench_json_num(stdout, "condense_ms", c->condense_ms);
+  }
+  printf(",\"has_solution\":%s,\"has_guess\":%s", in->has_solution ? "true" : "false",
+         in->has_guess ? "true" : "false");
+  cs_bench_json_num(stdout, "solution_error", w->sol_err);
+  cs_bench_json_num(stdout, "solution_r_norm", w->sol_r);
+  printf(",\"title\":");
+  cs_bench_json_str(stdout, in->title);
+  printf(",\"description\":");
+  cs_bench_json_str(stdout, in->description);
+  printf("}\n");
+}
+
+/* The stored description on one line: leading newlines dropped, the others " / " (none
+   for a newline that ends the text or is followed by another) */
+static void info_print_description(const char* s) {
+  printf("description  ");
+  while (*s == '\n') s++;
+  for (; *s; s++) {
+    if (*s == '\n') {
+      if (s[1] && s[1] != '\n') printf(" / ");
+    } else {
+      putchar(*s);
+    }
+  }
+  printf("\n");
+}
+
+/* info as text: one labelled line per item */
+static void info_print_text(const char* path, const csFclibInfo* in, const csFclibCase* c,
+                            csStatus lst, const char* why, const infoLocal* w) {
+  printf("file         %s\n", path);
+  printf("kind         %s", kind_name(in->kind));
+  if (in->kind == CS_FCLIB_GLOBAL) printf(" (M v = H r + f, u = H^T v + w)");
+  if (in->kind == CS_FCLIB_LOCAL) printf(" (W r + q = u)");
+  printf("\n");
+  if (in->title[0]) printf("title        %s\n", in->title);
+  if (in->description[0]) info_print_description(in->description);
+  printf("spacedim     %d\n", in->spacedim);
+  printf("contacts     %d\n", in->nc);
+  if (in->kind == CS_FCLIB_LOCAL || in->kind == CS_FCLIB_LOCAL_ROLLING)
+    printf("sizes        W %d x %d (%lld stored entries)\n", in->rows, in->rows, in->nnz[0]);
+  else if (in->kind != CS_FCLIB_NONE)
+    printf("sizes        M %d x %d (%lld stored), H %d x %d (%lld stored)\n", in->n, in->n,
+           in->nnz[0], in->n, in->rows, in->nnz[1]);
+  if (isfinite(in->mu_min)) printf("mu           %g .. %g\n", in->mu_min, in->mu_max);
+  if (lst) {
+    printf("supported    no: %s\n", why);
+  } else {
+    printf("W            %d x %d%s, max |W - W^T| / max |W| = %.3g, smallest diagonal %.6g%s\n",
+           w->rows, w->rows, c->global ? " (condensed H^T M^-1 H)" : "", w->asym, w->dmin,
+           w->dmin > 0 ? "" : " (not positive!)");
+    if (c->global) printf("condensation %.3f ms (sparse Cholesky of M)\n", c->condense_ms);
+  }
+  printf("solution     %s", in->has_solution ? "stored" : "none");
+  if (isfinite(w->sol_err))
+    printf(" (|r| = %.6g, %s error %.6g)", w->sol_r, c->global ? "Siconos global" : "Siconos",
+           w->sol_err);
+  printf("\nguesses      %s\n", in->has_guess ? "stored" : "none");
+}
+
+/* fclib info: the file's summary (libfclib's view), then its local problem loaded (and
+   condensed) for W's symmetry and the stored solution's error; unsupported files are
+   described with the reason */
+static int cmd_info(int argc, char** argv) {
+  const char* path = NULL;
+  int json = 0;
+  int rc = info_parse_options(argc, argv, &path, &json);
+  if (rc >= 0) return rc;
   csFclibInfo in;
   csStatus st = cs_fclib_info(path, &in);
   if (st) {
@@ -141,104 +267,12 @@ static int cmd_info(int argc, char** argv) {
   csStatus lst = cs_fclib_case_load(path, &c);
   char why[512] = "";
   if (lst) snprintf(why, sizeof why, "%s", cs_last_error());
-  double asym = NAN, wmax = 0, dmin = NAN, sol_err = NAN, sol_r = NAN;
-  int rows = 0;
-  if (!lst) {
-    const csContactProblem* p = &c.local->p;
-    const size_t m = 3 * (size_t)p->nc;
-    rows = (int)m;
-    double a = 0;
-    dmin = INFINITY;
-    for (size_t i = 0; i < m; i++) {
-      dmin = fmin(dmin, p->G[i * m + i]);
-      for (size_t j = 0; j < m; j++) {
-        a = fmax(a, fabs(p->G[i * m + j] - p->G[j * m + i]));
-        wmax = fmax(wmax, fabs(p->G[i * m + j]));
-      }
-    }
-    asym = wmax > 0 ? a / wmax : a;
-    if (c.global && c.global->r && c.global->v) {
-      sol_err = cs_global_error(c.global, c.global->r, c.global->v, NULL);
-      sol_r = norm(c.global->r, m);
-    } else if (c.local->lambda) {
-      csNcpReport rep;
-      cs_ncp_report(p, c.local->lambda, &rep);
-      sol_err = rep.error;
-      sol_r = norm(c.local->lambda, m);
-    }
-  }
-  if (json) {
-    printf("{\"file\":");
-    cs_bench_json_str(stdout, c.name);
-    printf(",\"kind\":\"%s\",\"spacedim\":%d,\"nc\":%d,\"n\":%d,\"rows\":%d", kind_name(in.kind),
-           in.spacedim, in.nc, in.n, in.rows);
-    if (in.kind == CS_FCLIB_LOCAL || in.kind == CS_FCLIB_LOCAL_ROLLING)
-      printf(",\"nnz_W\":%lld", in.nnz[0]);
-    else
-      printf(",\"nnz_M\":%lld,\"nnz_H\":%lld", in.nnz[0], in.nnz[1]);
-    cs_bench_json_num(stdout, "mu_min", in.mu_min);
-    cs_bench_json_num(stdout, "mu_max", in.mu_max);
-    printf(",\"supported\":%s", lst ? "false" : "true");
-    if (lst) {
-      printf(",\"reason\":");
-      cs_bench_json_str(stdout, why);
-    } else {
-      cs_bench_json_num(stdout, "w_asymmetry", asym);
-      cs_bench_json_num(stdout, "w_min_diagonal", dmin);
-      cs_bench_json_num(stdout, "condense_ms", c.condense_ms);
-    }
-    printf(",\"has_solution\":%s,\"has_guess\":%s", in.has_solution ? "true" : "false",
-           in.has_guess ? "true" : "false");
-    cs_bench_json_num(stdout, "solution_error", sol_err);
-    cs_bench_json_num(stdout, "solution_r_norm", sol_r);
-    printf(",\"title\":");
-    cs_bench_json_str(stdout, in.title);
-    printf(",\"description\":");
-    cs_bench_json_str(stdout, in.description);
-    printf("}\n");
-  } else {
-    printf("file         %s\n", path);
-    printf("kind         %s", kind_name(in.kind));
-    if (in.kind == CS_FCLIB_GLOBAL) printf(" (M v = H r + f, u = H^T v + w)");
-    if (in.kind == CS_FCLIB_LOCAL) printf(" (W r + q = u)");
-    printf("\n");
-    if (in.title[0]) printf("title        %s\n", in.title);
-    if (in.description[0]) {
-      /* one line: newlines of the stored text become " / " */
-      printf("description  ");
-      const char* s = in.description;
-      while (*s == '\n') s++;
-      for (; *s; s++) {
-        if (*s == '\n') {
-          if (s[1] && s[1] != '\n') printf(" / ");
-        } else {
-          putchar(*s);
-        }
-      }
-      printf("\n");
-    }
-    printf("spacedim     %d\n", in.spacedim);
-    printf("contacts     %d\n", in.nc);
-    if (in.kind == CS_FCLIB_LOCAL || in.kind == CS_FCLIB_LOCAL_ROLLING)
-      printf("sizes        W %d x %d (%lld stored entries)\n", in.rows, in.rows, in.nnz[0]);
-    else if (in.kind != CS_FCLIB_NONE)
-      printf("sizes        M %d x %d (%lld stored), H %d x %d (%lld stored)\n", in.n, in.n,
-             in.nnz[0], in.n, in.rows, in.nnz[1]);
-    if (isfinite(in.mu_min)) printf("mu           %g .. %g\n", in.mu_min, in.mu_max);
-    if (lst) {
-      printf("supported    no: %s\n", why);
-    } else {
-      printf("W            %d x %d%s, max |W - W^T| / max |W| = %.3g, smallest diagonal %.6g%s\n",
-             rows, rows, c.global ? " (condensed H^T M^-1 H)" : "", asym, dmin,
-             dmin > 0 ? "" : " (not positive!)");
-      if (c.global) printf("condensation %.3f ms (sparse Cholesky of M)\n", c.condense_ms);
-    }
-    printf("solution     %s", in.has_solution ? "stored" : "none");
-    if (isfinite(sol_err))
-      printf(" (|r| = %.6g, %s error %.6g)", sol_r, c.global ? "Siconos global" : "Siconos",
-             sol_err);
-    printf("\nguesses      %s\n", in.has_guess ? "stored" : "none");
-  }
+  infoLocal w = {0, NAN, 0, NAN, NAN, NAN};
+  if (!lst) info_local(&c, &w);
+  if (json)
+    info_print_json(&in, &c, lst, why, &w);
+  else
+    info_print_text(path, &in, &c, lst, why, &w);
   cs_fclib_case_free(&c);
   return 0;
 }

@@ -100,108 +100,121 @@ static void write_row(FILE* f, const csModel* m, csData* d) {
           d->solver_stats.iterations, d->solver_stats.ncp.eps_abs);
 }
 
-int cs_cli_run(int argc, char** argv) {
-  const char* model = NULL;
-  const char* scene_name = NULL;
-  const char* out = NULL;
-  const char* solver = NULL;
-  const char* dump = NULL;
-  long dump_step = -1;
-  long steps = 1000, every = 1, iters = 0;
-  double dt = 0, tol = -1, ratio = NAN;
-  int nograv = 0, nocontact = 0, ok = 1, dt_given = 0;
+/* The options of contactsim run (as given; solver_type: the --solver name's type, or -1) */
+typedef struct {
+  const char* model;
+  const char* scene_name;
+  const char* out;
+  const char* solver;
+  const char* dump;
+  long dump_step;
+  long steps, every, iters;
+  double dt, tol, ratio;
+  int nograv, nocontact, dt_given, solver_type;
   csLoadOptions lo;
-  cs_load_options_default(&lo);
-  lo.floating_base = 1;
+} runOpts;
+
+/* The option loop: -1 when all were read (number errors noted in *ok), else the exit code
+   (--help: 0; an unknown or incomplete option: 2, with the usage) */
+static int run_parse_options(int argc, char** argv, runOpts* o, int* ok) {
   for (int i = 1; i < argc; i++) {
     int used;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       run_usage(stdout);
       return 0;
     }
-    if (cs_cli_model_option(argc, argv, i, &lo, &used) < 0) return 2;
+    if (cs_cli_model_option(argc, argv, i, &o->lo, &used) < 0) return 2;
     if (used) {
       i += used - 1;
       continue;
     }
     int has = i + 1 < argc;
     if (!strcmp(argv[i], "--steps") && has)
-      steps = (long)parse_num("--steps", argv[++i], &ok);
+      o->steps = (long)parse_num("--steps", argv[++i], ok);
     else if (!strcmp(argv[i], "--dt") && has) {
-      dt = parse_num("--dt", argv[++i], &ok);
-      dt_given = 1;
+      o->dt = parse_num("--dt", argv[++i], ok);
+      o->dt_given = 1;
     } else if (!strcmp(argv[i], "--out") && has)
-      out = argv[++i];
+      o->out = argv[++i];
     else if (!strcmp(argv[i], "--scene") && has)
-      scene_name = argv[++i];
+      o->scene_name = argv[++i];
     else if (!strcmp(argv[i], "--dump-fclib") && has)
-      dump = argv[++i];
+      o->dump = argv[++i];
     else if (!strcmp(argv[i], "--dump-step") && has)
-      dump_step = (long)parse_num("--dump-step", argv[++i], &ok);
+      o->dump_step = (long)parse_num("--dump-step", argv[++i], ok);
     else if (!strcmp(argv[i], "--solver") && has)
-      solver = argv[++i];
+      o->solver = argv[++i];
     else if (!strcmp(argv[i], "--tol") && has)
-      tol = parse_num("--tol", argv[++i], &ok);
+      o->tol = parse_num("--tol", argv[++i], ok);
     else if (!strcmp(argv[i], "--ratio") && has)
-      ratio = parse_num("--ratio", argv[++i], &ok);
+      o->ratio = parse_num("--ratio", argv[++i], ok);
     else if (!strcmp(argv[i], "--iterations") && has)
-      iters = (long)parse_num("--iterations", argv[++i], &ok);
+      o->iters = (long)parse_num("--iterations", argv[++i], ok);
     else if (!strcmp(argv[i], "--every") && has)
-      every = (long)parse_num("--every", argv[++i], &ok);
+      o->every = (long)parse_num("--every", argv[++i], ok);
     else if (!strcmp(argv[i], "--no-gravity"))
-      nograv = 1;
+      o->nograv = 1;
     else if (!strcmp(argv[i], "--no-contact"))
-      nocontact = 1;
-    else if (argv[i][0] != '-' && !model)
-      model = argv[i];
+      o->nocontact = 1;
+    else if (argv[i][0] != '-' && !o->model)
+      o->model = argv[i];
     else {
       fprintf(stderr, "contactsim run: unknown or incomplete option '%s'\n", argv[i]);
       run_usage(stderr);
       return 2;
     }
   }
-  if (!ok) return 2;
-  if (!model == !scene_name) {
+  return -1;
+}
+
+/* The options' combination and values: 0 if usable (the solver's type looked up), else 2
+   with the reason */
+static int run_check_options(runOpts* o) {
+  if (!o->model == !o->scene_name) {
     fprintf(stderr, "contactsim run: give a MODEL file or --scene NAME (one of them)\n");
     run_usage(stderr);
     return 2;
   }
-  if (steps < 0 || every < 1) {
+  if (o->steps < 0 || o->every < 1) {
     fprintf(stderr, "contactsim run: --steps must be >= 0 and --every >= 1\n");
     return 2;
   }
-  if (dt_given && !(dt > 0)) {
+  if (o->dt_given && !(o->dt > 0)) {
     fprintf(stderr, "contactsim run: --dt must be > 0\n");
     return 2;
   }
-  int solver_type = -1;
-  if (solver) {
-    solver_type = cs_solver_from_name(solver);
-    if (solver_type < 0) {
-      fprintf(stderr, "contactsim run: unknown solver '%s'\n", solver);
+  if (o->solver) {
+    o->solver_type = cs_solver_from_name(o->solver);
+    if (o->solver_type < 0) {
+      fprintf(stderr, "contactsim run: unknown solver '%s'\n", o->solver);
       return 2;
     }
   }
-  csScene sc;
-  memset(&sc, 0, sizeof sc);
+  return 0;
+}
+
+/* The scene (its model path into o->model) or the model file with new data; then the
+   options that override the model's. -1 on success, else the exit code (an unknown scene:
+   2 with the list; a load failure: 1). */
+static int run_setup(runOpts* o, csScene* sc, csModel** mp, csData** dp) {
   csModel* m = NULL;
   csData* d = NULL;
-  if (scene_name) {
-    csStatus st = cs_scene_load(scene_name, cs_cli_models_dir(), ratio, &sc);
+  if (o->scene_name) {
+    csStatus st = cs_scene_load(o->scene_name, cs_cli_models_dir(), o->ratio, sc);
     if (st != CS_OK) {
       if (st == CS_ERR_ARG) {
-        fprintf(stderr, "contactsim run: unknown scene '%s'; scenes:", scene_name);
+        fprintf(stderr, "contactsim run: unknown scene '%s'; scenes:", o->scene_name);
         for (const char* const* n = cs_scene_names(); *n; n++) fprintf(stderr, " %s", *n);
         fprintf(stderr, "\n");
         return 2;
       }
-      fprintf(stderr, "contactsim run: scene %s: %s\n", scene_name, cs_last_error());
+      fprintf(stderr, "contactsim run: scene %s: %s\n", o->scene_name, cs_last_error());
       return 1;
     }
-    m = sc.m, d = sc.d;
-    model = sc.model_path;
+    m = sc->m, d = sc->d;
+    o->model = sc->model_path;
   } else {
-    m = cs_cli_load(model, &lo);
+    m = cs_cli_load(o->model, &o->lo);
     if (!m) return 1;
     d = cs_data_new(m);
     if (!d) {
@@ -210,70 +223,122 @@ int cs_cli_run(int argc, char** argv) {
       return 1;
     }
   }
-  if (dt_given) m->opt.timestep = dt;
-  if (nograv) m->opt.disable |= CS_DISABLE_GRAVITY;
-  if (nocontact) m->opt.disable |= CS_DISABLE_CONTACT;
-  if (solver_type >= 0) m->opt.solver = solver_type;
-  if (tol >= 0) m->opt.tolerance = tol;
-  if (iters > 0) m->opt.iterations = (int)iters;
-  int rc = 0;
-  FILE* f = NULL;
-  if (out) {
-    f = fopen(out, "w");
-    if (!f) {
-      fprintf(stderr, "contactsim run: cannot write %s\n", out);
-      rc = 1;
-      goto done;
-    }
-    fprintf(f, "time");
-    for (int i = 0; i < m->nq; i++) fprintf(f, ",qpos%d", i);
-    for (int i = 0; i < m->nv; i++) fprintf(f, ",qvel%d", i);
-    fprintf(f, ",ncon,energy_potential,energy_kinetic,penetration_max,iterations,eps_abs\n");
+  if (o->dt_given) m->opt.timestep = o->dt;
+  if (o->nograv) m->opt.disable |= CS_DISABLE_GRAVITY;
+  if (o->nocontact) m->opt.disable |= CS_DISABLE_CONTACT;
+  if (o->solver_type >= 0) m->opt.solver = o->solver_type;
+  if (o->tol >= 0) m->opt.tolerance = o->tol;
+  if (o->iters > 0) m->opt.iterations = (int)o->iters;
+  *mp = m, *dp = d;
+  return -1;
+}
+
+/* The trajectory file with its header line, or NULL (reported) if it cannot be written */
+static FILE* run_open_trajectory(const char* out, const csModel* m) {
+  FILE* f = fopen(out, "w");
+  if (!f) {
+    fprintf(stderr, "contactsim run: cannot write %s\n", out);
+    return NULL;
   }
+  fprintf(f, "time");
+  for (int i = 0; i < m->nq; i++) fprintf(f, ",qpos%d", i);
+  for (int i = 0; i < m->nv; i++) fprintf(f, ",qvel%d", i);
+  fprintf(f, ",ncon,energy_potential,energy_kinetic,penetration_max,iterations,eps_abs\n");
+  return f;
+}
+
+/* --dump-fclib: step k's contact problem written if it is the one asked for (or the first
+   with contacts), once (o->dump cleared). 0, or 1 if writing failed. */
+static int run_dump(runOpts* o, csData* d, long k) {
+  if (!(o->dump && d->ncon && (o->dump_step < 0 || o->dump_step == k))) return 0;
+  char title[1300];
+  snprintf(title, sizeof title, "contactsim %s step %ld t=%g", o->model, k, d->time);
+  csStatus ds = cs_fclib_write_local(o->dump, &d->problem, d->efc_lambda, title);
+  if (ds != CS_OK) {
+    fprintf(stderr, "contactsim run: --dump-fclib: %s\n", cs_last_error());
+    return 1;
+  }
+  printf("step %ld: contact problem with %d contacts written to %s\n", k, d->ncon, o->dump);
+  o->dump = NULL;
+  return 0;
+}
+
+/* What the summary line counts over the steps */
+typedef struct {
+  long con_sum, iter_sum, unconverged;
+} runStats;
+
+/* The steps (the scene's control before each), a trajectory row every o->every steps
+   (the last state included), the dump, the counts, and on a terminal a progress percentage
+   for long runs. 0, or 1 if a step or the dump failed. */
+static int run_loop(runOpts* o, csScene* sc, csModel* m, csData* d, FILE* f, runStats* s) {
+  long steps = o->steps;
   int tty = isatty(2);
-  long con_sum = 0, iter_sum = 0, unconverged = 0;
+  int rc = 0;
   for (long k = 0; k <= steps; k++) {
-    if (f && k % every == 0) write_row(f, m, d);
+    if (f && k % o->every == 0) write_row(f, m, d);
     if (k == steps) break;
-    if (scene_name) cs_scene_control(&sc, m, d);
+    if (o->scene_name) cs_scene_control(sc, m, d);
     csStatus st = cs_step(m, d);
     if (st != CS_OK) {
       fprintf(stderr, "contactsim run: step %ld failed: %s\n", k, cs_last_error());
       rc = 1;
       break;
     }
-    con_sum += d->ncon;
-    if (dump && d->ncon && (dump_step < 0 || dump_step == k)) {
-      char title[1300];
-      snprintf(title, sizeof title, "contactsim %s step %ld t=%g", model, k, d->time);
-      csStatus ds = cs_fclib_write_local(dump, &d->problem, d->efc_lambda, title);
-      if (ds != CS_OK) {
-        fprintf(stderr, "contactsim run: --dump-fclib: %s\n", cs_last_error());
-        rc = 1;
-        break;
-      }
-      printf("step %ld: contact problem with %d contacts written to %s\n", k, d->ncon, dump);
-      dump = NULL;
+    s->con_sum += d->ncon;
+    if (run_dump(o, d, k)) {
+      rc = 1;
+      break;
     }
     if (d->ncon) {
-      iter_sum += d->solver_stats.iterations;
-      unconverged += !d->solver_stats.converged;
+      s->iter_sum += d->solver_stats.iterations;
+      s->unconverged += !d->solver_stats.converged;
     }
     if (tty && steps >= 10000 && k % (steps / 100) == 0)
       fprintf(stderr, "\r%3ld%%", 100 * k / steps);
   }
   if (tty && steps >= 10000) fprintf(stderr, "\r100%%\n");
-  printf("simulated %ld steps (%.4g s) of %s: nq %d nv %d, solver %s", d->nstep, d->time, model,
+  return rc;
+}
+
+/* The summary line: steps, model, solver, per-step averages, warnings, trajectory file */
+static void run_summary(const runOpts* o, const csModel* m, const csData* d, const runStats* s) {
+  printf("simulated %ld steps (%.4g s) of %s: nq %d nv %d, solver %s", d->nstep, d->time, o->model,
          m->nq, m->nv, cs_solver_name((csSolverType)m->opt.solver));
   if (d->nstep)
     printf(", %.3g contacts/step, %.3g iterations/step, %ld unconverged",
-           (double)con_sum / d->nstep, (double)iter_sum / d->nstep, unconverged);
+           (double)s->con_sum / d->nstep, (double)s->iter_sum / d->nstep, s->unconverged);
   int nw = 0;
   for (int w = 0; w < CS_WARN_COUNT; w++) nw += d->warning[w].count;
-  printf(", %d warnings%s%s\n", nw, out ? ", trajectory in " : "", out ? out : "");
-done:
+  printf(", %d warnings%s%s\n", nw, o->out ? ", trajectory in " : "", o->out ? o->out : "");
+}
+
+int cs_cli_run(int argc, char** argv) {
+  runOpts o = {
+      .dump_step = -1, .steps = 1000, .every = 1, .tol = -1, .ratio = NAN, .solver_type = -1};
+  cs_load_options_default(&o.lo);
+  o.lo.floating_base = 1;
+  int ok = 1;
+  int rc = run_parse_options(argc, argv, &o, &ok);
+  if (rc >= 0) return rc;
+  if (!ok) return 2;
+  if ((rc = run_check_options(&o))) return rc;
+  csScene sc;
+  memset(&sc, 0, sizeof sc);
+  csModel* m = NULL;
+  csData* d = NULL;
+  if ((rc = run_setup(&o, &sc, &m, &d)) >= 0) return rc;
+  rc = 0;
+  FILE* f = NULL;
+  if (o.out && !(f = run_open_trajectory(o.out, m))) {
+    rc = 1;
+  } else {
+    runStats s = {0, 0, 0};
+    if (run_loop(&o, &sc, m, d, f, &s)) rc = 1;
+    run_summary(&o, m, d, &s);
+  }
   if (f) fclose(f);
-  if (scene_name) {
+  if (o.scene_name) {
     cs_scene_free(&sc);
   } else {
     cs_data_free(d);

@@ -81,90 +81,115 @@ static CSI_INLINE int contact_chain(const csModel* m, int b0, int b1, int* chain
   return n;
 }
 
-/* The general case (some contact between two moving bodies on different branches): J as
-   dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
-   block by block over the dofs two chains share. */
-static CSI_INLINE void build_general(const csModel* m, csData* d, const double* vfree,
-                                     const int* chain, const int* nchain, int* single,
-                                     const double* sd, double* za) {
+/* J's rows of a contact against the world on one path to the root: along the chain, written
+   compactly into the contact's Y block (where the half solve continues) and into J */
+static CSI_INLINE void general_jac_world(const csData* d, const csContact* c, const int* ch,
+                                         int nch, int nv, double* rows, double* y) {
+  for (int e = 0; e < nch; e++) {
+    int k = ch[e];
+    double j[3];
+    contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
+    y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
+    rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
+  }
+}
+
+/* J as dense rows (3 per contact); single[i] = 2 marks a contact whose rows are already
+   gathered into its Y block (against the world on one path) */
+static CSI_INLINE void general_jacobian(const csModel* m, csData* d, const int* chain,
+                                        const int* nchain, int* single) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
-  const double* LD = d->qLD;
-  const int* adr = m->dof_Madr;
   memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
   for (int i = 0; i < nc; i++) {
     const csContact* c = d->contact + i;
     double* rows = d->efc_J + (size_t)3 * i * nv;
     int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-    const int* ch = chain + (size_t)i * nv;
-    int nch = nchain[i];
     if (single[i] && b0 == 0) {
-      /* against the world: J's rows along the chain, written compactly into the contact's
-         Y block (where the solve below continues) and into J */
-      double* y = d->efc_Y + (size_t)3 * i * nv;
-      for (int e = 0; e < nch; e++) {
-        int k = ch[e];
-        double j[3];
-        contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
-        y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
-        rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
-      }
+      general_jac_world(d, c, chain + (size_t)i * nv, nchain[i], nv, rows,
+                        d->efc_Y + (size_t)3 * i * nv);
       single[i] = 2; /* J already gathered */
       continue;
     }
     contact_jac_add(m, d, b1, c->pos, c->frame, 1.0, rows);
     if (b0 > 0) contact_jac_add(m, d, b0, c->pos, c->frame, -1.0, rows);
   }
-  /* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
-     which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
-     3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
+}
+
+/* The half solve of a chain that is one path to the root: the ancestors of ch[e] are
+   ch[e + 1], ch[e + 2], ... in order, so it runs in the compact index space: gather (unless
+   already gathered), solve, scale */
+static CSI_INLINE void general_solve_path(const double* J, const int* ch, int nch, int nv,
+                                          int gathered, const double* LD, const int* adr,
+                                          const double* sd, double* Y) {
+  double* restrict y0 = Y;
+  double* restrict y1 = Y + nch;
+  double* restrict y2 = Y + 2 * nch;
+  if (!gathered)
+    for (int e = 0; e < nch; e++) {
+      int k = ch[e];
+      y0[e] = J[k], y1[e] = J[nv + k], y2[e] = J[2 * nv + k];
+    }
+  for (int e = 0; e < nch; e++) {
+    double a0 = y0[e], a1 = y1[e], a2 = y2[e];
+    int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
+    for (int f = e + 1; f < nch; f++) {
+      double l = LD[rb + f];
+      y0[f] -= l * a0, y1[f] -= l * a1, y2[f] -= l * a2;
+    }
+    double sk = sd[ch[e]];
+    y0[e] = a0 * sk, y1[e] = a1 * sk, y2[e] = a2 * sk;
+  }
+}
+
+/* The half solve of a chain that is the union of two paths: on 3 dense rows (first a copy of
+   J) along each dof's ancestors, then compacted in place and scaled: row r's entries go to
+   [r nch, (r + 1) nch), below row r + 1's sources (at >= (r + 1) nv); within a row they are
+   gathered first (za: scratch of nv) */
+static CSI_INLINE void general_solve_chain(const csModel* m, const double* J, const int* ch,
+                                           int nch, const double* LD, const double* sd, double* Y,
+                                           double* za) {
+  int nv = m->nv;
+  const int* adr = m->dof_Madr;
+  double* w = Y;
+  memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
+  for (int e = 0; e < nch; e++) {
+    int k = ch[e];
+    double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
+    const double* rk = LD + adr[k];
+    int t = 1;
+    for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
+      double l = rk[t];
+      w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
+    }
+  }
+  for (int r = 0; r < 3; r++) {
+    for (int e = 0; e < nch; e++) za[e] = w[r * nv + ch[e]] * sd[ch[e]];
+    memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
+  }
+}
+
+/* Y = L^-T J^T, per contact on its chain only (row k of L^T couples k to its ancestors,
+   which are on the chain), stored compactly: contact i's block at efc_Y + 3 i nv holds
+   3 rows of nchain[i] entries in chain order, scaled by D^-1/2 so that G = Y^T Y. */
+static CSI_INLINE void general_half_solve(const csModel* m, csData* d, const int* chain,
+                                          const int* nchain, const int* single, const double* sd,
+                                          double* za) {
+  int nc = d->ncon, nv = m->nv;
   for (int i = 0; i < nc; i++) {
     const double* J = d->efc_J + (size_t)3 * i * nv;
     const int* ch = chain + (size_t)i * nv;
-    int nch = nchain[i];
     double* Y = d->efc_Y + (size_t)3 * i * nv;
-    if (single[i]) {
-      /* on one path to the root the ancestors of ch[e] are ch[e + 1], ch[e + 2], ... in
-         order, so the solve runs in the compact index space: gather, solve, scale */
-      double* restrict y0 = Y;
-      double* restrict y1 = Y + nch;
-      double* restrict y2 = Y + 2 * nch;
-      if (single[i] == 1)
-        for (int e = 0; e < nch; e++) {
-          int k = ch[e];
-          y0[e] = J[k], y1[e] = J[nv + k], y2[e] = J[2 * nv + k];
-        }
-      for (int e = 0; e < nch; e++) {
-        double a0 = y0[e], a1 = y1[e], a2 = y2[e];
-        int rb = adr[ch[e]] - e; /* LD[rb + f] = L(ch[e], ch[f]), its (f - e)-th ancestor */
-        for (int f = e + 1; f < nch; f++) {
-          double l = LD[rb + f];
-          y0[f] -= l * a0, y1[f] -= l * a1, y2[f] -= l * a2;
-        }
-        double sk = sd[ch[e]];
-        y0[e] = a0 * sk, y1[e] = a1 * sk, y2[e] = a2 * sk;
-      }
-      continue;
-    }
-    double* w = Y; /* first 3 dense rows (a copy of J), then the compact form */
-    memcpy(w, J, sizeof(double) * 3 * (size_t)nv);
-    for (int e = 0; e < nch; e++) {
-      int k = ch[e];
-      double a0 = w[k], a1 = w[nv + k], a2 = w[2 * nv + k];
-      const double* rk = LD + adr[k];
-      int t = 1;
-      for (int q = m->dof_parent[k]; q >= 0; q = m->dof_parent[q], t++) {
-        double l = rk[t];
-        w[q] -= l * a0, w[nv + q] -= l * a1, w[2 * nv + q] -= l * a2;
-      }
-    }
-    /* compact in place: row r's entries go to [r nch, (r + 1) nch), below row r + 1's
-       sources (at >= (r + 1) nv); within a row they are gathered first */
-    for (int r = 0; r < 3; r++) {
-      for (int e = 0; e < nch; e++) za[e] = w[r * nv + ch[e]] * sd[ch[e]];
-      memcpy(Y + r * nch, za, sizeof(double) * (size_t)nch);
-    }
+    if (single[i])
+      general_solve_path(J, ch, nchain[i], nv, single[i] == 2, d->qLD, m->dof_Madr, sd, Y);
+    else
+      general_solve_chain(m, J, ch, nchain[i], d->qLD, sd, Y, za);
   }
-  /* g = J v_free over each chain */
+}
+
+/* g = J v_free over each chain */
+static CSI_INLINE void general_rhs(const csModel* m, csData* d, const double* vfree,
+                                   const int* chain, const int* nchain) {
+  int nc = d->ncon, nv = m->nv;
   for (int i = 0; i < nc; i++) {
     const int* chi = chain + (size_t)i * nv;
     const double* J0 = d->efc_J + (size_t)3 * i * nv;
@@ -176,78 +201,108 @@ static CSI_INLINE void build_general(const csModel* m, csData* d, const double* 
     }
     d->efc_g[3 * i] = g0, d->efc_g[3 * i + 1] = g1, d->efc_g[3 * i + 2] = g2;
   }
-  /* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share.
-     Two single paths to the root share a common tail (the path of their deepest common
-     dof), found from the ends and summed two dofs at a time in the lanes of a vector; other
-     chains (a contact between two moving bodies) merge their dof lists. The upper triangle
-     and its mirror are written together. */
-  double* G = d->efc_G;
+}
+
+/* The 3x3 block Yi^T Yj of two single paths to the root: they share a common tail (the path
+   of their deepest common dof), found from the ends and summed two dofs at a time in the
+   lanes of a vector, the odd one last */
+static CSI_INLINE void general_block_tails(const double* Yi, const int* chi, int ni,
+                                           const double* Yj, const int* chj, int nj, double B[9]) {
+  int L = 0;
+  while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
+  const double* a0p = Yi + ni - L;
+  const double* a1p = a0p + ni;
+  const double* a2p = a1p + ni;
+  const double* b0p = Yj + nj - L;
+  const double* b1p = b0p + nj;
+  const double* b2p = b1p + nj;
+  cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00, s12 = s00, s20 = s00, s21 = s00,
+        s22 = s00;
+  int e = 0;
+  for (; e + 1 < L; e += 2) {
+    cs_v2 x0, x1, x2, y0, y1, y2;
+    memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16), memcpy(&x2, a2p + e, 16);
+    memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16), memcpy(&y2, b2p + e, 16);
+    s00 += x0 * y0, s01 += x0 * y1, s02 += x0 * y2;
+    s10 += x1 * y0, s11 += x1 * y1, s12 += x1 * y2;
+    s20 += x2 * y0, s21 += x2 * y1, s22 += x2 * y2;
+  }
+  B[0] = s00[0] + s00[1], B[1] = s01[0] + s01[1], B[2] = s02[0] + s02[1];
+  B[3] = s10[0] + s10[1], B[4] = s11[0] + s11[1], B[5] = s12[0] + s12[1];
+  B[6] = s20[0] + s20[1], B[7] = s21[0] + s21[1], B[8] = s22[0] + s22[1];
+  if (e < L) {
+    double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e], y1 = b1p[e], y2 = b2p[e];
+    B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+    B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+    B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+  }
+}
+
+/* The 3x3 block Yi^T Yj of other chains (a contact between two moving bodies): their
+   descending dof lists merged, summed over the dofs both hold (B starts at 0) */
+static CSI_INLINE void general_block_merge(const double* Yi, const int* chi, int ni,
+                                           const double* Yj, const int* chj, int nj, double B[9]) {
+  int ei = 0, ej = 0;
+  while (ei < ni && ej < nj) {
+    int ki = chi[ei], kj = chj[ej];
+    if (ki > kj) {
+      ei++;
+    } else if (kj > ki) {
+      ej++;
+    } else {
+      double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
+      double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
+      B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
+      B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
+      B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
+      ei++, ej++;
+    }
+  }
+}
+
+/* G's block (i, j) = B and its mirror (j, i) = B^T (G: n x n) */
+static CSI_INLINE void general_block_store(double* G, int n, int i, int j, const double B[9]) {
+  double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+  double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+  Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
+  Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
+  Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
+  Gji[0] = B[0], Gji[1] = B[3], Gji[2] = B[6];
+  Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
+  Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
+}
+
+/* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share,
+   the upper triangle and its mirror written together */
+static CSI_INLINE void general_gram(const csModel* m, csData* d, const int* chain,
+                                    const int* nchain, const int* single) {
+  int nc = d->ncon, nv = m->nv, n = 3 * nc;
   for (int i = 0; i < nc; i++) {
     const int* chi = chain + (size_t)i * nv;
-    int ni = nchain[i];
     const double* Yi = d->efc_Y + (size_t)3 * i * nv;
     for (int j = i; j < nc; j++) {
       const int* chj = chain + (size_t)j * nv;
-      int nj = nchain[j];
       const double* Yj = d->efc_Y + (size_t)3 * j * nv;
       double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-      if (single[i] && single[j]) {
-        int L = 0;
-        while (L < ni && L < nj && chi[ni - 1 - L] == chj[nj - 1 - L]) L++;
-        const double* a0p = Yi + ni - L;
-        const double* a1p = a0p + ni;
-        const double* a2p = a1p + ni;
-        const double* b0p = Yj + nj - L;
-        const double* b1p = b0p + nj;
-        const double* b2p = b1p + nj;
-        cs_v2 s00 = {0, 0}, s01 = s00, s02 = s00, s10 = s00, s11 = s00, s12 = s00, s20 = s00,
-              s21 = s00, s22 = s00;
-        int e = 0;
-        for (; e + 1 < L; e += 2) {
-          cs_v2 x0, x1, x2, y0, y1, y2;
-          memcpy(&x0, a0p + e, 16), memcpy(&x1, a1p + e, 16), memcpy(&x2, a2p + e, 16);
-          memcpy(&y0, b0p + e, 16), memcpy(&y1, b1p + e, 16), memcpy(&y2, b2p + e, 16);
-          s00 += x0 * y0, s01 += x0 * y1, s02 += x0 * y2;
-          s10 += x1 * y0, s11 += x1 * y1, s12 += x1 * y2;
-          s20 += x2 * y0, s21 += x2 * y1, s22 += x2 * y2;
-        }
-        B[0] = s00[0] + s00[1], B[1] = s01[0] + s01[1], B[2] = s02[0] + s02[1];
-        B[3] = s10[0] + s10[1], B[4] = s11[0] + s11[1], B[5] = s12[0] + s12[1];
-        B[6] = s20[0] + s20[1], B[7] = s21[0] + s21[1], B[8] = s22[0] + s22[1];
-        if (e < L) {
-          double x0 = a0p[e], x1 = a1p[e], x2 = a2p[e], y0 = b0p[e], y1 = b1p[e], y2 = b2p[e];
-          B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
-          B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
-          B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
-        }
-      } else {
-        int ei = 0, ej = 0;
-        while (ei < ni && ej < nj) {
-          int ki = chi[ei], kj = chj[ej];
-          if (ki > kj) {
-            ei++;
-          } else if (kj > ki) {
-            ej++;
-          } else {
-            double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
-            double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
-            B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
-            B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
-            B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
-            ei++, ej++;
-          }
-        }
-      }
-      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
-      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
-      Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
-      Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
-      Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
-      Gji[0] = B[0], Gji[1] = B[3], Gji[2] = B[6];
-      Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
-      Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
+      if (single[i] && single[j])
+        general_block_tails(Yi, chi, nchain[i], Yj, chj, nchain[j], B);
+      else
+        general_block_merge(Yi, chi, nchain[i], Yj, chj, nchain[j], B);
+      general_block_store(d->efc_G, n, i, j, B);
     }
   }
+}
+
+/* The general case (some contact between two moving bodies on different branches): J as
+   dense rows, Y per contact on its chain (a path or the union of two), g = J v_free, and G
+   block by block over the dofs two chains share. */
+static CSI_INLINE void build_general(const csModel* m, csData* d, const double* vfree,
+                                     const int* chain, const int* nchain, int* single,
+                                     const double* sd, double* za) {
+  general_jacobian(m, d, chain, nchain, single);
+  general_half_solve(m, d, chain, nchain, single, sd, za);
+  general_rhs(m, d, vfree, chain, nchain);
+  general_gram(m, d, chain, nchain, single);
 }
 
 /* dofs summed per pass of gram */
@@ -377,6 +432,208 @@ static inline void path_col(const csModel* m, const double* cdof, const double* 
   g[0] += j[0] * v, g[1] += j[1] * v, g[2] += j[2] * v;
 }
 
+/* What build_paths' stages share: the factor and X's two pieces (see build_paths) */
+typedef struct {
+  const csModel* m;
+  csData* d;
+  const double* vfree;
+  const double* LD;   /* the factor L^T D L, row k at dof_Madr[k] */
+  const double* dinv; /* D^-1 */
+  const int* adr;     /* dof_Madr */
+  const double* cdof;
+  int nc, nv, n, ldr, nR;
+  double* Xr;  /* R's rows of X, all 3nc contact rows: nR rows of ldr */
+  double* own; /* the contacts' own parts, contact i's at own + ownadr[i] */
+} pathsCtx;
+
+/* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut, returned) move both points
+   alike, so J is 0 there; above kcut only the deeper body moves. F: the contact frame,
+   negated if b0 is the deeper body. */
+static CSI_INLINE int paths_frame(const csModel* m, const csContact* c, double F[9]) {
+  int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
+  int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
+  int neg = k0 > k1, kcut = neg ? k1 : k0;
+  double sg = neg ? -1.0 : 1.0;
+  for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
+  return kcut;
+}
+
+/* The own part's columns e < m_i into o (3 rows of m_i), left-looking: each less the terms
+   of the own entries before it (L^T couples ch[e] to ch[f], f < e, which are final by then,
+   and the terms come in ascending f, the order of the right-looking solve) */
+static CSI_INLINE void paths_own_cols(const pathsCtx* p, const int* ch, int mi, int kcut,
+                                      const double* F, const double* P, const int* lof,
+                                      double* rows, double* g, double* restrict o0,
+                                      double* restrict o1, double* restrict o2) {
+  for (int e = 0; e < mi; e++) {
+    double j[3];
+    path_col(p->m, p->cdof, p->vfree, ch[e], kcut, F, P, rows, j, g);
+    double j0 = j[0], j1 = j[1], j2 = j[2];
+    for (int f = 0; f < e; f++) {
+      double l = p->LD[lof[f] + e]; /* L(ch[f], ch[e]) */
+      j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+    }
+    o0[e] = j0, o1[e] = j1, o2[e] = j2;
+  }
+}
+
+/* R's columns e >= m_i into Xr's columns 3i.., two at a time (the own part is final): the
+   same terms, L(ch[f], ch[e]) and L(ch[f], ch[e + 1]) side by side in row ch[f]; the last
+   of an odd count alone */
+static CSI_INLINE void paths_tail_cols(const pathsCtx* p, int i, const int* ch, int nch, int mi,
+                                       int kcut, const double* F, const double* P, const int* lof,
+                                       double* rows, double* g, const double* restrict o0,
+                                       const double* restrict o1, const double* restrict o2) {
+  const double* LD = p->LD;
+  int ldr = p->ldr, e = mi;
+  for (; e + 1 < nch; e += 2) {
+    double ja[3], jb[3];
+    path_col(p->m, p->cdof, p->vfree, ch[e], kcut, F, P, rows, ja, g);
+    path_col(p->m, p->cdof, p->vfree, ch[e + 1], kcut, F, P, rows, jb, g);
+    cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
+    for (int f = 0; f < mi; f++) {
+      cs_v2 l = csi_v2_load(LD + lof[f] + e);
+      y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
+      y2 -= l * (cs_v2){o2[f], o2[f]};
+    }
+    double* xa = p->Xr + (size_t)(e - mi) * ldr + 3 * i;
+    double* xb = xa + ldr;
+    xa[0] = y0[0], xa[1] = y1[0], xa[2] = y2[0];
+    xb[0] = y0[1], xb[1] = y1[1], xb[2] = y2[1];
+  }
+  if (e < nch) { /* the last of an odd count */
+    double j[3];
+    path_col(p->m, p->cdof, p->vfree, ch[e], kcut, F, P, rows, j, g);
+    double j0 = j[0], j1 = j[1], j2 = j[2];
+    for (int f = 0; f < mi; f++) {
+      double l = LD[lof[f] + e];
+      j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
+    }
+    double* x = p->Xr + (size_t)(e - mi) * ldr + 3 * i;
+    x[0] = j0, x[1] = j1, x[2] = j2;
+  }
+}
+
+/* Contact i's J columns along its path ch (nch dofs), stored into J and, each less the
+   terms of the own part's entries before it, into X: the own part at o (3 rows of m_i),
+   R's into Xr; g = J v_free with them. lof: scratch of nv. */
+static CSI_INLINE void paths_contact(const pathsCtx* p, int i, const int* ch, int nch, double* o,
+                                     int* lof) {
+  const csContact* c = p->d->contact + i;
+  int mi = nch - p->nR, nv = p->nv;
+  double F[9];
+  int kcut = paths_frame(p->m, c, F);
+  double* rows = p->d->efc_J + (size_t)3 * i * nv;
+  double* restrict o0 = o;
+  double* restrict o1 = o0 + mi;
+  double* restrict o2 = o1 + mi;
+  double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
+  for (int f = 0; f < mi; f++) lof[f] = p->adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
+  double g[3] = {0, 0, 0};
+  paths_own_cols(p, ch, mi, kcut, F, P, lof, rows, g, o0, o1, o2);
+  paths_tail_cols(p, i, ch, nch, mi, kcut, F, P, lof, rows, g, o0, o1, o2);
+  p->d->efc_g[3 * i] = g[0], p->d->efc_g[3 * i + 1] = g[1], p->d->efc_g[3 * i + 2] = g[2];
+}
+
+/* R's part of the solve, all contact rows at once (R[t]'s ancestors are R[t + 1], ...), with
+   Xr's pad column zeroed; dv = D^-1 on R */
+static CSI_INLINE void paths_tail(const pathsCtx* p, const int* R, double* dv) {
+  int nR = p->nR, ldr = p->ldr, n = p->n;
+  double* Xr = p->Xr;
+  if (n & 1)
+    for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
+  for (int t = 0; t < nR; t++) dv[t] = p->dinv[R[t]];
+  if (nR == 6)
+    tail_solve(Xr, p->LD, p->adr, R, ldr, 6);
+  else
+    tail_solve(Xr, p->LD, p->adr, R, ldr, nR);
+}
+
+/* G's shared part Xr^T D_R^-1 Xr over R for every pair, in passes of at most CS_GRAM_MAXT
+   dofs (a floating base, 6, in one pass with its rows in registers) */
+static CSI_INLINE void paths_gram(const pathsCtx* p, const double* dv) {
+  int nR = p->nR, ldr = p->ldr, n = p->n;
+  double* G = p->d->efc_G;
+  for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
+    int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
+    if (nt == 6 && t0 == 0)
+      gram(p->Xr, dv, ldr, 6, n, 0, G);
+    else
+      gram(p->Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
+  }
+}
+
+/* Contact i's own part with itself added to G's diagonal block: its upper triangle, mirrored
+   (a0..a2: the own part's 3 rows of m_i along the dofs chi) */
+static CSI_INLINE void paths_own_diag(const pathsCtx* p, int i, const int* chi, int mi,
+                                      const double* a0, const double* a1, const double* a2) {
+  int n = p->n;
+  double B0 = 0, B1 = 0, B2 = 0, B4 = 0, B5 = 0, B8 = 0;
+  for (int e = 0; e < mi; e++) {
+    double di = p->dinv[chi[e]];
+    double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
+    double y0 = a0[e], y1 = a1[e], y2 = a2[e];
+    B0 += x0 * y0, B1 += x0 * y1, B2 += x0 * y2;
+    B4 += x1 * y1, B5 += x1 * y2, B8 += x2 * y2;
+  }
+  double* Gii = p->d->efc_G + (size_t)(3 * i) * n + 3 * i;
+  Gii[0] += B0, Gii[1] += B1, Gii[2] += B2;
+  Gii[n + 1] += B4, Gii[n + 2] += B5, Gii[2 * n + 2] += B8;
+  Gii[n] = Gii[1], Gii[2 * n] = Gii[2], Gii[2 * n + 1] = Gii[n + 2];
+}
+
+/* The own parts of contacts i and j where they meet (L > 0 dofs from the end of contact i's,
+   kk its dofs there) added to G's block (i, j) and mirrored into (j, i) */
+static CSI_INLINE void paths_own_pair(const pathsCtx* p, int i, int j, const int* kk, int L,
+                                      const double* a0, const double* a1, const double* a2, int mi,
+                                      const double* b0, const double* b1, const double* b2) {
+  int n = p->n;
+  double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (int e = 0, f = mi - L; e < L; e++, f++) {
+    double di = p->dinv[kk[e]];
+    double x0 = a0[f] * di, x1 = a1[f] * di, x2 = a2[f] * di;
+    double y0 = b0[e], y1 = b1[e], y2 = b2[e];
+    B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
+    B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
+    B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
+  }
+  double* G = p->d->efc_G;
+  double* Gij = G + (size_t)(3 * i) * n + 3 * j;
+  double* Gji = G + (size_t)(3 * j) * n + 3 * i;
+  for (int r = 0; r < 3; r++)
+    for (int q = 0; q < 3; q++) {
+      Gij[(size_t)r * n + q] += B[3 * r + q];
+      Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
+    }
+}
+
+/* G's own-part terms: each contact with itself, and the pairs whose own parts meet (two
+   contacts on one branch above R) */
+static CSI_INLINE void paths_own_blocks(const pathsCtx* p, const int* chadr, const int* nchain,
+                                        const int* ownadr) {
+  const csModel* m = p->m;
+  int nc = p->nc, nR = p->nR;
+  for (int i = 0; i < nc; i++) {
+    const int* chi = m->dof_Mcol + chadr[i];
+    int mi = nchain[i] - nR;
+    if (mi == 0) continue;
+    const double* a0 = p->own + ownadr[i];
+    const double* a1 = a0 + mi;
+    const double* a2 = a1 + mi;
+    paths_own_diag(p, i, chi, mi, a0, a1, a2);
+    for (int j = i + 1; j < nc; j++) {
+      const int* chj = m->dof_Mcol + chadr[j];
+      int mj = nchain[j] - nR;
+      /* two paths meet above R iff they share the dof just above R */
+      if (mj == 0 || chi[mi - 1] != chj[mj - 1]) continue;
+      int L = 1;
+      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
+      const double* b0 = p->own + ownadr[j] + mj - L;
+      paths_own_pair(p, i, j, chi + mi - L, L, a0, a1, a2, mi, b0, b0 + mj, b0 + 2 * mj);
+    }
+  }
+}
+
 /* The common case: every contact's chain is one path to the root (a body against the world
    or against a body on its own path), e.g. a floating-base robot on the ground. Contact i's
    path is row chadr[i] of dof_Mcol (its deeper body's last dof and that dof's ancestors),
@@ -394,149 +651,32 @@ static inline void path_col(const csModel* m, const double* cdof, const double* 
    itself, or two contacts on one branch). w, lof: scratch of nv. */
 CSI_HOT static void build_paths(const csModel* m, csData* d, const double* vfree, const int* chadr,
                                 const int* nchain, int nR, int* ownadr, double* w, int* lof) {
-  int nc = d->ncon, nv = m->nv, n = 3 * nc, ldr = n + (n & 1);
-  const double* LD = d->qLD;
-  const double* dinv = d->qLDiagInv;
-  const int* adr = m->dof_Madr;
-  const double* cdof = d->cdof;
-  double* Xr = d->efc_Y;
-  double* own = Xr + (size_t)nR * ldr;
-  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)nv);
+  int nc = d->ncon, n = 3 * nc;
+  pathsCtx p = {m,
+                d,
+                vfree,
+                d->qLD,
+                d->qLDiagInv,
+                m->dof_Madr,
+                d->cdof,
+                nc,
+                m->nv,
+                n,
+                n + (n & 1),
+                nR,
+                d->efc_Y,
+                d->efc_Y + (size_t)nR * (n + (n & 1))};
+  memset(d->efc_J, 0, sizeof(double) * (size_t)n * (size_t)m->nv);
   int oa = 0;
   for (int i = 0; i < nc; i++) {
-    const csContact* c = d->contact + i;
-    const int* ch = m->dof_Mcol + chadr[i];
-    int nch = nchain[i], mi = nch - nR;
-    /* J = J_b1 - J_b0: on a path the shallower body's dofs (<= kcut) move both points
-       alike, so J is 0 there; above kcut only the deeper body moves (b0 if neg) */
-    int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
-    int k0 = b0 > 0 ? m->body_lastdof[b0] : -1, k1 = m->body_lastdof[b1];
-    int neg = k0 > k1, kcut = neg ? k1 : k0;
-    double* rows = d->efc_J + (size_t)3 * i * nv;
-    double F[9], sg = neg ? -1.0 : 1.0; /* the frame, negated if b0 is the deeper body */
-    for (int r = 0; r < 9; r++) F[r] = sg * c->frame[r];
-    /* J's columns along the path into X, each less the terms of the own part's entries
-       before it (left-looking: L^T couples ch[e] to ch[f], f < e, which are final by then,
-       and the terms come in ascending f, the order of the right-looking solve): the own
-       part at o (3 rows of m_i), R's into Xr's columns 3i.. */
     ownadr[i] = oa;
-    double* restrict o0 = own + oa;
-    double* restrict o1 = o0 + mi;
-    double* restrict o2 = o1 + mi;
-    oa += 3 * mi;
-    double P[3] = {c->pos[0], c->pos[1], c->pos[2]};
-    for (int f = 0; f < mi; f++) lof[f] = adr[ch[f]] - f; /* L(ch[f], ch[e]) = LD[lof[f] + e] */
-    double g[3] = {0, 0, 0};
-    int e = 0;
-    for (; e < mi; e++) {
-      double j[3];
-      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
-      double j0 = j[0], j1 = j[1], j2 = j[2];
-      for (int f = 0; f < e; f++) {
-        double l = LD[lof[f] + e]; /* L(ch[f], ch[e]) */
-        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
-      }
-      o0[e] = j0, o1[e] = j1, o2[e] = j2;
-    }
-    /* R's entries two at a time (the own part is final): the same terms, L(ch[f], ch[e])
-       and L(ch[f], ch[e + 1]) side by side in row ch[f] */
-    for (; e + 1 < nch; e += 2) {
-      double ja[3], jb[3];
-      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, ja, g);
-      path_col(m, cdof, vfree, ch[e + 1], kcut, F, P, rows, jb, g);
-      cs_v2 y0 = {ja[0], jb[0]}, y1 = {ja[1], jb[1]}, y2 = {ja[2], jb[2]};
-      for (int f = 0; f < mi; f++) {
-        cs_v2 l = csi_v2_load(LD + lof[f] + e);
-        y0 -= l * (cs_v2){o0[f], o0[f]}, y1 -= l * (cs_v2){o1[f], o1[f]};
-        y2 -= l * (cs_v2){o2[f], o2[f]};
-      }
-      double* xa = Xr + (size_t)(e - mi) * ldr + 3 * i;
-      double* xb = xa + ldr;
-      xa[0] = y0[0], xa[1] = y1[0], xa[2] = y2[0];
-      xb[0] = y0[1], xb[1] = y1[1], xb[2] = y2[1];
-    }
-    if (e < nch) { /* the last of an odd count */
-      double j[3];
-      path_col(m, cdof, vfree, ch[e], kcut, F, P, rows, j, g);
-      double j0 = j[0], j1 = j[1], j2 = j[2];
-      for (int f = 0; f < mi; f++) {
-        double l = LD[lof[f] + e];
-        j0 -= l * o0[f], j1 -= l * o1[f], j2 -= l * o2[f];
-      }
-      double* x = Xr + (size_t)(e - mi) * ldr + 3 * i;
-      x[0] = j0, x[1] = j1, x[2] = j2;
-    }
-    d->efc_g[3 * i] = g[0], d->efc_g[3 * i + 1] = g[1], d->efc_g[3 * i + 2] = g[2];
+    paths_contact(&p, i, m->dof_Mcol + chadr[i], nchain[i], p.own + oa, lof);
+    oa += 3 * (nchain[i] - nR);
   }
-  if (n & 1)
-    for (int t = 0; t < nR; t++) Xr[(size_t)t * ldr + n] = 0;
-  /* R's part of the solve, all contact rows at once: R[t]'s ancestors are R[t + 1], ... */
   const int* R = nR > 0 ? m->dof_Mcol + chadr[0] + nchain[0] - nR : NULL;
-  double* dv = w; /* D^-1 on R */
-  for (int t = 0; t < nR; t++) dv[t] = dinv[R[t]];
-  if (nR == 6)
-    tail_solve(Xr, LD, adr, R, ldr, 6);
-  else
-    tail_solve(Xr, LD, adr, R, ldr, nR);
-  /* G: the shared part R of every pair (in passes of at most CS_GRAM_MAXT dofs), then the
-     own parts that meet */
-  double* G = d->efc_G;
-  for (int t0 = 0; t0 == 0 || t0 < nR; t0 += CS_GRAM_MAXT) {
-    int nt = nR - t0 < CS_GRAM_MAXT ? nR - t0 : CS_GRAM_MAXT;
-    if (nt == 6 && t0 == 0)
-      gram(Xr, dv, ldr, 6, n, 0, G);
-    else
-      gram(Xr + (size_t)t0 * ldr, dv + t0, ldr, nt, n, t0 > 0, G);
-  }
-  for (int i = 0; i < nc; i++) {
-    const int* chi = m->dof_Mcol + chadr[i];
-    int mi = nchain[i] - nR;
-    if (mi == 0) continue;
-    const double* a0 = own + ownadr[i];
-    const double* a1 = a0 + mi;
-    const double* a2 = a1 + mi;
-    /* the diagonal block: its upper triangle, mirrored */
-    double B0 = 0, B1 = 0, B2 = 0, B4 = 0, B5 = 0, B8 = 0;
-    for (int e = 0; e < mi; e++) {
-      double di = dinv[chi[e]];
-      double x0 = a0[e] * di, x1 = a1[e] * di, x2 = a2[e] * di;
-      double y0 = a0[e], y1 = a1[e], y2 = a2[e];
-      B0 += x0 * y0, B1 += x0 * y1, B2 += x0 * y2;
-      B4 += x1 * y1, B5 += x1 * y2, B8 += x2 * y2;
-    }
-    double* Gii = G + (size_t)(3 * i) * n + 3 * i;
-    Gii[0] += B0, Gii[1] += B1, Gii[2] += B2;
-    Gii[n + 1] += B4, Gii[n + 2] += B5, Gii[2 * n + 2] += B8;
-    Gii[n] = Gii[1], Gii[2 * n] = Gii[2], Gii[2 * n + 1] = Gii[n + 2];
-    for (int j = i + 1; j < nc; j++) {
-      const int* chj = m->dof_Mcol + chadr[j];
-      int mj = nchain[j] - nR;
-      /* two paths meet above R iff they share the dof just above R */
-      if (mj == 0 || chi[mi - 1] != chj[mj - 1]) continue;
-      int L = 1;
-      while (L < mi && L < mj && chi[mi - 1 - L] == chj[mj - 1 - L]) L++;
-      const int* kk = chi + mi - L;
-      const double* b0 = own + ownadr[j] + mj - L;
-      const double* b1 = b0 + mj;
-      const double* b2 = b1 + mj;
-      double B[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-      for (int e = 0, f = mi - L; e < L; e++, f++) {
-        double di = dinv[kk[e]];
-        double x0 = a0[f] * di, x1 = a1[f] * di, x2 = a2[f] * di;
-        double y0 = b0[e], y1 = b1[e], y2 = b2[e];
-        B[0] += x0 * y0, B[1] += x0 * y1, B[2] += x0 * y2;
-        B[3] += x1 * y0, B[4] += x1 * y1, B[5] += x1 * y2;
-        B[6] += x2 * y0, B[7] += x2 * y1, B[8] += x2 * y2;
-      }
-      double* Gij = G + (size_t)(3 * i) * n + 3 * j;
-      double* Gji = G + (size_t)(3 * j) * n + 3 * i;
-      for (int r = 0; r < 3; r++)
-        for (int q = 0; q < 3; q++) {
-          Gij[(size_t)r * n + q] += B[3 * r + q];
-          Gji[(size_t)q * n + r] = Gij[(size_t)r * n + q];
-        }
-    }
-  }
+  paths_tail(&p, R, w);
+  paths_gram(&p, w);
+  paths_own_blocks(&p, chadr, nchain, ownadr);
 }
 
 CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {

@@ -280,124 +280,143 @@ static csStatus check_global(const csGlobalProblem* g, const char* fn) {
   return CS_OK;
 }
 
-csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
-  if (out) *out = NULL;
-  if (!out) return csi_error(CS_ERR_ARG, "cs_global_condense: NULL out");
-  csStatus st = check_global(g, "cs_global_condense");
-  if (st) return st;
-  if ((st = ensure_factor(g))) return st;
-  const GFactor* F = g->factor;
-  const int n = g->n, m = 3 * g->nc;
-  const csSparseMatrix* H = &g->H;
+/* cs_global_condense's work: X = L^-1 P H by columns (xp, xi, xx: xnnz of xcap entries), then
+   by rows (rp, rc, rx); y = L^-1 P f; x: a dense column, kept zero between columns; mark,
+   stamp, reach: the elimination-tree walk of a column's non-zeros */
+typedef struct {
+  int n, m;
+  double *y, *x;
+  int *mark, *reach, stamp;
+  int *xp, *xi;
+  double* xx;
+  size_t xcap, xnnz;
+  int *rp, *rc;
+  double* rx;
+} condenseWork;
 
-  csOwnedProblem* o = csi_calloc(1, sizeof *o);
-  double* y = csi_malloc((size_t)n * sizeof(double));
-  double* x = csi_calloc((size_t)n, sizeof(double)); /* dense work, kept zero */
-  int* mark = csi_calloc((size_t)n, sizeof(int));
-  int* reach = csi_malloc((size_t)n * sizeof(int));
-  int* xp = csi_malloc(((size_t)m + 1) * sizeof(int)); /* X = L^-1 P H, by columns */
-  int* xi = NULL;
-  double* xx = NULL;
-  size_t xcap = 0, xnnz = 0;
-  int* rp = NULL; /* X by rows */
-  int* rc = NULL;
-  double* rx = NULL;
-  if (!o || !y || !x || !mark || !reach || !xp) {
-    st = csi_error(CS_ERR_MEMORY, "out of memory condensing a global problem (n = %d)", n);
-    goto done;
-  }
+static void condense_work_free(condenseWork* w) {
+  cs_free(w->y), cs_free(w->x), cs_free(w->mark), cs_free(w->reach), cs_free(w->xp);
+  cs_free(w->xi), cs_free(w->xx), cs_free(w->rp), cs_free(w->rc), cs_free(w->rx);
+}
+
+/* The dense work and the local problem's G (zero), g and mu (copied) */
+static csStatus condense_alloc(const csGlobalProblem* g, condenseWork* w, csOwnedProblem** op) {
+  int n = w->n, m = w->m;
+  csOwnedProblem* o = *op = csi_calloc(1, sizeof *o);
+  w->y = csi_malloc((size_t)n * sizeof(double));
+  w->x = csi_calloc((size_t)n, sizeof(double));
+  w->mark = csi_calloc((size_t)n, sizeof(int));
+  w->reach = csi_malloc((size_t)n * sizeof(int));
+  w->xp = csi_malloc(((size_t)m + 1) * sizeof(int));
+  if (!o || !w->y || !w->x || !w->mark || !w->reach || !w->xp)
+    return csi_error(CS_ERR_MEMORY, "out of memory condensing a global problem (n = %d)", n);
   o->G = csi_calloc((size_t)m * (size_t)m, sizeof(double));
   o->g = csi_malloc((size_t)m * sizeof(double));
   o->mu = csi_malloc((size_t)g->nc * sizeof(double));
-  if (!o->G || !o->g || !o->mu) {
-    st = csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
-    goto done;
-  }
+  if (!o->G || !o->g || !o->mu)
+    return csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
   memcpy(o->mu, g->mu, (size_t)g->nc * sizeof(double));
+  return CS_OK;
+}
 
-  /* y = L^-1 P f */
-  for (int i = 0; i < n; i++) y[i] = g->f[F->perm[i]];
-  gfactor_lsolve(F, y);
+/* Column a of P H scattered into x, and the rows L^-1 fills from its non-zeros: their
+   elimination-tree paths to the root, sorted (parents follow children) into reach. Returns
+   their number. */
+static int condense_reach(const GFactor* F, const csSparseMatrix* H, condenseWork* w, int a) {
+  int nr = 0;
+  int *mark = w->mark, *reach = w->reach;
+  w->stamp++;
+  if (w->stamp == INT_MAX) { /* never in practice; keeps the stamps valid */
+    memset(mark, 0, (size_t)w->n * sizeof(int));
+    w->stamp = 1;
+  }
+  int stamp = w->stamp;
+  for (int k = H->colptr[a]; k < H->colptr[a + 1]; k++) {
+    int i = F->iperm[H->rowind[k]];
+    w->x[i] += H->val[k];
+    for (int j = i; j >= 0 && mark[j] != stamp; j = F->parent[j]) {
+      mark[j] = stamp;
+      reach[nr++] = j;
+    }
+  }
+  qsort(reach, (size_t)nr, sizeof(int), cmp_int);
+  return nr;
+}
 
-  /* X column by column */
-  int stamp = 0;
-  xp[0] = 0;
-  for (int a = 0; a < m; a++) {
-    int nr = 0;
-    stamp++;
-    if (stamp == INT_MAX) { /* never in practice; keeps the stamps valid */
-      memset(mark, 0, (size_t)n * sizeof(int));
-      stamp = 1;
-    }
-    for (int k = H->colptr[a]; k < H->colptr[a + 1]; k++) {
-      int i = F->iperm[H->rowind[k]];
-      x[i] += H->val[k];
-      for (int j = i; j >= 0 && mark[j] != stamp; j = F->parent[j]) {
-        mark[j] = stamp;
-        reach[nr++] = j;
-      }
-    }
-    qsort(reach, (size_t)nr, sizeof(int), cmp_int); /* parents follow children */
-    if (xnnz + (size_t)nr > xcap) {
-      size_t cap = xcap ? 2 * xcap : 1024;
-      while (cap < xnnz + (size_t)nr) cap *= 2;
-      if (cap > (size_t)INT_MAX) {
-        st = csi_error(CS_ERR_MEMORY, "L^-1 H has more than %d non-zeros", INT_MAX);
-        goto done;
-      }
-      int* ni = csi_realloc(xi, xcap * sizeof(int), cap * sizeof(int));
-      if (ni) xi = ni;
-      double* nx = csi_realloc(xx, xcap * sizeof(double), cap * sizeof(double));
-      if (nx) xx = nx;
-      if (!ni || !nx) {
-        st = csi_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", cap);
-        goto done;
-      }
-      xcap = cap;
-    }
-    for (int t = 0; t < nr; t++) {
-      const int i = reach[t], fi = F->first[i];
-      const double* Li = F->L + F->start[i] - (size_t)fi;
-      double s = x[i];
-      for (int k = fi; k < i; k++) s -= Li[k] * x[k];
-      x[i] = s / Li[i];
-    }
-    double qa = 0;
-    for (int t = 0; t < nr; t++) {
-      const int i = reach[t];
-      qa += x[i] * y[i];
-      xi[xnnz] = i;
-      xx[xnnz] = x[i];
-      xnnz++;
-      x[i] = 0;
-    }
-    o->g[a] = qa + g->w[a];
-    xp[a + 1] = (int)xnnz;
-  }
+/* Room in X's column storage for nr more entries (doubling) */
+static csStatus condense_grow(condenseWork* w, int nr) {
+  if (w->xnnz + (size_t)nr <= w->xcap) return CS_OK;
+  size_t cap = w->xcap ? 2 * w->xcap : 1024;
+  while (cap < w->xnnz + (size_t)nr) cap *= 2;
+  if (cap > (size_t)INT_MAX)
+    return csi_error(CS_ERR_MEMORY, "L^-1 H has more than %d non-zeros", INT_MAX);
+  int* ni = csi_realloc(w->xi, w->xcap * sizeof(int), cap * sizeof(int));
+  if (ni) w->xi = ni;
+  double* nx = csi_realloc(w->xx, w->xcap * sizeof(double), cap * sizeof(double));
+  if (nx) w->xx = nx;
+  if (!ni || !nx) return csi_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", cap);
+  w->xcap = cap;
+  return CS_OK;
+}
 
-  /* X by rows (column indices increasing within a row), then W = X^T X row by row */
-  rp = csi_calloc((size_t)n + 1, sizeof(int));
-  rc = csi_malloc((xnnz ? xnnz : 1) * sizeof(int));
-  rx = csi_malloc((xnnz ? xnnz : 1) * sizeof(double));
-  if (!rp || !rc || !rx) {
-    st = csi_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", xnnz);
-    goto done;
+/* Column a of X = L^-1 P H by a sparse forward solve over its reach, appended to X's columns
+   (x left zero), and g_a = X_a . y + w_a (H^T M^-1 f + w) */
+static csStatus condense_column(const csGlobalProblem* g, condenseWork* w, double* ga, int a) {
+  const GFactor* F = g->factor;
+  int nr = condense_reach(F, &g->H, w, a);
+  csStatus st = condense_grow(w, nr);
+  if (st) return st;
+  double* x = w->x;
+  for (int t = 0; t < nr; t++) {
+    const int i = w->reach[t], fi = F->first[i];
+    const double* Li = F->L + F->start[i] - (size_t)fi;
+    double s = x[i];
+    for (int k = fi; k < i; k++) s -= Li[k] * x[k];
+    x[i] = s / Li[i];
   }
-  for (size_t k = 0; k < xnnz; k++) rp[xi[k] + 1]++;
-  for (int i = 0; i < n; i++) rp[i + 1] += rp[i];
-  {
-    int* next = reach; /* reuse as the fill pointer of each row */
-    memcpy(next, rp, (size_t)n * sizeof(int));
-    for (int a = 0; a < m; a++)
-      for (int k = xp[a]; k < xp[a + 1]; k++) {
-        int at = next[xi[k]]++;
-        rc[at] = a;
-        rx[at] = xx[k];
-      }
+  double qa = 0;
+  for (int t = 0; t < nr; t++) {
+    const int i = w->reach[t];
+    qa += x[i] * w->y[i];
+    w->xi[w->xnnz] = i;
+    w->xx[w->xnnz] = x[i];
+    w->xnnz++;
+    x[i] = 0;
   }
-  double* W = o->G;
-  const size_t ms = (size_t)m;
-  for (int i = 0; i < n; i++)
+  *ga = qa + g->w[a];
+  w->xp[a + 1] = (int)w->xnnz;
+  return CS_OK;
+}
+
+/* X by rows (column indices increasing within a row) */
+static csStatus condense_rows(condenseWork* w) {
+  size_t xnnz = w->xnnz;
+  w->rp = csi_calloc((size_t)w->n + 1, sizeof(int));
+  w->rc = csi_malloc((xnnz ? xnnz : 1) * sizeof(int));
+  w->rx = csi_malloc((xnnz ? xnnz : 1) * sizeof(double));
+  if (!w->rp || !w->rc || !w->rx)
+    return csi_error(CS_ERR_MEMORY, "out of memory for L^-1 H (%zu non-zeros)", xnnz);
+  int* rp = w->rp;
+  for (size_t k = 0; k < xnnz; k++) rp[w->xi[k] + 1]++;
+  for (int i = 0; i < w->n; i++) rp[i + 1] += rp[i];
+  int* next = w->reach; /* reuse as the fill pointer of each row */
+  memcpy(next, rp, (size_t)w->n * sizeof(int));
+  for (int a = 0; a < w->m; a++)
+    for (int k = w->xp[a]; k < w->xp[a + 1]; k++) {
+      int at = next[w->xi[k]]++;
+      w->rc[at] = a;
+      w->rx[at] = w->xx[k];
+    }
+  return CS_OK;
+}
+
+/* W = X^T X row by row of X (the same order for W_ab and W_ba: exactly symmetric), the upper
+   triangle summed, then mirrored */
+static void condense_gram(const condenseWork* w, double* W) {
+  const int *rp = w->rp, *rc = w->rc;
+  const double* rx = w->rx;
+  const size_t ms = (size_t)w->m;
+  for (int i = 0; i < w->n; i++)
     for (int s = rp[i]; s < rp[i + 1]; s++) {
       const double xs = rx[s];
       double* Wrow = W + (size_t)rc[s] * ms;
@@ -405,7 +424,11 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
     }
   for (size_t a = 0; a < ms; a++)
     for (size_t b = a + 1; b < ms; b++) W[b * ms + a] = W[a * ms + b];
+}
 
+/* The stored solution (r, u) as the local problem's lambda and velocity, and its view p */
+static csStatus condense_finish(const csGlobalProblem* g, csOwnedProblem* o) {
+  const size_t ms = 3 * (size_t)g->nc;
   if (g->r) {
     o->lambda = csi_malloc(ms * sizeof(double));
     if (o->lambda) memcpy(o->lambda, g->r, ms * sizeof(double));
@@ -414,10 +437,8 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
     o->velocity = csi_malloc(ms * sizeof(double));
     if (o->velocity) memcpy(o->velocity, g->u, ms * sizeof(double));
   }
-  if ((g->r && !o->lambda) || (g->u && !o->velocity)) {
-    st = csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
-    goto done;
-  }
+  if ((g->r && !o->lambda) || (g->u && !o->velocity))
+    return csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact local problem", g->nc);
   o->p.nc = g->nc;
   o->p.nv = 0;
   o->p.mu = o->mu;
@@ -426,10 +447,33 @@ csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
   o->p.R = NULL;
   o->p.J = NULL;
   o->p.asym = !csi_is_symmetric(3 * g->nc, o->G);
+  return CS_OK;
+}
 
+/* W = H^T M^-1 H = X^T X and q = H^T M^-1 f + w = X^T y + w with X = L^-1 P H, y = L^-1 P f
+   (the factor M = P^T L L^T P made once and kept in g) */
+csStatus cs_global_condense(csGlobalProblem* g, csOwnedProblem** out) {
+  if (out) *out = NULL;
+  if (!out) return csi_error(CS_ERR_ARG, "cs_global_condense: NULL out");
+  csStatus st = check_global(g, "cs_global_condense");
+  if (st) return st;
+  if ((st = ensure_factor(g))) return st;
+  const GFactor* F = g->factor;
+  condenseWork w = {0};
+  w.n = g->n, w.m = 3 * g->nc;
+  csOwnedProblem* o = NULL;
+  if ((st = condense_alloc(g, &w, &o))) goto done;
+  /* y = L^-1 P f */
+  for (int i = 0; i < w.n; i++) w.y[i] = g->f[F->perm[i]];
+  gfactor_lsolve(F, w.y);
+  w.xp[0] = 0;
+  for (int a = 0; a < w.m; a++)
+    if ((st = condense_column(g, &w, o->g + a, a))) goto done;
+  if ((st = condense_rows(&w))) goto done;
+  condense_gram(&w, o->G);
+  st = condense_finish(g, o);
 done:
-  cs_free(y), cs_free(x), cs_free(mark), cs_free(reach), cs_free(xp);
-  cs_free(xi), cs_free(xx), cs_free(rp), cs_free(rc), cs_free(rx);
+  condense_work_free(&w);
   if (st) {
     cs_problem_free(o);
     return st;

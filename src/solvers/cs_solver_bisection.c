@@ -348,6 +348,218 @@ static inline void rot_half_tan(double s, double* ux, double* uy) {
   *ux = c * x - sn * y, *uy = sn * x + c * y;
 }
 
+/* What a slip search's stages share: the current direction u = (ux, uy), admissible, the
+   sign function f there, and the evaluations so far */
+typedef struct {
+  double ux, uy, f;
+  int nev;
+} slipPt;
+
+/* A stage's outcome: lambda holds the answer; go on with the next Newton step; fall back to
+   the paper's stepping from the current point; (the two-end bracket) not tried */
+enum { SLIP_DONE, SLIP_NEXT, SLIP_STEPPING, SLIP_UNTRIED };
+
+/* The start: an admissible direction from the guess (the scan if the guess is not, which is
+   rounding only: the ray from lambda^{T=0}, inside the ellipse, through lambda^{v=0} leaves
+   the ellipse at t0, in sight of lambda^{v=0} and with r > 0) and f there. Returns 1 with
+   lambda set when the search is over already: stationary at the guess, or nothing
+   admissible. */
+static CSI_INLINE int slip_start(const Search* q, const double G[9], const double c[3], slipPt* s,
+                                 double lambda[3]) {
+  if (!search_ok(q, s->ux, s->uy)) {
+    search_scan(q, G, c, &s->ux, &s->uy);
+    s->nev += 64;
+  }
+  s->f = search_grad(q, s->ux, s->uy);
+  if (s->f == 0 || !search_ok(q, s->ux, s->uy)) {
+    double r = search_radius(q, s->ux, s->uy);
+    if (!(r > 0)) r = 0;
+    search_lambda(q, r, s->ux, s->uy, lambda);
+    return 1;
+  }
+  return 0;
+}
+
+/* For vtol, the bound on the closing bracket's half-width that keeps f' h below vtol / 2 in
+   violation (hvf / f'), from the guess; 0 without vtol */
+static CSI_INLINE double newton_hvf(const Search* q, double ux, double uy, double vtol) {
+  if (vtol == INFINITY) return 0;
+  double d = search_den(q, ux, uy);
+  double kk = (q->a2 * ux - q->a1 * uy) / d;
+  double w = sqrt(1 + kk * kk * (1 + q->imu * q->imu));
+  return 0.5 * vtol * (q->coulomb ? d : q->mu * d * d * w);
+}
+
+/* One Newton step's numbers at the current point */
+typedef struct {
+  double fp, fpp, ffpp, fp2; /* f', f'', f f'', f'^2 */
+  double Nh, Dh;             /* the step is 2 atan(Nh / Dh) */
+  int near;                  /* |del| <= 0.1: the closing bracket is tried */
+  double d, hk;              /* near: D at u, the closing bracket's half-width */
+} newtonStep;
+
+/* Halley's step where its correction is moderate (|f f''| <= f'^2), else Newton's: the step
+   is 2 atan(Nh / Dh) with Nh = -f f', Dh = 2 f'^2 - f f'' (Newton: f'' = 0); Dh >= f'^2 > 0,
+   so the tests on del = 2 Nh / Dh (~ the step's angle) are made without dividing. Once
+   |del| <= 0.1, the closing bracket's half-width hk (<= 0.05; see slip_newton). */
+static CSI_INLINE void newton_terms(const Search* q, const slipPt* s, double fp, double ht,
+                                    double skap, double hvf, newtonStep* t) {
+  double f = s->f;
+  double fpp = search_d2grad(q, s->ux, s->uy);
+  double ffpp = f * fpp, fp2 = fp * fp;
+  double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
+  int near = 20 * fabs(Nh) <= Dh;
+  double d = 0, hk = 0;
+  if (near) {
+    d = search_den(q, s->ux, s->uy);
+    double e = q->a2 * s->ux - q->a1 * s->uy;
+    hk = ht * d * d / (q->mcn * (d + fabs(e) * skap));
+    if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
+    if (hk > 0.05) hk = 0.05;
+  }
+  t->fp = fp, t->fpp = fpp, t->ffpp = ffpp, t->fp2 = fp2;
+  t->Nh = Nh, t->Dh = Dh, t->near = near, t->d = d, t->hk = hk;
+}
+
+/* The step itself is below hk: one evaluation past the predicted root closes the bracket
+   [u, c], c = u rotated by del + hk sgn(del) = 2 st, st = Nt / Dt (Nt = 2 Nh + hk sgn(Nh) Dh,
+   Dt = 2 Dh), i.e. by 2 atan(st) up to O(st^3). The bracket is tol / 2 wide by prediction:
+   checked once, and its midpoint is the answer; else the bisection proper on it. Without a
+   sign change (or c not admissible), the paper's stepping. */
+static CSI_INLINE int newton_close(const Search* q, slipPt* s, const newtonStep* t, double tol,
+                                   double vtol, double lambda[3]) {
+  double ux = s->ux, uy = s->uy, f = s->f, Nh = t->Nh, Dh = t->Dh, mcn = q->mcn;
+  double Nt = 2 * Nh + (Nh > 0 ? t->hk : -t->hk) * Dh, Dt = 2 * Dh;
+  double n2 = Nt * Nt, d2 = Dt * Dt, iz = 1.0 / (d2 + n2);
+  double cc = (d2 - n2) * iz, ss = 2 * Nt * Dt * iz;
+  double cx = cc * ux - ss * uy, cy = ss * ux + cc * uy;
+  if (!search_ok(q, cx, cy)) return SLIP_STEPPING;
+  double fc = search_grad(q, cx, cy);
+  s->nev++;
+  if (fc * f > 0) {
+    s->ux = cx, s->uy = cy, s->f = fc;
+    return SLIP_STEPPING;
+  }
+  if (fc == 0) {
+    search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
+    return SLIP_DONE;
+  }
+  /* The check: |lambda(u) - lambda(c)| < tol with lambda = mcn (1 / mu, u) / D(u),
+     multiplied through by (D(u) D(c))^2 (no division). The midpoint m is u rotated by
+     2 atan(Nt / (2 Dt)): unnormalised wm = (Dm^2 - Nt^2) u + 2 Nt Dm u^perp,
+     |wm| = Dm^2 + Nt^2 = sm, Dm = 2 Dt, and lambda(m) = mcn (sm / mu, wm) / D(wm) with
+     D(wm) = dn sm + a . wm: one division. */
+  double Dm = 2 * Dt, nm2 = Nt * Nt, dm2 = Dm * Dm, sm = dm2 + nm2;
+  double cm = dm2 - nm2, snm = 2 * Nt * Dm;
+  double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
+  double dm = q->dn * sm + q->a1 * wx + q->a2 * wy;
+  if (dm > 0 && bracket_done(q, ux, uy, t->d, f, cx, cy, search_den(q, cx, cy), fc, tol, vtol)) {
+    double rw = mcn / dm;
+    lambda[0] = rw * sm * q->imu, lambda[1] = rw * wx, lambda[2] = rw * wy;
+    return SLIP_DONE;
+  }
+  double st = Nt / Dt, is = 1.0 / (1 + st * st);
+  slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is, 2 * fabs(st) * is, tol,
+              vtol, &s->nev, lambda);
+  return SLIP_DONE;
+}
+
+/* Halley's step (error ~ K del^3) landing within hk of the root at c, by the estimate
+   K = |f''^2 / (4 f'^2) - f''' / (6 f')| + 1/12 (the last term: 2 atan(del / 2) is not del):
+   the bracket [c - hk, c + hk] around the prediction is evaluated at both ends at once, and
+   if the sign changes there, c is the answer (the bracket is narrower than the interval).
+   Else the search goes on from the end nearer the root. SLIP_UNTRIED when the estimate does
+   not promise the landing. */
+static CSI_INLINE int newton_land(const Search* q, slipPt* s, const newtonStep* t, double cx,
+                                  double cy, double tol, double vtol, double lambda[3]) {
+  double fp = t->fp, fp2 = t->fp2, fpp = t->fpp, Nh = t->Nh, Dh = t->Dh, hk = t->hk;
+  if (!(t->near && Dh == 2 * fp2 - t->ffpp && hk <= 1e-3)) return SLIP_UNTRIED;
+  /* K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 (on the recorded ANYmal slips,
+     70 of 96,600 such brackets missed the root; the search then goes on) */
+  double f3 = search_d3grad(q, s->ux, s->uy), an = fabs(Nh);
+  if (!((fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
+        1.5 * hk * fp2 * (Dh * Dh * Dh)))
+    return SLIP_UNTRIED;
+  if (!search_ok(q, cx, cy)) return SLIP_STEPPING;
+  /* cos and sin of 2 atan(tau), tau = hk / 2 <= 5e-4: the series in tau^2 to O(tau^6)
+     (below 1e-19, no division) */
+  double tau = 0.5 * hk, t2 = tau * tau;
+  double ch = 1 - 2 * t2 + 2 * t2 * t2, sh = 2 * tau * (1 - t2 + t2 * t2);
+  double ax = ch * cx + sh * cy, ay = ch * cy - sh * cx; /* c rotated by -hk */
+  double bx = ch * cx - sh * cy, by = ch * cy + sh * cx; /* c rotated by +hk */
+  if (!search_ok(q, ax, ay) || !search_ok(q, bx, by)) return SLIP_STEPPING;
+  double fa = search_grad(q, ax, ay), fb = search_grad(q, bx, by);
+  s->nev += 2;
+  if (fa * fb <= 0 && bracket_done(q, ax, ay, search_den(q, ax, ay), fa, bx, by,
+                                   search_den(q, bx, by), fb, tol, vtol)) {
+    search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
+    return SLIP_DONE;
+  }
+  /* f increases through the root (f' > 0): it lies before a if f(a) > 0 */
+  if (fa > 0) {
+    s->ux = ax, s->uy = ay, s->f = fa;
+  } else {
+    s->ux = bx, s->uy = by, s->f = fb;
+  }
+  if (s->f == 0) {
+    search_lambda(q, search_radius(q, s->ux, s->uy), s->ux, s->uy, lambda);
+    return SLIP_DONE;
+  }
+  return SLIP_NEXT;
+}
+
+/* A Newton (Halley) step that does not close the bracket: rotation by 2 atan(Nh / Dh) with
+   one division when |del| <= 0.5 (and the landing bracket around it, if promised), else by
+   2 atan(+-0.25); the search moves there */
+static CSI_INLINE int newton_advance(const Search* q, slipPt* s, const newtonStep* t, double tol,
+                                     double vtol, double lambda[3]) {
+  double Nh = t->Nh, Dh = t->Dh;
+  double cx = s->ux, cy = s->uy;
+  if (4 * fabs(Nh) <= Dh) {
+    double n2 = Nh * Nh, d2 = Dh * Dh, id = 1.0 / (d2 + n2);
+    double co = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
+    cx = co * s->ux - sn * s->uy, cy = sn * s->ux + co * s->uy;
+    int r = newton_land(q, s, t, cx, cy, tol, vtol, lambda);
+    if (r != SLIP_UNTRIED) return r;
+  } else {
+    rot_half_tan(Nh > 0 ? 0.25 : -0.25, &cx, &cy);
+  }
+  if (!search_ok(q, cx, cy)) return SLIP_STEPPING;
+  double fc = search_grad(q, cx, cy);
+  s->nev++;
+  s->ux = cx, s->uy = cy, s->f = fc;
+  if (s->f == 0) {
+    search_lambda(q, search_radius(q, s->ux, s->uy), s->ux, s->uy, lambda);
+    return SLIP_DONE;
+  }
+  return SLIP_NEXT;
+}
+
+/* Newton (Halley) steps while f' > 0, at most 6: SLIP_DONE, or SLIP_STEPPING from the last
+   admissible point. Half-width h of the closing bracket at the current point u: its ends
+   tol / 2 apart in impulse, |d lambda / dt| = r w with r = mcn / d, w = sqrt(1 + e^2 kap /
+   d^2), e = a2 ux - a1 uy, kap = 1 + 1 / mu^2; h = ht d / (mcn w), ht = 0.4 tol (ends at most
+   0.8 tol apart), is bounded below, without a square root per step, by
+   ht d^2 / (mcn (d + |e| sqrt(kap))) (w <= 1 + |e| sqrt(kap) / d): at most sqrt(2) narrower,
+   one division per step. Computed at each step (not once at the guess, where r w can differ
+   by more than 2 from the root's, as it did for 17 % of the recorded ANYmal slips, whose
+   closing check then failed). For vtol, f' h is also kept below vtol / 2 (newton_hvf). */
+static CSI_INLINE int slip_newton(const Search* q, slipPt* s, double tol, double vtol,
+                                  double lambda[3]) {
+  double ht = 0.4 * tol, skap = sqrt(1 + q->imu * q->imu);
+  double hvf = newton_hvf(q, s->ux, s->uy, vtol);
+  for (int k = 0; k < 6; k++) {
+    double fp = search_dgrad(q, s->ux, s->uy);
+    if (!(fp > 0)) break;
+    newtonStep t;
+    newton_terms(q, s, fp, ht, skap, hvf, &t);
+    int r = t.near && 2 * fabs(t.Nh) <= t.hk * t.Dh ? newton_close(q, s, &t, tol, vtol, lambda)
+                                                    : newton_advance(q, s, &t, tol, vtol, lambda);
+    if (r != SLIP_NEXT) return r;
+  }
+  return SLIP_STEPPING;
+}
+
 /* Algorithm 1 from the direction (ux, uy) (the atan2 guess, or a better one). The paper
    stops at the impulse interval tol; vtol (+inf for the paper's single-contact solve) also
    asks the friction-law violation at both ends of the bracket to be below it (the
@@ -360,178 +572,23 @@ static inline void rot_half_tan(double s, double* ux, double* uy) {
    of a bracket whose ends are less than tol apart in impulse (h from the current point;
    and whose friction-law violations are below vtol); then the bracket's end(s) not yet
    evaluated are: one end past the predicted root when the step itself is below h (the
-   current point is the other end), else, when Halley's step is predicted to land within
-   h of the root, both ends t* +- h around its landing point t* at once (two
-   independent evaluations, one round of the search instead of two). If the sign changes
-   between them, that is the bracket, already narrower than the paper's interval (checked),
-   and the answer is its midpoint, as the bisection's. Anything else (f' <= 0, a step out
-   of the admissible arc, no sign change past the step, 6 steps) falls back to the paper's
-   stepping and bisection from the last admissible point. The answer is the same root
-   either way, to the same interval. No division or square root is spent on the tests:
-   they are multiplied through by the (positive) denominators. */
+   current point is the other end: newton_close), else, when Halley's step is predicted to
+   land within h of the root, both ends t* +- h around its landing point t* at once (two
+   independent evaluations, one round of the search instead of two: newton_land). If the
+   sign changes between them, that is the bracket, already narrower than the paper's
+   interval (checked), and the answer is its midpoint, as the bisection's. Anything else
+   (f' <= 0, a step out of the admissible arc, no sign change past the step, 6 steps) falls
+   back to the paper's stepping and bisection from the last admissible point. The answer is
+   the same root either way, to the same interval. No division or square root is spent on
+   the tests: they are multiplied through by the (positive) denominators. */
 CSI_HOT static inline void slip_search(const Search* q, const double G[9], const double c[3],
                                        double ux, double uy, double tol, double vtol, int newton,
                                        double lambda[3], int* steps) {
-  int nev = 1;
-  if (!search_ok(q, ux, uy)) {
-    /* The guess is admissible but for rounding: the ray from lambda^{T=0} (inside the
-       ellipse) through lambda^{v=0} leaves the ellipse at t0, where it is in sight of
-       lambda^{v=0} and r > 0. */
-    search_scan(q, G, c, &ux, &uy);
-    nev += 64;
-  }
-  double f = search_grad(q, ux, uy);
-  if (f == 0 || !search_ok(q, ux, uy)) {
-    /* stationary at the guess, or nothing admissible */
-    double r = search_radius(q, ux, uy);
-    if (!(r > 0)) r = 0;
-    search_lambda(q, r, ux, uy, lambda);
-    if (steps) *steps = nev;
-    return;
-  }
-  if (newton) {
-    /* Half-width h of the closing bracket at the current point u: its ends tol / 2 apart
-       in impulse, |d lambda / dt| = r w with r = mcn / d, w = sqrt(1 + e^2 kap / d^2),
-       e = a2 ux - a1 uy, kap = 1 + 1 / mu^2; h = ht d / (mcn w), ht = 0.4 tol (ends at most
-       0.8 tol apart), is bounded below, without a square root per step, by
-       ht d^2 / (mcn (d + |e| sqrt(kap))) (w <= 1 + |e| sqrt(kap) / d): at most sqrt(2)
-       narrower, one division per step. Computed at each step (not once at the
-       guess, where r w can differ by more than 2 from the root's, as it did for 17 % of
-       the recorded ANYmal slips, whose closing check then failed). For vtol, f' h is also
-       kept below vtol / 2 in violation (hvf, from the guess). */
-    double ht = 0.4 * tol, mcn = q->mcn, skap = sqrt(1 + q->imu * q->imu), hvf = 0;
-    if (vtol != INFINITY) {
-      double d = search_den(q, ux, uy);
-      double kk = (q->a2 * ux - q->a1 * uy) / d;
-      double w = sqrt(1 + kk * kk * (1 + q->imu * q->imu));
-      hvf = 0.5 * vtol * (q->coulomb ? d : q->mu * d * d * w);
-    }
-    for (int k = 0; k < 6; k++) {
-      double fp = search_dgrad(q, ux, uy);
-      if (!(fp > 0)) break;
-      /* Halley's step where its correction is moderate (|f f''| <= f'^2), else Newton's:
-         the step is 2 atan(Nh / Dh) with Nh = -f f', Dh = 2 f'^2 - f f'' (Newton: f'' = 0);
-         Dh >= f'^2 > 0, so the tests on del = 2 Nh / Dh (~ the step's angle) are made
-         without dividing. */
-      double fpp = search_d2grad(q, ux, uy);
-      double ffpp = f * fpp, fp2 = fp * fp;
-      double Nh = -f * fp, Dh = 2 * fp2 - (fabs(ffpp) <= fp2 ? ffpp : 0);
-      /* the closing bracket only once |del| <= 0.1 (hk <= 0.05) */
-      int near = 20 * fabs(Nh) <= Dh;
-      double d = 0, hk = 0;
-      if (near) {
-        d = search_den(q, ux, uy);
-        double e = q->a2 * ux - q->a1 * uy;
-        hk = ht * d * d / (mcn * (d + fabs(e) * skap));
-        if (hvf > 0 && hvf < hk * fp) hk = hvf / fp;
-        if (hk > 0.05) hk = 0.05;
-      }
-      if (near && 2 * fabs(Nh) <= hk * Dh) {
-        /* one evaluation past the predicted root closes the bracket [u, c]: c is u rotated
-           by del + hk sgn(del) = 2 st, st = Nt / Dt (Nt = 2 Nh + hk sgn(Nh) Dh,
-           Dt = 2 Dh), i.e. by 2 atan(st) up to O(st^3) */
-        double Nt = 2 * Nh + (Nh > 0 ? hk : -hk) * Dh, Dt = 2 * Dh;
-        double n2 = Nt * Nt, d2 = Dt * Dt, iz = 1.0 / (d2 + n2);
-        double cc = (d2 - n2) * iz, ss = 2 * Nt * Dt * iz;
-        double cx = cc * ux - ss * uy, cy = ss * ux + cc * uy;
-        if (!search_ok(q, cx, cy)) break;
-        double fc = search_grad(q, cx, cy);
-        nev++;
-        if (fc * f > 0) {
-          ux = cx, uy = cy, f = fc;
-          break;
-        }
-        if (fc == 0) {
-          search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
-          if (steps) *steps = nev;
-          return;
-        }
-        /* The closing bracket [u, c] is tol / 2 wide by prediction: checked here once,
-           |lambda(u) - lambda(c)| < tol with lambda = mcn (1 / mu, u) / D(u), multiplied
-           through by (D(u) D(c))^2 (no division). Its midpoint m is u rotated by
-           2 atan(Nt / (2 Dt)): unnormalised wm = (Dm^2 - Nt^2) u + 2 Nt Dm u^perp,
-           |wm| = Dm^2 + Nt^2 = sm, Dm = 2 Dt, and lambda(m) = mcn (sm / mu, wm) / D(wm) with
-           D(wm) = dn sm + a . wm: one division. The bisection proper runs only if the
-           check fails. */
-        double Dm = 2 * Dt, nm2 = Nt * Nt, dm2 = Dm * Dm, sm = dm2 + nm2;
-        double cm = dm2 - nm2, snm = 2 * Nt * Dm;
-        double wx = cm * ux - snm * uy, wy = snm * ux + cm * uy;
-        double dm = q->dn * sm + q->a1 * wx + q->a2 * wy;
-        if (dm > 0 && bracket_done(q, ux, uy, d, f, cx, cy, search_den(q, cx, cy), fc, tol, vtol)) {
-          double rw = mcn / dm;
-          lambda[0] = rw * sm * q->imu, lambda[1] = rw * wx, lambda[2] = rw * wy;
-          if (steps) *steps = nev;
-          return;
-        }
-        double st = Nt / Dt, is = 1.0 / (1 + st * st);
-        slip_bisect(q, ux, uy, cx, cy, st > 0 ? 1.0 : -1.0, f, (1 - st * st) * is,
-                    2 * fabs(st) * is, tol, vtol, &nev, lambda);
-        if (steps) *steps = nev;
-        return;
-      }
-      double cx = ux, cy = uy;
-      if (4 * fabs(Nh) <= Dh) {
-        /* |del| <= 0.5: rotation by 2 atan(Nh / Dh) with one division */
-        double n2 = Nh * Nh, d2 = Dh * Dh, id = 1.0 / (d2 + n2);
-        double co = (d2 - n2) * id, sn = 2 * Nh * Dh * id;
-        cx = co * ux - sn * uy, cy = sn * ux + co * uy;
-        /* Halley's step (error ~ K del^3) landing within hk of the root, by the estimate
-           K = |f''^2 / (4 f'^2) - f''' / (6 f')| + 1/12 (the last term: 2 atan(del / 2) is
-           not del): the bracket [c - hk, c + hk] around the prediction is evaluated at both
-           ends at once, and if the sign changes there, c is the answer (the bracket is
-           narrower than the interval). Else the search goes on from the end nearer the root. */
-        if (near && Dh == 2 * fp2 - ffpp && hk <= 1e-3) {
-          /* K |del|^3 <= hk, multiplied through by 12 f'^2 Dh^3 / 8 (on the recorded ANYmal
-             slips, 70 of 96,600 such brackets missed the root; the search then goes on) */
-          double f3 = search_d3grad(q, ux, uy), an = fabs(Nh);
-          if ((fabs(3 * fpp * fpp - 2 * fp * f3) + fp2) * (an * an * an) <=
-              1.5 * hk * fp2 * (Dh * Dh * Dh)) {
-            if (!search_ok(q, cx, cy)) break;
-            /* cos and sin of 2 atan(tau), tau = hk / 2 <= 5e-4: the series in tau^2 to
-               O(tau^6) (below 1e-19, no division) */
-            double tau = 0.5 * hk, t2 = tau * tau;
-            double ch = 1 - 2 * t2 + 2 * t2 * t2, sh = 2 * tau * (1 - t2 + t2 * t2);
-            double ax = ch * cx + sh * cy, ay = ch * cy - sh * cx; /* c rotated by -hk */
-            double bx = ch * cx - sh * cy, by = ch * cy + sh * cx; /* c rotated by +hk */
-            if (!search_ok(q, ax, ay) || !search_ok(q, bx, by)) break;
-            double fa = search_grad(q, ax, ay), fb = search_grad(q, bx, by);
-            nev += 2;
-            if (fa * fb <= 0 && bracket_done(q, ax, ay, search_den(q, ax, ay), fa, bx, by,
-                                             search_den(q, bx, by), fb, tol, vtol)) {
-              search_lambda(q, search_radius(q, cx, cy), cx, cy, lambda);
-              if (steps) *steps = nev;
-              return;
-            }
-            /* f increases through the root (f' > 0): it lies before a if f(a) > 0 */
-            if (fa > 0) {
-              ux = ax, uy = ay, f = fa;
-            } else {
-              ux = bx, uy = by, f = fb;
-            }
-            if (f == 0) {
-              search_lambda(q, search_radius(q, ux, uy), ux, uy, lambda);
-              if (steps) *steps = nev;
-              return;
-            }
-            continue;
-          }
-        }
-      } else {
-        rot_half_tan(Nh > 0 ? 0.25 : -0.25, &cx, &cy);
-      }
-      if (!search_ok(q, cx, cy)) break;
-      double fc = search_grad(q, cx, cy);
-      nev++;
-      ux = cx, uy = cy, f = fc;
-      if (f == 0) {
-        search_lambda(q, search_radius(q, ux, uy), ux, uy, lambda);
-        if (steps) *steps = nev;
-        return;
-      }
-    }
-  }
-  slip_stepping(q, ux, uy, f, tol, vtol, &nev, lambda);
-  if (steps) *steps = nev;
+  slipPt s = {ux, uy, 0, 1};
+  int done = slip_start(q, G, c, &s, lambda);
+  if (!done && newton) done = slip_newton(q, &s, tol, vtol, lambda) == SLIP_DONE;
+  if (!done) slip_stepping(q, s.ux, s.uy, s.f, tol, vtol, &s.nev, lambda);
+  if (steps) *steps = s.nev;
 }
 
 /* One contact: the case, and for a slip the search from the atan2 guess or, if guess is not
@@ -1041,148 +1098,202 @@ static inline void act_change(int kind, const double* xj, const double* e, doubl
   if (kind == CSU_ACT_HELD) d[1] = t * xj[0] * e[1], d[2] = t * xj[0] * e[2];
 }
 
+/* One pass's linear system of bis_active_solve: the contacts in it (idx), their case (kind),
+   their first unknown (off) and, for a slip or a held direction, dirs (12 per contact) */
+typedef struct {
+  const csContactProblem* p;
+  const double* blk;
+  double *lambda, *v, *M, *x, *dirs;
+  int *idx, *kind, *off;
+  int m, k, nslip; /* contacts in the system, unknowns, slips among them */
+} actSys;
+
+/* A slip's dirs (lambda = s (1, mu u) on the cone's boundary, u = (cos t, sin t)):
+   e = d lambda / ds, f = d lambda / dt, eta = a x b (the conic section's tangent: a the
+   normal row of G_ii, b = (-mu, u), the cone's normal) and d eta / dt */
+static void act_slip_dirs(const double* Gi, double mu, double ux, double uy, double sn, int coulomb,
+                          double* e) {
+  double a0 = Gi[0], a1 = Gi[1], a2 = Gi[2];
+  e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
+  e[3] = 0, e[4] = -sn * mu * uy, e[5] = sn * mu * ux;
+  if (!coulomb) {
+    e[6] = a1 * uy - a2 * ux, e[7] = -mu * a2 - a0 * uy, e[8] = a0 * ux + mu * a1;
+    e[9] = a1 * ux + a2 * uy, e[10] = -a0 * ux, e[11] = -a0 * uy;
+  } else { /* de Saxce (Coulomb's law): v_T parallel to u, eta = (0, u_perp) */
+    e[6] = 0, e[7] = uy, e[8] = -ux;
+    e[9] = 0, e[10] = ux, e[11] = uy;
+  }
+}
+
+/* The contacts in the system and their case. Held out: released, rank-deficient, not
+   pushing, or opening (separating with an impulse that complementarity already counts, as in
+   bis_violation: the relaxation's remainder), and slips unless with_slip. A slip is moved
+   onto the cone's boundary first (the relaxation blends two boundary impulses into a point
+   inside). */
+static void act_classify(actSys* a, const int* state, int with_slip, int coulomb) {
+  const csContactProblem* p = a->p;
+  int m = 0, k = 0, nslip = 0;
+  for (int i = 0; i < p->nc; i++) {
+    double* l = a->lambda + 3 * i;
+    const double* Gi = a->blk + CSU_BIS_BLK * i;
+    double mu = p->mu[i];
+    if (state[i] == CSU_ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
+        (a->v[3 * i] > 0 && l[0] < a->v[3 * i]))
+      continue;
+    double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
+    a->off[m] = k;
+    if (!(mu > 0)) {
+      a->kind[m] = CSU_ACT_NORMAL, k += 1;
+    } else if (state[i] != CSU_ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
+      a->kind[m] = CSU_ACT_STICK, k += 3;
+    } else {
+      if (!(lt > 0) || with_slip == CSU_CORR_STICK_ONLY) continue;
+      double ux = l[1] / lt, uy = l[2] / lt, sn = l[0];
+      double* e = a->dirs + 12 * m;
+      if (with_slip == CSU_CORR_HELD) { /* the direction held: s (1, mu u), v_N = 0 */
+        e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
+        a->kind[m] = CSU_ACT_HELD, k += 1;
+        a->idx[m++] = i;
+        continue;
+      }
+      double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
+      if (d[1] != 0 || d[2] != 0) bis_move(p, 3 * i, d, l, a->v);
+      act_slip_dirs(Gi, mu, ux, uy, sn, coulomb, e);
+      a->kind[m] = CSU_ACT_SLIP, k += 2, nslip++;
+    }
+    a->idx[m++] = i;
+  }
+  a->m = m, a->k = k, a->nslip = nslip;
+}
+
+/* The system's entries of contacts jr (rows) and jc (columns): the block G_ij (+ R) times
+   D_j (the unknowns' impulse changes: I, (e f), or the normal) seen through P_i (the
+   conditions: v_i, (v_N, eta . v_i), or v_N), and on a slip's diagonal the slip law's own
+   derivative */
+static void act_pair(const actSys* a, int jr, int jc) {
+  const csContactProblem* p = a->p;
+  int n = 3 * p->nc, k = a->k;
+  int i = a->idx[jr], kr = a->kind[jr], r = a->off[jr];
+  int j = a->idx[jc], kc = a->kind[jc], c = a->off[jc];
+  const double* er = a->dirs + 12 * jr;
+  double B[9], W[9];
+  if (i == j) {
+    memcpy(B, a->blk + CSU_BIS_BLK * i, sizeof B);
+  } else {
+    const double* Gb = p->G + (size_t)(3 * i) * n + 3 * j;
+    for (int q = 0; q < 3; q++)
+      B[3 * q] = Gb[(size_t)q * n], B[3 * q + 1] = Gb[(size_t)q * n + 1],
+            B[3 * q + 2] = Gb[(size_t)q * n + 2];
+  }
+  int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
+  if (kc == CSU_ACT_HELD || kc == CSU_ACT_SLIP) { /* B e (and a slip's B f) */
+    const double* ec = a->dirs + 12 * jc;
+    for (int q = 0; q < 3; q++) {
+      W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
+      if (kc == CSU_ACT_SLIP)
+        W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
+    }
+  } else {
+    memcpy(W, B, sizeof W); /* stick: all three columns; normal: the first */
+  }
+  double* M0 = a->M + (size_t)r * k + c;
+  for (int b = 0; b < w; b++) {
+    M0[b] = W[b];
+    if (kr == CSU_ACT_STICK) M0[k + b] = W[3 + b], M0[2 * k + b] = W[6 + b];
+    if (kr == CSU_ACT_SLIP) M0[k + b] = er[6] * W[b] + er[7] * W[3 + b] + er[8] * W[6 + b];
+  }
+  if (jr == jc && kr == CSU_ACT_SLIP) {
+    const double* vi = a->v + 3 * i;
+    M0[k + 1] += er[9] * vi[0] + er[10] * vi[1] + er[11] * vi[2];
+  }
+}
+
+/* M = P G D (+ the slip law's own derivative) pair by pair, and the right-hand side
+   x = -P v; then the system solved in x (M's diagonal raised by 1e-9 of itself). 0 if the
+   factorisation fails or the solution is not finite. */
+static int act_system(const actSys* a, int* piv) {
+  int m = a->m, k = a->k;
+  double *M = a->M, *x = a->x;
+  for (int jr = 0; jr < m; jr++) {
+    for (int jc = 0; jc < m; jc++) act_pair(a, jr, jc);
+    int r = a->off[jr], kr = a->kind[jr];
+    const double* er = a->dirs + 12 * jr;
+    const double* vi = a->v + 3 * a->idx[jr];
+    x[r] = -vi[0];
+    if (kr == CSU_ACT_STICK) x[r + 1] = -vi[1], x[r + 2] = -vi[2];
+    if (kr == CSU_ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
+  }
+  for (int b = 0; b < k; b++) M[(size_t)b * k + b] *= 1 + 1e-9;
+  if (!csi_lu(k, M, piv)) return 0;
+  csi_lu_solve(k, M, piv, x);
+  for (int b = 0; b < k; b++)
+    if (!isfinite(x[b])) return 0;
+  return 1;
+}
+
+/* The step: as far as the first contact that changes case (t, at contact jmin; a slip's
+   normal impulse reaching zero counts along its linear change s e), and a slip angle's
+   change at most CSU_ACT_DTHETA (no case change: Newton's step is only trusted that far),
+   ts; dmax: the largest slip angle change */
+static void act_step_length(const actSys* a, double* tp, double* tsp, double* dmaxp, int* jminp) {
+  double t = 1, dmax = 0;
+  int jmin = -1;
+  for (int j = 0; j < a->m; j++) {
+    int i = a->idx[j];
+    const double* xj = a->x + a->off[j];
+    double d[3];
+    act_change(a->kind[j], xj, a->dirs + 12 * j, 1, d);
+    double tj = act_tmax(a->lambda + 3 * i, d, a->p->mu[i], a->kind[j]);
+    if (tj < t) t = tj, jmin = j;
+    if (a->kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
+  }
+  double ts = t;
+  if (dmax * ts > CSU_ACT_DTHETA) ts = CSU_ACT_DTHETA / dmax, jmin = -1;
+  *tp = t, *tsp = ts, *dmaxp = dmax, *jminp = jmin;
+}
+
+/* Every contact of the system moved by the step ts (contact jmin, unless sticking, to zero;
+   a slip along its normal change and turned by its angle change) */
+static void act_apply(const actSys* a, int jmin, double ts) {
+  const csContactProblem* p = a->p;
+  for (int j = 0; j < a->m; j++) {
+    int i = a->idx[j], r0 = 3 * i;
+    double* l = a->lambda + r0;
+    const double* xj = a->x + a->off[j];
+    double d[3];
+    if (j == jmin && a->kind[j] != CSU_ACT_STICK) {
+      d[0] = -l[0], d[1] = -l[1], d[2] = -l[2]; /* to zero */
+    } else if (a->kind[j] == CSU_ACT_SLIP) {
+      /* lambda = s (1, mu u) with s + ts ds and u turned by ~ts dt (u + ts dt u_perp,
+         normalised: the angle atan(ts dt), Newton's to second order) */
+      double mu = p->mu[i], sn = l[0] + ts * xj[0];
+      double ux = l[1], uy = l[2], dt = ts * xj[1];
+      double wx = ux - dt * uy, wy = uy + dt * ux, iw = 1.0 / sqrt(wx * wx + wy * wy);
+      d[0] = sn - l[0], d[1] = sn * mu * wx * iw - l[1], d[2] = sn * mu * wy * iw - l[2];
+    } else {
+      act_change(a->kind[j], xj, a->dirs + 12 * j, ts, d);
+    }
+    bis_move(p, r0, d, l, a->v);
+  }
+}
+
+/* The passes of the correction: the system of the contacts' current cases, solved, and a
+   step along its solution; a contact that changes case first ends the step there (a
+   sticking one slips from then on, a slip or normal one is released). */
 static void bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
                              double* v, double* M, double* x, int* idx, int* kind, double* dirs,
                              int* off, int* piv, int* state, int with_slip, int coulomb,
                              double tol) {
-  int nc = p->nc, n = 3 * nc;
-  for (int i = 0; i < nc; i++) state[i] = CSU_ACT_FREE;
+  actSys a = {p, blk, lambda, v, M, x, dirs, idx, kind, off, 0, 0, 0};
+  for (int i = 0; i < p->nc; i++) state[i] = CSU_ACT_FREE;
   for (int pass = 0; pass < CSU_ACT_PASSES; pass++) {
-    int m = 0, k = 0, nslip = 0;
-    /* the contacts in the system and their case; for a slip (on the cone's boundary,
-       lambda = s (1, mu u), u = (cos t, sin t)) dirs holds e = d lambda / ds, f = d lambda / dt,
-       eta = a x b (the conic section's tangent: a the normal row of G_ii, b = (-mu, u), the
-       cone's normal) and d eta / dt */
-    for (int i = 0; i < nc; i++) {
-      double* l = lambda + 3 * i;
-      const double* Gi = blk + CSU_BIS_BLK * i;
-      double mu = p->mu[i];
-      /* held: released, rank-deficient, not pushing, or opening (separating with an impulse
-         that complementarity already counts, as in bis_violation: the relaxation's
-         remainder) */
-      if (state[i] == CSU_ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
-          (v[3 * i] > 0 && l[0] < v[3 * i]))
-        continue;
-      double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
-      off[m] = k;
-      if (!(mu > 0)) {
-        kind[m] = CSU_ACT_NORMAL, k += 1;
-      } else if (state[i] != CSU_ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
-        kind[m] = CSU_ACT_STICK, k += 3;
-      } else {
-        if (!(lt > 0) || with_slip == CSU_CORR_STICK_ONLY) continue;
-        double ux = l[1] / lt, uy = l[2] / lt, sn = l[0];
-        if (with_slip == CSU_CORR_HELD) { /* the direction held: s (1, mu u), v_N = 0 */
-          double* e = dirs + 12 * m;
-          e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
-          kind[m] = CSU_ACT_HELD, k += 1;
-          idx[m++] = i;
-          continue;
-        }
-        /* onto the cone's boundary first (the relaxation blends two boundary impulses into a
-           point inside) */
-        double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
-        if (d[1] != 0 || d[2] != 0) bis_move(p, 3 * i, d, l, v);
-        double* e = dirs + 12 * m;
-        double a0 = Gi[0], a1 = Gi[1], a2 = Gi[2];
-        e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
-        e[3] = 0, e[4] = -sn * mu * uy, e[5] = sn * mu * ux;
-        if (!coulomb) {
-          e[6] = a1 * uy - a2 * ux, e[7] = -mu * a2 - a0 * uy, e[8] = a0 * ux + mu * a1;
-          e[9] = a1 * ux + a2 * uy, e[10] = -a0 * ux, e[11] = -a0 * uy;
-        } else { /* de Saxce (Coulomb's law): v_T parallel to u, eta = (0, u_perp) */
-          e[6] = 0, e[7] = uy, e[8] = -ux;
-          e[9] = 0, e[10] = ux, e[11] = uy;
-        }
-        kind[m] = CSU_ACT_SLIP, k += 2, nslip++;
-      }
-      idx[m++] = i;
-    }
-    if (m < 2) return;
-    /* M = P G D (+ the slip law's own derivative): per pair of contacts, the block G_ij
-       (+ R) times D_j (the unknowns' impulse changes: I, (e f), or the normal) seen through
-       P_i (the conditions: v_i, (v_N, eta . v_i), or v_N) */
-    for (int jr = 0; jr < m; jr++) {
-      int i = idx[jr], kr = kind[jr], r = off[jr];
-      const double* er = dirs + 12 * jr;
-      for (int jc = 0; jc < m; jc++) {
-        int j = idx[jc], kc = kind[jc], c = off[jc];
-        double B[9], W[9];
-        if (i == j) {
-          memcpy(B, blk + CSU_BIS_BLK * i, sizeof B);
-        } else {
-          const double* Gb = p->G + (size_t)(3 * i) * n + 3 * j;
-          for (int q = 0; q < 3; q++)
-            B[3 * q] = Gb[(size_t)q * n], B[3 * q + 1] = Gb[(size_t)q * n + 1],
-                  B[3 * q + 2] = Gb[(size_t)q * n + 2];
-        }
-        int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
-        if (kc == CSU_ACT_HELD || kc == CSU_ACT_SLIP) { /* B e (and a slip's B f) */
-          const double* ec = dirs + 12 * jc;
-          for (int q = 0; q < 3; q++) {
-            W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
-            if (kc == CSU_ACT_SLIP)
-              W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
-          }
-        } else {
-          memcpy(W, B, sizeof W); /* stick: all three columns; normal: the first */
-        }
-        double* M0 = M + (size_t)r * k + c;
-        for (int b = 0; b < w; b++) {
-          M0[b] = W[b];
-          if (kr == CSU_ACT_STICK) M0[k + b] = W[3 + b], M0[2 * k + b] = W[6 + b];
-          if (kr == CSU_ACT_SLIP) M0[k + b] = er[6] * W[b] + er[7] * W[3 + b] + er[8] * W[6 + b];
-        }
-        if (jr == jc && kr == CSU_ACT_SLIP) {
-          const double* vi = v + 3 * i;
-          M0[k + 1] += er[9] * vi[0] + er[10] * vi[1] + er[11] * vi[2];
-        }
-      }
-      const double* vi = v + 3 * i;
-      x[r] = -vi[0];
-      if (kr == CSU_ACT_STICK) x[r + 1] = -vi[1], x[r + 2] = -vi[2];
-      if (kr == CSU_ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
-    }
-    for (int a = 0; a < k; a++) M[(size_t)a * k + a] *= 1 + 1e-9;
-    if (!csi_lu(k, M, piv)) return;
-    csi_lu_solve(k, M, piv, x);
-    for (int a = 0; a < k; a++)
-      if (!isfinite(x[a])) return;
-    /* the step: as far as the first contact that changes case (a slip's normal impulse
-       reaching zero counts along its linear change s e), and a slip angle's change at most
-       CSU_ACT_DTHETA (no case change: Newton's step is only trusted that far) */
-    double t = 1, dmax = 0;
-    int jmin = -1;
-    for (int j = 0; j < m; j++) {
-      int i = idx[j];
-      const double* xj = x + off[j];
-      double d[3];
-      act_change(kind[j], xj, dirs + 12 * j, 1, d);
-      double tj = act_tmax(lambda + 3 * i, d, p->mu[i], kind[j]);
-      if (tj < t) t = tj, jmin = j;
-      if (kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
-    }
-    double ts = t;
-    if (dmax * ts > CSU_ACT_DTHETA) ts = CSU_ACT_DTHETA / dmax, jmin = -1;
-    for (int j = 0; j < m; j++) {
-      int i = idx[j], r0 = 3 * i;
-      double* l = lambda + r0;
-      const double* xj = x + off[j];
-      double d[3];
-      if (j == jmin && kind[j] != CSU_ACT_STICK) {
-        d[0] = -l[0], d[1] = -l[1], d[2] = -l[2]; /* to zero */
-      } else if (kind[j] == CSU_ACT_SLIP) {
-        /* lambda = s (1, mu u) with s + ts ds and u turned by ~ts dt (u + ts dt u_perp,
-           normalised: the angle atan(ts dt), Newton's to second order) */
-        double mu = p->mu[i], sn = l[0] + ts * xj[0];
-        double ux = l[1], uy = l[2], dt = ts * xj[1];
-        double wx = ux - dt * uy, wy = uy + dt * ux, iw = 1.0 / sqrt(wx * wx + wy * wy);
-        d[0] = sn - l[0], d[1] = sn * mu * wx * iw - l[1], d[2] = sn * mu * wy * iw - l[2];
-      } else {
-        act_change(kind[j], xj, dirs + 12 * j, ts, d);
-      }
-      bis_move(p, r0, d, l, v);
-    }
+    act_classify(&a, state, with_slip, coulomb);
+    if (a.m < 2) return;
+    if (!act_system(&a, piv)) return;
+    double t, ts, dmax;
+    int jmin;
+    act_step_length(&a, &t, &ts, &dmax, &jmin);
+    act_apply(&a, jmin, ts);
     if (jmin >= 0) {
       state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
       continue;
@@ -1190,7 +1301,7 @@ static void bis_active_solve(const csContactProblem* p, const double* blk, doubl
     /* a whole step: the linear cases are solved; the slip angles need Newton's next step
        unless the conditions are met already */
     if (ts == t &&
-        (nslip == 0 || dmax <= 1e-9 || bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
+        (a.nslip == 0 || dmax <= 1e-9 || bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
       return;
   }
 }
