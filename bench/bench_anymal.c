@@ -475,9 +475,9 @@ static int run_task(const char* task, int solver, double tol, long iters, long s
     int prof = (int)(c % 2);
     s.d->profile = prof;
     memset(stage, 0, sizeof stage);
-    double t0 = cs_bench_now_ns();
+    double t0 = cs_cli_now_ns();
     st = ours_chunk(&s, n, &r->ours, stage);
-    double t1 = cs_bench_now_ns();
+    double t1 = cs_cli_now_ns();
     if (n == chunk) {
       if (!prof) {
         t_plain[n_plain++] = (t1 - t0) / (double)n;
@@ -488,9 +488,9 @@ static int run_task(const char* task, int solver, double tol, long iters, long s
     }
 #ifdef CS_HAVE_MUJOCO
     if (r->have_mj) {
-      t0 = cs_bench_now_ns();
+      t0 = cs_cli_now_ns();
       mj_chunk(&mjs, n, &r->mj);
-      t1 = cs_bench_now_ns();
+      t1 = cs_cli_now_ns();
       if (n == chunk) t_mj[n_mj++] = (t1 - t0) / (double)n;
     }
 #endif
@@ -503,18 +503,18 @@ static int run_task(const char* task, int solver, double tol, long iters, long s
     rc = 1;
   }
   s.d->profile = 0;
-  r->us_step = 1e-3 * cs_bench_median(t_plain, n_plain);
-  r->us_dyn = 1e-3 * cs_bench_median(t_stage[0], n_prof);
-  r->us_coll = 1e-3 * cs_bench_median(t_stage[1], n_prof);
-  r->us_build = 1e-3 * cs_bench_median(t_stage[2], n_prof);
-  r->us_solver = 1e-3 * cs_bench_median(t_stage[3], n_prof);
+  r->us_step = 1e-3 * cs_cli_median(t_plain, n_plain);
+  r->us_dyn = 1e-3 * cs_cli_median(t_stage[0], n_prof);
+  r->us_coll = 1e-3 * cs_cli_median(t_stage[1], n_prof);
+  r->us_build = 1e-3 * cs_cli_median(t_stage[2], n_prof);
+  r->us_solver = 1e-3 * cs_cli_median(t_stage[3], n_prof);
   r->resets = s.ctl.resets;
   for (int w = 0; w < CS_WARN_COUNT; w++) r->warnings += s.d->warning[w].count;
   r->base_z = s.d->qpos[2];
   (void)t_mj, (void)n_mj;
 #ifdef CS_HAVE_MUJOCO
   if (r->have_mj) {
-    r->mj_us_step = 1e-3 * cs_bench_median(t_mj, n_mj);
+    r->mj_us_step = 1e-3 * cs_cli_median(t_mj, n_mj);
     r->mj_resets = mjs.ctl.resets;
     r->mj_warnings = mj_warnings(mjs.md);
     r->mj_base_z = mjs.md->qpos[2];
@@ -534,38 +534,37 @@ static void print_json(const Result* r) {
   const Stats* a = &r->ours;
   printf("{\"bench\":\"anymal\",\"task\":\"%s\",\"solver\":\"%s\",\"steps\":%ld", r->task,
          r->solver, r->steps);
-  cs_bench_json_num(f, "dt", r->dt);
-  cs_bench_json_num(f, "us_per_step", r->us_step);
-  cs_bench_json_num(f, "us_per_step_solver", r->us_solver);
-  cs_bench_json_num(f, "contacts_mean", ratio(a->ncon_sum, (double)a->steps));
-  cs_bench_json_num(f, "iterations_mean", ratio(a->iter_sum, (double)a->steps_contact));
-  cs_bench_json_num(f, "converged_fraction",
-                    a->steps_contact ? (double)a->converged / (double)a->steps_contact : 1.0);
-  cs_bench_json_num(f, "eps_abs_max", a->eps_abs_max);
-  cs_bench_json_num(f, "penetration_mean_m", ratio(a->pen_sum, (double)a->nactive));
-  cs_bench_json_num(f, "penetration_max_m", a->pen_max);
-  cs_bench_json_num(f, "tolerance", r->tol);
+  cs_cli_json_num(f, "dt", r->dt);
+  cs_cli_json_num(f, "us_per_step", r->us_step);
+  cs_cli_json_num(f, "us_per_step_solver", r->us_solver);
+  cs_cli_json_num(f, "contacts_mean", ratio(a->ncon_sum, (double)a->steps));
+  cs_cli_json_num(f, "iterations_mean", ratio(a->iter_sum, (double)a->steps_contact));
+  cs_cli_json_num(f, "converged_fraction",
+                  a->steps_contact ? (double)a->converged / (double)a->steps_contact : 1.0);
+  cs_cli_json_num(f, "eps_abs_max", a->eps_abs_max);
+  cs_cli_json_num(f, "penetration_mean_m", ratio(a->pen_sum, (double)a->nactive));
+  cs_cli_json_num(f, "penetration_max_m", a->pen_max);
+  cs_cli_json_num(f, "tolerance", r->tol);
   printf(",\"chunk\":%ld", r->chunk);
-  cs_bench_json_num(f, "active_contacts_mean", ratio((double)a->nactive, (double)a->steps));
+  cs_cli_json_num(f, "active_contacts_mean", ratio((double)a->nactive, (double)a->steps));
   printf(",\"iterations_max\":%ld", a->iter_max);
-  cs_bench_json_num(f, "us_per_step_dynamics", r->us_dyn);
-  cs_bench_json_num(f, "us_per_step_collision", r->us_coll);
-  cs_bench_json_num(f, "us_per_step_build", r->us_build);
+  cs_cli_json_num(f, "us_per_step_dynamics", r->us_dyn);
+  cs_cli_json_num(f, "us_per_step_collision", r->us_coll);
+  cs_cli_json_num(f, "us_per_step_build", r->us_build);
   printf(",\"resets\":%d,\"warnings\":%ld,\"nan_steps\":%ld", r->resets, r->warnings, a->nan_steps);
   printf(",\"fallback_steps\":[%ld,%ld]", a->fallback[0], a->fallback[1]);
-  cs_bench_json_num(f, "base_z_final", r->base_z);
+  cs_cli_json_num(f, "base_z_final", r->base_z);
   if (r->have_mj) {
     const Stats* b = &r->mj;
-    cs_bench_json_num(f, "mujoco_us_per_step", r->mj_us_step);
-    cs_bench_json_num(f, "speedup_vs_mujoco", r->us_step > 0 ? r->mj_us_step / r->us_step : NAN);
-    cs_bench_json_num(f, "mujoco_penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
-    cs_bench_json_num(f, "mujoco_penetration_max_m", b->pen_max);
-    cs_bench_json_num(f, "mujoco_contacts_mean", ratio(b->ncon_sum, (double)b->steps));
-    cs_bench_json_num(f, "mujoco_active_contacts_mean",
-                      ratio((double)b->nactive, (double)b->steps));
-    cs_bench_json_num(f, "mujoco_iterations_mean", ratio(b->iter_sum, (double)b->steps_contact));
+    cs_cli_json_num(f, "mujoco_us_per_step", r->mj_us_step);
+    cs_cli_json_num(f, "speedup_vs_mujoco", r->us_step > 0 ? r->mj_us_step / r->us_step : NAN);
+    cs_cli_json_num(f, "mujoco_penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
+    cs_cli_json_num(f, "mujoco_penetration_max_m", b->pen_max);
+    cs_cli_json_num(f, "mujoco_contacts_mean", ratio(b->ncon_sum, (double)b->steps));
+    cs_cli_json_num(f, "mujoco_active_contacts_mean", ratio((double)b->nactive, (double)b->steps));
+    cs_cli_json_num(f, "mujoco_iterations_mean", ratio(b->iter_sum, (double)b->steps_contact));
     printf(",\"mujoco_resets\":%d,\"mujoco_warnings\":%ld", r->mj_resets, r->mj_warnings);
-    cs_bench_json_num(f, "mujoco_base_z_final", r->mj_base_z);
+    cs_cli_json_num(f, "mujoco_base_z_final", r->mj_base_z);
   }
   printf("}\n");
   fflush(stdout);
@@ -653,25 +652,25 @@ int cs_bench_anymal_main(int argc, char** argv) {
       }
       i++;
     } else if (!strcmp(a, "--steps")) {
-      if (!cs_bench_parse_long(v, 1, 2000000000L, &steps)) {
+      if (!cs_cli_parse_long(v, 1, 2000000000L, &steps)) {
         fprintf(stderr, "bench anymal: --steps needs an integer in [1, 2e9]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--chunk")) {
-      if (!cs_bench_parse_long(v, 1, 100000000L, &chunk)) {
+      if (!cs_cli_parse_long(v, 1, 100000000L, &chunk)) {
         fprintf(stderr, "bench anymal: --chunk needs an integer in [1, 1e8]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--iterations")) {
-      if (!cs_bench_parse_long(v, 1, 1000000000L, &iters)) {
+      if (!cs_cli_parse_long(v, 1, 1000000000L, &iters)) {
         fprintf(stderr, "bench anymal: --iterations needs an integer in [1, 1e9]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--tol")) {
-      if (!cs_bench_parse_double(v, &tol) || tol < 0) {
+      if (!cs_cli_parse_double(v, &tol) || tol < 0) {
         fprintf(stderr, "bench anymal: --tol needs a number >= 0\n");
         return 2;
       }

@@ -98,30 +98,30 @@ static int run_task(const char* task, int ncon_want, long repeats, long batch, i
   /* warm-up of both, then alternate batches */
   for (long k = 0; k < batch; k++) cs_contact_problem_build(m, d, vfree);
   for (long r = 0; r < repeats; r++) {
-    double t0 = cs_bench_now_ns();
+    double t0 = cs_cli_now_ns();
     for (long k = 0; k < batch; k++) cs_contact_problem_build(m, d, vfree);
-    double t1 = cs_bench_now_ns();
+    double t1 = cs_cli_now_ns();
     tb[r] = (t1 - t0) / (double)batch * 1e-3;
-    t0 = cs_bench_now_ns();
+    t0 = cs_cli_now_ns();
     for (long k = 0; k < batch; k++) {
       cs_geom_poses(m, d);
       cs_collide(m, d);
     }
-    t1 = cs_bench_now_ns();
+    t1 = cs_cli_now_ns();
     tc[r] = (t1 - t0) / (double)batch * 1e-3;
   }
   int ncon = d->ncon;
-  double build_us = cs_bench_median(tb, repeats); /* sorts tb */
+  double build_us = cs_cli_median(tb, repeats); /* sorts tb */
   double build_min = tb[0];
-  double coll_us = cs_bench_median(tc, repeats);
+  double coll_us = cs_cli_median(tc, repeats);
   if (json) {
     printf("{\"bench\":\"build\",\"task\":");
-    cs_bench_json_str(stdout, task);
+    cs_cli_json_str(stdout, task);
     printf(",\"nv\":%d,\"ncon\":%d,\"step\":%ld,\"repeats\":%ld,\"batch\":%ld", m->nv, ncon, step,
            repeats, batch);
-    cs_bench_json_num(stdout, "build_us", build_us);
-    cs_bench_json_num(stdout, "build_us_min", build_min);
-    cs_bench_json_num(stdout, "collision_us", coll_us);
+    cs_cli_json_num(stdout, "build_us", build_us);
+    cs_cli_json_num(stdout, "build_us_min", build_min);
+    cs_cli_json_num(stdout, "collision_us", coll_us);
     printf("}\n");
   } else {
     printf(
@@ -153,12 +153,12 @@ int cs_bench_build_main(int argc, char** argv) {
         return 2;
       }
     } else if (!strcmp(a, "--repeats") && i + 1 < argc) {
-      if (!cs_bench_parse_long(argv[++i], 1, 1000000, &repeats)) {
+      if (!cs_cli_parse_long(argv[++i], 1, 1000000, &repeats)) {
         fprintf(stderr, "bench build: --repeats must be an integer in [1, 1e6]\n");
         return 2;
       }
     } else if (!strcmp(a, "--batch") && i + 1 < argc) {
-      if (!cs_bench_parse_long(argv[++i], 1, 100000000, &batch)) {
+      if (!cs_cli_parse_long(argv[++i], 1, 100000000, &batch)) {
         fprintf(stderr, "bench build: --batch must be an integer in [1, 1e8]\n");
         return 2;
       }

@@ -131,7 +131,7 @@ static double run_batch(BenchCtx* c, int q) {
   const csModel* m = c->m;
   csData* d = c->d;
   const int flags = CS_RNE_GRAVITY | CS_RNE_VELOCITY;
-  double t0 = cs_bench_now_ns();
+  double t0 = cs_cli_now_ns();
   switch (q) {
     case Q_FK:
       for (int k = 0; k < BATCH; k++) {
@@ -181,7 +181,7 @@ static double run_batch(BenchCtx* c, int q) {
     default:
       break;
   }
-  return (cs_bench_now_ns() - t0) / BATCH;
+  return (cs_cli_now_ns() - t0) / BATCH;
 }
 
 /* ------------------------------------------------------------------ MuJoCo loading */
@@ -207,8 +207,8 @@ static mjModel* load_mujoco(const char* path) {
   }
   for (int balance = 0; balance < 2; balance++) {
     char tmp[64], why[512];
-    if (!cs_mujoco_urdf_write(path, NULL, balance ? CS_MJURDF_BALANCE_INERTIA : 0, tmp, sizeof tmp,
-                              NULL, why, sizeof why)) {
+    if (!cs_bench_mujoco_urdf_write(path, NULL, balance ? CS_MJURDF_BALANCE_INERTIA : 0, tmp,
+                                    sizeof tmp, NULL, why, sizeof why)) {
       fprintf(stderr, "bench dynamics: cannot write a MuJoCo copy of %s: %s\n", path, why);
       return NULL;
     }
@@ -247,13 +247,13 @@ int cs_bench_dynamics_main(int argc, char** argv) {
       }
       model = argv[++i];
     } else if (!strcmp(a, "--floating")) {
-      if (i + 1 >= argc || !cs_bench_parse_int(argv[i + 1], 0, 1, &floating)) {
+      if (i + 1 >= argc || !cs_cli_parse_int(argv[i + 1], 0, 1, &floating)) {
         fprintf(stderr, "bench dynamics: --floating needs 0 or 1\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--repeats")) {
-      if (i + 1 >= argc || !cs_bench_parse_int(argv[i + 1], 1, 1000000, &repeats)) {
+      if (i + 1 >= argc || !cs_cli_parse_int(argv[i + 1], 1, 1000000, &repeats)) {
         fprintf(stderr, "bench dynamics: --repeats needs an integer in [1, 1000000]\n");
         return 2;
       }
@@ -348,11 +348,11 @@ int cs_bench_dynamics_main(int argc, char** argv) {
   double med[Q_COUNT] = {0};
   for (int q = 0; q < Q_COUNT; q++)
     if (q != Q_MUJOCO || have_mj)
-      med[q] = cs_bench_median(samples + (size_t)q * (size_t)repeats, repeats);
+      med[q] = cs_cli_median(samples + (size_t)q * (size_t)repeats, repeats);
 
   if (json) {
     printf("{\"bench\":\"dynamics\",\"model\":");
-    cs_bench_json_str(stdout, model);
+    cs_cli_json_str(stdout, model);
     printf(
         ",\"floating\":%d,\"nv\":%d,\"fk_ns\":%.1f,\"crba_ns\":%.1f,\"rnea_ns\":%.1f,"
         "\"factor_ns\":%.1f,\"aba_ns\":%.1f,\"total_ns\":%.1f",

@@ -86,7 +86,7 @@ static int siconos_id(const char* name) {
 }
 #endif
 
-int cs_fclib_have_siconos(void) {
+int cs_bench_fclib_have_siconos(void) {
 #ifdef CS_HAVE_SICONOS
   return 1;
 #else
@@ -126,11 +126,11 @@ static NumericsMatrix* siconos_sbm(const double* W, int nc) {
   return NM_new_SBM(m, m, sbm);
 }
 
-typedef struct csSiconosMsg {
+typedef struct SiconosMsg {
   int info;
   int iterations;
   double ms;
-} csSiconosMsg;
+} SiconosMsg;
 
 static int write_all(int fd, const void* buf, size_t n) {
   const char* p = buf;
@@ -155,7 +155,7 @@ static int read_all(int fd, void* buf, size_t n) {
 }
 
 /* The child: solve, send (msg, r), _exit. Never returns. */
-static void siconos_child(const csFclibCase* c, int id, const csFclibSettings* s, int fd) {
+static void siconos_child(const csCliFclibCase* c, int id, const csCliFclibSettings* s, int fd) {
   int dn = open("/dev/null", O_WRONLY);
   if (dn >= 0) {
     dup2(dn, 1);
@@ -167,7 +167,7 @@ static void siconos_child(const csFclibCase* c, int id, const csFclibSettings* s
   const int nc = p->nc, m = 3 * nc;
   double times[64];
   int nt = 0;
-  csSiconosMsg msg = {0, 0, 0};
+  SiconosMsg msg = {0, 0, 0};
   double* r = calloc((size_t)m, sizeof(double));
   double* u = calloc((size_t)m, sizeof(double));
   if (!r || !u) _exit(3);
@@ -200,9 +200,9 @@ static void siconos_child(const csFclibCase* c, int id, const csFclibSettings* s
     opt->dparam[SICONOS_DPARAM_TOL] = s->tol;
     memset(r, 0, (size_t)m * sizeof(double));
     memset(u, 0, (size_t)m * sizeof(double));
-    double t0 = cs_bench_now_ns();
+    double t0 = cs_cli_now_ns();
     msg.info = fc3d_driver(&P, r, u, opt);
-    times[nt++] = 1e-6 * (cs_bench_now_ns() - t0);
+    times[nt++] = 1e-6 * (cs_cli_now_ns() - t0);
     msg.iterations = opt->iparam[SICONOS_IPARAM_ITER_DONE];
     solver_options_delete(opt);
     NM_free(M);
@@ -210,13 +210,13 @@ static void siconos_child(const csFclibCase* c, int id, const csFclibSettings* s
     free(mu);
     if (times[0] > SLOW_MS) break;
   }
-  msg.ms = cs_bench_median(times, nt);
+  msg.ms = cs_cli_median(times, nt);
   if (write_all(fd, &msg, sizeof msg) || write_all(fd, r, (size_t)m * sizeof(double))) _exit(4);
   _exit(0);
 }
 
-static void run_siconos(const csFclibCase* c, int id, const csFclibSettings* s, double* lambda,
-                        csFclibRun* r) {
+static void run_siconos(const csCliFclibCase* c, int id, const csCliFclibSettings* s,
+                        double* lambda, csCliFclibRun* r) {
   const size_t m = 3 * (size_t)c->local->p.nc;
   memset(lambda, 0, m * sizeof(double));
   int fd[2];
@@ -237,7 +237,7 @@ static void run_siconos(const csFclibCase* c, int id, const csFclibSettings* s, 
     siconos_child(c, id, s, fd[1]);
   }
   close(fd[1]);
-  csSiconosMsg msg;
+  SiconosMsg msg;
   int got =
       read_all(fd[0], &msg, sizeof msg) == 0 && read_all(fd[0], lambda, m * sizeof(double)) == 0;
   close(fd[0]);
@@ -268,7 +268,7 @@ static void run_siconos(const csFclibCase* c, int id, const csFclibSettings* s, 
   r->iterations = msg.iterations;
   r->ms = msg.ms;
   r->siconos_info = msg.info;
-  cs_fclib_finish_run(c, s, lambda, r);
+  cs_cli_fclib_finish_run(c, s, lambda, r);
 }
 #endif
 
@@ -276,17 +276,17 @@ static void run_siconos(const csFclibCase* c, int id, const csFclibSettings* s, 
 static const char* const siconos_names[] = {"siconos_nsgs", "siconos_nsn_ac", "siconos_nsn_fb",
                                             "siconos_admm", NULL};
 
-static void run_extra(const csFclibCase* c, const char* name, const csFclibSettings* s,
-                      double* lambda, csFclibRun* r) {
+static void run_extra(const csCliFclibCase* c, const char* name, const csCliFclibSettings* s,
+                      double* lambda, csCliFclibRun* r) {
   run_siconos(c, siconos_id(name), s, lambda, r);
 }
 
-static const csFclibExtraSolvers siconos_extra = {siconos_names, run_extra};
+static const csCliFclibExtraSolvers siconos_extra = {siconos_names, run_extra};
 #endif
 
 void cs_bench_fclib_use_siconos(void) {
 #ifdef CS_HAVE_SICONOS
-  cs_fclib_extra_solvers = &siconos_extra;
+  cs_cli_fclib_extra_solvers = &siconos_extra;
 #endif
 }
 
@@ -326,7 +326,7 @@ static int write_profile(const char* png, int nfile, int nsolv, const double* t,
       double x = t[p * nsolv + s] / best;
       if (isfinite(x)) ratio[k++] = fmax(1.0, x);
     }
-    qsort(ratio, (size_t)k, sizeof(double), cs_bench_cmp_double);
+    qsort(ratio, (size_t)k, sizeof(double), cs_cli_cmp_double);
     fprintf(f, "# %s\n1 0\n", names[s]);
     for (int j = 0; j < k; j++) fprintf(f, "%.9g %.9g\n", ratio[j], (double)(j + 1) / nfile);
     fprintf(f, "%.9g %.9g\n\n\n", taumax, (double)k / (nfile ? nfile : 1));
@@ -397,8 +397,8 @@ static void usage(FILE* f) {
           "  --plot FILE.png    Dolan-More performance profile (gnuplot)\n"
           "  --json             one JSON object per line on stdout\n"
           "\nsolvers: ",
-          cs_fclib_have_siconos() ? "" : " (not in this build)");
-  cs_fclib_list_solvers(f);
+          cs_bench_fclib_have_siconos() ? "" : " (not in this build)");
+  cs_cli_fclib_list_solvers(f);
   fprintf(f, "\n");
 }
 
@@ -407,7 +407,7 @@ static int cmp_str(const void* a, const void* b) {
 }
 
 int cs_bench_fclib_main(int argc, char** argv) {
-  csFclibSettings set = {1e-8, 10000, 3, 120.0, 0};
+  csCliFclibSettings set = {1e-8, 10000, 3, 120.0, 0};
   const char* dir = NULL;
   const char* solvers_arg = NULL;
   const char* plot = NULL;
@@ -423,13 +423,13 @@ int cs_bench_fclib_main(int argc, char** argv) {
     } else if (!strcmp(a, "--vs-siconos")) {
       vs_siconos = 1;
     } else if (!strcmp(a, "--tol") && has) {
-      if (!cs_bench_parse_double(argv[++i], &set.tol) || set.tol <= 0) {
+      if (!cs_cli_parse_double(argv[++i], &set.tol) || set.tol <= 0) {
         fprintf(stderr, "contactsim bench fclib: --tol needs a positive number, got '%s'\n",
                 argv[i]);
         return 2;
       }
     } else if (!strcmp(a, "--iterations") && has) {
-      if (!cs_bench_parse_int(argv[++i], 1, 1000000000, &set.iterations)) {
+      if (!cs_cli_parse_int(argv[++i], 1, 1000000000, &set.iterations)) {
         fprintf(stderr,
                 "contactsim bench fclib: --iterations needs a positive integer, "
                 "got '%s'\n",
@@ -437,7 +437,7 @@ int cs_bench_fclib_main(int argc, char** argv) {
         return 2;
       }
     } else if (!strcmp(a, "--repeats") && has) {
-      if (!cs_bench_parse_int(argv[++i], 1, 1000000000, &set.repeats) || set.repeats > 64) {
+      if (!cs_cli_parse_int(argv[++i], 1, 1000000000, &set.repeats) || set.repeats > 64) {
         fprintf(stderr,
                 "contactsim bench fclib: --repeats needs an integer in 1..64, got "
                 "'%s'\n",
@@ -445,7 +445,7 @@ int cs_bench_fclib_main(int argc, char** argv) {
         return 2;
       }
     } else if (!strcmp(a, "--time-limit") && has) {
-      if (!cs_bench_parse_double(argv[++i], &set.time_limit_s) || set.time_limit_s <= 0) {
+      if (!cs_cli_parse_double(argv[++i], &set.time_limit_s) || set.time_limit_s <= 0) {
         fprintf(stderr,
                 "contactsim bench fclib: --time-limit needs a positive number of "
                 "seconds, got '%s'\n",
@@ -479,7 +479,7 @@ int cs_bench_fclib_main(int argc, char** argv) {
     usage(stderr);
     return 2;
   }
-  if (vs_siconos && !cs_fclib_have_siconos()) {
+  if (vs_siconos && !cs_bench_fclib_have_siconos()) {
     fprintf(stderr,
             "contactsim bench fclib: --vs-siconos: this build has no Siconos "
             "(libsiconos-numerics-dev not found at configure time)\n");
@@ -499,12 +499,12 @@ int cs_bench_fclib_main(int argc, char** argv) {
     if (!list) return 1;
     strcpy(list, solvers_arg);
     for (char* tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-      if (!cs_fclib_solver_known(tok)) {
+      if (!cs_cli_fclib_solver_known(tok)) {
         fprintf(stderr,
                 "contactsim bench fclib: unknown or unimplemented solver '%s'; "
                 "implemented: ",
                 tok);
-        cs_fclib_list_solvers(stderr);
+        cs_cli_fclib_list_solvers(stderr);
         fprintf(stderr, "\n");
         free(list);
         return 2;
@@ -566,35 +566,35 @@ int cs_bench_fclib_main(int argc, char** argv) {
     printf("%-44s %5s %-6s %-18s %4s %10s %10s %10s %7s %10s\n", "file", "nc", "kind", "solver",
            "conv", "error", "error_1pq", "global", "iters", "ms");
   for (int fi = 0; fi < nfile; fi++) {
-    csFclibCase c;
-    csStatus st = cs_fclib_case_load(files[fi], &c);
+    csCliFclibCase c;
+    csStatus st = cs_cli_fclib_case_load(files[fi], &c);
     if (st) {
       if (json) {
         printf("{\"bench\":\"fclib\",\"file\":");
-        cs_bench_json_str(stdout, c.name);
+        cs_cli_json_str(stdout, c.name);
         printf(
             ",\"nc\":%d,\"solver\":null,\"converged\":false,\"error\":\"unsupported\","
             "\"reason\":",
             c.nc);
-        cs_bench_json_str(stdout, cs_last_error());
+        cs_cli_json_str(stdout, cs_last_error());
         printf("}\n");
       } else {
         printf("%-44s %5d %-6s unsupported: %s\n", c.name, c.nc, "-", cs_last_error());
       }
       fflush(stdout);
-      cs_fclib_case_free(&c);
+      cs_cli_fclib_case_free(&c);
       continue;
     }
     double* lambda = malloc(3 * (size_t)c.local->p.nc * sizeof(double));
     for (int s = 0; s < nsolv && lambda; s++) {
       if (tty)
         fprintf(stderr, "\r\033[K[%d/%d] %s %s", fi + 1, nfile, c.name, names[s]), fflush(stderr);
-      csFclibRun r;
-      cs_fclib_run(&c, names[s], &set, lambda, &r);
+      csCliFclibRun r;
+      cs_cli_fclib_run(&c, names[s], &set, lambda, &r);
       if (tprof) tprof[nprob * nsolv + s] = r.converged ? r.ms : INFINITY;
       if (tty) fprintf(stderr, "\r\033[K");
       if (json) {
-        cs_fclib_print_json(stdout, &c, names[s], &r);
+        cs_cli_fclib_print_json(stdout, &c, names[s], &r);
       } else {
         printf("%-44s %5d %-6s %-18s %4s %10.3e %10.3e %10.3e %7d %10.3f%s%s\n", c.name, c.nc,
                c.global ? "global" : "local", names[s], r.converged ? "yes" : "no", r.error,
@@ -604,7 +604,7 @@ int cs_bench_fclib_main(int argc, char** argv) {
     }
     nprob++;
     free(lambda);
-    cs_fclib_case_free(&c);
+    cs_cli_fclib_case_free(&c);
   }
   int rc = 0;
   if (plot && tprof) {

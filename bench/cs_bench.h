@@ -41,10 +41,10 @@ int cs_bench_anymal_task_ok(const char* v);
    them are shared with `contactsim fclib` (cli/cs_fclib_case.h). */
 int cs_bench_fclib_main(int argc, char** argv);
 
-/* Register Siconos' solvers with cs_fclib_extra_solvers when built with Siconos, so that
+/* Register Siconos' solvers with cs_cli_fclib_extra_solvers when built with Siconos, so that
    `bench fclib --vs-siconos` and `fclib solve --solver siconos_*` find them; else nothing. */
 void cs_bench_fclib_use_siconos(void);
-int cs_fclib_have_siconos(void);
+int cs_bench_fclib_have_siconos(void);
 
 /* contactsim bench contactbench [--experiment NAME|all] [--solvers a,b] [--plot DIR] [--json]:
    paper 002 (ContactBench) section IV, docs/scenes.md (bench_contactbench.c) */

@@ -76,7 +76,7 @@ static int ends_with_stl(const char* p) {
          (e[3] == 'l' || e[3] == 'L');
 }
 
-/* Mesh URI to an existing file (see cs_mujoco_urdf_write): 1 with the path in out. */
+/* Mesh URI to an existing file (see cs_bench_mujoco_urdf_write): 1 with the path in out. */
 static int resolve_mesh(const char* uri, const char* root, const char* urdf_dir, char* out,
                         size_t nout) {
   const char* p = uri;
@@ -276,10 +276,10 @@ static int at_tag(const char* p, const char* name, const char* seps) {
   return p[0] == '<' && strncmp(p + 1, name, ln) == 0 && p[1 + ln] && strchr(seps, p[1 + ln]);
 }
 
-int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path, size_t npath,
-                         csMujocoUrdfInfo* info, char* err, size_t nerr) {
+int cs_bench_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path,
+                               size_t npath, csBenchMujocoUrdfInfo* info, char* err, size_t nerr) {
   const int principal = (flags & CS_MJURDF_PRINCIPAL) != 0;
-  csMujocoUrdfInfo count = {0, 0};
+  csBenchMujocoUrdfInfo count = {0, 0};
   if (info) *info = count;
   if (err && nerr) err[0] = 0;
   char* t = read_text(urdf);

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-/* Flags of cs_mujoco_urdf_write. */
+/* Flags of cs_bench_mujoco_urdf_write. */
 enum {
   /* balanceinertia="true" (else "false"): MuJoCo refuses a link whose own inertia violates
      the triangle inequality unless this is set. */
@@ -20,11 +20,11 @@ enum {
   CS_MJURDF_PRINCIPAL = 1 << 1
 };
 
-/* What cs_mujoco_urdf_write changed besides the <mujoco> block. */
-typedef struct csMujocoUrdfInfo {
+/* What cs_bench_mujoco_urdf_write changed besides the <mujoco> block. */
+typedef struct csBenchMujocoUrdfInfo {
   int ndropped;   /* collision elements dropped: non-STL meshes or meshes not found */
   int nprincipal; /* inertia tensors restated in principal axes (CS_MJURDF_PRINCIPAL) */
-} csMujocoUrdfInfo;
+} csBenchMujocoUrdfInfo;
 
 /* Writes a temporary copy of the URDF file urdf for MuJoCo: a
      <mujoco><compiler [meshdir=ROOT] balanceinertia=".." discardvisual="true"
@@ -42,7 +42,7 @@ typedef struct csMujocoUrdfInfo {
    (npath bytes, at least 27) and, if info is not NULL, the counts in info; 0 with a
    message in err (nerr bytes; err may be NULL) if urdf cannot be read, has no <robot>
    tag, or the copy cannot be written. */
-int cs_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path, size_t npath,
-                         csMujocoUrdfInfo* info, char* err, size_t nerr);
+int cs_bench_mujoco_urdf_write(const char* urdf, const char* root, int flags, char* path,
+                               size_t npath, csBenchMujocoUrdfInfo* info, char* err, size_t nerr);
 
 #endif

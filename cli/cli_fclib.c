@@ -50,8 +50,8 @@ static void usage_solve(FILE* f) {
           "error of the solution (docs/solvers.md) and, for a global problem, the global\n"
           "error of (r, v) with v = M^-1 (H r + f).\n"
           "  --solver S       solver name (required); implemented: ");
-  cs_fclib_list_solvers(f);
-  if (!cs_fclib_extra_solvers)
+  cs_cli_fclib_list_solvers(f);
+  if (!cs_cli_fclib_extra_solvers)
     fprintf(f,
             "\n"
             "                   (siconos_nsgs, siconos_nsn_ac, siconos_nsn_fb, siconos_admm:\n"
@@ -68,7 +68,7 @@ static void usage_solve(FILE* f) {
 }
 
 static int parse_double(const char* opt, const char* s, double* x) {
-  if (!cs_bench_parse_double(s, x) || *x <= 0) {
+  if (!cs_cli_parse_double(s, x) || *x <= 0) {
     fprintf(stderr, "contactsim fclib: %s needs a positive number, got '%s'\n", opt, s);
     return 0;
   }
@@ -76,7 +76,7 @@ static int parse_double(const char* opt, const char* s, double* x) {
 }
 
 static int parse_int(const char* opt, const char* s, int max, int* x) {
-  if (!cs_bench_parse_int(s, 1, max, x)) {
+  if (!cs_cli_parse_int(s, 1, max, x)) {
     fprintf(stderr, "contactsim fclib: %s needs an integer in 1..%d, got '%s'\n", opt, max, s);
     return 0;
   }
@@ -142,7 +142,7 @@ typedef struct {
 
 /* W's symmetry and diagonal, and the stored solution's error (global error for a global
    problem with r and v stored, else the local one of the stored lambda) */
-static void info_local(const csFclibCase* c, infoLocal* w) {
+static void info_local(const csCliFclibCase* c, infoLocal* w) {
   const csContactProblem* p = &c->local->p;
   const size_t m = 3 * (size_t)p->nc;
   w->rows = (int)m;
@@ -168,35 +168,35 @@ static void info_local(const csFclibCase* c, infoLocal* w) {
 }
 
 /* info --json: one object (lst: the local problem's load status, why its message) */
-static void info_print_json(const csFclibInfo* in, const csFclibCase* c, csStatus lst,
+static void info_print_json(const csFclibInfo* in, const csCliFclibCase* c, csStatus lst,
                             const char* why, const infoLocal* w) {
   printf("{\"file\":");
-  cs_bench_json_str(stdout, c->name);
+  cs_cli_json_str(stdout, c->name);
   printf(",\"kind\":\"%s\",\"spacedim\":%d,\"nc\":%d,\"n\":%d,\"rows\":%d", kind_name(in->kind),
          in->spacedim, in->nc, in->n, in->rows);
   if (in->kind == CS_FCLIB_LOCAL || in->kind == CS_FCLIB_LOCAL_ROLLING)
     printf(",\"nnz_W\":%lld", in->nnz[0]);
   else
     printf(",\"nnz_M\":%lld,\"nnz_H\":%lld", in->nnz[0], in->nnz[1]);
-  cs_bench_json_num(stdout, "mu_min", in->mu_min);
-  cs_bench_json_num(stdout, "mu_max", in->mu_max);
+  cs_cli_json_num(stdout, "mu_min", in->mu_min);
+  cs_cli_json_num(stdout, "mu_max", in->mu_max);
   printf(",\"supported\":%s", lst ? "false" : "true");
   if (lst) {
     printf(",\"reason\":");
-    cs_bench_json_str(stdout, why);
+    cs_cli_json_str(stdout, why);
   } else {
-    cs_bench_json_num(stdout, "w_asymmetry", w->asym);
-    cs_bench_json_num(stdout, "w_min_diagonal", w->dmin);
-    cs_bench_json_num(stdout, "condense_ms", c->condense_ms);
+    cs_cli_json_num(stdout, "w_asymmetry", w->asym);
+    cs_cli_json_num(stdout, "w_min_diagonal", w->dmin);
+    cs_cli_json_num(stdout, "condense_ms", c->condense_ms);
   }
   printf(",\"has_solution\":%s,\"has_guess\":%s", in->has_solution ? "true" : "false",
          in->has_guess ? "true" : "false");
-  cs_bench_json_num(stdout, "solution_error", w->sol_err);
-  cs_bench_json_num(stdout, "solution_r_norm", w->sol_r);
+  cs_cli_json_num(stdout, "solution_error", w->sol_err);
+  cs_cli_json_num(stdout, "solution_r_norm", w->sol_r);
   printf(",\"title\":");
-  cs_bench_json_str(stdout, in->title);
+  cs_cli_json_str(stdout, in->title);
   printf(",\"description\":");
-  cs_bench_json_str(stdout, in->description);
+  cs_cli_json_str(stdout, in->description);
   printf("}\n");
 }
 
@@ -216,7 +216,7 @@ static void info_print_description(const char* s) {
 }
 
 /* info as text: one labelled line per item */
-static void info_print_text(const char* path, const csFclibInfo* in, const csFclibCase* c,
+static void info_print_text(const char* path, const csFclibInfo* in, const csCliFclibCase* c,
                             csStatus lst, const char* why, const infoLocal* w) {
   printf("file         %s\n", path);
   printf("kind         %s", kind_name(in->kind));
@@ -263,8 +263,8 @@ static int cmd_info(int argc, char** argv) {
     return 1;
   }
   /* the local matrix: read (and condense) to report its symmetry */
-  csFclibCase c;
-  csStatus lst = cs_fclib_case_load(path, &c);
+  csCliFclibCase c;
+  csStatus lst = cs_cli_fclib_case_load(path, &c);
   char why[512] = "";
   if (lst) snprintf(why, sizeof why, "%s", cs_last_error());
   infoLocal w = {0, NAN, 0, NAN, NAN, NAN};
@@ -273,14 +273,15 @@ static int cmd_info(int argc, char** argv) {
     info_print_json(&in, &c, lst, why, &w);
   else
     info_print_text(path, &in, &c, lst, why, &w);
-  cs_fclib_case_free(&c);
+  cs_cli_fclib_case_free(&c);
   return 0;
 }
 
 /* ---------------------------------------------------------------- solve */
 
 /* Write the problem with its solution to out and read it back; 0 on success. */
-static int write_solution(const csFclibCase* c, const double* lambda, const char* out, int json) {
+static int write_solution(const csCliFclibCase* c, const double* lambda, const char* out,
+                          int json) {
   const size_t m = 3 * (size_t)c->local->p.nc;
   csStatus st;
   int ok = 1;
@@ -327,7 +328,7 @@ static int cmd_solve(int argc, char** argv) {
   const char* solver = NULL;
   const char* out = NULL;
   int json = 0;
-  csFclibSettings set = {1e-8, 10000, 1, 120.0, 0};
+  csCliFclibSettings set = {1e-8, 10000, 1, 120.0, 0};
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
     int has = i + 1 < argc;
@@ -364,37 +365,37 @@ static int cmd_solve(int argc, char** argv) {
   }
   if (!solver) {
     fprintf(stderr, "contactsim fclib solve: missing --solver S; implemented: ");
-    cs_fclib_list_solvers(stderr);
+    cs_cli_fclib_list_solvers(stderr);
     fprintf(stderr, "\n");
     return 2;
   }
-  if (!cs_fclib_solver_known(solver)) {
+  if (!cs_cli_fclib_solver_known(solver)) {
     fprintf(stderr,
             "contactsim fclib solve: unknown or unimplemented solver '%s'; "
             "implemented: ",
             solver);
-    cs_fclib_list_solvers(stderr);
+    cs_cli_fclib_list_solvers(stderr);
     fprintf(stderr, "\n");
     return 2;
   }
-  csFclibCase c;
-  csStatus st = cs_fclib_case_load(path, &c);
+  csCliFclibCase c;
+  csStatus st = cs_cli_fclib_case_load(path, &c);
   if (st) {
     fprintf(stderr, "contactsim fclib solve: %s: %s\n", cs_status_name(st), cs_last_error());
-    cs_fclib_case_free(&c);
+    cs_cli_fclib_case_free(&c);
     return 1;
   }
   const size_t m = 3 * (size_t)c.local->p.nc;
   double* lambda = malloc(m * sizeof(double));
   if (!lambda) {
-    cs_fclib_case_free(&c);
+    cs_cli_fclib_case_free(&c);
     return 1;
   }
-  csFclibRun r;
-  cs_fclib_run(&c, solver, &set, lambda, &r);
+  csCliFclibRun r;
+  cs_cli_fclib_run(&c, solver, &set, lambda, &r);
   int rc = r.ok ? 0 : 1;
   if (json) {
-    cs_fclib_print_json(stdout, &c, solver, &r);
+    cs_cli_fclib_print_json(stdout, &c, solver, &r);
   } else {
     printf("file         %s (%s, %d contacts)\n", c.name, c.global ? "global, condensed" : "local",
            c.local->p.nc);
@@ -411,7 +412,7 @@ static int cmd_solve(int argc, char** argv) {
   fflush(stdout);
   if (out && r.ok && write_solution(&c, lambda, out, json)) rc = 1;
   free(lambda);
-  cs_fclib_case_free(&c);
+  cs_cli_fclib_case_free(&c);
   return rc;
 }
 

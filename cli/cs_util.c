@@ -8,24 +8,24 @@
 #include <string.h>
 #include <time.h>
 
-double cs_bench_now_ns(void) {
+double cs_cli_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-int cs_bench_cmp_double(const void* a, const void* b) {
+int cs_cli_cmp_double(const void* a, const void* b) {
   double x = *(const double*)a, y = *(const double*)b;
   return (x > y) - (x < y);
 }
 
-double cs_bench_median(double* v, long n) {
+double cs_cli_median(double* v, long n) {
   if (n <= 0) return NAN;
-  qsort(v, (size_t)n, sizeof(double), cs_bench_cmp_double);
+  qsort(v, (size_t)n, sizeof(double), cs_cli_cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-void cs_bench_json_str(FILE* f, const char* s) {
+void cs_cli_json_str(FILE* f, const char* s) {
   fputc('"', f);
   for (; *s; s++) {
     unsigned char ch = (unsigned char)*s;
@@ -39,14 +39,14 @@ void cs_bench_json_str(FILE* f, const char* s) {
   fputc('"', f);
 }
 
-void cs_bench_json_num(FILE* f, const char* key, double x) {
+void cs_cli_json_num(FILE* f, const char* key, double x) {
   if (isfinite(x))
     fprintf(f, ",\"%s\":%.6g", key, x);
   else
     fprintf(f, ",\"%s\":null", key);
 }
 
-int cs_bench_parse_long(const char* s, long lo, long hi, long* out) {
+int cs_cli_parse_long(const char* s, long lo, long hi, long* out) {
   if (!s || !*s) return 0;
   char* end;
   errno = 0;
@@ -56,14 +56,14 @@ int cs_bench_parse_long(const char* s, long lo, long hi, long* out) {
   return 1;
 }
 
-int cs_bench_parse_int(const char* s, int lo, int hi, int* out) {
+int cs_cli_parse_int(const char* s, int lo, int hi, int* out) {
   long v;
-  if (!cs_bench_parse_long(s, lo, hi, &v)) return 0;
+  if (!cs_cli_parse_long(s, lo, hi, &v)) return 0;
   *out = (int)v;
   return 1;
 }
 
-int cs_bench_parse_double(const char* s, double* out) {
+int cs_cli_parse_double(const char* s, double* out) {
   if (!s || !*s) return 0;
   char* end;
   errno = 0;

@@ -6,20 +6,20 @@
 #include <stdio.h>
 
 /* Monotonic clock in nanoseconds. */
-double cs_bench_now_ns(void);
+double cs_cli_now_ns(void);
 
 /* qsort comparator of doubles, ascending. */
-int cs_bench_cmp_double(const void* a, const void* b);
+int cs_cli_cmp_double(const void* a, const void* b);
 /* Median of v[0..n) (sorted in place); NaN if n <= 0. */
-double cs_bench_median(double* v, long n);
+double cs_cli_median(double* v, long n);
 /* s as a JSON string on f: quotes, backslashes and control characters escaped. */
-void cs_bench_json_str(FILE* f, const char* s);
+void cs_cli_json_str(FILE* f, const char* s);
 /* ,"key":x on f (%.6g), or ,"key":null if x is not finite. */
-void cs_bench_json_num(FILE* f, const char* key, double x);
+void cs_cli_json_num(FILE* f, const char* key, double x);
 /* The whole of s as a decimal integer in [lo, hi] into *out: 1; else 0, *out untouched. */
-int cs_bench_parse_long(const char* s, long lo, long hi, long* out);
-int cs_bench_parse_int(const char* s, int lo, int hi, int* out);
+int cs_cli_parse_long(const char* s, long lo, long hi, long* out);
+int cs_cli_parse_int(const char* s, int lo, int hi, int* out);
 /* The whole of s as a finite number into *out: 1; else 0, *out untouched. */
-int cs_bench_parse_double(const char* s, double* out);
+int cs_cli_parse_double(const char* s, double* out);
 
 #endif

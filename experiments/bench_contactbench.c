@@ -501,7 +501,7 @@ static int least_norm(int n, const double* r, const double T[3], double* x) {
   if (tn <= 0) return 1;
   double rs[CB_MAXC];
   for (int i = 0; i < n; i++) rs[i] = r[i] > 0 ? r[i] : 0;
-  qsort(rs, (size_t)n, sizeof(double), cs_bench_cmp_double);
+  qsort(rs, (size_t)n, sizeof(double), cs_cli_cmp_double);
   double rem = tn, s = INFINITY;
   int ok = 0;
   for (int k = 0; k < n; k++) {
@@ -1134,9 +1134,9 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
     o.warmstart = ws;
     csSolverStats st;
     memset(&st, 0, sizeof st);
-    double t0 = cs_bench_now_ns();
+    double t0 = cs_cli_now_ns();
     csStatus rc = s->solve(&cp, &o, w->ws, w->lam, &st);
-    double t1 = cs_bench_now_ns();
+    double t1 = cs_cli_now_ns();
     ns += t1 - t0;
     if (rc != CS_OK) {
       ps->errors++;
@@ -1160,7 +1160,7 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
   long m = 0;
   for (long i = 0; i < r->n; i++)
     if (isfinite(w->eps[i])) w->eps[m++] = w->eps[i];
-  ps->eps_med = cs_bench_median(w->eps, m);
+  ps->eps_med = cs_cli_median(w->eps, m);
   return 1;
 }
 
@@ -1210,8 +1210,8 @@ static void replay_all(const Ctx* c, const char* what, const RecSet* r, const in
     }
   }
   for (int i = 0; i < n; i++) {
-    out[i].cold.us = cs_bench_median(tc + i * reps, out[i].repeats);
-    out[i].warm.us = cs_bench_median(tw + i * reps, out[i].repeats);
+    out[i].cold.us = cs_cli_median(tc + i * reps, out[i].repeats);
+    out[i].warm.us = cs_cli_median(tw + i * reps, out[i].repeats);
   }
   passwork_free(&w);
   free(tc);
@@ -1818,21 +1818,21 @@ int cs_bench_contactbench_main(int argc, char** argv) {
       c.shared = v, i++;
     } else if (!strcmp(a, "--repeats") && v) {
       int n;
-      if (!cs_bench_parse_int(v, 1, 1000, &n)) {
+      if (!cs_cli_parse_int(v, 1, 1000, &n)) {
         fprintf(stderr, "bench contactbench: --repeats needs an integer in [1, 1000]\n");
         return 2;
       }
       c.repeats = n, i++;
     } else if (!strcmp(a, "--robot-time") && v) {
       double t;
-      if (!cs_bench_parse_double(v, &t) || !(t > 0 && t <= 1000)) {
+      if (!cs_cli_parse_double(v, &t) || !(t > 0 && t <= 1000)) {
         fprintf(stderr, "bench contactbench: --robot-time needs seconds in (0, 1000]\n");
         return 2;
       }
       c.robot_time = t, i++;
     } else if (!strcmp(a, "--replay-steps") && v) {
       long n;
-      if (!cs_bench_parse_long(v, 1, 100000000L, &n)) {
+      if (!cs_cli_parse_long(v, 1, 100000000L, &n)) {
         fprintf(stderr, "bench contactbench: --replay-steps needs an integer in [1, 1e8]\n");
         return 2;
       }

@@ -156,13 +156,13 @@ static double cpu_now_ns(void) {
 static double timed_pass(SingleFn fn, const Sample* x, long n, double* lambda, long* evals,
                          double* cpu_ns) {
   long ev = 0;
-  double c0 = cpu_now_ns(), t0 = cs_bench_now_ns();
+  double c0 = cpu_now_ns(), t0 = cs_cli_now_ns();
   for (long i = 0; i < n; i++) {
     int e = 0;
     fn(x[i].G, x[i].c, x[i].mu, CSI_BISECTION_TOL, lambda + 3 * i, &e);
     ev += e;
   }
-  double t1 = cs_bench_now_ns(), c1 = cpu_now_ns();
+  double t1 = cs_cli_now_ns(), c1 = cpu_now_ns();
   if (evals) *evals = ev;
   if (cpu_ns) *cpu_ns = (c1 - c0) / (double)n;
   return (t1 - t0) / (double)n;
@@ -178,12 +178,12 @@ int cs_bench_single_main(int argc, char** argv) {
     } else if (!strcmp(argv[i], "--json")) {
       json = 1;
     } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
-      if (!cs_bench_parse_long(argv[++i], 4, 100000000L, &samples)) {
+      if (!cs_cli_parse_long(argv[++i], 4, 100000000L, &samples)) {
         fprintf(stderr, "contactsim bench single-contact: bad --samples '%s'\n", argv[i]);
         return 2;
       }
     } else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) {
-      if (!cs_bench_parse_long(argv[++i], 1, 10000, &repeats)) {
+      if (!cs_cli_parse_long(argv[++i], 1, 10000, &repeats)) {
         fprintf(stderr, "contactsim bench single-contact: bad --repeats '%s'\n", argv[i]);
         return 2;
       }
@@ -250,11 +250,11 @@ int cs_bench_single_main(int argc, char** argv) {
     ta[r] = timed_pass(csi_analytic_single, x, n, la, &ea, &ca[r]);
     tp[r] = timed_pass(csi_bisection_single_paper, x, n, lpp, &ep, &cp[r]);
   }
-  double nsb = cs_bench_median(tb, repeats), nsg = cs_bench_median(tg, repeats);
-  double nsa = cs_bench_median(ta, repeats);
-  double cpub = cs_bench_median(cb, repeats), cpug = cs_bench_median(cg, repeats);
-  double cpua = cs_bench_median(ca, repeats);
-  double nsp = cs_bench_median(tp, repeats), cpup = cs_bench_median(cp, repeats);
+  double nsb = cs_cli_median(tb, repeats), nsg = cs_cli_median(tg, repeats);
+  double nsa = cs_cli_median(ta, repeats);
+  double cpub = cs_cli_median(cb, repeats), cpug = cs_cli_median(cg, repeats);
+  double cpua = cs_cli_median(ca, repeats);
+  double nsp = cs_cli_median(tp, repeats), cpup = cs_cli_median(cp, repeats);
   /* the paper's stepping against the Newton-predicted bracket: the same roots to tol */
   double absp = 0;
   for (long i = 0; i < n; i++) {

@@ -382,7 +382,7 @@ static int sim_chunk(Sim* x, long n) {
   int rc = 0;
   int prof = (int)((done / T2_CHUNK) % 2);
   d->profile = prof;
-  double t0 = cs_bench_now_ns(), tdiff = 0;
+  double t0 = cs_cli_now_ns(), tdiff = 0;
   for (long k = 0; k < n; k++) {
     cs_scene_control(&x->s, m, d);
     csStatus st = cs_step(m, d);
@@ -428,16 +428,16 @@ static int sim_chunk(Sim* x, long n) {
       win_sum = 0, win_n = 0;
     }
     if (x->diff && x->diff_every > 0 && d->ncon > 0 && step % x->diff_every == 0) {
-      double a = cs_bench_now_ns();
+      double a = cs_cli_now_ns();
       if (!diff_sample(x->diff, d, x->ref)) {
         fprintf(stderr, "bench table2: out of memory\n");
         rc = 1;
         break;
       }
-      tdiff += cs_bench_now_ns() - a;
+      tdiff += cs_cli_now_ns() - a;
     }
   }
-  double t1 = cs_bench_now_ns();
+  double t1 = cs_cli_now_ns();
   r->total_s += 1e-9 * (t1 - t0 - tdiff);
   x->done = done + n;
   x->prof_ns = prof_ns, x->prof_steps = prof_steps, x->win_sum = win_sum, x->win_n = win_n;
@@ -606,15 +606,15 @@ static void print_json(const Task* t, long diff_every) {
   const Diff* x = &t->diff;
   FILE* f = stdout;
   printf("{\"bench\":\"table2\",\"task\":\"%s\",\"steps\":%ld", t->task, b->steps);
-  cs_bench_json_num(f, "bisection_s", b->total_s);
-  cs_bench_json_num(f, "pgs_raisim_s", p->total_s);
-  cs_bench_json_num(f, "bisection_over_pgs", p->total_s > 0 ? b->total_s / p->total_s : NAN);
-  cs_bench_json_num(f, "bisection_iter_mean", ratio(b->iter_sum, (double)b->steps_contact));
-  cs_bench_json_num(f, "pgs_raisim_iter_mean", ratio(p->iter_sum, (double)p->steps_contact));
+  cs_cli_json_num(f, "bisection_s", b->total_s);
+  cs_cli_json_num(f, "pgs_raisim_s", p->total_s);
+  cs_cli_json_num(f, "bisection_over_pgs", p->total_s > 0 ? b->total_s / p->total_s : NAN);
+  cs_cli_json_num(f, "bisection_iter_mean", ratio(b->iter_sum, (double)b->steps_contact));
+  cs_cli_json_num(f, "pgs_raisim_iter_mean", ratio(p->iter_sum, (double)p->steps_contact));
   printf(",\"pgs_raisim_iter_max\":%ld", p->iter_max);
-  cs_bench_json_num(f, "rel_diff_below_1pct", frac(x->below, x->samples));
-  cs_bench_json_num(f, "penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
-  cs_bench_json_num(f, "tolerance", T2_TOL);
+  cs_cli_json_num(f, "rel_diff_below_1pct", frac(x->below, x->samples));
+  cs_cli_json_num(f, "penetration_mean_m", ratio(b->pen_sum, (double)b->nactive));
+  cs_cli_json_num(f, "tolerance", T2_TOL);
   printf(",\"iterations_cap\":%d", T2_CAP);
   const Run* runs[3] = {b, p, t->have_pgs8 ? &t->pgs8 : NULL};
   const char* pre[3] = {"bisection", "pgs_raisim", "pgs_raisim_1e-8"};
@@ -624,33 +624,33 @@ static void print_json(const Task* t, long diff_every) {
     if (!r) continue;
     if (k == 2) {
       snprintf(key, sizeof key, "%s_s", pre[k]);
-      cs_bench_json_num(f, key, r->total_s);
+      cs_cli_json_num(f, key, r->total_s);
       snprintf(key, sizeof key, "%s_iter_mean", pre[k]);
-      cs_bench_json_num(f, key, ratio(r->iter_sum, (double)r->steps_contact));
+      cs_cli_json_num(f, key, ratio(r->iter_sum, (double)r->steps_contact));
     }
     snprintf(key, sizeof key, "%s_solver_s", pre[k]);
-    cs_bench_json_num(f, key, r->solver_s);
+    cs_cli_json_num(f, key, r->solver_s);
     if (k == 0) {
       snprintf(key, sizeof key, "%s_iter_max", pre[k]);
       printf(",\"%s\":%ld", key, r->iter_max);
     }
     snprintf(key, sizeof key, "%s_converged_fraction", pre[k]);
-    cs_bench_json_num(f, key,
-                      r->steps_contact ? (double)r->converged / (double)r->steps_contact : 1.0);
+    cs_cli_json_num(f, key,
+                    r->steps_contact ? (double)r->converged / (double)r->steps_contact : 1.0);
     snprintf(key, sizeof key, "%s_eps_abs_max", pre[k]);
-    cs_bench_json_num(f, key, r->eps_max);
+    cs_cli_json_num(f, key, r->eps_max);
     snprintf(key, sizeof key, "%s_eps_abs_mean", pre[k]);
-    cs_bench_json_num(f, key, ratio(r->eps_sum, (double)r->steps_contact));
+    cs_cli_json_num(f, key, ratio(r->eps_sum, (double)r->steps_contact));
     snprintf(key, sizeof key, "%s_nan_steps", pre[k]);
     printf(",\"%s\":%ld", key, r->nan_steps);
     snprintf(key, sizeof key, "%s_fallback_steps", pre[k]);
     printf(",\"%s\":[%ld,%ld]", key, r->fallback[1], r->fallback[2]);
     if (k > 0) {
       snprintf(key, sizeof key, "%s_penetration_mean_m", pre[k]);
-      cs_bench_json_num(f, key, ratio(r->pen_sum, (double)r->nactive));
+      cs_cli_json_num(f, key, ratio(r->pen_sum, (double)r->nactive));
     }
     snprintf(key, sizeof key, "%s_penetration_max_m", pre[k]);
-    cs_bench_json_num(f, key, r->pen_max);
+    cs_cli_json_num(f, key, r->pen_max);
     snprintf(key, sizeof key, "%s_steps_contact", pre[k]);
     printf(",\"%s\":%ld", key, r->steps_contact);
     if (k < 2) {
@@ -659,20 +659,20 @@ static void print_json(const Task* t, long diff_every) {
     }
   }
   printf(",\"rel_diff_every\":%ld,\"rel_diff_samples\":%ld", diff_every, x->samples);
-  cs_bench_json_num(f, "rel_diff_max", x->max_rel);
-  cs_bench_json_num(f, "rel_diff_desaxce_below_1pct", frac(x->ds_below, x->ds_samples));
-  cs_bench_json_num(f, "rel_diff_desaxce_step_below_1pct",
-                    frac(x->ds_step_below, x->ds_step_samples));
-  cs_bench_json_num(f, "rel_diff_desaxce_generalized_below_1pct",
-                    frac(x->ds_gen_below, x->ds_gen_samples));
-  cs_bench_json_num(f, "rel_diff_slip_share", frac(x->slip_samples, x->samples));
-  cs_bench_json_num(f, "rel_diff_stick_below_1pct", frac(x->stick_below, x->stick_samples));
-  cs_bench_json_num(f, "rel_diff_slip_below_1pct", frac(x->slip_below, x->slip_samples));
-  cs_bench_json_num(f, "rel_diff_step_below_1pct", frac(x->step_below, x->step_samples));
-  cs_bench_json_num(f, "rel_diff_generalized_below_1pct", frac(x->gen_below, x->gen_samples));
+  cs_cli_json_num(f, "rel_diff_max", x->max_rel);
+  cs_cli_json_num(f, "rel_diff_desaxce_below_1pct", frac(x->ds_below, x->ds_samples));
+  cs_cli_json_num(f, "rel_diff_desaxce_step_below_1pct",
+                  frac(x->ds_step_below, x->ds_step_samples));
+  cs_cli_json_num(f, "rel_diff_desaxce_generalized_below_1pct",
+                  frac(x->ds_gen_below, x->ds_gen_samples));
+  cs_cli_json_num(f, "rel_diff_slip_share", frac(x->slip_samples, x->samples));
+  cs_cli_json_num(f, "rel_diff_stick_below_1pct", frac(x->stick_below, x->stick_samples));
+  cs_cli_json_num(f, "rel_diff_slip_below_1pct", frac(x->slip_below, x->slip_samples));
+  cs_cli_json_num(f, "rel_diff_step_below_1pct", frac(x->step_below, x->step_samples));
+  cs_cli_json_num(f, "rel_diff_generalized_below_1pct", frac(x->gen_below, x->gen_samples));
   printf(",\"rel_diff_ref_solves\":%ld", x->ref_solves);
-  cs_bench_json_num(f, "rel_diff_ref_converged_fraction", frac(x->ref_converged, x->ref_solves));
-  cs_bench_json_num(f, "rel_diff_ref_iter_mean", ratio(x->ref_iter_sum, (double)x->ref_solves));
+  cs_cli_json_num(f, "rel_diff_ref_converged_fraction", frac(x->ref_converged, x->ref_solves));
+  cs_cli_json_num(f, "rel_diff_ref_iter_mean", ratio(x->ref_iter_sum, (double)x->ref_solves));
   printf(",\"rel_diff_ref_iter_max\":%ld", x->ref_iter_max);
   json_hist("rel_diff_hist", x->hist, T2_DBINS);
   printf("}\n");
@@ -780,13 +780,13 @@ int cs_bench_table2_main(int argc, char** argv) {
       }
       task = v, i++;
     } else if (!strcmp(a, "--steps")) {
-      if (!cs_bench_parse_long(v, 1, 2000000000L, &steps)) {
+      if (!cs_cli_parse_long(v, 1, 2000000000L, &steps)) {
         fprintf(stderr, "bench table2: --steps needs an integer in [1, 2e9]\n");
         return 2;
       }
       i++;
     } else if (!strcmp(a, "--diff-every")) {
-      if (!cs_bench_parse_long(v, 0, 2000000000L, &diff_every)) {
+      if (!cs_cli_parse_long(v, 0, 2000000000L, &diff_every)) {
         fprintf(stderr, "bench table2: --diff-every needs an integer >= 0\n");
         return 2;
       }

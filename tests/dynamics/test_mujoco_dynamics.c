@@ -50,9 +50,9 @@ static const char* nz(const char* s) { return s ? s : ""; }
 static mjModel* mujoco_load_urdf(const char* urdf, const char* root, int principal) {
   for (int balance = 0; balance < 2; balance++) {
     char tmp[64], why[512];
-    csMujocoUrdfInfo info;
+    csBenchMujocoUrdfInfo info;
     int flags = (balance ? CS_MJURDF_BALANCE_INERTIA : 0) | (principal ? CS_MJURDF_PRINCIPAL : 0);
-    if (!cs_mujoco_urdf_write(urdf, root, flags, tmp, sizeof tmp, &info, why, sizeof why)) {
+    if (!cs_bench_mujoco_urdf_write(urdf, root, flags, tmp, sizeof tmp, &info, why, sizeof why)) {
       fprintf(stderr, "%s\n", why);
       return NULL;
     }
