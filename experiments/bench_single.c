@@ -130,7 +130,7 @@ static int record_task(const char* task, long want, long cap, Sample* out, long*
       }
       x->mu = p->mu[i];
       double l[3];
-      if (csi_bisection_single(x->G, x->c, x->mu, CSI_BISECTION_TOL, l, NULL) == CSU_CASE_SLIP) {
+      if (csi_bisection_single(x->G, x->c, x->mu, CSI_BISECTION_TOL, l, NULL) == CSI_CASE_SLIP) {
         (*n)++;
         last = k;
       }

@@ -13,10 +13,10 @@
 #include <stddef.h>
 
 enum {
-  CSU_LEMKE_OK = 0,  /* solution in z */
-  CSU_LEMKE_RAY = 1, /* ray termination: no solution found (z holds the last iterate) */
-  CSU_LEMKE_CAP = 2, /* pivot cap reached (z holds the last iterate) */
-  CSU_LEMKE_ARG = -1 /* bad input (n <= 0, NULL pointers, non-finite data) */
+  CSI_LEMKE_OK = 0,  /* solution in z */
+  CSI_LEMKE_RAY = 1, /* ray termination: no solution found (z holds the last iterate) */
+  CSI_LEMKE_CAP = 2, /* pivot cap reached (z holds the last iterate) */
+  CSI_LEMKE_ARG = -1 /* bad input (n <= 0, NULL pointers, non-finite data) */
 };
 
 /* Column j (0 <= j < n) of M into col (n). */
@@ -25,7 +25,7 @@ typedef void (*csiLemkeColumn)(void* ctx, int j, double* col);
 /* Workspace bytes of csi_lemke and csi_lemke_cols for an LCP of size n. */
 size_t csi_lemke_workspace(int n);
 
-/* Dense M (n x n, row-major). Returns a CSU_LEMKE_* status; z (n) receives the solution. */
+/* Dense M (n x n, row-major). Returns a CSI_LEMKE_* status; z (n) receives the solution. */
 int csi_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots);
 
 /* The same with M given by columns (M need not be stored), and the number of pivots done

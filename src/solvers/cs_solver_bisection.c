@@ -67,16 +67,16 @@
 #include "solvers/cs_solver.h"
 
 /* Paper 001, Sec. V-C: relaxation alpha = 1, decay gamma = 0.99, alpha_min = 0.7. */
-#define CSU_BIS_ALPHA0 1.0
-#define CSU_BIS_GAMMA 0.99
-#define CSU_BIS_ALPHA_MIN 0.7
+#define BIS_ALPHA0 1.0
+#define BIS_GAMMA 0.99
+#define BIS_ALPHA_MIN 0.7
 /* Stepping constants of the public re-implementation named in docs/solvers/bisection.md. */
-#define CSU_BIS_BETA1 1e-2
-#define CSU_BIS_BETA2 0.5
-#define CSU_BIS_BETA3 1.3
+#define BIS_BETA1 1e-2
+#define BIS_BETA2 0.5
+#define BIS_BETA3 1.3
 /* Evaluations after which the search returns what it has (never reached in the tests). */
-#define CSU_BIS_MAXEVAL 200
-#define CSU_PI 3.14159265358979323846
+#define BIS_MAXEVAL 200
+#define PI 3.14159265358979323846
 
 /* cos and sin of beta1 beta3^k (k = 0, 1, ...) while below pi; printed with %.17g from
    glibc's cos and sin of the same products (alpha *= 1.3 from 1e-2). The test compares
@@ -230,7 +230,7 @@ static CSI_INLINE void search_scan(const Search* q, const double G[9], const dou
                                    double* ux, double* uy) {
   double best = INFINITY;
   for (int k = 0; k < 64; k++) {
-    double t = 2 * CSU_PI * (k + 0.5) / 64, cx = cos(t), cy = sin(t);
+    double t = 2 * PI * (k + 0.5) / 64, cx = cos(t), cy = sin(t);
     if (!search_ok(q, cx, cy)) continue;
     double r = search_radius(q, cx, cy), l[3];
     search_lambda(q, r, cx, cy, l);
@@ -257,7 +257,7 @@ static inline void slip_bisect(const Search* q, double ux, double uy, double bx,
   double tol2 = tol * tol, imu = q->imu;
   for (;;) {
     double dn = (ra - rb) * imu, dx = ra * ux - rb * bx, dy = ra * uy - rb * by;
-    if (nev >= CSU_BIS_MAXEVAL) break;
+    if (nev >= BIS_MAXEVAL) break;
     if (dn * dn + dx * dx + dy * dy < tol2 &&
         (vtol == INFINITY || (search_viol(q, ux, uy, search_grad(q, ux, uy)) <= vtol &&
                               search_viol(q, bx, by, search_grad(q, bx, by)) <= vtol)))
@@ -289,19 +289,19 @@ static inline void slip_stepping(const Search* q, double ux, double uy, double f
   int nev = *nevp;
   /* alpha = -beta1 sgn(D0), grown by beta3 while the sign of the gradient stays, shrunk by
      beta2 after a step out of the admissible arc. */
-  double sg = f0 > 0 ? -1.0 : 1.0;       /* direction of descent in t */
-  double alpha = CSU_BIS_BETA1, phi = 0; /* |step| and |t - t0| */
+  double sg = f0 > 0 ? -1.0 : 1.0;   /* direction of descent in t */
+  double alpha = BIS_BETA1, phi = 0; /* |step| and |t - t0| */
   int k = 0, shrunk = 0;
   double ca = bis_rot[0][0], sa = bis_rot[0][1];
-  while (nev < CSU_BIS_MAXEVAL && alpha > 1e-15) {
-    if (phi + alpha < CSU_PI) {
+  while (nev < BIS_MAXEVAL && alpha > 1e-15) {
+    if (phi + alpha < PI) {
       double cx = ca * ux - sg * sa * uy, cy = sg * sa * ux + ca * uy;
       if (search_ok(q, cx, cy)) {
         double fc = search_grad(q, cx, cy);
         nev++;
         if (fc * f0 > 0) { /* no zero crossing yet: move on and grow the step */
           ux = cx, uy = cy, phi += alpha;
-          alpha *= CSU_BIS_BETA3;
+          alpha *= BIS_BETA3;
           k++;
           if (!shrunk && k < 22) {
             ca = bis_rot[k][0], sa = bis_rot[k][1];
@@ -315,7 +315,7 @@ static inline void slip_stepping(const Search* q, double ux, double uy, double f
         return;
       }
     }
-    alpha *= CSU_BIS_BETA2; /* back to the old angle with a shorter step */
+    alpha *= BIS_BETA2; /* back to the old angle with a shorter step */
     shrunk = 1;
     half_angle(&ca, &sa);
   }
@@ -598,9 +598,9 @@ CSI_HOT static inline void slip_search(const Search* q, const double G[9], const
 static CSI_INLINE int bis_single(const double G[9], const double c[3], double mu, int coulomb,
                                  double tol, double vtol, int newton, const double* guess,
                                  double lambda[3], int* steps, const double* kk) {
-  csiSlip s; /* filled by the set-up when it returns CSU_CASE_SLIP (zeroing it costs) */
+  csiSlip s; /* filled by the set-up when it returns CSI_CASE_SLIP (zeroing it costs) */
   int k = csi_single_setup_x(G, c, mu, kk, &s, lambda, steps, 1);
-  if (k != CSU_CASE_SLIP) return k;
+  if (k != CSI_CASE_SLIP) return k;
   Search q;
   search_init(&q, &s, coulomb);
   double gx = s.ux, gy = s.uy;
@@ -821,7 +821,7 @@ int csi_single_reduced(const double G[9], const double c[3], double mu, double l
   double w[3], V[9];
   eig3(G, w, V);
   lambda[0] = lambda[1] = lambda[2] = 0;
-  if (!(w[0] > 0)) return CSU_CASE_REDUCED; /* G = 0: nothing moves the contact */
+  if (!(w[0] > 0)) return CSI_CASE_REDUCED; /* G = 0: nothing moves the contact */
   double thr = 1e-12 * w[0];
   int k = 1 + (w[1] > thr) + (w[2] > thr);
   if (k == 3) return -1;
@@ -874,7 +874,7 @@ int csi_single_reduced(const double G[9], const double c[3], double mu, double l
     for (int r = 0; r < 3; r++) p[r] = y[0] * u[0][r] + y[1] * u[1][r];
     lift_rank2(p, n, mu, lambda);
   }
-  return CSU_CASE_REDUCED;
+  return CSI_CASE_REDUCED;
 }
 
 /* ------------------------------------------------------------------ multi-contact */
@@ -953,7 +953,7 @@ static CSI_INLINE double bis_violation(const double Gi[9], int full, const doubl
   return e + (sl < vt ? sl : vt);
 }
 
-/* Contact i's block G_ii (+ R) into Gi (CSU_BIS_BLK); returns 1 if it has full rank (the test of
+/* Contact i's block G_ii (+ R) into Gi (BIS_BLK); returns 1 if it has full rank (the test of
    csi_single_classify), 0 if the reduced solve handles it. */
 static inline int bis_block(const csContactProblem* p, int i, double* Gi) {
   int n = 3 * p->nc, r0 = 3 * i;
@@ -966,27 +966,27 @@ static inline int bis_block(const csContactProblem* p, int i, double* Gi) {
 
 /* Per contact, kept for the whole solve: G_ii, its rank flag, the search's intervals, its
    cofactors, -1 / det and det (12..19). */
-enum { CSU_BIS_BLK = 20 };
+enum { BIS_BLK = 20 };
 /* Sweeps between two active-set corrections (bis_active_solve), from this sweep on. */
-#define CSU_BIS_STICK_EVERY 8
+#define BIS_STICK_EVERY 8
 /* Extrapolations at most per solve, and the sweeps within which the sweeps must be
    predicted to finish for a scheduled correction to be skipped (bis_extrapolate,
    bis_skip_correction). */
-#define CSU_BIS_EXTRAP_MAX 4
+#define BIS_EXTRAP_MAX 4
 /* Extrapolate only while the residual is above this many tolerances: near convergence the
    tail is small, and a start from an extrapolated answer needs more sweeps in the next step
    of a static problem (ANYmal hanging still: about twice the sweeps per step). */
-#define CSU_BIS_XRES 2
-#define CSU_BIS_SKIP 6
+#define BIS_XRES 2
+#define BIS_SKIP 6
 /* Tangential speeds below this many tolerances do not reorder the sweep (csi_bis_order). */
-#define CSU_BIS_ORDER_VMIN 100
+#define BIS_ORDER_VMIN 100
 /* A warm start impulse this close to its cone's boundary counts as slipping (csi_bis_order). */
-#define CSU_BIS_ORDER_EDGE 0.999
+#define BIS_ORDER_EDGE 0.999
 /* Sweeps without progress that make a stall (bis_stall_guard). */
-#define CSU_BIS_STALL 50
+#define BIS_STALL 50
 /* The budget guard's window (sweeps; two correction periods, so that each window holds the
    same phases of the correction cycle), see bis_budget_guard. */
-#define CSU_BIS_BUDGET_WIN 16
+#define BIS_BUDGET_WIN 16
 
 /* v += (G + R) e_i d: the velocity change of contact i's impulse change d (G's rows r0..r0+2
    as its columns where G is symmetric, contiguous; its columns otherwise). */
@@ -1023,13 +1023,13 @@ static inline void bis_move(const csContactProblem* p, int r0, const double d[3]
    (nc ints each). The last resort (ncp_admm, after the sweeps) reuses the space after the
    head. */
 static size_t bis_head_bytes(int nc) {
-  size_t b = sizeof(double) * (size_t)((3 + CSU_BIS_BLK + 3 + 12 + 6 + 3 + 1) * nc) +
-             sizeof(int) * (size_t)nc;
+  size_t b =
+      sizeof(double) * (size_t)((3 + BIS_BLK + 3 + 12 + 6 + 3 + 1) * nc) + sizeof(int) * (size_t)nc;
   return (b + 63) & ~(size_t)63;
 }
 
 static size_t bis_workspace(int nc, const csSolverOptions* opt) {
-  size_t corr = sizeof(double) * (size_t)(9 * nc * nc) + sizeof(int) * (size_t)(9 * nc);
+  size_t corr = sizeof(double) * (size_t)(18 * nc * nc + 3 * nc) + sizeof(int) * (size_t)(9 * nc);
   size_t admm = cs_solver_ncp_admm.workspace_bytes(nc, opt);
   return bis_head_bytes(nc) + (corr > admm ? corr : admm);
 }
@@ -1050,25 +1050,19 @@ static size_t bis_workspace(int nc, const csSolverOptions* opt) {
    step goes as far as the first contact that would change case: a sticking impulse reaching
    its cone's boundary slips from there on, a normal impulse reaching zero is released (set
    to zero and held), and the system is solved again; a slip angle moves at most
-   CSU_ACT_DTHETA per pass. The passes end when the stop test passes, the linear cases are
-   solved without slips, or after CSU_ACT_PASSES. The sweeps that follow check the cases, so
+   ACT_DTHETA per pass. The passes end when the stop test passes, the linear cases are
+   solved without slips, or after ACT_PASSES. The sweeps that follow check the cases, so
    the answer at convergence is the model's. (Both the slipping contacts and their angles are
    needed: with the sticking contacts alone, the step cut at the first boundary, 1.2 % of the
    drop task's steps reach the cap of 150 sweeps; with the slip directions held fixed, a box
    at its friction limit crawls at 0.997 per sweep.) */
-enum {
-  CSU_ACT_STICK = 0,
-  CSU_ACT_SLIP = 1,
-  CSU_ACT_NORMAL = 2,
-  CSU_ACT_HELD = 3,
-  CSU_ACT_PASSES = 6
-};
+enum { ACT_STICK = 0, ACT_SLIP = 1, ACT_NORMAL = 2, ACT_HELD = 3, ACT_PASSES = 6 };
 /* what the correction does with slipping contacts (its argument with_slip) */
-enum { CSU_CORR_STICK_ONLY = 0, CSU_CORR_NEWTON = 1, CSU_CORR_HELD = 2 };
+enum { CORR_STICK_ONLY = 0, CORR_NEWTON = 1, CORR_HELD = 2 };
 /* The largest change of a slip angle in one pass of the correction (radians). */
-#define CSU_ACT_DTHETA 0.5
+#define ACT_DTHETA 0.5
 /* per contact, over the passes of one correction */
-enum { CSU_ACT_FREE = 0, CSU_ACT_FORCE_SLIP = 1, CSU_ACT_RELEASED = 2 };
+enum { ACT_FREE = 0, ACT_FORCE_SLIP = 1, ACT_RELEASED = 2 };
 
 /* The largest t in [0, 1] keeping lambda + t d in the contact's case (sticking: in the cone;
    otherwise lambda_N > 0), by bisection on t (each case's set is convex and contains t = 0). */
@@ -1077,7 +1071,7 @@ static double act_tmax(const double* l, const double* d, double mu, int kind) {
   for (int b = -1; b < 39; b++) {
     double t = b < 0 ? 1 : 0.5 * (lo + hi); /* t = 1 first, then the bisection */
     double ln = l[0] + t * d[0], l1 = l[1] + t * d[1], l2 = l[2] + t * d[2];
-    if (ln > 0 && (kind != CSU_ACT_STICK || l1 * l1 + l2 * l2 <= mu * mu * ln * ln))
+    if (ln > 0 && (kind != ACT_STICK || l1 * l1 + l2 * l2 <= mu * mu * ln * ln))
       lo = t;
     else
       hi = t;
@@ -1094,8 +1088,8 @@ CSI_HOT static double bis_residual(const csContactProblem* p, const double* blk,
    apart). */
 static inline void act_change(int kind, const double* xj, const double* e, double t, double d[3]) {
   d[0] = t * xj[0], d[1] = 0, d[2] = 0;
-  if (kind == CSU_ACT_STICK) d[1] = t * xj[1], d[2] = t * xj[2];
-  if (kind == CSU_ACT_HELD) d[1] = t * xj[0] * e[1], d[2] = t * xj[0] * e[2];
+  if (kind == ACT_STICK) d[1] = t * xj[1], d[2] = t * xj[2];
+  if (kind == ACT_HELD) d[1] = t * xj[0] * e[1], d[2] = t * xj[0] * e[2];
 }
 
 /* One pass's linear system of bis_active_solve: the contacts in it (idx), their case (kind),
@@ -1135,31 +1129,31 @@ static void act_classify(actSys* a, const int* state, int with_slip, int coulomb
   int m = 0, k = 0, nslip = 0;
   for (int i = 0; i < p->nc; i++) {
     double* l = a->lambda + 3 * i;
-    const double* Gi = a->blk + CSU_BIS_BLK * i;
+    const double* Gi = a->blk + BIS_BLK * i;
     double mu = p->mu[i];
-    if (state[i] == CSU_ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
+    if (state[i] == ACT_RELEASED || Gi[9] == 0 || !(l[0] > 0) ||
         (a->v[3 * i] > 0 && l[0] < a->v[3 * i]))
       continue;
     double lt = sqrt(l[1] * l[1] + l[2] * l[2]);
     a->off[m] = k;
     if (!(mu > 0)) {
-      a->kind[m] = CSU_ACT_NORMAL, k += 1;
-    } else if (state[i] != CSU_ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
-      a->kind[m] = CSU_ACT_STICK, k += 3;
+      a->kind[m] = ACT_NORMAL, k += 1;
+    } else if (state[i] != ACT_FORCE_SLIP && lt < mu * l[0] * (1 - 1e-6)) {
+      a->kind[m] = ACT_STICK, k += 3;
     } else {
-      if (!(lt > 0) || with_slip == CSU_CORR_STICK_ONLY) continue;
+      if (!(lt > 0) || with_slip == CORR_STICK_ONLY) continue;
       double ux = l[1] / lt, uy = l[2] / lt, sn = l[0];
       double* e = a->dirs + 12 * m;
-      if (with_slip == CSU_CORR_HELD) { /* the direction held: s (1, mu u), v_N = 0 */
+      if (with_slip == CORR_HELD) { /* the direction held: s (1, mu u), v_N = 0 */
         e[0] = 1, e[1] = mu * ux, e[2] = mu * uy;
-        a->kind[m] = CSU_ACT_HELD, k += 1;
+        a->kind[m] = ACT_HELD, k += 1;
         a->idx[m++] = i;
         continue;
       }
       double d[3] = {0, sn * mu * ux - l[1], sn * mu * uy - l[2]};
       if (d[1] != 0 || d[2] != 0) bis_move(p, 3 * i, d, l, a->v);
       act_slip_dirs(Gi, mu, ux, uy, sn, coulomb, e);
-      a->kind[m] = CSU_ACT_SLIP, k += 2, nslip++;
+      a->kind[m] = ACT_SLIP, k += 2, nslip++;
     }
     a->idx[m++] = i;
   }
@@ -1178,19 +1172,19 @@ static void act_pair(const actSys* a, int jr, int jc) {
   const double* er = a->dirs + 12 * jr;
   double B[9], W[9];
   if (i == j) {
-    memcpy(B, a->blk + CSU_BIS_BLK * i, sizeof B);
+    memcpy(B, a->blk + BIS_BLK * i, sizeof B);
   } else {
     const double* Gb = p->G + (size_t)(3 * i) * n + 3 * j;
     for (int q = 0; q < 3; q++)
       B[3 * q] = Gb[(size_t)q * n], B[3 * q + 1] = Gb[(size_t)q * n + 1],
             B[3 * q + 2] = Gb[(size_t)q * n + 2];
   }
-  int w = kc == CSU_ACT_STICK ? 3 : kc == CSU_ACT_SLIP ? 2 : 1;
-  if (kc == CSU_ACT_HELD || kc == CSU_ACT_SLIP) { /* B e (and a slip's B f) */
+  int w = kc == ACT_STICK ? 3 : kc == ACT_SLIP ? 2 : 1;
+  if (kc == ACT_HELD || kc == ACT_SLIP) { /* B e (and a slip's B f) */
     const double* ec = a->dirs + 12 * jc;
     for (int q = 0; q < 3; q++) {
       W[3 * q] = B[3 * q] * ec[0] + B[3 * q + 1] * ec[1] + B[3 * q + 2] * ec[2];
-      if (kc == CSU_ACT_SLIP)
+      if (kc == ACT_SLIP)
         W[3 * q + 1] = B[3 * q] * ec[3] + B[3 * q + 1] * ec[4] + B[3 * q + 2] * ec[5];
     }
   } else {
@@ -1199,19 +1193,110 @@ static void act_pair(const actSys* a, int jr, int jc) {
   double* M0 = a->M + (size_t)r * k + c;
   for (int b = 0; b < w; b++) {
     M0[b] = W[b];
-    if (kr == CSU_ACT_STICK) M0[k + b] = W[3 + b], M0[2 * k + b] = W[6 + b];
-    if (kr == CSU_ACT_SLIP) M0[k + b] = er[6] * W[b] + er[7] * W[3 + b] + er[8] * W[6 + b];
+    if (kr == ACT_STICK) M0[k + b] = W[3 + b], M0[2 * k + b] = W[6 + b];
+    if (kr == ACT_SLIP) M0[k + b] = er[6] * W[b] + er[7] * W[3 + b] + er[8] * W[6 + b];
   }
-  if (jr == jc && kr == CSU_ACT_SLIP) {
+  if (jr == jc && kr == ACT_SLIP) {
     const double* vi = a->v + 3 * i;
     M0[k + 1] += er[9] * vi[0] + er[10] * vi[1] + er[11] * vi[2];
   }
 }
 
+/* A pivot of the correction's LU below this fraction of its column's largest entry (before
+   the factorisation) marks a direction in which the system is singular (ACT_PIVOT). */
+#define ACT_PIVOT 1e-8
+/* The part of a residual above the tolerance that a singular system's remainder must make up
+   for the correction's next pass to take the plain solve (bis_active_solve) */
+#define ACT_REMAINDER 0.25
+
+/* x minus its projection onto the null space of the singular LU (the unknowns j whose pivot is
+   below ACT_PIVOT of cs[j]): among the solutions of the other rows, the least-norm one.
+   Null vector j: 1 at j, 0 at the other singular unknowns, the regular ones by back
+   substitution; orthonormalised in turn (Gram-Schmidt) and projected out of x. N: n^2
+   scratch entries. */
+static void act_least_norm(int n, const double* LU, const double* cs, double* x, double* N) {
+  int d = 0;
+  for (int j = 0; j < n; j++) {
+    if (fabs(LU[(size_t)j * n + j]) > ACT_PIVOT * cs[j]) continue;
+    double* q = N + (size_t)d * n;
+    for (int i = 0; i < n; i++) q[i] = 0;
+    q[j] = 1;
+    for (int i = j - 1; i >= 0; i--) {
+      const double* Ui = LU + (size_t)i * (size_t)n;
+      if (!(fabs(Ui[i]) > ACT_PIVOT * cs[i])) continue;
+      double s = 0;
+      for (int k = i + 1; k <= j; k++) s -= Ui[k] * q[k];
+      q[i] = s / Ui[i];
+    }
+    for (int e = 0; e < d; e++) {
+      const double* qe = N + (size_t)e * n;
+      double c = 0;
+      for (int i = 0; i < n; i++) c += qe[i] * q[i];
+      for (int i = 0; i < n; i++) q[i] -= c * qe[i];
+    }
+    double nn = 0;
+    for (int i = 0; i < n; i++) nn += q[i] * q[i];
+    if (!(nn > 0)) continue;
+    nn = 1 / sqrt(nn);
+    for (int i = 0; i < n; i++) q[i] *= nn;
+    double c = 0;
+    for (int i = 0; i < n; i++) c += q[i] * x[i];
+    for (int i = 0; i < n; i++) x[i] -= c * q[i];
+    d++;
+  }
+}
+
+/* x = M^-1 x with csi_lu's factors; unless plain, where M is singular (a pivot below
+   ACT_PIVOT of its column's scale cs) the least-norm solution of the other rows
+   (act_least_norm; N: its scratch). Returns the sum of the remainders the singular rows are
+   left with (0 if plain): the part of the right-hand side outside M's range, which no
+   impulse change in these cases removes. A singular system's pivot is only the 1e-9
+   diagonal raise plus rounding, and the plain solve divides that remainder by it: where
+   contacts hold one body from several sides (a pinch, a box on four corners) G's rows are
+   dependent (impulses with J^T lambda = 0, internal forces), and the plain solve adds ~1e9
+   times the sweeps' remainder to the internal forces; the step, cut at the first cone
+   boundary, leaves them saturated there, the warm start carries them into the next steps,
+   and those contacts then slip within the tolerance: the pinch's capsule slid and turned.
+   The least-norm solution adds no internal force the conditions do not ask for (the basic
+   one, those unknowns zero, adds an arbitrary one: more sweeps in all on the stacked cubes).
+   A merely ill-conditioned system (G's condition ~1e6 at an ANYmal impact) keeps pivots far
+   above the threshold. */
+static double act_lu_solve(int n, const double* LU, const int* piv, const double* cs, int plain,
+                           double* x, double* N) {
+  for (int k = 0; k < n; k++)
+    if (piv[k] != k) {
+      double t = x[k];
+      x[k] = x[piv[k]], x[piv[k]] = t;
+    }
+  for (int i = 0; i < n; i++) {
+    const double* Li = LU + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
+    x[i] = s;
+  }
+  double inc = 0;
+  int sing = 0;
+  for (int i = n - 1; i >= 0; i--) {
+    const double* Ui = LU + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = i + 1; k < n; k++) s -= Ui[k] * x[k];
+    if (!plain && !(fabs(Ui[i]) > ACT_PIVOT * cs[i])) {
+      inc += fabs(s), sing = 1;
+      x[i] = 0;
+      continue;
+    }
+    x[i] = s / Ui[i];
+  }
+  if (sing) act_least_norm(n, LU, cs, x, N);
+  return inc;
+}
+
 /* M = P G D (+ the slip law's own derivative) pair by pair, and the right-hand side
-   x = -P v; then the system solved in x (M's diagonal raised by 1e-9 of itself). 0 if the
-   factorisation fails or the solution is not finite. */
-static int act_system(const actSys* a, int* piv) {
+   x = -P v; then the system solved in x (M's diagonal raised by 1e-9 of itself; where it is
+   singular, the least-norm solution unless plain: act_lu_solve, whose remainder goes to
+   *inc). 0 if the factorisation fails or the solution is not finite. cs: k + k^2 scratch
+   entries (the columns' scales, act_least_norm's null vectors). */
+static int act_system(const actSys* a, int* piv, double* cs, int plain, double* inc) {
   int m = a->m, k = a->k;
   double *M = a->M, *x = a->x;
   for (int jr = 0; jr < m; jr++) {
@@ -1220,12 +1305,18 @@ static int act_system(const actSys* a, int* piv) {
     const double* er = a->dirs + 12 * jr;
     const double* vi = a->v + 3 * a->idx[jr];
     x[r] = -vi[0];
-    if (kr == CSU_ACT_STICK) x[r + 1] = -vi[1], x[r + 2] = -vi[2];
-    if (kr == CSU_ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
+    if (kr == ACT_STICK) x[r + 1] = -vi[1], x[r + 2] = -vi[2];
+    if (kr == ACT_SLIP) x[r + 1] = -(er[6] * vi[0] + er[7] * vi[1] + er[8] * vi[2]);
   }
   for (int b = 0; b < k; b++) M[(size_t)b * k + b] *= 1 + 1e-9;
+  for (int c = 0; c < k; c++) cs[c] = 0;
+  for (int r = 0; r < k; r++) {
+    const double* Mr = M + (size_t)r * k;
+    for (int c = 0; c < k; c++)
+      if (fabs(Mr[c]) > cs[c]) cs[c] = fabs(Mr[c]);
+  }
   if (!csi_lu(k, M, piv)) return 0;
-  csi_lu_solve(k, M, piv, x);
+  *inc = act_lu_solve(k, M, piv, cs, plain, x, cs + k);
   for (int b = 0; b < k; b++)
     if (!isfinite(x[b])) return 0;
   return 1;
@@ -1233,7 +1324,7 @@ static int act_system(const actSys* a, int* piv) {
 
 /* The step: as far as the first contact that changes case (t, at contact jmin; a slip's
    normal impulse reaching zero counts along its linear change s e), and a slip angle's
-   change at most CSU_ACT_DTHETA (no case change: Newton's step is only trusted that far),
+   change at most ACT_DTHETA (no case change: Newton's step is only trusted that far),
    ts; dmax: the largest slip angle change */
 static void act_step_length(const actSys* a, double* tp, double* tsp, double* dmaxp, int* jminp) {
   double t = 1, dmax = 0;
@@ -1245,10 +1336,10 @@ static void act_step_length(const actSys* a, double* tp, double* tsp, double* dm
     act_change(a->kind[j], xj, a->dirs + 12 * j, 1, d);
     double tj = act_tmax(a->lambda + 3 * i, d, a->p->mu[i], a->kind[j]);
     if (tj < t) t = tj, jmin = j;
-    if (a->kind[j] == CSU_ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
+    if (a->kind[j] == ACT_SLIP && fabs(xj[1]) > dmax) dmax = fabs(xj[1]);
   }
   double ts = t;
-  if (dmax * ts > CSU_ACT_DTHETA) ts = CSU_ACT_DTHETA / dmax, jmin = -1;
+  if (dmax * ts > ACT_DTHETA) ts = ACT_DTHETA / dmax, jmin = -1;
   *tp = t, *tsp = ts, *dmaxp = dmax, *jminp = jmin;
 }
 
@@ -1261,9 +1352,9 @@ static void act_apply(const actSys* a, int jmin, double ts) {
     double* l = a->lambda + r0;
     const double* xj = a->x + a->off[j];
     double d[3];
-    if (j == jmin && a->kind[j] != CSU_ACT_STICK) {
+    if (j == jmin && a->kind[j] != ACT_STICK) {
       d[0] = -l[0], d[1] = -l[1], d[2] = -l[2]; /* to zero */
-    } else if (a->kind[j] == CSU_ACT_SLIP) {
+    } else if (a->kind[j] == ACT_SLIP) {
       /* lambda = s (1, mu u) with s + ts ds and u turned by ~ts dt (u + ts dt u_perp,
          normalised: the angle atan(ts dt), Newton's to second order) */
       double mu = p->mu[i], sn = l[0] + ts * xj[0];
@@ -1279,30 +1370,46 @@ static void act_apply(const actSys* a, int jmin, double ts) {
 
 /* The passes of the correction: the system of the contacts' current cases, solved, and a
    step along its solution; a contact that changes case first ends the step there (a
-   sticking one slips from then on, a slip or normal one is released). */
+   sticking one slips from then on, a slip or normal one is released). A whole step that
+   leaves a singular system's remainder above the tolerance, or at least ACT_REMAINDER of
+   a residual above it, is followed by a pass with the plain solve: no impulse change in
+   these cases meets the conditions (ANYmal `random`: three contacts, remainder ~5e-5; the
+   1e4 stack of `stack_ratio`: 5e-9 of a residual of 1.1e-8, kept through 15 corrections),
+   and the plain solve's long step along the null direction ends where a contact changes
+   case; the least-norm solution alone leaves the remainder in place for good. */
 static void bis_active_solve(const csContactProblem* p, const double* blk, double* lambda,
-                             double* v, double* M, double* x, int* idx, int* kind, double* dirs,
-                             int* off, int* piv, int* state, int with_slip, int coulomb,
-                             double tol) {
+                             double* v, double* M, double* cs, double* x, int* idx, int* kind,
+                             double* dirs, int* off, int* piv, int* state, int with_slip,
+                             int coulomb, double tol) {
   actSys a = {p, blk, lambda, v, M, x, dirs, idx, kind, off, 0, 0, 0};
-  for (int i = 0; i < p->nc; i++) state[i] = CSU_ACT_FREE;
-  for (int pass = 0; pass < CSU_ACT_PASSES; pass++) {
+  for (int i = 0; i < p->nc; i++) state[i] = ACT_FREE;
+  int plain = 0;
+  for (int pass = 0; pass < ACT_PASSES; pass++) {
     act_classify(&a, state, with_slip, coulomb);
     if (a.m < 2) return;
-    if (!act_system(&a, piv)) return;
+    double inc;
+    if (!act_system(&a, piv, cs, plain, &inc)) return;
     double t, ts, dmax;
     int jmin;
     act_step_length(&a, &t, &ts, &dmax, &jmin);
     act_apply(&a, jmin, ts);
+    plain = 0;
     if (jmin >= 0) {
-      state[idx[jmin]] = kind[jmin] == CSU_ACT_STICK ? CSU_ACT_FORCE_SLIP : CSU_ACT_RELEASED;
+      state[idx[jmin]] = kind[jmin] == ACT_STICK ? ACT_FORCE_SLIP : ACT_RELEASED;
       continue;
     }
+    if (ts < t) continue;
     /* a whole step: the linear cases are solved; the slip angles need Newton's next step
-       unless the conditions are met already */
-    if (ts == t &&
-        (a.nslip == 0 || dmax <= 1e-9 || bis_residual(p, blk, lambda, v, coulomb, tol) <= tol))
-      return;
+       unless the conditions are met already; a singular system's remainder: the plain
+       pass next (above) */
+    int lin = a.nslip == 0 || dmax <= 1e-9;
+    double r =
+        lin && !(inc > 0) ? 0 : bis_residual(p, blk, lambda, v, coulomb, inc > 0 ? INFINITY : tol);
+    if (inc > tol || (inc > ACT_REMAINDER * r && r > tol)) {
+      plain = 1;
+      continue;
+    }
+    if (lin || r <= tol) return;
   }
 }
 
@@ -1313,7 +1420,7 @@ CSI_HOT static double bis_residual(const csContactProblem* p, const double* blk,
                                    double stop) {
   double res = 0;
   for (int i = 0; i < p->nc && res <= stop; i++) {
-    const double* Gi = blk + CSU_BIS_BLK * i;
+    const double* Gi = blk + BIS_BLK * i;
     res += bis_violation(Gi, Gi[9] != 0, lambda + 3 * i, v + 3 * i, p->mu[i], desaxce);
   }
   return res;
@@ -1378,7 +1485,7 @@ void csi_bis_order(const double* lambda, const double* v, const double* mu, int 
   for (int i = 0; i < nc; i++) {
     const double* l = lambda + 3 * i;
     ord[i] = i, key[i] = 0;
-    if (!(l[0] > 0) || sqrt(l[1] * l[1] + l[2] * l[2]) < CSU_BIS_ORDER_EDGE * mu[i] * l[0])
+    if (!(l[0] > 0) || sqrt(l[1] * l[1] + l[2] * l[2]) < BIS_ORDER_EDGE * mu[i] * l[0])
       continue; /* not on its cone's boundary */
     double k = sqrt(v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
     if (k != k) k = INFINITY; /* NaN: last, and a total order */
@@ -1415,8 +1522,9 @@ void csi_bis_order(const double* lambda, const double* v, const double* mu, int 
 /* The solve's workspace, as bis_workspace sizes it. */
 typedef struct {
   double* v;    /* (3nc) v = G lambda + g (+ R lambda) */
-  double* blk;  /* (CSU_BIS_BLK nc) G_ii (9), full rank, tol, vtol */
+  double* blk;  /* (BIS_BLK nc) G_ii (9), full rank, tol, vtol */
   double* sx;   /* (3nc) the active-set correction's right-hand side */
+  double* scs;  /* (3nc + 9nc^2) its columns' scales, null vectors (act_lu_solve) */
   double* sdir; /* (12nc) its slip contacts' directions */
   double* keep; /* (6nc) lambda and v before it (or an extrapolation) */
   double* dsw;  /* (3nc) the last sweep's impulse changes */
@@ -1442,7 +1550,7 @@ typedef struct {
   double r_win, r_win_prev; /* the budget guard's window minima */
   int it;                   /* sweeps (and last-resort iterations) so far */
   int it_best;              /* the sweep of r_best */
-  int pending;              /* a correction (its CSU_CORR_ mode) awaits the next sweep's check */
+  int pending;              /* a correction (its CORR_ mode) awaits the next sweep's check */
   int xpending;             /* an extrapolation awaits the next sweep's check */
   int xoff;                 /* no more extrapolations in this solve */
   int nx;                   /* extrapolations so far */
@@ -1452,21 +1560,22 @@ typedef struct {
 } bisLoop;
 
 /* What the sweep loop does after the budget guard. */
-enum { CSU_BIS_GO_ON = 0, CSU_BIS_NEXT_SWEEP = 1, CSU_BIS_STOP = 2 };
+enum { BIS_GO_ON = 0, BIS_NEXT_SWEEP = 1, BIS_STOP = 2 };
 
 /* Points the workspace's arrays into ws. */
 static CSI_INLINE void bis_work_layout(bisWork* w, void* ws, int nc) {
   int n = 3 * nc;
   w->v = ws;
   w->blk = w->v + n;
-  w->sx = w->blk + CSU_BIS_BLK * nc;
+  w->sx = w->blk + BIS_BLK * nc;
   w->sdir = w->sx + n;
   w->keep = w->sdir + 4 * n;
   w->dsw = w->keep + 2 * n;
   w->okey = w->dsw + n;
   w->ord = (int*)(w->okey + nc);
   w->sM = (double*)((char*)ws + bis_head_bytes(nc));
-  w->sra = (int*)(w->sM + (size_t)n * n);
+  w->scs = w->sM + (size_t)n * n;
+  w->sra = (int*)(w->scs + n + (size_t)n * n);
   w->spiv = w->sra + n;
   w->sstate = w->spiv + n;
   w->sidx = w->sstate + nc;
@@ -1487,9 +1596,9 @@ static CSI_INLINE void bis_start(const csContactProblem* p, const csSolverOption
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
   for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
   csi_solver_velocity(p, lambda, w->v);
-  csi_bis_order(lambda, w->v, p->mu, nc, CSU_BIS_ORDER_VMIN * opt->tolerance, w->okey, w->ord);
+  csi_bis_order(lambda, w->v, p->mu, nc, BIS_ORDER_VMIN * opt->tolerance, w->okey, w->ord);
   for (int i = 0; i < nc; i++) {
-    double* b = w->blk + CSU_BIS_BLK * i;
+    double* b = w->blk + BIS_BLK * i;
     b[9] = bis_block(p, i, b);
     double gs = b[0] + b[4] + b[8];
     double tol = 0.1 * opt->tolerance / (gs > 1 ? gs : 1);
@@ -1500,7 +1609,7 @@ static CSI_INLINE void bis_start(const csContactProblem* p, const csSolverOption
 
 /* The sweep loop's state at the start of a solve of the model desaxce. */
 static CSI_INLINE void bis_loop_init(bisLoop* s, int desaxce) {
-  s->alpha = CSU_BIS_ALPHA0, s->alpha_min = CSU_BIS_ALPHA_MIN, s->res = INFINITY;
+  s->alpha = BIS_ALPHA0, s->alpha_min = BIS_ALPHA_MIN, s->res = INFINITY;
   s->rho = 0;
   s->r_keep = INFINITY, s->r_best = INFINITY, s->r_x = INFINITY;
   s->mv_prev = 0, s->rho_prev = 0;
@@ -1552,7 +1661,7 @@ static CSI_INLINE double bis_sweep(const csContactProblem* p, const bisWork* w, 
     int i = w->ord[k], r0 = 3 * i;
     double* l = lambda + r0;
     double ls[3];
-    bis_contact(w->blk + CSU_BIS_BLK * i, l, v + r0, p->mu[i], desaxce, ls);
+    bis_contact(w->blk + BIS_BLK * i, l, v + r0, p->mu[i], desaxce, ls);
     double d[3];
     for (int a = 0; a < 3; a++) d[a] = alpha * ls[a] + (1 - alpha) * l[a] - l[a];
     dsw[r0] = d[0], dsw[r0 + 1] = d[1], dsw[r0 + 2] = d[2];
@@ -1569,19 +1678,19 @@ static CSI_INLINE double bis_sweep(const csContactProblem* p, const bisWork* w, 
    extrapolation's candidate: two successive ratios agree within 10 %. */
 static CSI_INLINE int bis_contraction(bisLoop* s, double mv) {
   double rho = s->mv_prev > 0 ? mv / s->mv_prev : 0;
-  int xcand = !s->xoff && !s->xpending && !s->pending && s->it >= 3 && s->nx < CSU_BIS_EXTRAP_MAX &&
+  int xcand = !s->xoff && !s->xpending && !s->pending && s->it >= 3 && s->nx < BIS_EXTRAP_MAX &&
               rho > 0.2 && rho < 0.95 && fabs(rho - s->rho_prev) < 0.1 * rho;
   s->rho = rho;
   s->mv_prev = mv, s->rho_prev = rho;
-  s->alpha = s->alpha_min + CSU_BIS_GAMMA * (s->alpha - s->alpha_min);
+  s->alpha = s->alpha_min + BIS_GAMMA * (s->alpha - s->alpha_min);
   return xcand;
 }
 
 /* A correction costs as much as ~15 sweeps of 8 contacts: 1 (skip it) where the sweeps contract
-   steadily enough to finish within CSU_BIS_SKIP more at the rate of the last one. */
+   steadily enough to finish within BIS_SKIP more at the rate of the last one. */
 static CSI_INLINE int bis_skip_correction(const bisLoop* s, double tol) {
   return s->res > tol && s->rho > 0 && s->rho < 1 && !s->xpending &&
-         log(tol / s->res) >= CSU_BIS_SKIP * log(s->rho);
+         log(tol / s->res) >= BIS_SKIP * log(s->rho);
 }
 
 /* The sweep after an extrapolation: kept if it lowered the residual, else undone (and no more
@@ -1597,7 +1706,7 @@ static CSI_INLINE void bis_extrapolation_check(const bisWork* w, double* lambda,
 
 /* Budget guard, not in the paper: where the sweeps crawl too slowly to meet the tolerance
    within the iterations left, the last resort (ncp_admm on Coulomb's law) is tried at once on
-   part of them rather than the sweeps spending the cap. Each window of CSU_BIS_BUDGET_WIN
+   part of them rather than the sweeps spending the cap. Each window of BIS_BUDGET_WIN
    sweeps keeps its least residual; from the second window on, the rate between the last two
    minima predicts the sweeps still needed. The trial gets 128 + 1/8 of the iterations left
    (all of them under a cap of 150); if it meets the tolerance the solve ends there
@@ -1608,18 +1717,18 @@ static CSI_INLINE void bis_extrapolation_check(const bisWork* w, double* lambda,
    of its contacts, while the stall guard, which asks for 1 % in 50 sweeps, would act only
    after ~2,500. It hands over part of the iterations, not all: on FCLIB's spheres-in-a-box,
    which ncp_admm does not solve either, the sweeps' answer at the cap is 10x better than
-   ncp_admm's. Returns what the sweep loop does next (CSU_BIS_GO_ON, _NEXT_SWEEP, _STOP). */
+   ncp_admm's. Returns what the sweep loop does next (BIS_GO_ON, _NEXT_SWEEP, _STOP). */
 static CSI_INLINE int bis_budget_guard(const csContactProblem* p, const csSolverOptions* opt,
                                        const bisWork* w, double* lambda, csSolverStats* st,
                                        bisLoop* s) {
   int n = 3 * p->nc;
   if (s->res < s->r_win) s->r_win = s->res;
-  if (s->it % CSU_BIS_BUDGET_WIN != 0 || s->pending || s->xpending) return CSU_BIS_GO_ON;
-  double q = s->r_win_prev < INFINITY ? pow(s->r_win / s->r_win_prev, 1.0 / CSU_BIS_BUDGET_WIN) : 0;
+  if (s->it % BIS_BUDGET_WIN != 0 || s->pending || s->xpending) return BIS_GO_ON;
+  double q = s->r_win_prev < INFINITY ? pow(s->r_win / s->r_win_prev, 1.0 / BIS_BUDGET_WIN) : 0;
   double need = q >= 1 ? INFINITY : q > 0 ? log(opt->tolerance / s->r_win) / log(q) : 0;
   int left = opt->iterations - s->it;
   s->r_win_prev = s->r_win, s->r_win = INFINITY;
-  if (!(need > left)) return CSU_BIS_GO_ON;
+  if (!(need > left)) return BIS_GO_ON;
   int trial = 128 + left / 8 < left ? 128 + left / 8 : left;
   bis_keep(w->keep, lambda, w->v, n, 1);
   int it = s->it;
@@ -1627,7 +1736,7 @@ static CSI_INLINE int bis_budget_guard(const csContactProblem* p, const csSolver
   s->it = it;
   if (r_admm <= opt->tolerance) {
     s->desaxce = 1, s->res = r_admm, st->fallback = 2;
-    return CSU_BIS_STOP;
+    return BIS_STOP;
   }
   s->budget_off = 1;
   double r_own = bis_residual(p, w->blk, lambda, w->v, s->desaxce, INFINITY);
@@ -1636,13 +1745,13 @@ static CSI_INLINE int bis_budget_guard(const csContactProblem* p, const csSolver
   else
     s->res = r_own;
   s->mv_prev = 0, s->xoff = 1;
-  return s->it >= opt->iterations ? CSU_BIS_STOP : CSU_BIS_NEXT_SWEEP;
+  return s->it >= opt->iterations ? BIS_STOP : BIS_NEXT_SWEEP;
 }
 
 /* Stall guard, not in the paper: where the sweeps cycle (two slipping contacts of one leg can
    alternate for good in the `random` task: the paper's model, a different friction law per
    contact than Coulomb's, need have no solution there), the relaxation halves each time
-   CSU_BIS_STALL sweeps have not lowered the least residual seen by 1 %, and after two halvings
+   BIS_STALL sweeps have not lowered the least residual seen by 1 %, and after two halvings
    the solve falls back to the de Saxce variant (Coulomb's law, bisection_desaxce) for the rest:
    stats->fallback = 1 says so. If that stalls too (the sweeps of ncp_pgs cycle there as well),
    returns 1: the last resort is ncp_admm, from the current impulses, for the remaining
@@ -1652,14 +1761,14 @@ static CSI_INLINE int bis_budget_guard(const csContactProblem* p, const csSolver
 static CSI_INLINE int bis_stall_guard(bisLoop* s, csSolverStats* st) {
   if (s->res < 0.99 * s->r_best) {
     s->r_best = s->res, s->it_best = s->it;
-  } else if (s->it - s->it_best >= CSU_BIS_STALL) {
+  } else if (s->it - s->it_best >= BIS_STALL) {
     if (s->alpha_min > 0.2) {
       s->alpha_min *= 0.5, s->alpha = s->alpha_min;
     } else if (s->desaxce) {
       s->last_resort = 1;
       return 1;
     } else {
-      s->desaxce = 1, s->alpha_min = CSU_BIS_ALPHA_MIN, s->alpha = CSU_BIS_ALPHA0;
+      s->desaxce = 1, s->alpha_min = BIS_ALPHA_MIN, s->alpha = BIS_ALPHA0;
       st->fallback = 1;
       s->r_best = INFINITY;
     }
@@ -1678,24 +1787,24 @@ static CSI_INLINE int bis_correction(const csContactProblem* p, const csSolverOp
                                      const bisWork* w, double* lambda, bisLoop* s, int correct) {
   int n = 3 * p->nc;
   if (s->pending && s->res > opt->tolerance) {
-    int mode = s->pending == CSU_CORR_NEWTON ? CSU_CORR_HELD : CSU_CORR_STICK_ONLY;
+    int mode = s->pending == CORR_NEWTON ? CORR_HELD : CORR_STICK_ONLY;
     s->pending = 0;
     if (!(s->res < s->r_keep)) {
       bis_keep(w->keep, lambda, w->v, n, 0);
-      bis_active_solve(p, w->blk, lambda, w->v, w->sM, w->sx, w->sidx, w->skind, w->sdir, w->sra,
-                       w->spiv, w->sstate, mode, s->desaxce, opt->tolerance);
+      bis_active_solve(p, w->blk, lambda, w->v, w->sM, w->scs, w->sx, w->sidx, w->skind, w->sdir,
+                       w->sra, w->spiv, w->sstate, mode, s->desaxce, opt->tolerance);
       s->res = bis_residual(p, w->blk, lambda, w->v, s->desaxce, opt->tolerance);
-      if (mode == CSU_CORR_HELD && s->res > opt->tolerance) s->pending = CSU_CORR_HELD;
+      if (mode == CORR_HELD && s->res > opt->tolerance) s->pending = CORR_HELD;
     }
     return 0;
   }
   if (s->res > opt->tolerance && correct) {
     s->r_keep = s->res;
     bis_keep(w->keep, lambda, w->v, n, 1);
-    bis_active_solve(p, w->blk, lambda, w->v, w->sM, w->sx, w->sidx, w->skind, w->sdir, w->sra,
-                     w->spiv, w->sstate, CSU_CORR_NEWTON, s->desaxce, opt->tolerance);
+    bis_active_solve(p, w->blk, lambda, w->v, w->sM, w->scs, w->sx, w->sidx, w->skind, w->sdir,
+                     w->sra, w->spiv, w->sstate, CORR_NEWTON, s->desaxce, opt->tolerance);
     s->res = bis_residual(p, w->blk, lambda, w->v, s->desaxce, opt->tolerance);
-    s->pending = s->res > opt->tolerance ? CSU_CORR_NEWTON : 0;
+    s->pending = s->res > opt->tolerance ? CORR_NEWTON : 0;
     s->mv_prev = 0;
     return 1;
   }
@@ -1755,7 +1864,7 @@ static CSI_INLINE void bis_finish(const csContactProblem* p, const csSolverOptio
    Each sweep is followed by the stop test (the sum of violations; it stops being added up once
    it is past the tolerance, except where a check below compares the whole sum), then the
    checks of a pending extrapolation, the budget and stall guards, the active-set correction
-   (every CSU_BIS_STICK_EVERY sweeps) and the extrapolation. At least one sweep, as the PGS
+   (every BIS_STICK_EVERY sweeps) and the extrapolation. At least one sweep, as the PGS
    does: a warm start that already passes is refined once. */
 CSI_HOT static csStatus bis_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                   double* lambda, csSolverStats* st, int desaxce) {
@@ -1770,21 +1879,21 @@ CSI_HOT static csStatus bis_solve(const csContactProblem* p, const csSolverOptio
     double mv = bis_sweep(p, &w, lambda, s.alpha, s.desaxce);
     s.it++;
     int xcand = bis_contraction(&s, mv);
-    int stall_check = s.it >= CSU_BIS_STALL && s.it % 5 == 0;
-    int budget_check = s.it >= CSU_BIS_BUDGET_WIN && !s.budget_off;
-    int correct = !s.pending && s.it % CSU_BIS_STICK_EVERY == 0 && s.it < opt->iterations - 1;
+    int stall_check = s.it >= BIS_STALL && s.it % 5 == 0;
+    int budget_check = s.it >= BIS_BUDGET_WIN && !s.budget_off;
+    int correct = !s.pending && s.it % BIS_STICK_EVERY == 0 && s.it < opt->iterations - 1;
     int whole = stall_check || budget_check || s.pending || correct || xcand || s.xpending;
     s.res = bis_residual(p, w.blk, lambda, w.v, s.desaxce, whole ? INFINITY : tol);
     if (correct && bis_skip_correction(&s, tol)) correct = 0;
     if (s.xpending) bis_extrapolation_check(&w, lambda, 3 * p->nc, &s);
     if (budget_check && s.res > tol) {
       int next = bis_budget_guard(p, opt, &w, lambda, st, &s);
-      if (next == CSU_BIS_STOP) break;
-      if (next == CSU_BIS_NEXT_SWEEP) continue;
+      if (next == BIS_STOP) break;
+      if (next == BIS_NEXT_SWEEP) continue;
     }
     if (s.res > tol && stall_check && bis_stall_guard(&s, st)) break;
     if (bis_correction(p, opt, &w, lambda, &s, correct)) xcand = 0;
-    if (xcand && s.res > CSU_BIS_XRES * tol) bis_extrapolate(p, &w, lambda, &s);
+    if (xcand && s.res > BIS_XRES * tol) bis_extrapolate(p, &w, lambda, &s);
   }
   bis_finish(p, opt, &w, lambda, st, &s);
   return CS_OK;

@@ -8,7 +8,7 @@
    minimises the kinetic energy 1/2 v^T G^-1 v, i.e. sticking (lambda = -G^-1 c inside the
    cone) or slipping (on the ellipse where the plane v_N = 0 cuts the cone's boundary).
 
-   Every solver below takes the same inputs and returns the case (CSU_CASE_*); tol is the
+   Every solver below takes the same inputs and returns the case (CSI_CASE_*); tol is the
    impulse interval (N s) at which the slip search stops, steps (may be NULL) receives the
    number of function or gradient evaluations of that search (0 for the other cases).
    Opening, sticking and the degenerate cases are shared (csi_single_classify), so the three
@@ -22,10 +22,10 @@
 #define CSI_BISECTION_TOL 1e-6
 
 enum {
-  CSU_CASE_OPEN = 0,   /* lambda = 0 */
-  CSU_CASE_STICK = 1,  /* lambda = -G^-1 c, inside the cone (or frictionless contact) */
-  CSU_CASE_SLIP = 2,   /* on the slip ellipse */
-  CSU_CASE_REDUCED = 3 /* rank-deficient G: solved in its 1D/2D range space */
+  CSI_CASE_OPEN = 0,   /* lambda = 0 */
+  CSI_CASE_STICK = 1,  /* lambda = -G^-1 c, inside the cone (or frictionless contact) */
+  CSI_CASE_SLIP = 2,   /* on the slip ellipse */
+  CSI_CASE_REDUCED = 3 /* rank-deficient G: solved in its 1D/2D range space */
 };
 
 /* Paper 001 Algorithm 1: bisection on the sign of the hybrid gradient (eqs. 13-16). The
@@ -68,7 +68,7 @@ void csi_bis_order(const double* lambda, const double* v, const double* mu, int 
                    double* key, int* ord);
 
 /* The reduced solve of a rank-deficient G (rank 0, 1 or 2), for a closing contact (c_N > 0
-   is handled before). Returns CSU_CASE_REDUCED with lambda set, or -1 (lambda untouched)
+   is handled before). Returns CSI_CASE_REDUCED with lambda set, or -1 (lambda untouched)
    when G has full rank after all. */
 int csi_single_reduced(const double G[9], const double c[3], double mu, double lambda[3]);
 
@@ -96,7 +96,7 @@ static inline int csi_single_cofactors(const double G[9], double kk[8]) {
 }
 
 /* Opening, sticking, frictionless and degenerate contacts; fills s and returns
-   CSU_CASE_SLIP when the slip search is needed. kk: NULL, or csi_single_cofactors of a
+   CSI_CASE_SLIP when the slip search is needed. kk: NULL, or csi_single_cofactors of a
    full-rank G (a solve that meets the same block many times computes them once).
    scaled (a constant): 1 for the bisection, whose slip search needs lambda^{v=0} only up to
    a positive factor (its line-of-sight test and atan2 guess): s->l0n, l0x, l0y are then
@@ -112,12 +112,12 @@ static inline int csi_single_classify_x(const double G[9], const double c[3], do
     /* Frictionless: K_0 is the normal ray, so only the normal row counts. */
     double ln = g00 > 0 && c0 < 0 ? -c0 / g00 : 0;
     lambda[0] = ln, lambda[1] = lambda[2] = 0;
-    return ln > 0 ? CSU_CASE_STICK : CSU_CASE_OPEN;
+    return ln > 0 ? CSI_CASE_STICK : CSI_CASE_OPEN;
   }
   /* Opening (Algorithm 2, line 3) */
   if (c0 > 0) {
     lambda[0] = lambda[1] = lambda[2] = 0;
-    return CSU_CASE_OPEN;
+    return CSI_CASE_OPEN;
   }
   /* G^-1 by cofactors (G symmetric). det / (g00 g11 g22) lies in (0, 1] for an SPD G and
      falls to ~1e-16 for a rank-deficient one computed in floating point (a contact on a
@@ -125,10 +125,10 @@ static inline int csi_single_classify_x(const double G[9], const double c[3], do
   double kb[8];
   if (!kk) {
     if (!csi_single_cofactors(G, kb)) {
-      if (csi_single_reduced(G, c, mu, lambda) >= 0) return CSU_CASE_REDUCED;
+      if (csi_single_reduced(G, c, mu, lambda) >= 0) return CSI_CASE_REDUCED;
       if (!(kb[7] > 0)) { /* not reachable: a full-rank G has det > 0 */
         lambda[0] = lambda[1] = lambda[2] = 0;
-        return CSU_CASE_REDUCED;
+        return CSI_CASE_REDUCED;
       }
     }
     kk = kb;
@@ -144,13 +144,13 @@ static inline int csi_single_classify_x(const double G[9], const double c[3], do
   if (l0n >= 0 && mu * mu * l0n * l0n >= lt2) {
     double id = kk[6];
     lambda[0] = id * t0, lambda[1] = id * t1, lambda[2] = id * t2;
-    return CSU_CASE_STICK;
+    return CSI_CASE_STICK;
   }
   /* The slip ellipse of the paper's model shrinks to the apex when c_N = 0 (r = 0 in
      eq. 14): lambda = 0 is then the only slipping impulse. */
   if (!(c0 < 0)) {
     lambda[0] = lambda[1] = lambda[2] = 0;
-    return CSU_CASE_OPEN;
+    return CSI_CASE_OPEN;
   }
   s->g00 = g00, s->g01 = g01, s->g02 = g02, s->g11 = g11, s->g12 = g12, s->g22 = g22;
   s->c0 = c0, s->c1 = c1, s->c2 = c2;
@@ -164,7 +164,7 @@ static inline int csi_single_classify_x(const double G[9], const double c[3], do
   } else {
     s->ux = 1, s->uy = 0;
   }
-  return CSU_CASE_SLIP;
+  return CSI_CASE_SLIP;
 }
 
 static inline int csi_single_classify(const double G[9], const double c[3], double mu,
@@ -173,13 +173,13 @@ static inline int csi_single_classify(const double G[9], const double c[3], doub
 }
 
 /* The set-up of every single-contact method: csi_single_classify_x, and *steps = 0 (steps
-   may be NULL) when no slip search follows (the return value is not CSU_CASE_SLIP). kk: NULL
+   may be NULL) when no slip search follows (the return value is not CSI_CASE_SLIP). kk: NULL
    or the block's csi_single_cofactors. csi_single_setup: scaled = 0. */
 static inline int csi_single_setup_x(const double G[9], const double c[3], double mu,
                                      const double* kk, csiSlip* s, double lambda[3], int* steps,
                                      int scaled) {
   int k = csi_single_classify_x(G, c, mu, kk, s, lambda, scaled);
-  if (k != CSU_CASE_SLIP && steps) *steps = 0;
+  if (k != CSI_CASE_SLIP && steps) *steps = 0;
   return k;
 }
 

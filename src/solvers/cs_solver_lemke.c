@@ -132,8 +132,8 @@ static int dense_solve(int n, double* B, double* x, double rtol) {
 
 /* z from the basis, after iterative refinement of B xB = q: the product-form updates of
    Binv accumulate rounding over the pivots, and an ill-conditioned basis (a 1e6 mass
-   ratio) leaves xB visibly off. Up to CSU_LEMKE_REFINE steps, while the residual shrinks. */
-enum { CSU_LEMKE_REFINE = 4 };
+   ratio) leaves xB visibly off. Up to LEMKE_REFINE steps, while the residual shrinks. */
+enum { LEMKE_REFINE = 4 };
 
 static double lemke_basis_residual(int n, csiLemkeColumn column, void* ctx, const double* q,
                                    LemkeWs* w) {
@@ -151,7 +151,7 @@ static double lemke_basis_residual(int n, csiLemkeColumn column, void* ctx, cons
 static void lemke_extract(int n, csiLemkeColumn column, void* ctx, const double* q, LemkeWs* w,
                           double* z, int refine) {
   double e = refine ? lemke_basis_residual(n, column, ctx, q, w) : 0;
-  for (int step = 0; step < CSU_LEMKE_REFINE && e > 0; step++) {
+  for (int step = 0; step < LEMKE_REFINE && e > 0; step++) {
     /* xB += Binv res, keeping the previous xB (in col) in case it does not improve */
     memcpy(w->col, w->xB, sizeof(double) * (size_t)n);
     for (int i = 0; i < n; i++) {
@@ -286,19 +286,19 @@ static int lemke_ratio(int n, LemkeWs* w, double xscale) {
 int csi_lemke_cols(int n, csiLemkeColumn column, void* ctx, const double* q, double* z, void* ws,
                    int max_pivots, int* pivots) {
   if (pivots) *pivots = 0;
-  if (n <= 0 || !column || !q || !z || !ws) return CSU_LEMKE_ARG;
+  if (n <= 0 || !column || !q || !z || !ws) return CSI_LEMKE_ARG;
   LemkeWs w = lemke_layout(n, ws);
   memset(z, 0, sizeof(double) * (size_t)n);
   double xscale = 0;
   int r = -1;
   for (int i = 0; i < n; i++) {
-    if (!isfinite(q[i])) return CSU_LEMKE_ARG;
+    if (!isfinite(q[i])) return CSI_LEMKE_ARG;
     xscale = fmax(xscale, fabs(q[i]));
     /* z0 enters at the most negative q_i; on ties the largest index, which is the
        lexicographic choice for q + (eps, eps^2, ...) */
     if (q[i] < 0 && (r < 0 || q[i] <= q[r])) r = i;
   }
-  if (r < 0) return CSU_LEMKE_OK; /* q >= 0: z = 0 */
+  if (r < 0) return CSI_LEMKE_OK; /* q >= 0: z = 0 */
   memset(w.Binv, 0, sizeof(double) * (size_t)n * (size_t)n);
   for (int i = 0; i < n; i++) {
     w.Binv[(size_t)i * n + i] = 1;
@@ -311,19 +311,19 @@ int csi_lemke_cols(int n, csiLemkeColumn column, void* ctx, const double* q, dou
   int refactor_every = n / 8 > 8 ? n / 8 : 8;
   int entering = 2 * n; /* z0 */
   lemke_varcol(n, column, ctx, entering, w.col);
-  int status = CSU_LEMKE_CAP;
+  int status = CSI_LEMKE_CAP;
   for (;;) {
     int leaving = w.basis[r];
     lemke_pivot(n, &w, r);
     w.basis[r] = entering;
     np++;
     if (leaving == 2 * n) {
-      status = CSU_LEMKE_OK;
+      status = CSI_LEMKE_OK;
       break;
     }
     if (np >= max_pivots) break;
     if (np % refactor_every == 0 && !lemke_refactor(n, column, ctx, q, &w)) {
-      status = CSU_LEMKE_ARG; /* the basis became singular to rounding: give up, reported */
+      status = CSI_LEMKE_ARG; /* the basis became singular to rounding: give up, reported */
       break;
     }
     entering = leaving < n ? leaving + n : leaving - n; /* the complement */
@@ -344,18 +344,18 @@ int csi_lemke_cols(int n, csiLemkeColumn column, void* ctx, const double* q, dou
          an ill-conditioned basis: z0 ~ eps |M| |z|) is a solution: z0 = 0 leaves a
          complementary feasible point. Whether it is accurate enough, the caller's
          residual says. */
-      status = CSU_LEMKE_RAY;
+      status = CSI_LEMKE_RAY;
       for (int k = 0; k < n; k++)
-        if (w.basis[k] == 2 * n && fabs(w.xB[k]) <= 1e-8 * z0start) status = CSU_LEMKE_OK;
+        if (w.basis[k] == 2 * n && fabs(w.xB[k]) <= 1e-8 * z0start) status = CSI_LEMKE_OK;
       break;
     }
     if (!isfinite(w.xB[r])) {
-      status = CSU_LEMKE_ARG;
+      status = CSI_LEMKE_ARG;
       break;
     }
   }
   if (pivots) *pivots = np;
-  lemke_extract(n, column, ctx, q, &w, z, status == CSU_LEMKE_OK);
+  lemke_extract(n, column, ctx, q, &w, z, status == CSI_LEMKE_OK);
   return status;
 }
 
@@ -370,7 +370,7 @@ static void dense_column(void* ctx, int j, double* col) {
 }
 
 int csi_lemke(int n, const double* M, const double* q, double* z, void* ws, int max_pivots) {
-  if (!M) return CSU_LEMKE_ARG;
+  if (!M) return CSI_LEMKE_ARG;
   DenseLcp d = {n, M};
   return csi_lemke_cols(n, dense_column, &d, q, z, ws, max_pivots, NULL);
 }
@@ -609,7 +609,7 @@ static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* op
   int piv = 0;
   int status = csi_lemke_cols(n, lemke_column, &ctx, q, x, lws, cap, &piv);
   double res = INFINITY;
-  if (status != CSU_LEMKE_ARG) {
+  if (status != CSI_LEMKE_ARG) {
     for (int r = 0; r < n; r++) x[r] *= D[r];
     lemke_to_lambda(nc, x, lambda);
     res = lemke_residual(p, lambda, v);
@@ -618,13 +618,13 @@ static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* op
      simulation applying it can be worse than the start (a 1e6 mass-ratio stack blew apart
      that way). Then the better of the two by the same residual is returned, still with
      converged = 0. */
-  if (status != CSU_LEMKE_OK && !(res <= res_start)) {
+  if (status != CSI_LEMKE_OK && !(res <= res_start)) {
     memcpy(lambda, start, sizeof(double) * (size_t)(3 * nc));
     res = res_start;
   }
   st->iterations = piv;
   st->residual = res;
-  st->converged = status == CSU_LEMKE_OK && res <= opt->tolerance;
+  st->converged = status == CSI_LEMKE_OK && res <= opt->tolerance;
   cs_ncp_report(p, lambda, &st->ncp);
   return CS_OK;
 }

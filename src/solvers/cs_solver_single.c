@@ -24,8 +24,8 @@
 
 #include "solvers/cs_solver_bisection.h"
 
-#define CSU_GOLD 0.61803398874989484820 /* (sqrt 5 - 1) / 2 */
-#define CSU_PI 3.14159265358979323846
+#define GOLD 0.61803398874989484820 /* (sqrt 5 - 1) / 2 */
+#define PI 3.14159265358979323846
 
 /* The ellipse of the paper's model in hybrid form (eq. 16). */
 typedef struct Ellipse {
@@ -77,20 +77,20 @@ int csi_golden_single(const double G[9], const double c[3], double mu, double to
                       int* steps) {
   csiSlip s = {0};
   int k = csi_single_setup(G, c, mu, NULL, &s, lambda, steps);
-  if (k != CSU_CASE_SLIP) return k;
+  if (k != CSI_CASE_SLIP) return k;
   Ellipse el;
   ellipse_init(&el, &s);
   /* The initial bracketing: the line-of-sight arc about t0, cut to r > 0. */
   double t0 = atan2(s.l0y, s.l0x), l0t = sqrt(s.l0x * s.l0x + s.l0y * s.l0y);
   double ratio = l0t > 0 ? mu * s.l0n / l0t : -1;
-  double beta = ratio >= 1 ? 0 : ratio <= -1 ? CSU_PI : acos(ratio);
+  double beta = ratio >= 1 ? 0 : ratio <= -1 ? PI : acos(ratio);
   double lo = t0 - beta, hi = t0 + beta;
   double at = sqrt(el.a1 * el.a1 + el.a2 * el.a2);
   if (at > el.dn) {
     double ta = atan2(el.a2, el.a1), del = acos(-el.dn / at);
     double pa = ta - t0;
-    while (pa > CSU_PI) pa -= 2 * CSU_PI;
-    while (pa < -CSU_PI) pa += 2 * CSU_PI;
+    while (pa > PI) pa -= 2 * PI;
+    while (pa < -PI) pa += 2 * PI;
     if (t0 + pa - del > lo) lo = t0 + pa - del;
     if (t0 + pa + del < hi) hi = t0 + pa + del;
   }
@@ -100,8 +100,8 @@ int csi_golden_single(const double G[9], const double c[3], double mu, double to
   GoldPt a, b, x1, x2;
   gold_eval(&el, lo, &a);
   gold_eval(&el, hi, &b);
-  gold_eval(&el, hi - CSU_GOLD * (hi - lo), &x1);
-  gold_eval(&el, lo + CSU_GOLD * (hi - lo), &x2);
+  gold_eval(&el, hi - GOLD * (hi - lo), &x1);
+  gold_eval(&el, lo + GOLD * (hi - lo), &x2);
   int nev = 4;
   double tol2 = tol * tol;
   while (nev < 400) {
@@ -113,10 +113,10 @@ int csi_golden_single(const double G[9], const double c[3], double mu, double to
     if (b.t - a.t < 1e-15) break;
     if (x1.e < x2.e) {
       b = x2, x2 = x1;
-      gold_eval(&el, b.t - CSU_GOLD * (b.t - a.t), &x1);
+      gold_eval(&el, b.t - GOLD * (b.t - a.t), &x1);
     } else {
       a = x1, x1 = x2;
-      gold_eval(&el, a.t + CSU_GOLD * (b.t - a.t), &x2);
+      gold_eval(&el, a.t + GOLD * (b.t - a.t), &x2);
     }
     nev++;
   }
@@ -199,7 +199,7 @@ int csi_analytic_single(const double G[9], const double c[3], double mu, double 
   (void)tol;
   csiSlip s = {0};
   int k = csi_single_setup(G, c, mu, NULL, &s, lambda, steps);
-  if (k != CSU_CASE_SLIP) return k;
+  if (k != CSI_CASE_SLIP) return k;
   Ellipse el;
   ellipse_init(&el, &s);
   /* The coefficients: D (dE/dt) / (r mu) = u^T A u + l . u + k0 in u = (cos t, sin t)

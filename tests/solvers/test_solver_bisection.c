@@ -259,17 +259,17 @@ static int ref_coulomb_roots(const RefP* P, double roots[4][3]) {
 /* The whole single-contact reference; returns the case. */
 static int ref_single(const double* G, const double* c, double mu, double* lambda) {
   lambda[0] = lambda[1] = lambda[2] = 0;
-  if (c[0] > 0) return CSU_CASE_OPEN;
+  if (c[0] > 0) return CSI_CASE_OPEN;
   double mc[3] = {-c[0], -c[1], -c[2]}, l0[3];
   solve3(G, mc, l0);
   if (l0[0] >= 0 && mu * l0[0] >= sqrt(l0[1] * l0[1] + l0[2] * l0[2])) {
     memcpy(lambda, l0, sizeof l0);
-    return CSU_CASE_STICK;
+    return CSI_CASE_STICK;
   }
-  if (c[0] == 0) return CSU_CASE_OPEN;
+  if (c[0] == 0) return CSI_CASE_OPEN;
   RefP P = {G, c, mu};
   ref_slip(&P, lambda);
-  return CSU_CASE_SLIP;
+  return CSI_CASE_SLIP;
 }
 
 /* ------------------------------------------------------------------ random problems */
@@ -379,12 +379,12 @@ static void run_random(long N) {
                 ka, cat_name[cat]);
       continue;
     }
-    if (kref == CSU_CASE_OPEN) {
+    if (kref == CSI_CASE_OPEN) {
       T.open_n++;
       if (lb[0] != 0 || lb[1] != 0 || lb[2] != 0) T.open_bad++;
       continue;
     }
-    if (kref == CSU_CASE_STICK) {
+    if (kref == CSI_CASE_STICK) {
       T.stick_n++;
       double e = dist3(lb, lref) / fmax(norm3(lref), 1e-300);
       if (e > T.stick_rel) T.stick_rel = e;
@@ -520,7 +520,7 @@ static void run_random_coulomb(long N) {
       bad_case++;
       continue;
     }
-    if (kr != CSU_CASE_SLIP) continue;
+    if (kr != CSI_CASE_SLIP) continue;
     nslip++;
     RefP R = {P.G, P.c, P.mu};
     int nr = ref_coulomb_roots(&R, roots);
@@ -575,7 +575,7 @@ static void test_degenerate(long N) {
     for (int i = 0; i < 3; i++) v[i] += c[i];
     /* v_N = 0 fixes u . lambda = 0.5 / sig = 0.2; the least impulse doing it is in the
        cone: lambda = 0.2 u (|l_T| = 0.16 <= 0.8 * 0.12 fails -> on the generator) */
-    CHECK(k == CSU_CASE_REDUCED);
+    CHECK(k == CSI_CASE_REDUCED);
     CHECK(isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]));
     CHECK(in_cone(l, 0.8));
     CHECK_NEAR(v[0], 0, 1e-12);
@@ -585,7 +585,7 @@ static void test_degenerate(long N) {
     CHECK_NEAR(l[1], 0.8 * 0.2 / 1.24, 1e-12);
     double lc[3];
     k = csi_bisection_coulomb_single(G, c, 0.8, 1e-6, lc, NULL);
-    CHECK(k == CSU_CASE_REDUCED && dist3(lc, l) == 0);
+    CHECK(k == CSI_CASE_REDUCED && dist3(lc, l) == 0);
   }
   /* A link pinned so that the point moves only tangentially (rank 2, G_NN = 0). */
   {
@@ -594,7 +594,7 @@ static void test_degenerate(long N) {
     double v[3];
     mat3_vec(G, l, v);
     for (int i = 0; i < 3; i++) v[i] += c[i];
-    CHECK(k == CSU_CASE_REDUCED);
+    CHECK(k == CSI_CASE_REDUCED);
     CHECK(isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]));
     CHECK(in_cone(l, 0.5));
     CHECK_NEAR(v[1], 0, 1e-12);
@@ -632,9 +632,9 @@ static void test_degenerate(long N) {
     csi_golden_single(G, c, mu, 1e-9, lb, NULL);
     csi_analytic_single(G, c, mu, 1e-9, la, NULL);
     for (int i = 0; i < 3; i++) nonfinite += !isfinite(l[i]) + !isfinite(lb[i]) + !isfinite(la[i]);
-    if (k == CSU_CASE_OPEN) continue;
+    if (k == CSI_CASE_OPEN) continue;
     n++;
-    CHECK(k == CSU_CASE_REDUCED);
+    CHECK(k == CSI_CASE_REDUCED);
     if (!in_cone(l, mu)) bad_cone++;
     double v[3];
     mat3_vec(G, l, v);
@@ -1032,7 +1032,14 @@ static void test_near_duplicate(void) {
       "%d iterations\n",
       failed, last_resort, worst);
   CHECK_MSG(failed == 0, "%d of 6 orders failed", failed);
-  CHECK_MSG(last_resort >= 1, "the last resort was not reached (%d)", last_resort);
+  /* The active-set correction takes the least-norm solution of its singular system (three
+     contacts almost at one point: dependent rows), so the sweeps finish without the last
+     resort (at most 16 iterations; 24 with the basic solution); a correction that amplifies
+     the singular direction crawls to the cap instead (143 iterations, 4 orders through the
+     last resort). The last resort itself is tested on the stall-guard problem above. */
+  CHECK_MSG(worst <= 40 && last_resort == 0,
+            "at most %d iterations, %d orders through the last resort (expected <= 40, 0)", worst,
+            last_resort);
 }
 
 /* The sweep order: for random impulses (a third on their cone's boundary, some opening) and

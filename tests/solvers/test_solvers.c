@@ -514,22 +514,22 @@ static void test_lemke_general(void) {
       }
     }
     int st = csi_lemke(N, M, q, z, ws, 1000);
-    CHECK_MSG(st == CSU_LEMKE_OK && lcp_check(N, M, q, z, 1e-9), "lemke trial %d: status %d", trial,
+    CHECK_MSG(st == CSI_LEMKE_OK && lcp_check(N, M, q, z, 1e-9), "lemke trial %d: status %d", trial,
               st);
   }
   /* q >= 0: z = 0 without a pivot */
   for (int i = 0; i < N; i++) q[i] = 1;
-  CHECK(csi_lemke(N, M, q, z, ws, 1000) == CSU_LEMKE_OK && z[0] == 0);
+  CHECK(csi_lemke(N, M, q, z, ws, 1000) == CSI_LEMKE_OK && z[0] == 0);
   /* infeasible (w = -z - 1 < 0 for every z >= 0): ray termination, reported */
   {
     double Mi[4] = {-1, 0, 0, -1}, qi[2] = {-1, -1}, zi[2];
     void* w2 = ws_alloc(csi_lemke_workspace(2));
-    CHECK(csi_lemke(2, Mi, qi, zi, w2, 100) == CSU_LEMKE_RAY);
+    CHECK(csi_lemke(2, Mi, qi, zi, w2, 100) == CSI_LEMKE_RAY);
     /* the cap is honoured */
     double Md[4] = {2, 1, 1, 2}, qd[2] = {-1, -1};
-    CHECK(csi_lemke(2, Md, qd, zi, w2, 1) == CSU_LEMKE_CAP);
-    CHECK(csi_lemke(2, Md, qd, zi, w2, 10) == CSU_LEMKE_OK && fabs(zi[0] - 1.0 / 3) < 1e-15);
-    CHECK(csi_lemke(0, Md, qd, zi, w2, 10) == CSU_LEMKE_ARG);
+    CHECK(csi_lemke(2, Md, qd, zi, w2, 1) == CSI_LEMKE_CAP);
+    CHECK(csi_lemke(2, Md, qd, zi, w2, 10) == CSI_LEMKE_OK && fabs(zi[0] - 1.0 / 3) < 1e-15);
+    CHECK(csi_lemke(0, Md, qd, zi, w2, 10) == CSI_LEMKE_ARG);
     free(w2);
   }
   /* a fully degenerate q (all equal) with a singular M: the lexicographic rule avoids
@@ -538,7 +538,7 @@ static void test_lemke_general(void) {
     q[i] = -1;
     for (int j = 0; j < N; j++) M[i * N + j] = 1;
   }
-  CHECK(csi_lemke(N, M, q, z, ws, 1000) == CSU_LEMKE_OK && lcp_check(N, M, q, z, 1e-12));
+  CHECK(csi_lemke(N, M, q, z, ws, 1000) == CSI_LEMKE_OK && lcp_check(N, M, q, z, 1e-12));
   free(ws);
 }
 
