@@ -1208,6 +1208,11 @@ static void act_pair(const actSys* a, int jr, int jc) {
 /* The part of a residual above the tolerance that a singular system's remainder must make up
    for the correction's next pass to take the plain solve (bis_active_solve) */
 #define ACT_REMAINDER 0.25
+/* Systems of more unknowns than this are solved plainly: the least-norm projection costs
+   O(d k^2) for d singular directions of a k-unknown system, and a large problem with many
+   dependent rows (FCLIB's Capsules: 858 unknowns) then spends most of its time there. A
+   grasp, a hand or a robot on the ground stays below it (16 contacts). */
+#define ACT_LEAST_NORM_MAX 48
 
 /* x minus its projection onto the null space of the singular LU (the unknowns j whose pivot is
    below ACT_PIVOT of cs[j]): among the solutions of the other rows, the least-norm one.
@@ -1260,9 +1265,10 @@ static void act_least_norm(int n, const double* LU, const double* cs, double* x,
    The least-norm solution adds no internal force the conditions do not ask for (the basic
    one, those unknowns zero, adds an arbitrary one: more sweeps in all on the stacked cubes).
    A merely ill-conditioned system (G's condition ~1e6 at an ANYmal impact) keeps pivots far
-   above the threshold. */
+   above the threshold. Above ACT_LEAST_NORM_MAX unknowns the solve is always plain. */
 static double act_lu_solve(int n, const double* LU, const int* piv, const double* cs, int plain,
                            double* x, double* N) {
+  if (n > ACT_LEAST_NORM_MAX) plain = 1;
   for (int k = 0; k < n; k++)
     if (piv[k] != k) {
       double t = x[k];
