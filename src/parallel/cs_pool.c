@@ -142,9 +142,15 @@ csStatus cs_pool_new(int nthread, csPool** out) {
     return csi_error(CS_ERR_MEMORY, "cs_pool_new: mutex or condition variable init failed (%d)",
                      rc);
   }
-  /* The workers block every signal: signal handlers run on the application's threads. */
+  /* The workers block every asynchronous signal: their handlers run on the application's
+     threads. */
   sigset_t all, old;
   sigfillset(&all);
+  /* except the ones a fault raises on the thread itself: blocked, they would kill the process
+     without the application's handler (a crash reporter, a sanitizer's report) */
+  static const int sync_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+  for (size_t i = 0; i < sizeof sync_signals / sizeof sync_signals[0]; i++)
+    sigdelset(&all, sync_signals[i]);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   for (int t = 0; t < nthread - 1 && rc == 0; t++) {
     p->worker[t].pool = p;

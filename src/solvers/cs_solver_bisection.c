@@ -1029,7 +1029,8 @@ static size_t bis_head_bytes(int nc) {
 }
 
 static size_t bis_workspace(int nc, const csSolverOptions* opt) {
-  size_t corr = sizeof(double) * (size_t)(18 * nc * nc + 3 * nc) + sizeof(int) * (size_t)(9 * nc);
+  size_t corr = sizeof(double) * (18 * (size_t)nc * (size_t)nc + 3 * (size_t)nc) +
+                sizeof(int) * (9 * (size_t)nc);
   size_t admm = cs_solver_ncp_admm.workspace_bytes(nc, opt);
   return bis_head_bytes(nc) + (corr > admm ? corr : admm);
 }
@@ -1208,10 +1209,10 @@ static void act_pair(const actSys* a, int jr, int jc) {
 /* The part of a residual above the tolerance that a singular system's remainder must make up
    for the correction's next pass to take the plain solve (bis_active_solve) */
 #define ACT_REMAINDER 0.25
-/* Systems of more unknowns than this are solved plainly: the least-norm projection costs
-   O(d k^2) for d singular directions of a k-unknown system, and a large problem with many
-   dependent rows (FCLIB's Capsules: 858 unknowns) then spends most of its time there. A
-   grasp, a hand or a robot on the ground stays below it (16 contacts). */
+/* Systems of more unknowns than this keep the basic solution (act_lu_solve) without the
+   least-norm projection, which costs O(d k^2) for d singular directions of a k-unknown
+   system: a large problem with many dependent rows (FCLIB's Capsules: 858 unknowns) would
+   spend most of its time there. */
 #define ACT_LEAST_NORM_MAX 48
 
 /* x minus its projection onto the null space of the singular LU (the unknowns j whose pivot is
@@ -1265,10 +1266,10 @@ static void act_least_norm(int n, const double* LU, const double* cs, double* x,
    The least-norm solution adds no internal force the conditions do not ask for (the basic
    one, those unknowns zero, adds an arbitrary one: more sweeps in all on the stacked cubes).
    A merely ill-conditioned system (G's condition ~1e6 at an ANYmal impact) keeps pivots far
-   above the threshold. Above ACT_LEAST_NORM_MAX unknowns the solve is always plain. */
+   above the threshold. Above ACT_LEAST_NORM_MAX unknowns the basic solution (the singular
+   unknowns zero) stands, without the projection. */
 static double act_lu_solve(int n, const double* LU, const int* piv, const double* cs, int plain,
                            double* x, double* N) {
-  if (n > ACT_LEAST_NORM_MAX) plain = 1;
   for (int k = 0; k < n; k++)
     if (piv[k] != k) {
       double t = x[k];
@@ -1293,7 +1294,7 @@ static double act_lu_solve(int n, const double* LU, const int* piv, const double
     }
     x[i] = s / Ui[i];
   }
-  if (sing) act_least_norm(n, LU, cs, x, N);
+  if (sing && n <= ACT_LEAST_NORM_MAX) act_least_norm(n, LU, cs, x, N);
   return inc;
 }
 
