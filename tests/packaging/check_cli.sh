@@ -4,8 +4,8 @@
 # through CONTACTSIM_MODELS), `help CMD` = `CMD --help` for every command, `bench` handed
 # over to the sibling executables and refused clearly without them.
 set -u
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
+build=$(cd "$1" && pwd -P)
+src=$(cd "$2" && pwd -P)
 cs=$build/contactsim
 unset CONTACTSIM_MODELS
 tmp=$(mktemp -d /tmp/contactsim_cli.XXXXXX) || exit 1

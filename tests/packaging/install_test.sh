@@ -10,11 +10,11 @@
 #      libcontactsim.a: a copy of the prefix without the shared library, and the full prefix
 #      with -l:libcontactsim.a), each run.
 set -u
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
+build=$(cd "$1" && pwd -P)
+src=$(cd "$2" && pwd -P)
 export CC=${3:-cc}
 unset CONTACTSIM_MODELS CONTACTSIM_SHARED_MODELS LD_LIBRARY_PATH
-tmp=$(mktemp -d /tmp/contactsim_install.XXXXXX) || exit 1
+tmp=$(mktemp -d /tmp/contactsim_install.XXXXXX) && tmp=$(cd "$tmp" && pwd -P) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 step=0
 fail() {
@@ -94,7 +94,7 @@ done
 step=pkg-config
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 run pkg-config --variable=libdir contactsim
-[ "$(cd "$(cat "$tmp/out")" && pwd)" = "$libdir" ] || fail "libdir $(cat "$tmp/out") is not in the moved prefix"
+[ "$(cd "$(cat "$tmp/out")" && pwd -P)" = "$libdir" ] || fail "libdir $(cat "$tmp/out") is not in the moved prefix"
 # shellcheck disable=SC2046
 run "$CC" "$src/examples/hello_step.c" -o hello_pc $(pkg-config --cflags --libs contactsim) \
   -Wl,-rpath,"$libdir"
