@@ -1,4 +1,5 @@
 /* contactsim run / check / demo */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "cs_cli.h"
 #include "cs_scene.h"
+#include "cs_util.h"
 
 int cs_cli_model_option(int argc, char** argv, int i, csLoadOptions* o, int* consumed) {
   *consumed = 0;
@@ -48,6 +50,17 @@ static double parse_num(const char* opt, const char* s, int* ok) {
   double v = strtod(s, &end);
   if (end == s || *end || !isfinite(v)) {
     fprintf(stderr, "%s: '%s' is not a number\n", opt, s);
+    *ok = 0;
+  }
+  return v;
+}
+
+/* A whole number of option opt in [lo, hi]; else *ok = 0 with a message naming both */
+static long parse_count(const char* opt, const char* s, long lo, long hi, int* ok) {
+  long v = 0;
+  if (!cs_cli_parse_long(s, lo, hi, &v)) {
+    fprintf(stderr, "contactsim run: %s: '%s' is not a whole number from %ld to %ld\n", opt, s, lo,
+            hi);
     *ok = 0;
   }
   return v;
@@ -110,7 +123,7 @@ typedef struct {
   long dump_step;
   long steps, every, iters;
   double dt, tol, ratio;
-  int nograv, nocontact, dt_given, solver_type;
+  int nograv, nocontact, dt_given, tol_given, ratio_given, solver_type;
   csLoadOptions lo;
 } runOpts;
 
@@ -130,7 +143,7 @@ static int run_parse_options(int argc, char** argv, runOpts* o, int* ok) {
     }
     int has = i + 1 < argc;
     if (!strcmp(argv[i], "--steps") && has)
-      o->steps = (long)parse_num("--steps", argv[++i], ok);
+      o->steps = parse_count("--steps", argv[++i], 0, LONG_MAX, ok);
     else if (!strcmp(argv[i], "--dt") && has) {
       o->dt = parse_num("--dt", argv[++i], ok);
       o->dt_given = 1;
@@ -141,17 +154,19 @@ static int run_parse_options(int argc, char** argv, runOpts* o, int* ok) {
     else if (!strcmp(argv[i], "--dump-fclib") && has)
       o->dump = argv[++i];
     else if (!strcmp(argv[i], "--dump-step") && has)
-      o->dump_step = (long)parse_num("--dump-step", argv[++i], ok);
+      o->dump_step = parse_count("--dump-step", argv[++i], 0, LONG_MAX, ok);
     else if (!strcmp(argv[i], "--solver") && has)
       o->solver = argv[++i];
-    else if (!strcmp(argv[i], "--tol") && has)
+    else if (!strcmp(argv[i], "--tol") && has) {
       o->tol = parse_num("--tol", argv[++i], ok);
-    else if (!strcmp(argv[i], "--ratio") && has)
+      o->tol_given = 1;
+    } else if (!strcmp(argv[i], "--ratio") && has) {
       o->ratio = parse_num("--ratio", argv[++i], ok);
-    else if (!strcmp(argv[i], "--iterations") && has)
-      o->iters = (long)parse_num("--iterations", argv[++i], ok);
+      o->ratio_given = 1;
+    } else if (!strcmp(argv[i], "--iterations") && has)
+      o->iters = parse_count("--iterations", argv[++i], 1, INT_MAX, ok);
     else if (!strcmp(argv[i], "--every") && has)
-      o->every = (long)parse_num("--every", argv[++i], ok);
+      o->every = parse_count("--every", argv[++i], 1, LONG_MAX, ok);
     else if (!strcmp(argv[i], "--no-gravity"))
       o->nograv = 1;
     else if (!strcmp(argv[i], "--no-contact"))
@@ -181,6 +196,22 @@ static int run_check_options(runOpts* o) {
   }
   if (o->dt_given && !(o->dt > 0)) {
     fprintf(stderr, "contactsim run: --dt must be > 0\n");
+    return 2;
+  }
+  if (o->tol_given && !(o->tol > 0)) {
+    fprintf(stderr, "contactsim run: --tol must be > 0 (got %g)\n", o->tol);
+    return 2;
+  }
+  if (o->ratio_given && (!o->scene_name || strcmp(o->scene_name, "stack_ratio"))) {
+    fprintf(stderr, "contactsim run: --ratio applies to --scene stack_ratio only\n");
+    return 2;
+  }
+  if (o->ratio_given && !(o->ratio > 0)) {
+    fprintf(stderr, "contactsim run: --ratio must be > 0 (got %g)\n", o->ratio);
+    return 2;
+  }
+  if (o->dump_step >= 0 && !o->dump) {
+    fprintf(stderr, "contactsim run: --dump-step needs --dump-fclib\n");
     return 2;
   }
   if (o->solver) {
@@ -227,7 +258,7 @@ static int run_setup(runOpts* o, csScene* sc, csModel** mp, csData** dp) {
   if (o->nograv) m->opt.disable |= CS_DISABLE_GRAVITY;
   if (o->nocontact) m->opt.disable |= CS_DISABLE_CONTACT;
   if (o->solver_type >= 0) m->opt.solver = o->solver_type;
-  if (o->tol >= 0) m->opt.tolerance = o->tol;
+  if (o->tol_given) m->opt.tolerance = o->tol;
   if (o->iters > 0) m->opt.iterations = (int)o->iters;
   *mp = m, *dp = d;
   return -1;
@@ -336,6 +367,17 @@ int cs_cli_run(int argc, char** argv) {
     runStats s = {0, 0, 0};
     if (run_loop(&o, &sc, m, d, f, &s)) rc = 1;
     run_summary(&o, m, d, &s);
+    if (!rc && o.dump) { /* not written: no step qualified */
+      if (o.dump_step >= 0)
+        fprintf(stderr, "contactsim run: --dump-fclib: nothing written to %s: step %ld %s\n",
+                o.dump, o.dump_step,
+                o.dump_step >= o.steps ? "was not reached" : "had no contacts");
+      else
+        fprintf(stderr,
+                "contactsim run: --dump-fclib: nothing written to %s: no step had contacts\n",
+                o.dump);
+      rc = 1;
+    }
   }
   if (f) fclose(f);
   if (o.scene_name) {

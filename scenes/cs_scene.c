@@ -96,7 +96,7 @@ static csStatus scene_stack(csScene* s, double ratio) {
   csGeomSpec g;
   cs_geom_spec_default(&g);
   g.name = "floor", g.type = CS_GEOM_PLANE, g.friction = 0.4, g.body = 0;
-  cs_builder_add_geom(b, &g);
+  int bad = cs_builder_add_geom(b, &g) < 0; /* the builder's error text stands */
   const char* names[2] = {"bottom", "top"};
   double mass[2] = {1e-3, 1e-3 * ratio};
   for (int k = 0; k < 2; k++) {
@@ -108,15 +108,25 @@ static csStatus scene_stack(csScene* s, double ratio) {
     bs.mass = mass[k];
     double I = mass[k] * (0.2 * 0.2 + 0.2 * 0.2) / 12.0;
     bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = I;
-    int body = cs_builder_add_body(b, &bs);
+    int body = bad ? -1 : cs_builder_add_body(b, &bs);
+    if (body < 0) {
+      bad = 1;
+      break;
+    }
     csJointSpec js;
     cs_joint_spec_default(&js);
     js.name = names[k], js.body = body, js.type = CS_JNT_FREE;
-    cs_builder_add_joint(b, &js);
     cs_geom_spec_default(&g);
     g.name = names[k], g.body = body, g.type = CS_GEOM_BOX, g.friction = 0.4;
     g.size[0] = g.size[1] = g.size[2] = 0.1;
-    cs_builder_add_geom(b, &g);
+    if (cs_builder_add_joint(b, &js) < 0 || cs_builder_add_geom(b, &g) < 0) {
+      bad = 1;
+      break;
+    }
+  }
+  if (bad) {
+    cs_builder_free(b);
+    return CS_ERR_MODEL;
   }
   csStatus st = cs_compile(b, &s->m);
   cs_builder_free(b);

@@ -41,6 +41,35 @@ echo "ok   contactsim help CMD = contactsim CMD --help for run check bench demo 
 grep -q "unknown command 'nosuch'" "$tmp/a" || fail "help nosuch: $(cat "$tmp/a")"
 echo "ok   help nosuch: $(cat "$tmp/a")"
 
+# bad values of `run`'s options: a non-zero exit and a message naming the option
+bad() { # expected-word, then the arguments of contactsim run
+  local word=$1
+  shift
+  "$cs" run "$@" >"$tmp/a" 2>&1 && fail "run $*: succeeded"
+  grep -q -- "$word" "$tmp/a" || fail "run $*: message does not name $word: $(head -2 "$tmp/a")"
+}
+bad --steps --scene cube_slide --steps 2.7
+bad --steps --scene cube_slide --steps 1e30
+bad --steps --scene cube_slide --steps -1
+bad --every --scene cube_slide --every 0
+bad --iterations --scene cube_slide --iterations 0
+bad --iterations --scene cube_slide --iterations 3e9
+bad --tol --scene cube_slide --tol -1
+bad --tol --scene cube_slide --tol nan
+bad --dt --scene cube_slide --dt 0
+bad --ratio --scene stack_ratio --ratio -3
+bad --ratio --scene cube_slide --ratio 2
+bad --dump-step --scene cube_slide --dump-step 3
+bad --dump-step --scene cube_slide --dump-step -2 --dump-fclib "$tmp/p.h5"
+bad "unknown solver" --scene cube_slide --solver nosuch
+bad "unknown scene" --scene nosuch
+bad "unknown or incomplete option" --scene cube_slide --steps
+if "$cs" --help | grep -q FCLIB; then
+  bad "nothing written" --scene drop --steps 5 --dump-fclib "$tmp/p.h5"
+  [ ! -e "$tmp/p.h5" ] || fail "run --dump-fclib without contacts wrote $tmp/p.h5"
+fi
+echo "ok   run: bad option values refused with a message naming the option"
+
 # handed over (argv unchanged): each benchmark's own --help
 for b in dynamics fclib anymal build single-contact table2 contactbench; do
   "$cs" bench $b --help >"$tmp/a" 2>&1 || fail "bench $b --help: exit $?"
