@@ -32,17 +32,10 @@ int main(int argc, char** argv) {
   single_thread_blas();
   cs_bench_fclib_use_siconos();
   if (argc > 1 && !strcmp(argv[1], "fclib")) return cs_cli_fclib(argc - 1, argv + 1);
-  int i = argc > 1 && !strcmp(argv[1], "bench") ? 2 : 1;
-  if (i >= argc || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-    fprintf(i >= argc ? stderr : stdout,
-            "usage: contactsim bench NAME [options]  (or contactsim-bench NAME [options])\n"
-            "  dynamics, fclib, anymal, build; `contactsim bench NAME --help` for each\n");
-    return i >= argc ? 2 : 0;
-  }
-  if (!strcmp(argv[i], "dynamics")) return cs_bench_dynamics_main(argc - i, argv + i);
-  if (!strcmp(argv[i], "fclib")) return cs_bench_fclib_main(argc - i, argv + i);
-  if (!strcmp(argv[i], "anymal")) return cs_bench_anymal_main(argc - i, argv + i);
-  if (!strcmp(argv[i], "build")) return cs_bench_build_main(argc - i, argv + i);
-  fprintf(stderr, "contactsim bench: unknown benchmark '%s' (try --help)\n", argv[i]);
-  return 2;
+  static const csCliCommand cmds[] = {{"dynamics", cs_bench_dynamics_main},
+                                      {"fclib", cs_bench_fclib_main},
+                                      {"anymal", cs_bench_anymal_main},
+                                      {"build", cs_bench_build_main},
+                                      {NULL, NULL}};
+  return cs_cli_dispatch(argc, argv, "contactsim-bench", cmds);
 }

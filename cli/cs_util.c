@@ -72,3 +72,19 @@ int cs_cli_parse_double(const char* s, double* out) {
   *out = v;
   return 1;
 }
+
+int cs_cli_dispatch(int argc, char** argv, const char* exe, const csCliCommand* cmds) {
+  int i = argc > 1 && !strcmp(argv[1], "bench") ? 2 : 1;
+  if (i >= argc || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    FILE* f = i >= argc ? stderr : stdout;
+    fprintf(f, "usage: contactsim bench NAME [options]  (or %s NAME [options])\n ", exe);
+    for (const csCliCommand* c = cmds; c->name; c++)
+      fprintf(f, " %s%s", c->name, c[1].name ? "," : ";");
+    fprintf(f, " `contactsim bench NAME --help` for each\n");
+    return i >= argc ? 2 : 0;
+  }
+  for (const csCliCommand* c = cmds; c->name; c++)
+    if (!strcmp(argv[i], c->name)) return c->main(argc - i, argv + i);
+  fprintf(stderr, "contactsim bench: unknown benchmark '%s' (try --help)\n", argv[i]);
+  return 2;
+}

@@ -22,4 +22,15 @@ int cs_cli_parse_int(const char* s, int lo, int hi, int* out);
 /* The whole of s as a finite number into *out: 1; else 0, *out untouched. */
 int cs_cli_parse_double(const char* s, double* out);
 
+/* A subcommand of a benchmark executable: its name and entry point (argv[0] = the name). */
+typedef struct csCliCommand {
+  const char* name;
+  int (*main)(int argc, char** argv);
+} csCliCommand;
+/* The main of a benchmark executable `exe`: argv[1] (after an optional "bench", as
+   `contactsim bench NAME` hands it over) names one of cmds (NULL-name terminated); its
+   entry runs with the arguments from the name on. No name or --help: the usage line listing
+   the names (exit 2, or 0 for --help); an unknown name: exit 2. */
+int cs_cli_dispatch(int argc, char** argv, const char* exe, const csCliCommand* cmds);
+
 #endif
