@@ -89,6 +89,29 @@ static csStatus scene_anymal(csScene* s, const char* dir) {
   return CS_OK;
 }
 
+/* A free 0.2 m cube of the stack (mu 0.4) at height z: 1, or 0 if the builder refused it
+   (its error text stands). */
+static int stack_cube(csBuilder* b, const char* name, double mass, double z) {
+  csBodySpec bs;
+  cs_body_spec_default(&bs);
+  bs.name = name;
+  bs.parent = 0;
+  bs.pos[2] = z;
+  bs.mass = mass;
+  double I = mass * (0.2 * 0.2 + 0.2 * 0.2) / 12.0;
+  bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = I;
+  int body = cs_builder_add_body(b, &bs);
+  if (body < 0) return 0;
+  csJointSpec js;
+  cs_joint_spec_default(&js);
+  js.name = name, js.body = body, js.type = CS_JNT_FREE;
+  csGeomSpec g;
+  cs_geom_spec_default(&g);
+  g.name = name, g.body = body, g.type = CS_GEOM_BOX, g.friction = 0.4;
+  g.size[0] = g.size[1] = g.size[2] = 0.1;
+  return cs_builder_add_joint(b, &js) >= 0 && cs_builder_add_geom(b, &g) >= 0;
+}
+
 static csStatus scene_stack(csScene* s, double ratio) {
   csBuilder* b = cs_builder_new();
   if (!b) return CS_ERR_MEMORY;
@@ -96,39 +119,11 @@ static csStatus scene_stack(csScene* s, double ratio) {
   csGeomSpec g;
   cs_geom_spec_default(&g);
   g.name = "floor", g.type = CS_GEOM_PLANE, g.friction = 0.4, g.body = 0;
-  int bad = cs_builder_add_geom(b, &g) < 0; /* the builder's error text stands */
   const char* names[2] = {"bottom", "top"};
   double mass[2] = {1e-3, 1e-3 * ratio};
-  for (int k = 0; k < 2; k++) {
-    csBodySpec bs;
-    cs_body_spec_default(&bs);
-    bs.name = names[k];
-    bs.parent = 0;
-    bs.pos[2] = 0.1 + 0.2 * k;
-    bs.mass = mass[k];
-    double I = mass[k] * (0.2 * 0.2 + 0.2 * 0.2) / 12.0;
-    bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = I;
-    int body = bad ? -1 : cs_builder_add_body(b, &bs);
-    if (body < 0) {
-      bad = 1;
-      break;
-    }
-    csJointSpec js;
-    cs_joint_spec_default(&js);
-    js.name = names[k], js.body = body, js.type = CS_JNT_FREE;
-    cs_geom_spec_default(&g);
-    g.name = names[k], g.body = body, g.type = CS_GEOM_BOX, g.friction = 0.4;
-    g.size[0] = g.size[1] = g.size[2] = 0.1;
-    if (cs_builder_add_joint(b, &js) < 0 || cs_builder_add_geom(b, &g) < 0) {
-      bad = 1;
-      break;
-    }
-  }
-  if (bad) {
-    cs_builder_free(b);
-    return CS_ERR_MODEL;
-  }
-  csStatus st = cs_compile(b, &s->m);
+  int ok = cs_builder_add_geom(b, &g) >= 0;
+  for (int k = 0; k < 2 && ok; k++) ok = stack_cube(b, names[k], mass[k], 0.1 + 0.2 * k);
+  csStatus st = ok ? cs_compile(b, &s->m) : CS_ERR_MODEL;
   cs_builder_free(b);
   if (st != CS_OK) return st;
   snprintf(s->model_path, sizeof s->model_path, "(built in: stack_ratio %g)", ratio);

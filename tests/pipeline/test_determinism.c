@@ -98,6 +98,12 @@ static int read_lines(const char* path, Line* out, int max) {
   return n;
 }
 
+/* The lines to f ("scene steps hash"), then f closed (checked). */
+static void write_lines(FILE* f, const Line* l, int n) {
+  for (int i = 0; i < n; i++) fprintf(f, "%s %d %s\n", l[i].scene, l[i].steps, l[i].hash);
+  CHECK(fclose(f) == 0);
+}
+
 static const Line* find(const Line* l, int n, const char* scene, int steps) {
   for (int i = 0; i < n; i++)
     if (!strcmp(l[i].scene, scene) && l[i].steps == steps) return &l[i];
@@ -245,9 +251,7 @@ int main(int argc, char** argv) {
               "# same commit and say why in the commit message:\n"
               "#   build/tests/test_determinism --regen tests/data/determinism_hashes.txt\n"
               "# (from the source tree, a Release build; see docs/testing.md).\n");
-      for (int i = 0; i < nline; i++)
-        fprintf(f, "%s %d %s\n", lines[i].scene, lines[i].steps, lines[i].hash);
-      CHECK(fclose(f) == 0);
+      write_lines(f, lines, nline);
       printf("wrote %d hashes to %s\n", nline, regen);
     }
     return cs_test_finish("test_determinism --regen");
@@ -257,9 +261,7 @@ int main(int argc, char** argv) {
     CHECK_MSG(f != NULL, "cannot write %s", out);
     if (f) {
       fprintf(f, "# test_determinism: %s; CPU has AVX2: %s\n", CS_DET_VARIANT, avx2 ? "yes" : "no");
-      for (int i = 0; i < nline; i++)
-        fprintf(f, "%s %d %s\n", lines[i].scene, lines[i].steps, lines[i].hash);
-      CHECK(fclose(f) == 0);
+      write_lines(f, lines, nline);
     }
   }
   return cs_test_finish("test_determinism");
