@@ -102,7 +102,7 @@ static void run_ours(const csCliFclibCase* c, const csSolver* sv, const csCliFcl
   const csContactProblem* p = &c->local->p;
   const size_t m = 3 * (size_t)p->nc;
   csSolverOptions opt = {s->iterations, s->tol, 1.0, 0};
-  size_t bytes = sv->workspace_bytes ? sv->workspace_bytes(p->nc, &opt) : 0;
+  size_t bytes = sv->workspace_bytes ? sv->workspace_bytes(p, &opt) : 0;
   bytes = (bytes + 63) / 64 * 64 + 64;
   void* ws = aligned_alloc(64, bytes);
   double* vg = c->global ? malloc((size_t)c->global->n * sizeof(double)) : NULL;

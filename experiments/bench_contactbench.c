@@ -1111,7 +1111,8 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
   csSolverOptions o = {cap, tol, 1.0, 0};
   size_t need = 64;
   for (long i = 0; i < r->n; i++) {
-    size_t b = s->workspace_bytes(r->p[i].nc, &o);
+    csContactProblem shape = {.nc = r->p[i].nc};
+    size_t b = s->workspace_bytes(&shape, &o);
     if (b > need) need = b;
   }
   need = (need + 63) / 64 * 64;
@@ -1125,7 +1126,7 @@ static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, 
   long conv = 0;
   for (long i = 0; i < r->n; i++) {
     const RecProb* p = r->p + i;
-    csContactProblem cp = {p->nc, 0, p->mu, p->G, p->g, p->R, NULL, 0};
+    csContactProblem cp = {.nc = p->nc, .mu = p->mu, .G = p->G, .g = p->g, .R = p->R};
     int ws = warm && i > 0 && r->p[i - 1].step == p->step - 1;
     if (ws)
       rec_warm(r->p + i - 1, w->prev, p, w->lam);

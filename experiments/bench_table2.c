@@ -251,11 +251,11 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   memcpy(x->g, p->g, sizeof(double) * (size_t)n);
   memcpy(x->mu, p->mu, sizeof(double) * (size_t)nc);
   memcpy(x->lb, d->efc_lambda, sizeof(double) * (size_t)n);
-  csContactProblem q = {nc, 0, x->mu, x->G, x->g, p->R, NULL, 0};
+  csContactProblem q = {.nc = nc, .mu = x->mu, .G = x->G, .g = x->g, .R = p->R};
   csSolverOptions o = {T2_CAP, T2_REF_TOL, 1.0, 0};
-  size_t need = ref->workspace_bytes(nc, &o) + 64;
+  size_t need = ref->workspace_bytes(&q, &o) + 64;
   if (x->ds) {
-    size_t nd = x->ds->workspace_bytes(nc, &o) + 64;
+    size_t nd = x->ds->workspace_bytes(&q, &o) + 64;
     if (nd > need) need = nd;
   }
   if (need > x->nws) {

@@ -25,30 +25,72 @@ typedef struct csContact {
   double lambda[3]; /* solved impulse in the contact frame (n, t1, t2), N s */
 } csContact;
 
-/* The contact problem: find lambda in K_mu with v = G lambda + g satisfying the model's
-   complementarity conditions (Signorini and Coulomb, or the solver's own model). */
+/* The cone of a block of rows beyond the contacts (docs/solvers.md, "Blocks and cones").
+   With l a block's impulses and v = (G lambda + g) its rows' velocities: */
+typedef enum csConeType {
+  CS_CONE_CONTACT = 0, /* the 3 rows of a contact (the first nc blocks, implicit):
+                          l in K_mu, de Saxce's v~ in K*_mu, <l, v~> = 0 */
+  CS_CONE_UNILATERAL,  /* 1 row, R+ (self-dual): l >= 0, v >= 0, l v = 0 (a joint limit,
+                          a frictionless contact) */
+  CS_CONE_BOX,         /* 1 row, |l| <= f: l = -f if v > 0, l = f if v < 0, v = 0 inside
+                          (joint friction loss; f = bound, an impulse, N s or N m s) */
+  CS_CONE_FREE,        /* 1 to 6 rows, l free, v = 0 (equality constraints) */
+  CS_CONE_COUNT
+} csConeType;
+
+/* A block of rows after the contacts' 3nc rows. Blocks are stored in row order and tile
+   the rows 3nc .. nrow - 1 without gaps. */
+typedef struct csBlock {
+  int type;     /* csConeType, not CS_CONE_CONTACT */
+  int row;      /* first row */
+  int n;        /* rows: 1 for CS_CONE_UNILATERAL and CS_CONE_BOX, 1..6 for CS_CONE_FREE */
+  double bound; /* CS_CONE_BOX: f >= 0; unused otherwise */
+} csBlock;
+
+/* The constraint problem: find lambda in the product of the blocks' cones with
+   v = G lambda + g satisfying each block's complementarity conditions (for contacts:
+   Signorini and Coulomb, or the solver's own model). Rows: the nc contacts' 3 rows each
+   first (contact i at rows 3i..3i+2), then the blocks; nrow = 3nc + the blocks' rows. A
+   pure contact problem has nblock = 0 (a zeroed struct's default) and is exactly the
+   friction-contact problem of FCLIB and Siconos. */
 typedef struct csContactProblem {
   int nc;           /* contacts */
   int nv;           /* degrees of freedom of the system (0 if J is absent) */
   const double* mu; /* (nc) friction coefficients */
-  const double* G;  /* (3nc x 3nc) Delassus matrix J M^-1 J^T, row-major (see asym) */
-  const double* g;  /* (3nc) free contact velocity incl. stabilisation */
-  const double* R;  /* (3nc) diagonal compliance added to G, or NULL */
-  const double* J;  /* (3nc x nv) contact Jacobian rows (n, t1, t2), or NULL */
+  const double* G;  /* (nrow x nrow) Delassus matrix J M^-1 J^T, row-major (see asym) */
+  const double* g;  /* (nrow) free velocity incl. stabilisation */
+  const double* R;  /* (nrow) diagonal compliance added to G, or NULL */
+  const double* J;  /* (nrow x nv) Jacobian rows (a contact's n, t1, t2), or NULL */
   int asym;         /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
                        struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
                        the solvers that would use its rows as columns do not. */
+  int nblock;            /* blocks after the contacts (0: a pure contact problem) */
+  const csBlock* block;  /* (nblock) in row order from row 3nc, or NULL if nblock = 0 */
+  const double* mu2;     /* (nc) friction along t2 of elliptic (anisotropic) contacts, mu
+                            being along t1; NULL: every contact isotropic. Solved through
+                            cs_solve (which scales the tangent rows to an isotropic cone);
+                            a solver entry called directly refuses it. */
 } csContactProblem;
 
-/* The NCP report (paper 002 eq. 14; docs/solvers.md), the same for every solver. */
+/* Rows of the problem: 3nc + the blocks' rows. */
+CS_API int cs_problem_rows(const csContactProblem* p);
+/* CS_OK if the block table is well formed (types, sizes, contiguous rows from 3nc, box
+   bounds finite and >= 0, mu2 finite and >= 0), else CS_ERR_ARG naming the block. */
+CS_API csStatus cs_problem_check(const csContactProblem* p);
+
+/* The NCP report (paper 002 eq. 14; docs/solvers.md), the same for every solver. Over
+   every block: for contacts the terms below, for a unilateral row dist(l, R+), dist(v, R+)
+   and |l v|, for a box row max(|l| - f, 0), 0 and the complementarity of l's distance to
+   each bound with the velocity away from it, for a bilateral block 0, |v| and 0 (its
+   velocity error). error and error_1pq take each block's natural map (l - P(l - v~)). */
 typedef struct csNcpReport {
-  double eps_p;     /* max_i dist(lambda_i, K_mu_i) */
-  double eps_d;     /* max_i dist(v~_i, K*_mu_i), v~ = v + (mu |v_T|, 0, 0) */
-  double eps_c;     /* max_i |<lambda_i, v~_i>| */
+  double eps_p;     /* max over blocks of dist(lambda_i, K_i) */
+  double eps_d;     /* max_i dist(v~_i, K*_i), v~ = v + (mu |v_T|, 0, 0) for contacts */
+  double eps_c;     /* max_i |<lambda_i, v~_i>| (box: complementarity with each bound) */
   double eps_abs;   /* max of the three */
   double error;     /* Siconos 4.4.0 fc3d error: natural-map residual / max(|g|,|lambda|,|v|) */
   double error_1pq; /* natural-map residual / (1 + |g|) */
-  double signorini; /* max_i |lambda_N,i v_N,i| */
+  double signorini; /* max_i |lambda_N,i v_N,i| over contacts */
 } csNcpReport;
 
 typedef struct csSolverStats {
@@ -71,11 +113,13 @@ typedef struct csSolverOptions {
 
 typedef struct csSolver {
   const char* name; /* CLI/JSON name (docs/solvers.md) */
-  /* Scratch bytes for a problem of nc contacts. */
-  size_t (*workspace_bytes)(int nc, const csSolverOptions* opt);
+  /* Scratch bytes for a problem of p's shape (p->nc, p->nblock and the blocks' sizes;
+     never its values). Growing nc or adding blocks never needs fewer bytes. */
+  size_t (*workspace_bytes)(const csContactProblem* p, const csSolverOptions* opt);
   /* Solve; lambda (3nc) holds the warm start on entry (zeros if none) and the solution on
      exit. ws has workspace_bytes bytes, 64-byte aligned. Returns CS_OK even when the
-     tolerance was not met (stats->converged says); an error only for bad input. */
+     tolerance was not met (stats->converged says); an error only for bad input (including
+     a block the solver cannot take, named in the message). */
   csStatus (*solve)(const csContactProblem* p, const csSolverOptions* opt, void* ws, double* lambda,
                     csSolverStats* stats);
 } csSolver;
@@ -85,6 +129,14 @@ CS_API const csSolver* cs_solver_get(csSolverType type);
 /* Solver type from its name ("pgs" is an alias of "ncp_pgs"); -1 if unknown. */
 CS_API int cs_solver_from_name(const char* name);
 CS_API const char* cs_solver_name(csSolverType type);
+
+/* Solve p with solver type, the way the step does: the block table checked, elliptic
+   contacts (mu2) scaled to isotropic ones and back, then the solver. ws has
+   cs_solve_workspace_bytes bytes, 64-byte aligned. */
+CS_API csStatus cs_solve(csSolverType type, const csContactProblem* p, const csSolverOptions* opt,
+                         void* ws, double* lambda, csSolverStats* stats);
+CS_API size_t cs_solve_workspace_bytes(csSolverType type, const csContactProblem* p,
+                                       const csSolverOptions* opt);
 
 /* The NCP report of lambda for problem p (v = G lambda + g, plus R lambda if R). */
 CS_API void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r);

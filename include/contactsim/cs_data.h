@@ -19,6 +19,14 @@ typedef enum csWarningType {
   CS_WARN_COUNT
 } csWarningType;
 
+/* What made a block of the constraint problem (csData.efc_block_src). */
+typedef enum csEfcSource {
+  CS_EFC_LIMIT_LOW = 0, /* a joint at its lower bound (the joint id) */
+  CS_EFC_LIMIT_HIGH,    /* at its upper bound, or a ball joint at its largest angle */
+  CS_EFC_FRICTIONLOSS,  /* a dof's friction loss (the dof) */
+  CS_EFC_EQUALITY       /* an equality constraint (its id) */
+} csEfcSource;
+
 typedef struct csWarning {
   int count;        /* how many times it happened */
   double last_time; /* simulation time of the last occurrence */
@@ -73,16 +81,28 @@ typedef struct csData {
   csSolverStats solver_stats; /* of the last solve (zeros if there was nothing to solve) */
   double* qfrc_contact;       /* (nv) J^T lambda / dt of the last step: contact generalized force */
 
-  /* ---- the contact problem of the last step (nc = ncon), rows n, t1, t2 per contact */
+  /* ---- the constraint problem of the last step: the contacts' rows n, t1, t2 (nc = ncon),
+     then the blocks of joint limits, friction loss and equalities (docs/constraints.md).
+     nefc_max = 3 ncon_max + the most block rows the model can have at once. */
   csContactProblem problem; /* points into the arrays below */
-  double* efc_J;            /* (3 ncon_max x nv) contact Jacobian */
+  int nefc_max;             /* capacity for rows */
+  int nblock_max;           /* capacity for blocks */
+  double* efc_J;            /* (nefc_max x nv) Jacobian */
   double* efc_Y;            /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
                                the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
                                says */
-  double* efc_G;            /* (3 ncon_max x 3 ncon_max) Delassus J M^-1 J^T (3nc x 3nc used) */
-  double* efc_g;            /* (3 ncon_max) free velocity J v_free + stabilisation */
+  double* efc_G;            /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used) */
+  double* efc_g;            /* (nefc_max) free velocity J v_free + stabilisation */
   double* efc_mu;           /* (ncon_max) */
-  double* efc_lambda;       /* (3 ncon_max) impulses, N s */
+  double* efc_lambda;       /* (nefc_max) impulses, N s (N m s on a rotational dof) */
+  csBlock* efc_block;       /* (nblock_max) the problem's blocks after the contacts */
+  int* efc_block_src;       /* (nblock_max x 2) what made each block: csEfcSource, object id
+                               (joint for limits, dof for friction loss, equality) */
+  double* efc_block_dist;   /* (nblock_max) a limit's distance to its bound (rad or m), a
+                               joint equality's error; 0 otherwise */
+  double* efc_slot_lambda;  /* (nslot) last step's impulses of every possible block row, for
+                               the warm start (src/constraint/cs_constraint_rows.c) */
+  unsigned char* efc_slot_on; /* (nslot) the row was in last step's problem */
   double* qvel_free;        /* (nv) velocity after the smooth dynamics, before contacts */
 
   /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */

@@ -77,7 +77,9 @@ typedef enum csSolverType {
   CS_SOLVER_NCP_ADMM,
   CS_SOLVER_STAGGERED,
   CS_SOLVER_LEMKE,
-  CS_SOLVER_NSN_AC, /* semismooth Newton on the Alart-Curnier function */
+  CS_SOLVER_NSN_AC,         /* semismooth Newton on the Alart-Curnier function */
+  CS_SOLVER_BISECTION_PAPER, /* paper 001's Algorithms 1 and 2 alone, no accelerations or
+                                fall-backs (docs/solvers/bisection.md) */
   CS_SOLVER_COUNT
 } csSolverType;
 
@@ -93,9 +95,18 @@ enum {
   CS_DISABLE_ACTUATION = 1 << 2,
   CS_DISABLE_CONTACT = 1 << 3,
   CS_DISABLE_LIMIT = 1 << 4,
-  CS_DISABLE_SELFCOLLISION = 1 << 5 /* geoms of one kinematic tree (same body_rootid) never
-                                       collide; set by the URDF loader unless asked */
+  CS_DISABLE_SELFCOLLISION = 1 << 5, /* geoms of one kinematic tree (same body_rootid) never
+                                        collide; set by the URDF loader unless asked */
+  CS_DISABLE_EQUALITY = 1 << 6,      /* equality constraints not enforced */
+  CS_DISABLE_FRICTIONLOSS = 1 << 7   /* joint friction loss not applied */
 };
+
+/* Equality constraints (csModel.eq_type, csEqualitySpec.type). */
+typedef enum csEqualityType {
+  CS_EQ_CONNECT = 0, /* a point of body 1 held at a point of body 2 (3 rows) */
+  CS_EQ_WELD,        /* body 1 held in a fixed pose relative to body 2 (6 rows) */
+  CS_EQ_JOINT        /* joint 1 a polynomial of joint 2 (1 row) */
+} csEqualityType;
 
 /* ------------------------------------------------------------------ options */
 typedef struct csOption {
@@ -143,6 +154,7 @@ typedef struct csModel {
   int nhfielddata;    /* total elevation samples over the heightfields */
   int nM;             /* nonzeros of the sparse mass matrix (lower triangle incl. diagonal) */
   int nexclude;       /* excluded body pairs */
+  int neq;            /* equality constraints */
   int ncon_max;       /* capacity for contacts */
   int nnames;         /* bytes in names */
   int nnote;          /* bytes in notes */
@@ -177,7 +189,11 @@ typedef struct csModel {
   double* jnt_pos;   /* (njnt x 3) anchor in body frame */
   double* jnt_axis;  /* (njnt x 3) unit axis in body frame (revolute, prismatic) */
   int* jnt_limited;  /* (njnt) 1 if range applies */
-  double* jnt_range; /* (njnt x 2) lower, upper (rad or m) */
+  double* jnt_range; /* (njnt x 2) lower, upper (rad or m); a ball joint: 0, the largest
+                        rotation angle (rad) */
+  double* jnt_margin; /* (njnt) a limit's row is active from this distance to the bound on
+                         (rad or m, >= 0; the step also activates it when the bound would
+                         be crossed within the step) */
   int* jnt_name;     /* (njnt) offset into names */
 
   /* dofs (nv) */
@@ -188,6 +204,7 @@ typedef struct csModel {
   int* dof_Mnum;        /* (nv) length of row i: 1 + number of ancestor dofs */
   double* dof_damping;  /* (nv) N m s / rad */
   double* dof_armature; /* (nv) kg m^2 added to the diagonal of M */
+  double* dof_frictionloss; /* (nv) dry friction of the dof, N m or N (>= 0; 0: none) */
 
   /* qpos0 (nq): the reference configuration (identity quaternions, zero angles) */
   double* qpos0; /* (nq) */
@@ -235,6 +252,19 @@ typedef struct csModel {
 
   /* contact filtering */
   int* exclude_pair; /* (nexclude x 2) body pairs (smaller id first) */
+
+  /* equality constraints (neq) */
+  int* eq_type;    /* (neq) csEqualityType */
+  int* eq_obj1;    /* (neq) body (connect, weld) or joint (joint) */
+  int* eq_obj2;    /* (neq) body (0: the world) or joint (-1: none) */
+  int* eq_active;  /* (neq) 1 if enforced */
+  double* eq_data; /* (neq x 11) CS_EQ_CONNECT: anchor on body 1 in its frame (0..2), the
+                      same point on body 2 in its frame at the reference (3..5);
+                      CS_EQ_WELD: those two (0..5) and the orientation of body 1 relative
+                      to body 2, q2^-1 q1 (6..9, w x y z);
+                      CS_EQ_JOINT: polycoef (0..4), q1 - q1_0 = sum_k c_k (q2 - q2_0)^k
+                      with q_0 from qpos0 */
+  int* eq_name;    /* (neq) offset into names */
 
   /* ---- derived at compile from the fields above (cs_compile), for the dynamics' fast
      paths; a model is immutable, so they stay consistent (cs_model_copy copies them) */
@@ -325,6 +355,8 @@ typedef struct csJointSpec {
   double damping;
   double armature;
   const char* source;
+  double margin;       /* limit activation distance, >= 0 (default 0) */
+  double frictionloss; /* dry friction, N m or N, >= 0 (default 0) */
 } csJointSpec;
 
 typedef struct csGeomSpec {
@@ -364,13 +396,28 @@ typedef struct csActuatorSpec {
   const char* source;
 } csActuatorSpec;
 
+/* An equality constraint; objects are named, and resolved at compile (a missing or
+   unsuitable name is a compile error naming the equality). */
+typedef struct csEqualitySpec {
+  const char* name;
+  int type;            /* csEqualityType */
+  const char* obj1;    /* body (connect, weld) or joint (joint: revolute or prismatic) */
+  const char* obj2;    /* the second body or joint; NULL: the world (connect, weld) or no
+                          joint (joint: q1 - q1_0 = polycoef[0]) */
+  double anchor[3];    /* connect, weld: the point on body 1, in its frame (default 0) */
+  double polycoef[5];  /* joint: default 0 1 0 0 0 (q1 - q1_0 = q2 - q2_0) */
+  int active;          /* default 1 */
+  const char* source;
+} csEqualitySpec;
+
 /* Default-filled specs (identity quaternions, friction 1, contype/conaffinity 1, gear 1,
-   axis z). */
+   axis z, polycoef 0 1 0 0 0, active). */
 CS_API void cs_body_spec_default(csBodySpec* s);
 CS_API void cs_joint_spec_default(csJointSpec* s);
 CS_API void cs_geom_spec_default(csGeomSpec* s);
 CS_API void cs_site_spec_default(csSiteSpec* s);
 CS_API void cs_actuator_spec_default(csActuatorSpec* s);
+CS_API void cs_equality_spec_default(csEqualitySpec* s);
 
 CS_API csBuilder* cs_builder_new(void);
 CS_API void cs_builder_free(csBuilder* b);
@@ -392,6 +439,8 @@ CS_API int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const 
    must be static: on the world body or a body welded to it (checked at compile). */
 CS_API int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol,
                                  const double size[4], const double* data);
+/* An equality constraint (csEqualitySpec); returns its index. */
+CS_API int cs_builder_add_equality(csBuilder* b, const csEqualitySpec* s);
 /* Exclude contacts between two bodies (builder indices). */
 CS_API int cs_builder_add_exclude(csBuilder* b, int body1, int body2);
 /* A note for the user (ignored attribute etc.); shown by `contactsim check`. */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "constraint/cs_block.h"
 #include "constraint/cs_contact_cone.h"
 #include "contactsim/cs_contact.h"
 #include "math/cs_math.h"
@@ -38,6 +39,24 @@ static inline void report_contact(const csContactProblem* p, int i, const double
   s->err2 += csi_natural_map_sq_vt(li, v, vt, mu);
 }
 
+/* Block k's terms (docs/solvers.md, "Blocks and cones"), v its rows' velocities. */
+static inline void report_block(const csContactProblem* p, int k, const double* lambda,
+                                const double* v, ReportSums* s) {
+  const csBlock* b = p->block + k;
+  const double* l = lambda + b->row;
+  for (int r = 0; r < b->n; r++) {
+    s->g2 += p->g[b->row + r] * p->g[b->row + r];
+    s->l2 += l[r] * l[r];
+    s->v2 += v[r] * v[r];
+  }
+  double dp, dd, dc;
+  csi_block_terms(b, l, v, &dp, &dd, &dc);
+  if (dp > s->eps_p) s->eps_p = dp;
+  if (dd > s->eps_d) s->eps_d = dd;
+  if (dc > s->eps_c) s->eps_c = dc;
+  s->err2 += csi_block_natural_map_sq(b, l, v);
+}
+
 static void report_finish(const ReportSums* s, csNcpReport* r) {
   r->eps_p = s->eps_p;
   r->eps_d = s->eps_d;
@@ -53,10 +72,20 @@ static void report_finish(const ReportSums* s, csNcpReport* r) {
   r->signorini = s->sig;
 }
 
+/* Row r of (G + R) lambda + g, the sum in the order of the contacts' rows below */
+static double report_row(const csContactProblem* p, size_t n, size_t r, const double* lambda) {
+  const double* Gr = p->G + r * n;
+  double s = 0;
+  for (size_t j = 0; j < n; j++) s += Gr[j] * lambda[j];
+  s += p->g[r];
+  if (p->R) s += p->R[r] * lambda[r];
+  return s;
+}
+
 void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r) {
   memset(r, 0, sizeof *r);
-  if (!p || p->nc <= 0) return;
-  const size_t n = 3 * (size_t)p->nc;
+  if (!p || (p->nc <= 0 && p->nblock <= 0)) return;
+  const size_t n = (size_t)cs_problem_rows(p);
   ReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
   /* One contact at a time (row block i of G times lambda), so no scratch vector of size
      3nc is needed: this runs inside the step, which must not allocate. */
@@ -74,15 +103,22 @@ void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport*
       for (int k = 0; k < 3; k++) v[k] += p->R[r0 + (size_t)k] * lambda[r0 + (size_t)k];
     report_contact(p, i, lambda, v, &s);
   }
+  for (int k = 0; k < p->nblock; k++) {
+    double v[6];
+    for (int q = 0; q < p->block[k].n; q++)
+      v[q] = report_row(p, n, (size_t)p->block[k].row + (size_t)q, lambda);
+    report_block(p, k, lambda, v, &s);
+  }
   report_finish(&s, r);
 }
 
 CSI_HOT void csi_ncp_report_v(const csContactProblem* p, const double* lambda, const double* v,
                               csNcpReport* r) {
   memset(r, 0, sizeof *r);
-  if (!p || p->nc <= 0) return;
+  if (!p || (p->nc <= 0 && p->nblock <= 0)) return;
   ReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
   for (int i = 0; i < p->nc; i++) report_contact(p, i, lambda, v + 3 * (size_t)i, &s);
+  for (int k = 0; k < p->nblock; k++) report_block(p, k, lambda, v + p->block[k].row, &s);
   report_finish(&s, r);
 }
 

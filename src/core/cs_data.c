@@ -25,7 +25,9 @@ static size_t data_arena_bytes(const csModel* m) {
   size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max +
                                   (size_t)m->nv) +
                    sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
-  return m->arena_bytes + problem + csi_solver_max_workspace(m->ncon_max) + 4096;
+  csContactProblem shape = {0};
+  shape.nc = m->ncon_max;
+  return m->arena_bytes + problem + csi_solver_max_workspace(&shape) + 4096;
 }
 
 static void* take(unsigned char* base, size_t* off, size_t bytes) {

@@ -197,7 +197,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
   const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
   csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1};
   size_t mark = csi_stack_mark(d);
-  void* ws = csi_stack_alloc(d, s->workspace_bytes(nc, &so));
+  void* ws = csi_stack_alloc(d, s->workspace_bytes(&d->problem, &so));
   if (!ws) {
     csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the solver; contacts ignored");
     d->ncon = 0;

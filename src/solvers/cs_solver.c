@@ -4,9 +4,11 @@
 
 #include <string.h>
 
+#include "core/cs_error.h"
+
 static const char* const cs_solver_names[CS_SOLVER_COUNT] = {
     "none",    "bisection", "bisection_desaxce", "pgs_raisim", "lcp_pgs", "ccp_pgs",
-    "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke",   "nsn_ac"};
+    "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke",   "nsn_ac", "bisection_paper"};
 
 static const csSolver* solver_table(int type) {
   switch (type) {
@@ -32,6 +34,8 @@ static const csSolver* solver_table(int type) {
       return &cs_solver_lemke;
     case CS_SOLVER_NSN_AC:
       return &cs_solver_nsn_ac;
+    case CS_SOLVER_BISECTION_PAPER:
+      return cs_solver_bisection_paper.solve ? &cs_solver_bisection_paper : NULL;
     default:
       return NULL;
   }
@@ -52,15 +56,87 @@ int cs_solver_from_name(const char* name) {
   return -1;
 }
 
-size_t csi_solver_max_workspace(int nc) {
+size_t csi_solver_max_workspace(const csContactProblem* shape) {
   csSolverOptions o = {150, 1e-6, 1.0, 1};
   size_t best = 0;
   for (int t = 0; t < CS_SOLVER_COUNT; t++) {
     const csSolver* s = solver_table(t);
     if (s && s->workspace_bytes) {
-      size_t b = s->workspace_bytes(nc, &o);
+      size_t b = s->workspace_bytes(shape, &o);
       if (b > best) best = b;
     }
   }
   return best;
+}
+
+/* ------------------------------------------------------------------ cs_solve
+   An elliptic contact (mu along t1, mu2 along t2) is an isotropic one in scaled tangent
+   coordinates: with m = max(mu, mu2) and S = diag(1, mu / m, mu2 / m), lambda = S l' puts l'
+   in K_m exactly when lambda is in the ellipse's cone, and v' = S v keeps <lambda, v> =
+   <l', v'>, so maximal dissipation and de Saxce's bipotential (m |v'_T| is the ellipse's
+   support function at v_T) carry over. The solver sees G' = S G S, g' = S g, R' = S R S. */
+
+static double ell_scale(const csContactProblem* p, int row) {
+  if (!p->mu2 || row >= 3 * p->nc || row % 3 == 0) return 1;
+  int i = row / 3;
+  double a = p->mu[i] > 0 ? p->mu[i] : 0, b = p->mu2[i];
+  double m = a > b ? a : b;
+  if (!(m > 0)) return 1;
+  return (row % 3 == 1 ? a : b) / m;
+}
+
+static size_t ell_bytes(const csContactProblem* p) {
+  if (!p->mu2) return 0;
+  size_t n = (size_t)cs_problem_rows(p);
+  return sizeof(double) * (n * n + 3 * n + (size_t)p->nc) + 64;
+}
+
+size_t cs_solve_workspace_bytes(csSolverType type, const csContactProblem* p,
+                                const csSolverOptions* opt) {
+  const csSolver* s = cs_solver_get(type);
+  if (!s || !p) return 0;
+  size_t b = s->workspace_bytes ? s->workspace_bytes(p, opt) : 0;
+  return (b + 63) / 64 * 64 + ell_bytes(p);
+}
+
+/* The scaled problem q of p in space, lambda scaled into it (l' = S^-1 lambda). */
+static void ell_scaled(const csContactProblem* p, double* space, csContactProblem* q,
+                       double* lambda) {
+  int n = cs_problem_rows(p);
+  double* G = space;
+  double* g = G + (size_t)n * n;
+  double* R = g + n;
+  double* S = R + n;
+  double* mu = S + n;
+  for (int r = 0; r < n; r++) S[r] = ell_scale(p, r);
+  for (int r = 0; r < n; r++) {
+    for (int c = 0; c < n; c++) G[(size_t)r * n + c] = S[r] * p->G[(size_t)r * n + c] * S[c];
+    g[r] = S[r] * p->g[r];
+    if (p->R) R[r] = S[r] * p->R[r] * S[r];
+    if (S[r] > 0) lambda[r] /= S[r];
+  }
+  for (int i = 0; i < p->nc; i++) {
+    double a = p->mu[i] > 0 ? p->mu[i] : 0;
+    mu[i] = a > p->mu2[i] ? a : p->mu2[i];
+  }
+  *q = *p;
+  q->G = G, q->g = g, q->R = p->R ? R : NULL, q->mu = mu, q->mu2 = NULL, q->J = NULL;
+}
+
+csStatus cs_solve(csSolverType type, const csContactProblem* p, const csSolverOptions* opt,
+                  void* ws, double* lambda, csSolverStats* stats) {
+  const csSolver* s = cs_solver_get(type);
+  if (!s) return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented", cs_solver_name(type));
+  csStatus st = cs_problem_check(p);
+  if (st != CS_OK) return st;
+  if (!p->mu2) return s->solve(p, opt, ws, lambda, stats);
+  size_t b = s->workspace_bytes ? s->workspace_bytes(p, opt) : 0;
+  double* space = (double*)((char*)ws + (b + 63) / 64 * 64);
+  csContactProblem q;
+  ell_scaled(p, space, &q, lambda);
+  st = s->solve(&q, opt, ws, lambda, stats);
+  int n = cs_problem_rows(p);
+  const double* S = space + (size_t)n * n + 2 * (size_t)n;
+  for (int r = 0; r < n; r++) lambda[r] *= S[r];
+  return st;
 }

@@ -5,8 +5,9 @@
 #include "constraint/cs_contact_cone.h"
 #include "contactsim/cs_contact.h"
 
-/* Largest workspace over every implemented solver for nc contacts (default options). */
-size_t csi_solver_max_workspace(int nc);
+/* Largest workspace over every implemented solver for a problem of shape's sizes (default
+   options). */
+size_t csi_solver_max_workspace(const csContactProblem* shape);
 
 /* Solver entries, one per family file. */
 extern const csSolver cs_solver_ncp_pgs;
@@ -20,6 +21,7 @@ extern const csSolver cs_solver_ncp_admm;
 extern const csSolver cs_solver_staggered;
 extern const csSolver cs_solver_lemke;
 extern const csSolver cs_solver_nsn_ac;
+extern const csSolver cs_solver_bisection_paper;
 
 /* Helpers shared by the solver files (cs_solver_pgs.c, cs_solver_admm.c). */
 /* v = (G + diag R) lambda + g. */

@@ -62,6 +62,7 @@
 
 #include "constraint/cs_contact_cone.h"
 #include "math/cs_math.h"
+#include "constraint/cs_block.h"
 #include "solvers/cs_solver.h"
 
 /* ------------------------------------------------------------------ dense linear algebra */
@@ -307,7 +308,8 @@ enum { CS_ADMM_AS_MAX = 96 };
 /* Most internal-force directions (null vectors of the sticking block) it borders with. */
 enum { CS_ADMM_NUL = 6 };
 
-static size_t admm_workspace(int nc, const csSolverOptions* opt) {
+static size_t admm_workspace(const csContactProblem* p, const csSolverOptions* opt) {
+  int nc = p->nc;
   (void)opt;
   size_t n = 3 * (size_t)nc;
   /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best (n each), two power-iteration
@@ -1709,6 +1711,10 @@ static void admm_finish(Admm* a, double* lambda, csSolverStats* st, double* tmp,
    the iterates' modes and the restart safeguard (NCP), rho's adaptation, and the answer. */
 static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
                          double* lambda, csSolverStats* st) {
+  {
+    csStatus bst = csi_blocks_supported(p, "admm", 0u);
+    if (bst != CS_OK) return bst;
+  }
   int n = 3 * p->nc;
   Admm a;
   double* tmp = admm_layout(&a, ncp, p, opt, ws);

@@ -39,6 +39,7 @@
 #include "constraint/cs_contact_cone.h"
 #include "core/cs_error.h"
 #include "solvers/cs_lemke.h"
+#include "constraint/cs_block.h"
 #include "solvers/cs_solver.h"
 
 /* ------------------------------------------------------------------ Lemke's method */
@@ -477,7 +478,8 @@ static void lemke_to_lambda(int nc, const double* x, double* lambda) {
    error instead of making every csData megabytes larger. */
 #define CS_LEMKE_MAX_NC 48
 
-static size_t lemke_workspace(int nc, const csSolverOptions* opt) {
+static size_t lemke_workspace(const csContactProblem* p, const csSolverOptions* opt) {
+  int nc = p->nc;
   (void)opt;
   if (nc > CS_LEMKE_MAX_NC) nc = CS_LEMKE_MAX_NC;
   size_t n = 6 * (size_t)nc;
@@ -564,6 +566,10 @@ static int lemke_try_warm(const csContactProblem* p, const double* lambda, const
 
 static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                             double* lambda, csSolverStats* st) {
+  {
+    csStatus bst = csi_blocks_supported(p, "lemke", 0u);
+    if (bst != CS_OK) return bst;
+  }
   int nc = p->nc, n = 6 * nc;
   memset(st, 0, sizeof *st);
   if (nc > CS_LEMKE_MAX_NC)

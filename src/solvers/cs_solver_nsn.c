@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "constraint/cs_contact_cone.h"
+#include "constraint/cs_block.h"
 #include "solvers/cs_solver.h"
 
 enum {
@@ -114,7 +115,8 @@ static size_t nsn_layout(Nsn* s, int nc, void* ws) {
   return off + 64;
 }
 
-static size_t nsn_workspace(int nc, const csSolverOptions* opt) {
+static size_t nsn_workspace(const csContactProblem* p, const csSolverOptions* opt) {
+  int nc = p->nc;
   (void)opt;
   Nsn s;
   return nsn_layout(&s, nc > 0 ? nc : 0, NULL);
@@ -507,6 +509,10 @@ static void nsn_rho(Nsn* s) {
 
 static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                           double* lambda, csSolverStats* st) {
+  {
+    csStatus bst = csi_blocks_supported(p, "nsn", 0u);
+    if (bst != CS_OK) return bst;
+  }
   memset(st, 0, sizeof *st);
   const int nc = p->nc, n = 3 * nc;
   if (nc <= 0) {

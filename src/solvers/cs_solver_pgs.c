@@ -25,6 +25,7 @@
 
 #include "constraint/cs_contact_cone.h"
 #include "math/cs_math.h"
+#include "constraint/cs_block.h"
 #include "solvers/cs_solver.h"
 
 enum { CS_PGS_NCP, CS_PGS_LCP, CS_PGS_CCP, CS_PGS_RAISIM };
@@ -38,7 +39,7 @@ enum { CS_PGS_PROBE = 20 };
 /* ------------------------------------------------------------------ shared helpers */
 
 CSI_HOT void csi_solver_velocity(const csContactProblem* p, const double* lambda, double* v) {
-  int n = 3 * p->nc, r = 0;
+  int n = p->nblock ? cs_problem_rows(p) : 3 * p->nc, r = 0;
   const double* R = p->R;
   /* Each row's sum in the order g, R, then the columns in turn; four rows side by side, so
      the four chains of additions overlap instead of waiting on each other (the same sums
@@ -93,7 +94,8 @@ double csi_box_contact_residual(const double* l, const double* v, double mu) {
 
 /* ------------------------------------------------------------------ the PGS family */
 
-static size_t pgs_workspace(int nc, const csSolverOptions* opt) {
+static size_t pgs_workspace(const csContactProblem* p, const csSolverOptions* opt) {
+  int nc = p->nc;
   (void)opt;
   /* v (3nc), three steps per contact (3nc), the start (3nc, ccp_pgs's restart) */
   return sizeof(double) * (size_t)(9 * nc) + 64;
@@ -209,6 +211,10 @@ static CSI_INLINE double pgs_contact_ccp(const csContactProblem* p, int sym, int
 
 CSI_HOT static csStatus pgs_run(int kind, const csContactProblem* p, const csSolverOptions* opt,
                                 void* ws, double* lambda, csSolverStats* st) {
+  {
+    csStatus bst = csi_blocks_supported(p, "pgs", 0u);
+    if (bst != CS_OK) return bst;
+  }
   int nc = p->nc, n = 3 * nc;
   double* v = ws;      /* (3nc) */
   double* inv = v + n; /* (3nc) steps per contact: see below */

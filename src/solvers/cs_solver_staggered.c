@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "constraint/cs_contact_cone.h"
+#include "constraint/cs_block.h"
 #include "solvers/cs_solver.h"
 
 enum { CS_STAG_INNER = 200 };
@@ -142,7 +143,8 @@ static int stag_solve(const csContactProblem* p, StagQP* q, const double* rad, d
   return 0;
 }
 
-static size_t stag_workspace(int nc, const csSolverOptions* opt) {
+static size_t stag_workspace(const csContactProblem* p, const csSolverOptions* opt) {
+  int nc = p->nc;
   (void)opt;
   size_t c = (size_t)nc;
   /* factors nc^2 + 4nc^2; v 3nc; per QP x z gamma rhs b (5nc + 10nc); radii nc; power
@@ -162,6 +164,10 @@ static double stag_residual(int nc, const double* mu, const double* lambda, cons
 
 static csStatus stag_run(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                          double* lambda, csSolverStats* st) {
+  {
+    csStatus bst = csi_blocks_supported(p, "staggered", 0u);
+    if (bst != CS_OK) return bst;
+  }
   int nc = p->nc, n = 3 * nc;
   const double* G = p->G;
   double* w = ws;

@@ -489,7 +489,7 @@ static void run_random(long N) {
 /* The single contact's NCP eps_abs for lambda, over what an impulse error tol allows
    (velocity error |G| tol, complementarity |lambda| times that, plus rounding). */
 static double ncp_ratio(const Problem* P, const double* l, double tol) {
-  csContactProblem p1 = {1, 0, &P->mu, P->G, P->c, NULL, NULL, 0};
+  csContactProblem p1 = {.nc = 1, .mu = &P->mu, .G = P->G, .g = P->c};
   csNcpReport rep;
   cs_ncp_report(&p1, l, &rep);
   double g = fabs(P->G[0]) + fabs(P->G[4]) + fabs(P->G[8]), nl = norm3(l);
@@ -720,7 +720,7 @@ static void print_report(const char* what, const csSolverStats* st) {
 static void solve_box(const csSolver* s, Box* B, double tol, double* lambda, csSolverStats* st,
                       int warm) {
   csSolverOptions o = {2000, tol, 1.0, warm};
-  size_t wsb = s->workspace_bytes(NC, &o);
+  size_t wsb = s->workspace_bytes(&B->p, &o);
   double* ws = malloc(wsb);
   if (!warm) memset(lambda, 0, sizeof(double) * 12);
   s->solve(&B->p, &o, ws, lambda, st);
@@ -811,13 +811,13 @@ static void test_multi_degenerate(void) {
   double u[3] = {0.6, 0.8, 0}, G[9], g[3] = {-0.3, -0.4, 0}, mu = 0.8, l[3] = {0, 0, 0};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) G[3 * i + j] = 2.5 * u[i] * u[j];
-  csContactProblem p = {1, 0, &mu, G, g, NULL, NULL, 0};
+  csContactProblem p = {.nc = 1, .mu = &mu, .G = G, .g = g};
   csSolverOptions o = {100, 1e-8, 1.0, 0};
   _Alignas(64) double ws[512];
   csSolverStats st;
   const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
   if (!s) return;
-  CHECK(s->workspace_bytes(1, &o) <= sizeof ws);
+  CHECK(s->workspace_bytes(&p, &o) <= sizeof ws);
   s->solve(&p, &o, ws, l, &st);
   print_report("pinned link, bisection", &st);
   CHECK(st.converged && isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]));
@@ -828,7 +828,7 @@ static void solve_bisection(const csContactProblem* p, const csSolverOptions* o,
                             csSolverStats* st) {
   static _Alignas(64) double ws[1 << 14];
   const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
-  CHECK(s->workspace_bytes(p->nc, o) <= sizeof ws);
+  CHECK(s->workspace_bytes(p, o) <= sizeof ws);
   CHECK(s->solve(p, o, ws, l, st) == CS_OK);
 }
 
@@ -866,7 +866,7 @@ static void test_stall_guard(void) {
                               -0.75940669584896536, 1.5568641744679095,   -1.2713381787642111,
                               0.27755382100001702,  -2.3341469483805848,  0.69730166654218273};
   static const double mu[3] = {0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
-  csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
+  csContactProblem p = {.nc = 3, .mu = mu, .G = G, .g = g};
   double l[9] = {0};
   csSolverOptions o = {100000, 1e-6, 1.0, 0};
   csSolverStats st;
@@ -930,7 +930,7 @@ static void test_friction_limit_crawl(void) {
       0.004446670572806186,  -0.0020507202174167849, -0.0024062171965935028,
       0.0041209801848276651, -0.001926874157102624,  0.0026750591937085258,
       0.0020461998993531725, 0.0016359525801851928,  -5.7418205013765457e-05};
-  csContactProblem p = {3, 0, mu, G, g, NULL, NULL, 0};
+  csContactProblem p = {.nc = 3, .mu = mu, .G = G, .g = g};
   for (int warm = 1; warm >= 0; warm--) {
     double l[9];
     memcpy(l, l0, sizeof l);
@@ -957,7 +957,7 @@ static void test_asym(void) {
       double skew = a < b ? 0.3 * sin(a + 2.0 * b) : a > b ? -0.3 * sin(b + 2.0 * a) : 0;
       G[6 * a + b] = sym + skew;
     }
-  csContactProblem p = {2, 0, mu, G, g, NULL, NULL, 1};
+  csContactProblem p = {.nc = 2, .mu = mu, .G = G, .g = g, .asym = 1};
   double l[6] = {0};
   csSolverOptions o = {150, 1e-8, 1.0, 0};
   csSolverStats st;
@@ -1018,7 +1018,7 @@ static void test_near_duplicate(void) {
             Gp[(3 * a + r) * 9 + 3 * b + c] = G[(3 * P[a] + r) * 9 + 3 * P[b] + c];
     for (int a = 0; a < 3; a++)
       for (int r = 0; r < 3; r++) gp[3 * a + r] = g[3 * P[a] + r];
-    csContactProblem p = {3, 0, mu, Gp, gp, NULL, NULL, 0};
+    csContactProblem p = {.nc = 3, .mu = mu, .G = Gp, .g = gp};
     csSolverOptions o = {150, 1e-6, 1.0, 0};
     csSolverStats st;
     solve_bisection(&p, &o, l, &st);

@@ -96,7 +96,7 @@ static csSolverStats run(const csSolver* s, const csContactProblem* p, double to
   csSolverStats st;
   memset(&st, 0, sizeof st);
   if (!warm) memset(lambda, 0, sizeof(double) * 3 * (size_t)(p->nc > 0 ? p->nc : 1));
-  size_t bytes = s->workspace_bytes(p->nc, &o);
+  size_t bytes = s->workspace_bytes(p, &o);
   unsigned char* ws = ws_alloc(bytes);
   CHECK(ws != NULL);
   if (!ws) return st;
@@ -214,7 +214,9 @@ static void test_edges(void) {
   const csSolver* admm = cs_solver_get(CS_SOLVER_NCP_ADMM);
   csSolverOptions o = {150, 1e-6, 1.0, 1};
   for (int nc = 1; nc <= 1024; nc *= 4) {
-    size_t a = s->workspace_bytes(nc, &o), b = admm ? admm->workspace_bytes(nc, &o) : 0;
+    csContactProblem shape = {0};
+    shape.nc = nc;
+    size_t a = s->workspace_bytes(&shape, &o), b = admm ? admm->workspace_bytes(&shape, &o) : 0;
     CHECK_MSG(admm && (double)a <= 1.1 * (double)b + 4096, "nc %d: workspace %zu vs admm %zu", nc,
               a, b);
   }

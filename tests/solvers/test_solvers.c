@@ -327,7 +327,7 @@ static csSolverStats solve(const csSolver* s, const csContactProblem* p, double 
   csSolverStats st;
   memset(&st, 0, sizeof st);
   if (!warm) memset(lambda, 0, sizeof(double) * 3 * (size_t)p->nc);
-  void* ws = ws_alloc(s->workspace_bytes(p->nc, &o));
+  void* ws = ws_alloc(s->workspace_bytes(p, &o));
   CHECK(ws != NULL);
   if (!ws) return st;
   CHECK(s->solve(p, &o, ws, lambda, &st) == CS_OK);
