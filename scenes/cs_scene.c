@@ -47,8 +47,9 @@ static csStatus scene_anymal(csScene* s, const char* dir) {
   s->qpos0 = calloc((size_t)m->nq, sizeof(double));
   s->qvel0 = calloc((size_t)m->nv, sizeof(double));
   if (!s->qpos0 || !s->qvel0) return CS_ERR_MEMORY;
-  /* PD torques through qfrc_applied; the file's servos are off, as on the MuJoCo side */
-  m->opt.disable |= CS_DISABLE_ACTUATION;
+  /* PD torques through qfrc_applied; the file's servos are off, as on the MuJoCo side; no
+     joint limits and no friction loss (docs/scenes.md), on both sides */
+  m->opt.disable |= CS_DISABLE_ACTUATION | CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS;
   c->kp = 100, c->kd = 2, c->tau_max = 80;
   c->npd = 0;
   for (int l = 0; l < 4; l++) {

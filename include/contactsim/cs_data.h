@@ -103,6 +103,7 @@ typedef struct csData {
   double* efc_slot_lambda;  /* (nslot) last step's impulses of every possible block row, for
                                the warm start (src/constraint/cs_constraint_rows.c) */
   unsigned char* efc_slot_on; /* (nslot) the row was in last step's problem */
+  int* efc_row_slot;        /* (nefc_max - 3 ncon_max) the slot of each block row */
   double* qvel_free;        /* (nv) velocity after the smooth dynamics, before contacts */
 
   /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */

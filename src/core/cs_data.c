@@ -6,6 +6,7 @@
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "math/cs_math.h"
+#include "constraint/cs_constraint_rows.h"
 #include "solvers/cs_solver.h"
 
 #define CS_ALIGN 64
@@ -18,16 +19,42 @@ void* csi_stack_alloc(csData* d, size_t bytes) {
   return d->arena_ + o;
 }
 
-/* The model's scratch estimate plus the largest solver workspace for ncon_max contacts.
-   The problem build's scratch (cs_contact_problem_build): nc x nv + 4 nc + nv ints, 2 nv
-   doubles, in 9 allocations of up to CS_ALIGN - 1 bytes of padding each. */
+/* The largest solver workspace: ncon_max contacts and every block the model can have (a
+   limit per bound, friction loss per dof, every equality; solvers' workspaces only grow
+   with rows and blocks). */
+static size_t data_solver_bytes(const csModel* m) {
+  int nb, nr, ns;
+  csi_efc_capacity(m, &nb, &nr, &ns);
+  csContactProblem shape = {0};
+  shape.nc = m->ncon_max;
+  csBlock* blk = nb > 0 ? csi_malloc(sizeof(csBlock) * (size_t)nb) : NULL;
+  if (nb > 0 && !blk) return 0;
+  int row = 3 * m->ncon_max;
+  for (int k = 0; k < nb; k++) { /* the equalities' free blocks, then 1-row blocks */
+    int t = k < m->neq ? m->eq_type[k] : -1;
+    int n = t == CS_EQ_CONNECT ? 3 : t == CS_EQ_WELD ? 6 : 1;
+    blk[k] = (csBlock){k < m->neq ? CS_CONE_FREE : CS_CONE_UNILATERAL, row, n, 0};
+    row += n;
+  }
+  shape.nblock = nb, shape.block = blk;
+  size_t b = csi_solver_max_workspace(&shape);
+  cs_free(blk);
+  return b;
+}
+
+/* The model's scratch estimate plus the largest solver workspace. The problem build's
+   scratch (cs_contact_problem_build): nc x nv + 4 nc + nv ints, 2 nv doubles, in 9
+   allocations of up to CS_ALIGN - 1 bytes of padding each; the block rows'
+   (csi_constraint_rows_build): nrow x nv doubles and nrow + 1 ints. */
 static size_t data_arena_bytes(const csModel* m) {
+  int nb, nr, ns;
+  csi_efc_capacity(m, &nb, &nr, &ns);
   size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max +
                                   (size_t)m->nv) +
                    sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
-  csContactProblem shape = {0};
-  shape.nc = m->ncon_max;
-  return m->arena_bytes + problem + csi_solver_max_workspace(&shape) + 4096;
+  size_t rows = sizeof(double) * (size_t)nr * (size_t)m->nv + sizeof(int) * (size_t)(nr + 1) +
+                2 * CS_ALIGN;
+  return m->arena_bytes + problem + rows + data_solver_bytes(m) + 4096;
 }
 
 static void* take(unsigned char* base, size_t* off, size_t bytes) {
@@ -72,13 +99,23 @@ static size_t data_layout(const csModel* m, csData* d, void* base) {
   TAKE(contact, m->ncon_max);
   TAKE(contact_prev, m->ncon_max);
   TAKE(qfrc_contact, nv);
-  size_t nefc = 3 * (size_t)m->ncon_max;
+  int nblk, nrow, nslot;
+  csi_efc_capacity(m, &nblk, &nrow, &nslot);
+  size_t nefc = 3 * (size_t)m->ncon_max + (size_t)nrow;
+  d->nefc_max = (int)nefc;
+  d->nblock_max = nblk;
   TAKE(efc_J, nefc * nv);
-  TAKE(efc_Y, nefc * nv);
+  TAKE(efc_Y, 3 * (size_t)m->ncon_max * nv);
   TAKE(efc_G, nefc * nefc);
   TAKE(efc_g, nefc);
   TAKE(efc_mu, m->ncon_max);
   TAKE(efc_lambda, nefc);
+  TAKE(efc_block, nblk);
+  TAKE(efc_block_src, 2 * nblk);
+  TAKE(efc_block_dist, nblk);
+  TAKE(efc_slot_lambda, nslot);
+  TAKE(efc_slot_on, nslot);
+  TAKE(efc_row_slot, nrow + 1);
   TAKE(qvel_free, nv);
   TAKE(arena_, data_arena_bytes(m));
   return off + CS_ALIGN;

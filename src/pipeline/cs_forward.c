@@ -15,6 +15,7 @@
      v_free = v + dt qacc
      fwd_constraint   geom poses, cs_collide (broadphase, pair table) -> d->contact;
                          cs_contact_problem_build: J, G, g (+ warm start);
+                         csi_constraint_rows_build: limits, friction loss, equalities;
                          solver table[opt.solver].solve -> lambda; v+ = v_free + M^-1 (J^T lambda)
      integrate           q+ = q (+) dt v+   (rolled back if not finite) */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "constraint/cs_constraint_rows.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "dynamics/cs_dyn.h"
@@ -86,7 +88,7 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
     return csi_error(CS_ERR_ARG, "option baumgarte = %g must be in [0, 1]", o->baumgarte);
   if (o->solver < 0 || o->solver >= CS_SOLVER_COUNT)
     return csi_error(CS_ERR_ARG, "option solver = %d is not a solver", o->solver);
-  if (o->solver != CS_SOLVER_NONE && !(o->disable & CS_DISABLE_CONTACT) &&
+  if (o->solver != CS_SOLVER_NONE &&
       !cs_solver_get((csSolverType)o->solver))
     return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented yet",
                      cs_solver_name((csSolverType)o->solver));
@@ -168,62 +170,35 @@ static double now_ns(void) {
   return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
-/* Collision, contact problem and solve; adds the contact impulse to vnew. Stack scratch. */
-static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
-  int nv = m->nv;
-  memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
-  memset(&d->solver_stats, 0, sizeof d->solver_stats);
-  d->problem.nc = 0;
-  if ((m->opt.disable & CS_DISABLE_CONTACT) || m->opt.solver == CS_SOLVER_NONE) {
+/* The contact rows (collision, cs_contact_problem_build) and the blocks after them (limits,
+   friction loss, equalities). Returns 0 if there is nothing to solve. */
+static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* tclock) {
+  d->problem.nc = 0, d->problem.nblock = 0;
+  if (!(m->opt.disable & CS_DISABLE_CONTACT)) {
+    cs_geom_poses(m, d);
+    cs_collide(m, d); /* keeps the last step's contacts for the warm start */
+  } else {
     d->ncon = 0;
-    return;
   }
-  cs_geom_poses(m, d);
-  cs_collide(m, d);
   if (d->profile) tclock[1] = now_ns();
-  int nc = d->ncon;
-  if (nc == 0) {
-    d->prev_converged = 1;
-    d->solver_stats.converged = 1;
-    if (d->profile) tclock[2] = tclock[3] = tclock[1];
-    return;
-  }
-  if (cs_contact_problem_build(m, d, vnew) != CS_OK) {
+  if (d->ncon > 0 && cs_contact_problem_build(m, d, vnew) != CS_OK) {
     csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
     d->ncon = 0;
-    return;
-  }
-  if (d->profile) tclock[2] = now_ns();
-  const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
-  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1};
-  size_t mark = csi_stack_mark(d);
-  void* ws = csi_stack_alloc(d, s->workspace_bytes(&d->problem, &so));
-  if (!ws) {
-    csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the solver; contacts ignored");
-    d->ncon = 0;
     d->problem.nc = 0;
-    return;
   }
-  csStatus sst = s->solve(&d->problem, &so, ws, d->efc_lambda, &d->solver_stats);
-  csi_stack_free(d, mark);
-  if (sst != CS_OK) { /* the solver refused the problem (e.g. too large for it) */
-    csi_warning(d, CS_WARN_SOLVER, "%s: %s; contacts ignored this step", s->name, cs_last_error());
-    d->prev_converged = 0;
-    d->ncon = 0;
-    d->problem.nc = 0;
-    return;
+  if (csi_constraint_rows_build(m, d, vnew) != CS_OK) {
+    csi_warning(d, CS_WARN_CONTACTFULL,
+                "arena full for the constraint rows; limits, friction loss and equalities ignored");
+    d->problem.nblock = 0;
   }
-  if (d->profile) tclock[3] = now_ns();
-  if (!d->solver_stats.converged)
-    csi_warning(d, CS_WARN_SOLVER, "%s: tolerance %g not met in %d iterations (residual %g)",
-                s->name, so.tolerance, d->solver_stats.iterations, d->solver_stats.residual);
-  d->prev_converged = d->solver_stats.converged;
-  /* v+ = v_free + M^-1 J^T lambda: one solve */
-  double idt = 1.0 / m->opt.timestep;
-  /* J^T lambda, a contact's three rows at once (each entry takes its rows' terms in row
-     order, as row by row would) in the two lanes of a vector */
-  double* restrict fc = d->qfrc_contact;
-  for (int c = 0; c < nc; c++) {
+  return d->ncon > 0 || d->problem.nblock > 0;
+}
+
+/* f += J^T lambda over the contacts, a contact's three rows at once (each entry takes its
+   rows' terms in row order, as row by row would) in the two lanes of a vector */
+static void fwd_contact_force(const csModel* m, const csData* d, double* restrict fc) {
+  int nv = m->nv;
+  for (int c = 0; c < d->ncon; c++) {
     const double* lam = d->efc_lambda + 3 * c;
     if (lam[0] == 0 && lam[1] == 0 && lam[2] == 0) continue;
     const double* restrict J0 = d->efc_J + (size_t)(3 * c) * nv;
@@ -238,6 +213,64 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     }
     if (i < nv) fc[i] = ((fc[i] + J0[i] * lam[0]) + J1[i] * lam[1]) + J2[i] * lam[2];
   }
+}
+
+/* The solve of d->problem; 0 if the solver could not run (a warning says why) */
+static int fwd_solve(const csModel* m, csData* d) {
+  const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
+  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1};
+  size_t mark = csi_stack_mark(d);
+  void* ws = csi_stack_alloc(d, s->workspace_bytes(&d->problem, &so));
+  if (!ws) {
+    csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the solver; constraints ignored");
+    return 0;
+  }
+  csStatus sst = s->solve(&d->problem, &so, ws, d->efc_lambda, &d->solver_stats);
+  csi_stack_free(d, mark);
+  if (sst != CS_OK) { /* the solver refused the problem (e.g. too large for it) */
+    csi_warning(d, CS_WARN_SOLVER, "%s: %s; constraints ignored this step", s->name,
+                cs_last_error());
+    d->prev_converged = 0;
+    return 0;
+  }
+  if (!d->solver_stats.converged)
+    csi_warning(d, CS_WARN_SOLVER, "%s: tolerance %g not met in %d iterations (residual %g)",
+                s->name, so.tolerance, d->solver_stats.iterations, d->solver_stats.residual);
+  d->prev_converged = d->solver_stats.converged;
+  return 1;
+}
+
+/* Collision, the constraint problem and its solve; adds the constraint impulse's velocity
+   change to vnew. Stack scratch. */
+static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
+  int nv = m->nv;
+  memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
+  memset(&d->solver_stats, 0, sizeof d->solver_stats);
+  d->problem.nc = 0, d->problem.nblock = 0;
+  if (m->opt.solver == CS_SOLVER_NONE) {
+    d->ncon = 0;
+    return;
+  }
+  if (!fwd_problem(m, d, vnew, tclock)) {
+    d->prev_converged = 1;
+    d->solver_stats.converged = 1;
+    if (d->profile) tclock[2] = tclock[3] = tclock[1];
+    csi_constraint_rows_finish(m, d, d->qfrc_contact);
+    return;
+  }
+  if (d->profile) tclock[2] = now_ns();
+  if (!fwd_solve(m, d)) {
+    d->ncon = 0;
+    d->problem.nc = 0, d->problem.nblock = 0;
+    csi_constraint_rows_finish(m, d, d->qfrc_contact);
+    return;
+  }
+  if (d->profile) tclock[3] = now_ns();
+  /* v+ = v_free + M^-1 (J^T lambda): one solve */
+  double idt = 1.0 / m->opt.timestep;
+  double* restrict fc = d->qfrc_contact;
+  fwd_contact_force(m, d, fc);
+  csi_constraint_rows_finish(m, d, fc);
   size_t mk = csi_stack_mark(d);
   double* dv = CSI_STACK_ALLOC(d, double, nv);
   if (dv) {
@@ -247,7 +280,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   }
   csi_stack_free(d, mk);
-  for (int i = 0; i < nc; i++)
+  for (int i = 0; i < d->ncon; i++)
     memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
 }
 

