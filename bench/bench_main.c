@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
                                       {"fclib", cs_bench_fclib_main},
                                       {"anymal", cs_bench_anymal_main},
                                       {"build", cs_bench_build_main},
+                                      {"limits", cs_bench_limits_main},
                                       {NULL, NULL}};
   return cs_cli_dispatch(argc, argv, "contactsim-bench", cmds);
 }

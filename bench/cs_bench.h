@@ -30,6 +30,10 @@ int cs_bench_single_main(int argc, char** argv);
    (bench_table2.c) */
 int cs_bench_table2_main(int argc, char** argv);
 
+/* contactsim bench limits --model FILE [--solver S] [--steps N] [--repeats R] [--json]: the
+   cost of joint-limit rows per step on a limited robot (bench_limits.c) */
+int cs_bench_limits_main(int argc, char** argv);
+
 /* The ANYmal scenes of docs/scenes.md in order, NULL-terminated: hang, drop, trot,
    random (bench anymal, single-contact and table2). */
 extern const char* const cs_bench_anymal_tasks[];

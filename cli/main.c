@@ -41,6 +41,7 @@ static void bench_usage(FILE* f) {
           "             statistics (--vs-mujoco: the same task in MuJoCo)\n"
           "  build      contact problem build (J, G, g) alone at resting ANYmal C states\n"
           "             with 8 (drop) and 4 (hang) contacts; collision time too\n"
+          "  limits     step cost of joint-limit rows on a limited robot (limits on vs off)\n"
           "  single-contact  paper 001 Table I: one slipping contact by bisection, golden\n"
           "             section and the analytical method (ns per solve)\n"
           "  table2     paper 001 Table II, Figs. 4, 6, 7: bisection vs pgs_raisim on the\n"
@@ -71,7 +72,7 @@ static int version(void) {
 }
 
 /* The benchmark executables and what each runs. */
-static const char* const bench_cmds[] = {"dynamics", "fclib", "anymal", "build", NULL};
+static const char* const bench_cmds[] = {"dynamics", "fclib", "anymal", "build", "limits", NULL};
 static const char* const experiment_cmds[] = {"single-contact", "table2", "contactbench", NULL};
 
 static int listed(const char* const* l, const char* s) {
