@@ -272,6 +272,11 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
                      path, p->nc);
   if (!p->G || !p->g || !p->mu)
     return csi_error(CS_ERR_ARG, "cannot write '%s': the problem has no G, g or mu", path);
+  if (p->nblock > 0 || p->mu2)
+    return csi_error(CS_ERR_UNSUPPORTED,
+                     "cannot write '%s': FCLIB holds isotropic friction contacts only, and the "
+                     "problem has %d blocks of limits, friction loss or equalities%s",
+                     path, p->nblock, p->mu2 ? " and elliptic contacts" : "");
   if (p->nc > INT_MAX / 3)
     return csi_error(CS_ERR_ARG, "cannot write '%s': nc = %d is too large", path, p->nc);
   const int nrow = 3 * p->nc;
