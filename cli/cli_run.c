@@ -390,6 +390,29 @@ int cs_cli_run(int argc, char** argv) {
 }
 
 /* ------------------------------------------------------------------ check */
+/* The constraints beyond contacts: limited joints (with a margin), dofs with friction loss,
+   equality constraints by type (and how many start inactive). */
+static void print_constraints(const csModel* m) {
+  int nlim = 0, nmargin = 0, nfric = 0, ntype[3] = {0, 0, 0}, ninactive = 0;
+  for (int j = 0; j < m->njnt; j++)
+    if (m->jnt_limited[j]) {
+      nlim++;
+      if (m->jnt_margin[j] > 0) nmargin++;
+    }
+  for (int i = 0; i < m->nv; i++)
+    if (m->dof_frictionloss[i] > 0) nfric++;
+  for (int e = 0; e < m->neq; e++) {
+    if (m->eq_type[e] >= 0 && m->eq_type[e] < 3) ntype[m->eq_type[e]]++;
+    if (!m->eq_active[e]) ninactive++;
+  }
+  printf("constraints  limited joints %d (%d with a margin)  friction-loss dofs %d  equalities %d",
+         nlim, nmargin, nfric, m->neq);
+  if (m->neq)
+    printf(" (connect %d, weld %d, joint %d; %d inactive)", ntype[CS_EQ_CONNECT], ntype[CS_EQ_WELD],
+           ntype[CS_EQ_JOINT], ninactive);
+  printf("\n");
+}
+
 int cs_cli_check(int argc, char** argv) {
   const char* model = NULL;
   csLoadOptions lo;
@@ -401,8 +424,9 @@ int cs_cli_check(int argc, char** argv) {
       printf(
           "usage: contactsim check MODEL [--fixed-base|--floating-base] [--package-path P]\n"
           "                              [--balance-inertia]\n"
-          "Loads and compiles the model; prints sizes, memory, total mass, and every\n"
-          "attribute or element the loader read but contactsim does not simulate.\n");
+          "Loads and compiles the model; prints sizes, memory, total mass, the\n"
+          "constraints beyond contacts (joint limits, friction loss, equalities), and\n"
+          "every attribute or element the loader read but contactsim does not simulate.\n");
       return 0;
     }
     if (cs_cli_model_option(argc, argv, i, &lo, &used) < 0) return 2;
@@ -436,6 +460,7 @@ int cs_cli_check(int argc, char** argv) {
          d ? d->nbuffer_ : 0, m->arena_bytes);
   printf("options      timestep %g  gravity %g %g %g\n", m->opt.timestep, m->opt.gravity[0],
          m->opt.gravity[1], m->opt.gravity[2]);
+  print_constraints(m);
   if (d) {
     csStatus st = cs_forward(m, d);
     printf("forward      %s at qpos0\n", st == CS_OK ? "ok" : cs_last_error());

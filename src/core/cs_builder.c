@@ -45,6 +45,8 @@ struct csBuilder {
   int nhfield, chfield;
   int* excl;
   int nexcl, cexcl;
+  csEqualitySpec* eq;
+  int neq, ceq;
   char* notes;
   size_t nnotes, cnotes;
   char* source;
@@ -93,6 +95,12 @@ void cs_site_spec_default(csSiteSpec* s) {
 void cs_actuator_spec_default(csActuatorSpec* s) {
   memset(s, 0, sizeof *s);
   s->gear = 1;
+}
+void cs_equality_spec_default(csEqualitySpec* s) {
+  memset(s, 0, sizeof *s);
+  s->type = CS_EQ_CONNECT;
+  s->polycoef[1] = 1;
+  s->active = 1;
 }
 
 /* ------------------------------------------------------------------ growth */
@@ -161,6 +169,13 @@ void cs_builder_free(csBuilder* b) {
     cs_free(b->hfield[i].data);
   }
   cs_free(b->hfield);
+  for (int i = 0; i < b->neq; i++) {
+    cs_free((void*)b->eq[i].name);
+    cs_free((void*)b->eq[i].obj1);
+    cs_free((void*)b->eq[i].obj2);
+    cs_free((void*)b->eq[i].source);
+  }
+  cs_free(b->eq);
   cs_free(b->excl);
   cs_free(b->notes);
   cs_free(b->source);
@@ -221,23 +236,50 @@ int cs_builder_add_joint(csBuilder* b, const csJointSpec* s) {
               s->type);
     return -1;
   }
-  if (!all_finite_n(s->pos, 3) || !all_finite_n(s->axis, 3) || !all_finite_n(s->range, 2) ||
-      !isfinite(s->damping) || !isfinite(s->armature)) {
-    csi_error(CS_ERR_MODEL, "%s: joint '%s': NaN or Inf in a field", source_name(s->source), nm);
-    return -1;
-  }
-  if (s->damping < 0 || s->armature < 0) {
-    csi_error(CS_ERR_MODEL, "%s: joint '%s': negative damping or armature", source_name(s->source),
+  const char* src = source_name(s->source);
+  if (!all_finite_n(s->pos, 3) || !all_finite_n(s->axis, 3) || !isfinite(s->damping) ||
+      !isfinite(s->armature)) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': NaN or Inf in pos, axis, damping or armature", src,
               nm);
     return -1;
   }
+  if (!all_finite_n(s->range, 2)) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': range (%g, %g) must be finite", src, nm, s->range[0],
+              s->range[1]);
+    return -1;
+  }
+  if (s->damping < 0 || s->armature < 0) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': negative damping or armature", src, nm);
+    return -1;
+  }
+  if (!(s->margin >= 0) || !isfinite(s->margin)) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': margin = %g must be finite and >= 0", src, nm,
+              s->margin);
+    return -1;
+  }
+  if (!(s->frictionloss >= 0) || !isfinite(s->frictionloss)) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': frictionloss = %g must be finite and >= 0", src, nm,
+              s->frictionloss);
+    return -1;
+  }
   if ((s->type == CS_JNT_REVOLUTE || s->type == CS_JNT_PRISMATIC) && csi_norm3(s->axis) < 1e-12) {
-    csi_error(CS_ERR_MODEL, "%s: joint '%s': zero axis", source_name(s->source), nm);
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': zero axis", src, nm);
+    return -1;
+  }
+  if (s->limited && s->type == CS_JNT_FREE) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': a free joint cannot be limited", src, nm);
+    return -1;
+  }
+  if (s->limited && s->type == CS_JNT_BALL && !(s->range[0] == 0 && s->range[1] > 0)) {
+    csi_error(CS_ERR_MODEL,
+              "%s: joint '%s': a limited ball joint's range must be (0, largest rotation angle "
+              "> 0), not (%g, %g)",
+              src, nm, s->range[0], s->range[1]);
     return -1;
   }
   if (s->limited && s->range[0] > s->range[1]) {
-    csi_error(CS_ERR_MODEL, "%s: joint '%s': range lower %g > upper %g", source_name(s->source), nm,
-              s->range[0], s->range[1]);
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': range lower %g > upper %g", src, nm, s->range[0],
+              s->range[1]);
     return -1;
   }
   if (!GROW(jnt, njnt, cjnt)) return -1;
@@ -434,6 +476,51 @@ int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int ncol, co
   }
   memcpy(h->data, data, sizeof(double) * (size_t)n);
   return b->nhfield++;
+}
+
+/* "equality 'name'" or, for an unnamed one, "equality #i": how messages name equality i */
+static void eq_label(char* buf, size_t n, const char* name, int i) {
+  if (name && name[0])
+    snprintf(buf, n, "equality '%s'", name);
+  else
+    snprintf(buf, n, "equality #%d (unnamed)", i);
+}
+
+int cs_builder_add_equality(csBuilder* b, const csEqualitySpec* s) {
+  char what[300];
+  eq_label(what, sizeof what, s->name, b->neq);
+  const char* src = source_name(s->source);
+  if (s->type != CS_EQ_CONNECT && s->type != CS_EQ_WELD && s->type != CS_EQ_JOINT) {
+    csi_error(CS_ERR_MODEL, "%s (%s): unknown type %d", what, src, s->type);
+    return -1;
+  }
+  if (!s->obj1 || !s->obj1[0]) {
+    csi_error(CS_ERR_MODEL, "%s (%s): obj1 (the %s) is not given", what, src,
+              s->type == CS_EQ_JOINT ? "joint" : "body");
+    return -1;
+  }
+  if (!all_finite_n(s->anchor, 3) || !all_finite_n(s->polycoef, 5)) {
+    csi_error(CS_ERR_MODEL, "%s (%s): NaN or Inf in anchor or polycoef", what, src);
+    return -1;
+  }
+  if (!GROW(eq, neq, ceq)) return -1;
+  csEqualitySpec* e = &b->eq[b->neq];
+  *e = *s;
+  e->active = s->active != 0;
+  e->name = csi_strdup(s->name ? s->name : "");
+  e->obj1 = csi_strdup(s->obj1);
+  e->obj2 = s->obj2 && s->obj2[0] ? csi_strdup(s->obj2) : NULL;
+  e->source = s->source ? csi_strdup(s->source) : NULL;
+  if (!e->name || !e->obj1 || (s->obj2 && s->obj2[0] && !e->obj2) || (s->source && !e->source)) {
+    cs_free((void*)e->name);
+    cs_free((void*)e->obj1);
+    cs_free((void*)e->obj2);
+    cs_free((void*)e->source);
+    b->failed = 1;
+    csi_error(CS_ERR_MEMORY, "builder: out of memory");
+    return -1;
+  }
+  return b->neq++;
 }
 
 int cs_builder_add_exclude(csBuilder* b, int b1, int b2) {
@@ -705,7 +792,7 @@ static void compile_merge_fixed(bCompile* c) {
 }
 
 /* Sizes of the bodies, joints (numbering the kept ones), dofs, geoms, sites (one more per merged
-   body), actuators and meshes. */
+   body), actuators, equalities and meshes. */
 static void compile_size_counts(bCompile* c) {
   const csBuilder* b = c->b;
   csModel* m = c->m;
@@ -724,6 +811,7 @@ static void compile_size_counts(bCompile* c) {
   for (int i = 1; i < c->nb; i++)
     if (!c->movable[i]) m->nsite++; /* a frame for each merged body */
   m->nu = b->nact;
+  m->neq = b->neq;
   m->nmesh = b->nmesh;
   for (int i = 0; i < b->nmesh; i++) {
     m->nmeshvert += b->mesh[i].nvert;
@@ -789,7 +877,8 @@ static csStatus compile_size_hfields(bCompile* c) {
   return CS_OK;
 }
 
-/* Sizes the exclude pairs, the name pool (offset 0 is the empty string) and the notes (loader
+/* Sizes the exclude pairs, the name pool (offset 0 is the empty string; equality names
+   included) and the notes (loader
    notes, plus room for one balancing note per body when balance_inertia is on). */
 static void compile_size_names(bCompile* c) {
   const csBuilder* b = c->b;
@@ -803,6 +892,7 @@ static void compile_size_names(bCompile* c) {
   for (int i = 0; i < b->nact; i++) nn += strlen(b->act[i].name) + 1;
   for (int i = 0; i < b->nmesh; i++) nn += strlen(b->mesh[i].name) + 1;
   for (int i = 0; i < b->nhfield; i++) nn += strlen(b->hfield[i].name) + 1;
+  for (int i = 0; i < b->neq; i++) nn += strlen(b->eq[i].name) + 1;
   m->nnames = (int)nn;
   m->nnote = (int)b->nnotes + 1 + (b->balance_inertia ? 256 * c->nkept : 0);
 }
@@ -941,6 +1031,7 @@ static void compile_joints(bCompile* c) {
       m->jnt_limited[jn] = J->limited;
       m->jnt_range[2 * jn] = J->range[0];
       m->jnt_range[2 * jn + 1] = J->range[1];
+      m->jnt_margin[jn] = J->margin;
       m->jnt_name[jn] = put_name(c, J->name);
       if (m->body_jntadr[k] < 0) m->body_jntadr[k] = jn;
       m->body_jntnum[k]++;
@@ -952,6 +1043,7 @@ static void compile_joints(bCompile* c) {
         m->dof_jnt[da + d] = jn;
         m->dof_damping[da + d] = J->damping;
         m->dof_armature[da + d] = J->armature;
+        m->dof_frictionloss[da + d] = J->frictionloss;
       }
       compile_joint_qpos0(c, J, qa);
       qa += nq_of(J->type);
@@ -1172,6 +1264,173 @@ static csStatus compile_actuators(bCompile* c) {
   return CS_OK;
 }
 
+/* The builder body named name: its index, -1 if no body has that name, -2 if several do. */
+static int find_body(const csBuilder* b, const char* name) {
+  int found = -1;
+  for (int i = 0; i < b->nbody; i++)
+    if (!strcmp(b->body[i].s.name, name)) {
+      if (found >= 0) return -2;
+      found = i;
+    }
+  return found;
+}
+
+/* The builder joint named name: its index, -1 if none, -2 if several joints have it. */
+static int find_joint(const csBuilder* b, const char* name) {
+  int found = -1;
+  for (int j = 0; j < b->njnt; j++)
+    if (!strcmp(b->jnt[j].name, name)) {
+      if (found >= 0) return -2;
+      found = j;
+    }
+  return found;
+}
+
+/* The builder body of equality E's obj1 (which = 1) or obj2 (which = 2; none: the world) into
+ *out, or an error naming the equality. */
+static csStatus eq_body(const csBuilder* b, const csEqualitySpec* E, const char* what, int which,
+                        int* out) {
+  const char* nm = which == 1 ? E->obj1 : E->obj2;
+  if (!nm) {
+    *out = 0;
+    return CS_OK;
+  }
+  int i = find_body(b, nm);
+  if (i == -1)
+    return csi_error(CS_ERR_MODEL, "%s (%s): body '%s' not found", what, source_name(E->source),
+                     nm);
+  if (i == -2)
+    return csi_error(CS_ERR_MODEL, "%s (%s): body name '%s' is ambiguous (several bodies have it)",
+                     what, source_name(E->source), nm);
+  *out = i;
+  return CS_OK;
+}
+
+/* The builder joint of equality E's obj1 or obj2 (none: -1) into *out; it must be revolute or
+   prismatic. Otherwise an error naming the equality. */
+static csStatus eq_joint(const csBuilder* b, const csEqualitySpec* E, const char* what, int which,
+                         int* out) {
+  const char* nm = which == 1 ? E->obj1 : E->obj2;
+  *out = -1;
+  if (!nm) return CS_OK;
+  const char* src = source_name(E->source);
+  int j = find_joint(b, nm);
+  if (j == -1) return csi_error(CS_ERR_MODEL, "%s (%s): joint '%s' not found", what, src, nm);
+  if (j == -2)
+    return csi_error(CS_ERR_MODEL, "%s (%s): joint name '%s' is ambiguous (several joints have it)",
+                     what, src, nm);
+  int t = b->jnt[j].type;
+  if (t != CS_JNT_REVOLUTE && t != CS_JNT_PRISMATIC) {
+    static const char* const tn[] = {"free", "ball", "revolute", "prismatic",
+                                     "fixed (merged at compile)"};
+    return csi_error(CS_ERR_MODEL,
+                     "%s (%s): joint '%s' is a %s joint; a joint equality couples revolute or "
+                     "prismatic joints",
+                     what, src, nm, tn[t]);
+  }
+  *out = j;
+  return CS_OK;
+}
+
+/* World pose of every model body at the reference configuration qpos0 (xpos: nbody x 3, xquat:
+   nbody x 4). There every hinge and slide is at 0 and every ball at the identity, so a body sits
+   at its body_pos, body_quat in its parent; a free joint's body at its qpos0 pose. */
+static void reference_poses(const csModel* m, double* xpos, double* xquat) {
+  csi_zero(xpos, 3);
+  csi_quat_identity(xquat);
+  for (int k = 1; k < m->nbody; k++) {
+    int ja = m->body_jntadr[k];
+    if (ja >= 0 && m->jnt_type[ja] == CS_JNT_FREE) {
+      const double* q = m->qpos0 + m->jnt_qposadr[ja];
+      csi_copy3(xpos + 3 * k, q);
+      memcpy(xquat + 4 * k, q + 3, 4 * sizeof(double));
+      csi_quat_normalize(xquat + 4 * k);
+    } else {
+      int p = m->body_parent[k];
+      pose_mul(xpos + 3 * k, xquat + 4 * k, xpos + 3 * p, xquat + 4 * p, m->body_pos + 3 * k,
+               m->body_quat + 4 * k);
+    }
+  }
+}
+
+/* Fills the equalities: resolves their body or joint names (a merged body stands for the body it
+   was welded into, its anchor carried into that body's frame) and computes eq_data at the
+   reference configuration (cs_model.h). A missing or unsuitable name, or two bodies that end up
+   as one model body, is an error naming the equality. */
+static csStatus compile_equalities(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  if (b->neq == 0) return CS_OK;
+  double* xpos = csi_malloc(sizeof(double) * 7 * (size_t)m->nbody);
+  if (!xpos) return csi_error(CS_ERR_MEMORY, "%s: out of memory (equalities)", c->file);
+  double* xquat = xpos + 3 * m->nbody;
+  reference_poses(m, xpos, xquat);
+  csStatus st = CS_OK;
+  for (int e = 0; e < b->neq && st == CS_OK; e++) {
+    const csEqualitySpec* E = &b->eq[e];
+    char what[300];
+    eq_label(what, sizeof what, E->name, e);
+    double* data = m->eq_data + 11 * e;
+    csi_zero(data, 11);
+    m->eq_type[e] = E->type;
+    m->eq_active[e] = E->active;
+    m->eq_name[e] = put_name(c, E->name);
+    if (E->type == CS_EQ_JOINT) {
+      int j1, j2;
+      st = eq_joint(b, E, what, 1, &j1);
+      if (st == CS_OK) st = eq_joint(b, E, what, 2, &j2);
+      if (st == CS_OK && j1 == j2)
+        st = csi_error(CS_ERR_MODEL, "%s (%s): couples joint '%s' with itself", what,
+                       source_name(E->source), E->obj1);
+      if (st != CS_OK) break;
+      m->eq_obj1[e] = c->jntnew[j1];
+      m->eq_obj2[e] = j2 >= 0 ? c->jntnew[j2] : -1;
+      memcpy(data, E->polycoef, 5 * sizeof(double));
+      continue;
+    }
+    int i1, i2;
+    st = eq_body(b, E, what, 1, &i1);
+    if (st == CS_OK) st = eq_body(b, E, what, 2, &i2);
+    if (st != CS_OK) break;
+    const char* src = source_name(E->source);
+    if (i1 == i2) {
+      st = csi_error(CS_ERR_MODEL, "%s (%s): connects body '%s' to itself", what, src,
+                     b->body[i1].s.name);
+      break;
+    }
+    int k1 = c->newid[c->target[i1]], k2 = c->newid[c->target[i2]];
+    if (k1 == k2) {
+      st =
+          csi_error(CS_ERR_MODEL,
+                    "%s (%s): bodies '%s' and '%s' are welded into one body ('%s') at compile "
+                    "(no movable joint between them), so the constraint would do nothing",
+                    what, src, b->body[i1].s.name, b->body[i2].s.name, m->names + m->body_name[k1]);
+      break;
+    }
+    m->eq_obj1[e] = k1;
+    m->eq_obj2[e] = k2;
+    /* the anchor in the frame of the model body that carries body 1 */
+    double t[3], p[3], d[3];
+    csi_quat_rotate(t, c->relq + 4 * i1, E->anchor);
+    csi_add3(data, c->relp + 3 * i1, t);
+    /* the same point in the world, then in body 2's frame, at the reference */
+    csi_quat_rotate(t, xquat + 4 * k1, data);
+    csi_add3(p, xpos + 3 * k1, t);
+    csi_sub3(d, p, xpos + 3 * k2);
+    double R2[9];
+    csi_quat2mat(R2, xquat + 4 * k2);
+    csi_mulmat3tvec(data + 3, R2, d);
+    if (E->type == CS_EQ_WELD) {
+      const double* q2 = xquat + 4 * k2;
+      double q2inv[4] = {q2[0], -q2[1], -q2[2], -q2[3]};
+      csi_quat_mul(data + 6, q2inv, xquat + 4 * k1);
+      csi_quat_normalize(data + 6);
+    }
+  }
+  cs_free(xpos);
+  return st;
+}
+
 /* Maps the excluded body pairs onto kept bodies (lower id first), and puts the loader notes
    ahead of the compile notes written during the inertia checks. */
 static void compile_excludes_notes(bCompile* c) {
@@ -1229,6 +1488,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) compile_geoms(&c);
   if (st == CS_OK) compile_sites(&c);
   if (st == CS_OK) st = compile_actuators(&c);
+  if (st == CS_OK) st = compile_equalities(&c);
   if (st == CS_OK) compile_excludes_notes(&c);
   /* derive */
   if (st == CS_OK) st = compile_derive(&c);

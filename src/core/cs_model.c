@@ -46,6 +46,7 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(jnt_axis, 3 * nj);
   TAKE(jnt_limited, nj);
   TAKE(jnt_range, 2 * nj);
+  TAKE(jnt_margin, nj);
   TAKE(jnt_name, nj);
   TAKE(dof_body, nv);
   TAKE(dof_jnt, nv);
@@ -54,6 +55,7 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(dof_Mnum, nv);
   TAKE(dof_damping, nv);
   TAKE(dof_armature, nv);
+  TAKE(dof_frictionloss, nv);
   TAKE(qpos0, m->nq);
   TAKE(geom_type, ng);
   TAKE(geom_body, ng);
@@ -89,6 +91,12 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(actuator_forcerange, 2 * nu);
   TAKE(actuator_name, nu);
   TAKE(exclude_pair, 2 * m->nexclude);
+  TAKE(eq_type, m->neq);
+  TAKE(eq_obj1, m->neq);
+  TAKE(eq_obj2, m->neq);
+  TAKE(eq_active, m->neq);
+  TAKE(eq_data, 11 * m->neq);
+  TAKE(eq_name, m->neq);
   TAKE(body_kind, nb);
   TAKE(body_anchor, 3 * nb);
   TAKE(body_paxis, 3 * nb);
@@ -204,6 +212,7 @@ static const int* kind_names(const csModel* m, const char* kind, int* n) {
   if (!strcmp(kind, "actuator")) return *n = m->nu, m->actuator_name;
   if (!strcmp(kind, "mesh")) return *n = m->nmesh, m->mesh_name;
   if (!strcmp(kind, "hfield")) return *n = m->nhfield, m->hfield_name;
+  if (!strcmp(kind, "equality")) return *n = m->neq, m->eq_name;
   *n = 0;
   return NULL;
 }

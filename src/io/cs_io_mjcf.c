@@ -332,8 +332,8 @@ static const mjAttr mj_attr_joint[] = {
     {"springref", 'p', "0", "no joint springs"},
     {"springdamper", 'p', "0 0", "no joint springs"},
     {"ref", 'p', "0", "qpos0 is always zero"},
-    {"frictionloss", 'p', "0", "no joint friction loss"},
-    {"margin", 'p', "0", "no joint limit margin"},
+    {"frictionloss", 'u', NULL, NULL},
+    {"margin", 'u', NULL, NULL},
     {"solreflimit", 'p', NULL, "no soft-constraint parameters"},
     {"solimplimit", 'p', NULL, "no soft-constraint parameters"},
     {"solreffriction", 'p', NULL, "no soft-constraint parameters"},
@@ -895,8 +895,8 @@ static csStatus mj_flag(mjCtx* c, mjNode nd) {
       {"limit", CS_DISABLE_LIMIT, 1},
       {"warmstart", -1, 1},
       {"constraint", 0, 1},
-      {"equality", 0, 1},
-      {"frictionloss", 0, 1},
+      {"equality", CS_DISABLE_EQUALITY, 1},
+      {"frictionloss", CS_DISABLE_FRICTIONLOSS, 1},
       {"clampctrl", 0, 1},
       {"filterparent", 0, 1},
       {"refsafe", 0, 1},
@@ -1421,7 +1421,9 @@ static csStatus mj_joint(mjCtx* c, mjNode nd, int lb, int cc) {
     if (mj_num(c, nd, MJ_KJOINT, cls, "pos", s.pos, 3) < 0 ||
         mj_num(c, nd, MJ_KJOINT, cls, "axis", s.axis, 3) < 0 ||
         mj_num(c, nd, MJ_KJOINT, cls, "damping", &s.damping, 1) < 0 ||
-        mj_num(c, nd, MJ_KJOINT, cls, "armature", &s.armature, 1) < 0)
+        mj_num(c, nd, MJ_KJOINT, cls, "armature", &s.armature, 1) < 0 ||
+        mj_num(c, nd, MJ_KJOINT, cls, "frictionloss", &s.frictionloss, 1) < 0 ||
+        mj_num(c, nd, MJ_KJOINT, cls, "margin", &s.margin, 1) < 0)
       return CS_ERR_PARSE;
     int hr = mj_num(c, nd, MJ_KJOINT, cls, "range", s.range, 2);
     if (hr < 0) return CS_ERR_PARSE;
@@ -2177,7 +2179,9 @@ static csStatus mj_load(mjCtx* c, const char* path) {
       if (strcmp(nm, order[s]) == 0) known = 1;
     if (known || strcmp(nm, "contact") == 0 || strcmp(nm, "actuator") == 0) continue;
     if (strcmp(nm, "equality") == 0)
-      st = mj_ignored_section(c, k, "contactsim has no equality constraints");
+      st = mj_ignored_section(c, k,
+                              "the MJCF loader does not read equality constraints; builders add "
+                              "them with cs_builder_add_equality");
     else if (strcmp(nm, "tendon") == 0)
       st = mj_ignored_section(c, k, "contactsim has no tendons");
     else if (strcmp(nm, "sensor") == 0)

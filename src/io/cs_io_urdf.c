@@ -6,8 +6,9 @@
    attaches it, its inertia and its collision geoms. A link's frame is its parent joint's
    frame, so the body pose is the joint origin and the joint anchor is the body origin.
 
-   What the library does not simulate (joint friction, effort and velocity limits, mimic
-   joints, simulator-specific tags, non-STL collision meshes) is never dropped silently:
+   Joint <dynamics friction> becomes the joint's friction loss (csJointSpec.frictionloss).
+   What the library does not simulate (effort and velocity limits, mimic joints,
+   simulator-specific tags, non-STL collision meshes) is never dropped silently:
    it becomes a note, one line per kind with a count and the first place it occurs. Visual
    elements are ignored without a note. Also here: cs_load_model, which dispatches on the
    file extension and compiles. */
@@ -547,15 +548,14 @@ static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
       continue;
     }
     if (u_is(e, "dynamics")) {
-      double fr = 0;
+      /* friction: the joint's dry friction, its friction loss (as MuJoCo reads it) */
       if (u_num(c, e, "damping", &s.damping) < 0) return CS_ERR_PARSE;
-      int rf = u_num(c, e, "friction", &fr);
-      if (rf < 0) return CS_ERR_PARSE;
-      if (fr != 0)
-        u_note(c, "joint Coulomb friction (<dynamics friction>) not simulated", J->name, e);
+      if (u_num(c, e, "friction", &s.frictionloss) < 0) return CS_ERR_PARSE;
       if (s.damping != 0 && !moving1)
         u_note(c, "<dynamics damping> on a fixed or floating joint ignored", J->name, e);
-      if (!moving1) s.damping = 0;
+      if (s.frictionloss != 0 && !moving1)
+        u_note(c, "<dynamics friction> on a fixed or floating joint ignored", J->name, e);
+      if (!moving1) s.damping = s.frictionloss = 0;
       continue;
     }
     char key[200];

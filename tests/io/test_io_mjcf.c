@@ -1,10 +1,14 @@
 /* MJCF loader: robot models from ../shared, small hand-written files under
    tests/data/mjcf (orientations, defaults, inertia from geoms, meshes, include, exclude),
    and bad input (every error names the file and the line). Reference numbers are closed
-   forms; a few orientation constants were read from MuJoCo 2.2.2 loading the same file. */
+   forms; a few orientation constants were read from MuJoCo 2.2.2 loading the same file.
+   Joint friction loss and limit margin are checked on small files written to a temporary
+   directory. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "contactsim/contactsim.h"
 #include "contactsim/cs_io.h"
@@ -118,7 +122,8 @@ static int test_anymal(void) {
   CHECK_NEAR(m->qpos0[2], 0.62, 1e-12);
   CHECK_NEAR(m->qpos0[3], 0, 1e-12);
   CHECK_NEAR(fabs(m->qpos0[6]), 1, 1e-12);
-  /* legs: radians (compiler angle="radian"), autolimits, damping from childclass */
+  /* legs: radians (compiler angle="radian"), autolimits, damping and friction loss from
+     childclass; the free joint has neither */
   int j = joint(m, "LF_HAA");
   if (j >= 0) {
     CHECK(m->jnt_type[j] == CS_JNT_REVOLUTE);
@@ -127,6 +132,13 @@ static int test_anymal(void) {
     CHECK_NEAR(m->jnt_range[2 * j + 1], 0.49, 1e-12);
     CHECK_NEAR(m->dof_damping[m->jnt_dofadr[j]], 1, 1e-12);
   }
+  int nfric = 0;
+  for (int i = 0; i < m->nv; i++) {
+    CHECK_NEAR(m->dof_frictionloss[i], i < 6 ? 0 : 0.1, 0);
+    nfric += m->dof_frictionloss[i] > 0;
+  }
+  CHECK(nfric == 12);
+  for (int k = 0; k < m->njnt; k++) CHECK_NEAR(m->jnt_margin[k], 0, 0);
   /* principal moments of a hip survive the rotation into the body frame */
   int hip = body(m, "LF_HIP");
   if (hip >= 0) {
@@ -146,14 +158,11 @@ static int test_anymal(void) {
   }
   CHECK(m->nexclude == 4);
   CHECK(m->ngeom == 45);
-  CHECK(strstr(m->notes, "frictionloss") != NULL);
+  CHECK_MSG(strstr(m->notes, "frictionloss") == NULL, "frictionloss noted: %s", m->notes);
   CHECK(strstr(m->notes, "condim") != NULL);
   CHECK(strstr(m->notes, "solimp") != NULL);
   CHECK(strstr(m->notes, "priority") != NULL);
   CHECK(strstr(m->notes, "impratio") != NULL);
-  /* aggregated: one line for the 12 joints' frictionloss */
-  const char* f = strstr(m->notes, "frictionloss");
-  CHECK(f && strstr(f + 1, "frictionloss") == NULL);
   cs_model_free(m);
   return 1;
 }
@@ -250,6 +259,7 @@ static void test_basic(void) {
     if (j < 0) continue;
     CHECK_NEAR(m->dof_damping[m->jnt_dofadr[j]], jd[k].damping, 0);
     CHECK_NEAR(m->dof_armature[m->jnt_dofadr[j]], jd[k].armature, 0);
+    CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[j]], 0.3, 0); /* class arm */
     CHECK_NEAR(m->jnt_axis[3 * j + 1], 1, 0);
   }
   int arm = body(m, "arm"), fore = body(m, "forearm");
@@ -317,8 +327,12 @@ static void test_basic(void) {
     CHECK_NEAR(m->actuator_ctrlrange[2 * u], -1.5, 0); /* not converted: not an angle */
     CHECK(m->actuator_jnt[u] == cs_name2id(m, "joint", "elbow"));
   }
+  /* frictionloss from class arm is read, not noted; class main has none */
+  j = joint(m, "j_euler");
+  if (j >= 0) CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[j]], 0, 0);
+  CHECK_MSG(strstr(m->notes, "frictionloss") == NULL, "frictionloss noted: %s", m->notes);
   /* notes name the default class's file and line, once */
-  CHECK(strstr(m->notes, "basic_defaults.xml:5: <joint> attribute 'frictionloss'") != NULL);
+  CHECK(strstr(m->notes, "basic_defaults.xml:6: <geom> attribute 'condim'") != NULL);
   CHECK(strstr(m->notes, "condim") != NULL);
   CHECK(strstr(m->notes, "jointpos") != NULL);
   cs_model_free(m);
@@ -402,6 +416,114 @@ static void test_radian_mesh(void) {
   CHECK(cs_compile(bl, &m2) == CS_ERR_MODEL);
   CHECK(strstr(cs_last_error(), "mesh_free") != NULL);
   cs_builder_free(bl);
+}
+
+/* ------------------------------------------------------------------ friction loss, margin */
+/* Writes text to dir/name; returns the path (static buffer, one at a time) or NULL. */
+static const char* write_file(const char* dir, const char* name, const char* text) {
+  static char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE* f = fopen(path, "w");
+  if (!f) return NULL;
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+/* frictionloss and margin: from the joint, from its class (nested classes override), or 0;
+   margin is not converted from degrees (as MuJoCo), frictionloss goes to every dof of a ball
+   joint; a negative value is an error naming the file, line and joint; the frictionloss and
+   equality flags map to CS_DISABLE_FRICTIONLOSS / CS_DISABLE_EQUALITY; <equality> is noted. */
+static void test_frictionloss_margin(void) {
+  char dir[] = "/tmp/cs_test_mjcf_XXXXXX";
+  if (!mkdtemp(dir)) {
+    CHECK_MSG(0, "mkdtemp failed");
+    return;
+  }
+  const char* good =
+      "<mujoco>\n"
+      "  <option><flag frictionloss=\"disable\" equality=\"disable\"/></option>\n"
+      "  <default>\n"
+      "    <joint frictionloss=\"0.2\" margin=\"0.01\"/>\n"
+      "    <default class=\"soft\"><joint frictionloss=\"0.7\"/></default>\n"
+      "  </default>\n"
+      "  <worldbody>\n"
+      "    <body name=\"a\">\n"
+      "      <joint name=\"ja\" type=\"hinge\" range=\"-30 30\" limited=\"true\" "
+      "margin=\"0.05\"/>\n"
+      "      <geom type=\"sphere\" size=\"0.1\"/>\n"
+      "      <body name=\"b\" pos=\"0 0 -0.3\">\n"
+      "        <joint name=\"jb\" class=\"soft\" type=\"ball\" range=\"0 45\" limited=\"true\"/>\n"
+      "        <geom type=\"sphere\" size=\"0.1\"/>\n"
+      "        <body name=\"c\" pos=\"0 0 -0.3\">\n"
+      "          <joint name=\"jc\" type=\"slide\" frictionloss=\"0\"/>\n"
+      "          <geom type=\"sphere\" size=\"0.1\"/>\n"
+      "        </body>\n"
+      "      </body>\n"
+      "    </body>\n"
+      "  </worldbody>\n"
+      "  <equality><connect body1=\"a\" body2=\"b\" anchor=\"0 0 0\"/></equality>\n"
+      "</mujoco>\n";
+  const char* path = write_file(dir, "good.xml", good);
+  CHECK(path != NULL);
+  csModel* m = path ? load(path, NULL) : NULL;
+  CHECK(m != NULL);
+  if (m) {
+    int ja = joint(m, "ja"), jb = joint(m, "jb"), jc = joint(m, "jc");
+    if (ja >= 0 && jb >= 0 && jc >= 0) {
+      CHECK_NEAR(m->jnt_margin[ja], 0.05, 0); /* not converted from degrees */
+      CHECK_NEAR(m->jnt_margin[jb], 0.01, 0); /* class main */
+      CHECK_NEAR(m->jnt_margin[jc], 0.01, 0);
+      CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[ja]], 0.2, 0);
+      for (int k = 0; k < 3; k++) CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[jb] + k], 0.7, 0);
+      CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[jc]], 0, 0);
+      CHECK(m->jnt_limited[jb] == 1);
+      CHECK_NEAR(m->jnt_range[2 * jb], 0, 0);
+      CHECK_NEAR(m->jnt_range[2 * jb + 1], PI / 4, 1e-12);
+    }
+    CHECK((m->opt.disable & CS_DISABLE_FRICTIONLOSS) != 0);
+    CHECK((m->opt.disable & CS_DISABLE_EQUALITY) != 0);
+    CHECK(m->neq == 0); /* <equality> is not read: noted */
+    CHECK_MSG(strstr(m->notes, "good.xml:21: <connect> element ignored") != NULL, "notes: %s",
+              m->notes);
+    CHECK_MSG(strstr(m->notes, "frictionloss") == NULL && strstr(m->notes, "margin") == NULL,
+              "notes: %s", m->notes);
+    cs_model_free(m);
+  }
+  /* negative values: the builder's error names the file, line and joint */
+  static const struct {
+    const char* attr;
+    const char* msg;
+  } bad[] = {{"frictionloss=\"-0.5\"", "frictionloss = -0.5"}, {"margin=\"-1\"", "margin = -1"}};
+  for (int k = 0; k < 2; k++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "<mujoco>\n"
+             "  <worldbody>\n"
+             "    <body name=\"a\">\n"
+             "      <joint name=\"jbad\" type=\"hinge\" %s/>\n"
+             "      <geom type=\"sphere\" size=\"0.1\"/>\n"
+             "    </body>\n"
+             "  </worldbody>\n"
+             "</mujoco>\n",
+             bad[k].attr);
+    path = write_file(dir, "bad.xml", text);
+    CHECK(path != NULL);
+    if (!path) continue;
+    csBuilder* b = cs_builder_new();
+    csStatus st = cs_load_mjcf(b, path, NULL);
+    const char* e = cs_last_error();
+    CHECK_MSG(st == CS_ERR_MODEL, "%s: status %s (%s)", bad[k].attr, cs_status_name(st), e);
+    CHECK_MSG(names_file_line(e, "bad.xml", 4), "error does not name bad.xml:4: %s", e);
+    CHECK_MSG(strstr(e, "'jbad'") != NULL && strstr(e, bad[k].msg) != NULL, "error: %s", e);
+    cs_builder_free(b);
+  }
+  char p1[4200], p2[4200];
+  snprintf(p1, sizeof p1, "%s/good.xml", dir);
+  snprintf(p2, sizeof p2, "%s/bad.xml", dir);
+  remove(p1);
+  remove(p2);
+  rmdir(dir);
 }
 
 /* ------------------------------------------------------------------ bad input */
@@ -511,6 +633,7 @@ int main(void) {
   ran_shared += test_allegro();
   test_basic();
   test_radian_mesh();
+  test_frictionloss_margin();
   test_balance();
   test_errors();
   test_no_leak();

@@ -1,8 +1,11 @@
 /* URDF loader: hand-written files under tests/data/urdf (frames, inertia, geoms, joints,
-   fixed-joint merging, mesh URIs, errors) and the robot models under ../shared/models. */
+   fixed-joint merging, mesh URIs, errors), joint friction on files written to a temporary
+   directory, and the robot models under ../shared/models. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "contactsim/cs_io.h"
 #include "cs_test.h"
@@ -110,6 +113,10 @@ static void test_basic(void) {
     CHECK(max_abs_diff(m->jnt_axis + 3 * sh, z, 3) < 1e-15); /* "0 0 2" normalised */
     CHECK(max_abs_diff(m->jnt_pos + 3 * sh, zero, 3) == 0);  /* anchor at the body origin */
     CHECK_NEAR(m->dof_damping[m->jnt_dofadr[sh]], 0.25, 0);
+    CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[sh]], 0.1, 0); /* <dynamics friction> */
+    CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[wh]], 0, 0);
+    CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[sl]], 0, 0);
+    CHECK_NEAR(m->jnt_margin[sh], 0, 0);
     CHECK(m->jnt_type[wh] == CS_JNT_REVOLUTE && m->jnt_limited[wh] == 0); /* continuous */
     CHECK(max_abs_diff(m->jnt_axis + 3 * wh, y, 3) < 1e-15);
     CHECK(m->jnt_type[sl] == CS_JNT_PRISMATIC && m->jnt_limited[sl] == 1);
@@ -136,8 +143,8 @@ static void test_basic(void) {
     CHECK(m->geom_type[gs] == CS_GEOM_SPHERE);
     CHECK_NEAR(m->geom_size[3 * gs], 0.3, 0);
   }
-  /* notes: friction and effort/velocity limits are reported, not dropped */
-  CHECK_MSG(strstr(m->notes, "friction") != NULL, "notes: %s", m->notes);
+  /* notes: effort/velocity limits are reported, not dropped; friction is read */
+  CHECK_MSG(strstr(m->notes, "friction") == NULL, "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "effort") != NULL, "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "velocity") != NULL, "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "2 times") != NULL, "notes aggregated: %s", m->notes);
@@ -301,6 +308,71 @@ static void test_meshes(void) {
       cs_model_free(m);
     }
   }
+}
+
+/* ------------------------------------------------------------------ joint friction */
+/* <dynamics friction> is the joint's friction loss: read on revolute, continuous and
+   prismatic joints, noted and dropped on a fixed joint; a negative value is an error naming
+   the file, line and joint. */
+static void test_friction(void) {
+  char dir[] = "/tmp/cs_test_urdf_XXXXXX";
+  if (!mkdtemp(dir)) {
+    CHECK_MSG(0, "mkdtemp failed");
+    return;
+  }
+  char path[4200];
+  snprintf(path, sizeof path, "%s/friction.urdf", dir);
+  static const char* const fmt =
+      "<robot name=\"friction\">\n"
+      "  <link name=\"base\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+      "  <link name=\"a\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+      "  <link name=\"b\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+      "  <link name=\"c\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+      "  <joint name=\"hinge\" type=\"continuous\"><parent link=\"base\"/><child link=\"a\"/>\n"
+      "    <dynamics friction=\"%s\"/></joint>\n"
+      "  <joint name=\"slide\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>\n"
+      "    <limit lower=\"-1\" upper=\"1\"/><dynamics damping=\"0.5\" friction=\"2.5\"/></joint>\n"
+      "  <joint name=\"weld\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/>\n"
+      "    <dynamics friction=\"3\"/></joint>\n"
+      "</robot>\n";
+  for (int k = 0; k < 2; k++) {
+    FILE* f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) break;
+    fprintf(f, fmt, k == 0 ? "0.75" : "-0.75");
+    fclose(f);
+    csModel* m = NULL;
+    csStatus st = load(path, 0, &m);
+    if (k == 0) {
+      CHECK_MSG(st == CS_OK, "%s", cs_last_error());
+      if (st != CS_OK) continue;
+      int h = cs_name2id(m, "joint", "hinge"), s = cs_name2id(m, "joint", "slide");
+      CHECK(h >= 0 && s >= 0 && m->njnt == 2);
+      if (h >= 0 && s >= 0) {
+        CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[h]], 0.75, 0);
+        CHECK_NEAR(m->dof_frictionloss[m->jnt_dofadr[s]], 2.5, 0);
+        CHECK_NEAR(m->dof_damping[m->jnt_dofadr[s]], 0.5, 0);
+      }
+      CHECK_MSG(
+          strstr(m->notes, "<dynamics friction> on a fixed or floating joint ignored") != NULL,
+          "notes: %s", m->notes);
+      cs_model_free(m);
+    } else {
+      CHECK_MSG(st == CS_ERR_MODEL, "negative friction: %s (%s)", cs_status_name(st),
+                cs_last_error());
+      CHECK(m == NULL);
+      CHECK_MSG(strstr(cs_last_error(), "friction.urdf:6") != NULL &&
+                    strstr(cs_last_error(), "'hinge'") != NULL &&
+                    strstr(cs_last_error(), "frictionloss = -0.75") != NULL,
+                "message: %s", cs_last_error());
+    }
+  }
+  remove(path);
+  rmdir(dir);
 }
 
 /* ------------------------------------------------------------------ errors */
@@ -520,6 +592,7 @@ int main(void) {
   test_fixed_merge();
   test_world_floating();
   test_meshes();
+  test_friction();
   test_errors();
   int ran = test_robots();
   if (!ran) printf("../shared/models absent: robot models skipped\n");
