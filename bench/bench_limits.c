@@ -4,7 +4,8 @@
    limited joints (a fixed-base URDF: Talos' 30-odd limited joints): the model is driven by
    a constant torque on every limited joint towards the nearer bound of its range (half the
    gravity-free torque that moves the joint's subtree by 1 rad/s^2, sign alternating
-   between joints), contacts off, so most joints press against a bound. Batches of N steps
+   between joints), contacts, friction loss and equalities off, so most joints press against
+   a bound and the limit rows are the whole problem. Batches of N steps
    with limits on and off alternate (R each, from the same start state); per step:
      us_per_step_limits / us_per_step_free   median over the batches (us)
      limit_cost_us                           their difference
@@ -146,7 +147,7 @@ int cs_bench_limits_main(int argc, char** argv) {
     return 1;
   }
   m->opt.solver = solver;
-  m->opt.disable |= CS_DISABLE_CONTACT;
+  m->opt.disable |= CS_DISABLE_CONTACT | CS_DISABLE_FRICTIONLOSS | CS_DISABLE_EQUALITY;
   csData* d = cs_data_new(m);
   double* tau = malloc(sizeof(double) * (size_t)(m->nv + 1));
   double* q0 = malloc(sizeof(double) * (size_t)(m->nq + 1));
