@@ -1,5 +1,6 @@
 /* Lemke's method (cs_lemke.h) and the "lemke" contact solver: the contact problem as the
-   Stewart-Trinkle LCP with a 4-facet pyramidal cone.
+   Stewart-Trinkle LCP with a 4-facet pyramidal cone, with unilateral and box blocks as
+   further LCP variables (bilateral, free blocks are refused: CS_ERR_UNSUPPORTED).
 
    Contact LCP. Per contact i the unknowns are lambda_N,i, four generator weights beta_ik
    >= 0 and the slack gamma_i (the sliding speed on the pyramid), lambda_T,i =
@@ -11,8 +12,23 @@
      0 <= lambda_N,i  _|_ v_N,i                          >= 0   (Signorini)
      0 <= beta_ik     _|_ d_k^T v_T,i + gamma_i          >= 0   (sliding along the max.
      0 <= gamma_i     _|_ mu_i lambda_N,i - sum_k beta_ik >= 0    dissipation corner/face)
-   The LCP matrix (6nc x 6nc) is never stored: its columns come from G on demand, so the
-   workspace is the basis inverse (36 nc^2 doubles) plus vectors.
+   Blocks (their variables after the contacts' 6nc, in the block table's order), with v_r
+   row r's velocity and l_r its impulse:
+   - a unilateral row is one LCP variable: 0 <= l_r _|_ v_r >= 0;
+   - a box row |l_r| <= f is the pyramid above in one dimension with mu lambda_N replaced
+     by the constant f: l_r = b+ - b-, and a slack s (the row's sliding speed),
+       0 <= b+ _|_  v_r + s      >= 0
+       0 <= b- _|_ -v_r + s      >= 0
+       0 <= s  _|_ f - b+ - b-   >= 0.
+     v_r > 0 forces s >= v_r > 0, so b+ + b- = f and b+ = 0: l_r = -f; v_r < 0 gives l_r =
+     f; v_r = 0 leaves s = 0 (else b+ = b- = 0 and f - 0 > 0 contradicts s > 0, f = 0
+     aside) and |l_r| <= f. Three variables per box row, q = (g_r, -g_r, f). On (b+, b-,
+     s) the LCP matrix is [[P, E], [-E^T, 0]], P = W_rr [[1, -1], [-1, 1]], E = (1, 1)^T:
+     the contacts' slack structure with a constant bound (symmetric part PSD), which
+     Lemke's method processes alike.
+   The LCP matrix (n x n, n = 6nc + the unilateral rows + 3 x the box rows) is never
+   stored: its columns come from G on demand, so the workspace is the basis inverse (n^2
+   doubles) plus vectors.
 
    Numerics: the LCP is scaled symmetrically (lemke_scaling), the basis inverse is
    recomputed from scratch every n/8 pivots, pivots at the level of their own cancellation
@@ -21,25 +37,27 @@
    1e6 mass-ratio stack it may end on a ray near the solution.
 
    Stop and status: Lemke is a finite pivoting method; it ends on a solution, on a
-   secondary ray (converged = 0) or on the pivot cap max(opt->iterations, 10 * 6nc)
+   secondary ray (converged = 0) or on the pivot cap max(opt->iterations, 10 n)
    (converged = 0). converged = 1 needs a solution whose box LCP residual (lcp_pgs's
-   criterion: csi_box_contact_residual, the largest over the contacts) is <= tolerance,
-   so rounding in an ill-conditioned basis is reported, not hidden. On failure the better
-   of the last point and the start (by that residual) is returned. stats.iterations counts
-   pivots.
+   criterion: csi_box_contact_residual, the largest over the contacts, and the blocks'
+   csi_blocks_residual) is <= tolerance, so rounding in an ill-conditioned basis is
+   reported, not hidden. On failure the better of the last point and the start (by that
+   residual) is returned. stats.iterations counts pivots.
 
    Warm start: the complementary basis the warm start would have (lambda_N > 0: lambda_N
    basic; a box-interior friction: the two generators spanning lambda_T; at the box
-   boundary and sliding: also gamma) is tried with one dense solve. If it is nonsingular,
-   feasible and meets the tolerance, that is the answer (0 pivots, the solution of that
-   basis, not the warm start itself); otherwise Lemke runs from its usual start. */
+   boundary and sliding: also gamma; a unilateral row: l_r > 0 basic; a box row: b+ if
+   l_r > 0, b- if l_r < 0, and s at the bound with v_r != 0) is tried with one dense
+   solve. If it is nonsingular, feasible and meets the tolerance, that is the answer (0
+   pivots, the solution of that basis, not the warm start itself); otherwise Lemke runs
+   from its usual start. */
 #include <math.h>
 #include <string.h>
 
+#include "constraint/cs_block.h"
 #include "constraint/cs_contact_cone.h"
 #include "core/cs_error.h"
 #include "solvers/cs_lemke.h"
-#include "constraint/cs_block.h"
 #include "solvers/cs_solver.h"
 
 /* ------------------------------------------------------------------ Lemke's method */
@@ -383,16 +401,79 @@ static const double cs_lemke_dir[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
 
 typedef struct LemkeCtx {
   const csContactProblem* p;
-  double* gcol;        /* (3nc) one column of G + R in contact coordinates */
-  const double* scale; /* (6nc) the diagonal scaling D of the LCP, see lemke_scaling */
+  int n;               /* LCP variables (lemke_size) */
+  int ld;              /* the problem's rows: G's leading dimension */
+  double* gcol;        /* (ld) one column of G + R */
+  const double* scale; /* (n) the diagonal scaling D of the LCP, see lemke_scaling */
 } LemkeCtx;
 
-/* Index of a variable: lambda_N,i = i, beta_ik = nc + 4i + k, gamma_i = 5nc + i. */
+/* LCP variables of a block: 1 for a unilateral row, 3 for a box row (b+, b-, s); a free
+   block (refused) counts its rows, so that lemke_size bounds the problem's rows. */
+static int lemke_block_vars(const csBlock* b) {
+  return b->type == CS_CONE_BOX ? 3 : b->type == CS_CONE_UNILATERAL ? 1 : b->n;
+}
+
+/* LCP variables of p: 6 per contact, then the blocks'. */
+static int lemke_size(const csContactProblem* p) {
+  int n = 6 * (p->nc > 0 ? p->nc : 0);
+  for (int k = 0; k < p->nblock; k++) n += lemke_block_vars(p->block + k);
+  return n;
+}
+
+/* col's contact rows (lambda_N,a's and beta_ak's) from gc, a column of G + R */
+static void lemke_map_contacts(int nc, const double* gc, double* col) {
+  for (int a = 0; a < nc; a++) {
+    col[a] = gc[3 * a];
+    for (int k = 0; k < 4; k++)
+      col[nc + 4 * a + k] = cs_lemke_dir[k][0] * gc[3 * a + 1] + cs_lemke_dir[k][1] * gc[3 * a + 2];
+  }
+}
+
+/* col's block rows from gc: a unilateral row's w = v_r, a box row's w+ = v_r, w- = -v_r
+   (the slack's +1 come with its own column, the -1 of f - b+ - b- with b+'s and b-'s) */
+static void lemke_map_blocks(const csContactProblem* p, const double* gc, double* col) {
+  int o = 6 * p->nc;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    col[o] = gc[b->row];
+    if (b->type == CS_CONE_BOX) col[o + 1] = -gc[b->row];
+    o += lemke_block_vars(b);
+  }
+}
+
+/* Column j >= 6nc (a block's variable) of the unscaled LCP matrix into col (zeroed) */
+static void lemke_block_column(const LemkeCtx* c, int j, double* col) {
+  const csContactProblem* p = c->p;
+  int o = 6 * p->nc, k = 0;
+  while (j >= o + lemke_block_vars(p->block + k)) o += lemke_block_vars(p->block + k++);
+  const csBlock* b = p->block + k;
+  int role = j - o; /* unilateral: 0 (l); box: 0 (b+), 1 (b-), 2 (s) */
+  if (role == 2) {  /* s: w+ = v + s, w- = -v + s */
+    col[o] = col[o + 1] = 1;
+    return;
+  }
+  double sign = role == 1 ? -1.0 : 1.0; /* l = b+ - b- */
+  double* gc = c->gcol;
+  const double* Gc = p->G + b->row;
+  for (int r = 0; r < c->ld; r++) gc[r] = sign * Gc[(size_t)r * (size_t)c->ld];
+  if (p->R) gc[b->row] += sign * p->R[b->row];
+  lemke_map_contacts(p->nc, gc, col);
+  lemke_map_blocks(p, gc, col);
+  if (b->type == CS_CONE_BOX) col[o + 2] = -1; /* w_s = f - b+ - b- */
+}
+
+/* Index of a variable: lambda_N,i = i, beta_ik = nc + 4i + k, gamma_i = 5nc + i, then the
+   blocks' from 6nc (lemke_block_column). */
 static void lemke_column(void* vctx, int j, double* col) {
   const LemkeCtx* c = vctx;
   const csContactProblem* p = c->p;
-  int nc = p->nc, n3 = 3 * nc;
-  memset(col, 0, sizeof(double) * (size_t)(6 * nc));
+  int nc = p->nc, ld = c->ld, n = c->n;
+  memset(col, 0, sizeof(double) * (size_t)n);
+  if (j >= 6 * nc) {
+    lemke_block_column(c, j, col);
+    for (int r = 0; r < n; r++) col[r] *= c->scale[r] * c->scale[j];
+    return;
+  }
   if (j >= 5 * nc) { /* gamma_i: +1 in its contact's four generator rows */
     int i = j - 5 * nc;
     for (int k = 0; k < 4; k++) col[nc + 4 * i + k] = c->scale[nc + 4 * i + k] * c->scale[j];
@@ -405,24 +486,35 @@ static void lemke_column(void* vctx, int j, double* col) {
   if (j < nc) {
     i = j;
     const double* Gc = p->G + 3 * i;
-    for (int r = 0; r < n3; r++) gc[r] = Gc[(size_t)r * n3];
+    for (int r = 0; r < ld; r++) gc[r] = Gc[(size_t)r * ld];
     if (p->R) gc[3 * i] += p->R[3 * i];
   } else {
     i = (j - nc) / 4;
     const double* d = cs_lemke_dir[(j - nc) % 4];
     const double* Gc = p->G + 3 * i;
-    for (int r = 0; r < n3; r++)
-      gc[r] = Gc[(size_t)r * n3 + 1] * d[0] + Gc[(size_t)r * n3 + 2] * d[1];
+    for (int r = 0; r < ld; r++)
+      gc[r] = Gc[(size_t)r * ld + 1] * d[0] + Gc[(size_t)r * ld + 2] * d[1];
     if (p->R) gc[3 * i + 1] += p->R[3 * i + 1] * d[0], gc[3 * i + 2] += p->R[3 * i + 2] * d[1];
   }
-  for (int a = 0; a < nc; a++) {
-    col[a] = gc[3 * a];
-    for (int k = 0; k < 4; k++)
-      col[nc + 4 * a + k] = cs_lemke_dir[k][0] * gc[3 * a + 1] + cs_lemke_dir[k][1] * gc[3 * a + 2];
-  }
+  lemke_map_contacts(nc, gc, col);
+  if (p->nblock) lemke_map_blocks(p, gc, col);
   double mu = p->mu[i] > 0 ? p->mu[i] : 0;
   col[5 * nc + i] = j < nc ? mu : -1.0;
-  for (int r = 0; r < 6 * nc; r++) col[r] *= c->scale[r] * c->scale[j];
+  for (int r = 0; r < n; r++) col[r] *= c->scale[r] * c->scale[j];
+}
+
+/* The blocks' scaling (their variables from 6nc): W_rr^-1/2 for l, b+ and b-, the slack s
+   the inverse of its two rows' mean scale (as gamma) */
+static void lemke_scaling_blocks(const csContactProblem* p, size_t ld, double* D) {
+  int o = 6 * p->nc;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    size_t r = (size_t)b->row;
+    double w = p->G[r * ld + r] + (p->R ? p->R[r] : 0);
+    D[o] = w > 0 ? 1.0 / sqrt(w) : 1.0;
+    if (b->type == CS_CONE_BOX) D[o + 1] = D[o], D[o + 2] = 2.0 / (D[o] + D[o + 1]);
+    o += lemke_block_vars(b);
+  }
 }
 
 /* Symmetric diagonal scaling: the LCP (D M D, D q) has the solutions x' = D^-1 x. A 1e6
@@ -430,16 +522,16 @@ static void lemke_column(void* vctx, int j, double* col) {
    the small ones to rounding (noise-level pivots, rays near the solution). D = diag(M)^-1/2
    on the lambda_N and beta rows brings their diagonal to 1; the slack gamma_i, whose own
    diagonal is 0, gets the inverse mean scale of its generators, so the +-1 entries that
-   couple them stay of order 1. */
+   couple them stay of order 1. The blocks' variables likewise (lemke_scaling_blocks). */
 static void lemke_scaling(const csContactProblem* p, double* D) {
   int nc = p->nc;
-  size_t n3 = 3 * (size_t)nc;
+  size_t ld = (size_t)cs_problem_rows(p);
   for (int i = 0; i < nc; i++) {
-    const double* G0 = p->G + (3 * (size_t)i) * n3 + 3 * (size_t)i;
+    const double* G0 = p->G + (3 * (size_t)i) * ld + 3 * (size_t)i;
     const double* R = p->R ? p->R + 3 * i : NULL;
     double gn = G0[0] + (R ? R[0] : 0);
-    double g11 = G0[n3 + 1] + (R ? R[1] : 0), g22 = G0[2 * n3 + 2] + (R ? R[2] : 0);
-    double g12 = 0.5 * (G0[n3 + 2] + G0[2 * n3 + 1]);
+    double g11 = G0[ld + 1] + (R ? R[1] : 0), g22 = G0[2 * ld + 2] + (R ? R[2] : 0);
+    double g12 = 0.5 * (G0[ld + 2] + G0[2 * ld + 1]);
     D[i] = gn > 0 ? 1.0 / sqrt(gn) : 1.0;
     double sum = 0;
     for (int k = 0; k < 4; k++) {
@@ -450,8 +542,10 @@ static void lemke_scaling(const csContactProblem* p, double* D) {
     }
     D[5 * nc + i] = 4.0 / sum;
   }
+  if (p->nblock) lemke_scaling_blocks(p, ld, D);
 }
 
+/* q: the contacts' (g_N, d_k^T g_T, 0), a unilateral row's g_r, a box row's (g_r, -g_r, f) */
 static void lemke_q(const csContactProblem* p, double* q) {
   int nc = p->nc;
   for (int a = 0; a < nc; a++) {
@@ -461,34 +555,63 @@ static void lemke_q(const csContactProblem* p, double* q) {
           cs_lemke_dir[k][0] * p->g[3 * a + 1] + cs_lemke_dir[k][1] * p->g[3 * a + 2];
     q[5 * nc + a] = 0;
   }
+  int o = 6 * nc;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    q[o] = p->g[b->row];
+    if (b->type == CS_CONE_BOX) q[o + 1] = -p->g[b->row], q[o + 2] = b->bound;
+    o += lemke_block_vars(b);
+  }
 }
 
-static void lemke_to_lambda(int nc, const double* x, double* lambda) {
+static void lemke_to_lambda(const csContactProblem* p, const double* x, double* lambda) {
+  int nc = p->nc;
   for (int i = 0; i < nc; i++) {
     const double* b = x + nc + 4 * i;
     lambda[3 * i] = x[i];
     lambda[3 * i + 1] = b[0] - b[1] - b[2] + b[3];
     lambda[3 * i + 2] = b[0] + b[1] - b[2] - b[3];
   }
+  int o = 6 * nc;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    lambda[b->row] = b->type == CS_CONE_BOX ? x[o] - x[o + 1] : x[o];
+    o += lemke_block_vars(b);
+  }
 }
 
-/* Lemke's dense tableau grows as 36 nc^2 doubles; the arena of every csData is sized for the
-   largest workspace at ncon_max, so Lemke takes problems up to CS_LEMKE_MAX_NC contacts (it
-   is meant for small dense LCPs: impacts, exact references) and reports larger ones as an
-   error instead of making every csData megabytes larger. */
+/* Lemke's dense tableau grows as n^2 doubles for n LCP variables; the arena of every csData
+   is sized for the largest workspace at its problem's largest shape, so Lemke takes
+   problems up to CS_LEMKE_MAX_NC contacts and, with blocks, up to CS_LEMKE_MAX_N LCP
+   variables (the size of CS_LEMKE_MAX_NC contacts alone; it is meant for small dense LCPs:
+   impacts, exact references) and reports larger ones as an error instead of making every
+   csData megabytes larger. */
 #define CS_LEMKE_MAX_NC 48
+#define CS_LEMKE_MAX_N (6 * CS_LEMKE_MAX_NC)
 
+/* Lemke, then q, x (n each), the G column (rows), v (rows), D (n), the start (rows), the
+   warm basis (n ints); n and the rows capped (a larger problem is refused), a pure
+   contact problem's through its contacts as min(nc, CS_LEMKE_MAX_NC). Adding blocks never
+   gives fewer bytes: with them n = min(lemke_size, CS_LEMKE_MAX_N) >= 6 min(nc,
+   CS_LEMKE_MAX_NC) and rows = min(rows, CS_LEMKE_MAX_N) >= 3 min(nc, CS_LEMKE_MAX_NC),
+   and both only grow with more blocks. */
 static size_t lemke_workspace(const csContactProblem* p, const csSolverOptions* opt) {
-  int nc = p->nc;
+  int nc = p->nc > 0 ? p->nc : 0;
   (void)opt;
-  if (nc > CS_LEMKE_MAX_NC) nc = CS_LEMKE_MAX_NC;
-  size_t n = 6 * (size_t)nc;
-  /* Lemke, then q, x (n each), the G column (3nc), v (3nc), D (n), the start (3nc), the
-     warm basis (n ints) */
-  return csi_lemke_workspace(6 * nc) + sizeof(double) * (3 * n + 9 * (size_t)nc) + sizeof(int) * n +
-         128;
+  size_t n, rows;
+  if (!p->nblock) {
+    if (nc > CS_LEMKE_MAX_NC) nc = CS_LEMKE_MAX_NC;
+    n = 6 * (size_t)nc, rows = 3 * (size_t)nc;
+  } else {
+    int nl = lemke_size(p), nr = cs_problem_rows(p);
+    n = (size_t)(nl < CS_LEMKE_MAX_N ? nl : CS_LEMKE_MAX_N);
+    rows = (size_t)(nr < CS_LEMKE_MAX_N ? nr : CS_LEMKE_MAX_N);
+  }
+  return csi_lemke_workspace((int)n) + sizeof(double) * (3 * n + 3 * rows) + sizeof(int) * n + 128;
 }
 
+/* The box LCP residual over the contacts and the blocks' residual, with v = (G + R) lambda
+   + g computed into v. */
 static double lemke_residual(const csContactProblem* p, const double* lambda, double* v) {
   csi_solver_velocity(p, lambda, v);
   double worst = 0;
@@ -496,7 +619,27 @@ static double lemke_residual(const csContactProblem* p, const double* lambda, do
     double e = csi_box_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
     if (!(e <= worst)) worst = e;
   }
+  if (p->nblock) {
+    double e = csi_blocks_residual(p, lambda, v);
+    if (!(e <= worst)) worst = e;
+  }
   return worst;
+}
+
+/* The blocks' part of the warm start's basis (see the file comment) into isz. */
+static void lemke_warm_blocks(const csContactProblem* p, const double* lambda, const double* v,
+                              int* isz) {
+  int o = 6 * p->nc;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    double l = lambda[b->row], f = b->bound;
+    isz[o] = l > 0;
+    if (b->type == CS_CONE_BOX) {
+      isz[o + 1] = l < 0;
+      isz[o + 2] = fabs(l) >= f * (1 - 1e-9) && v[b->row] != 0;
+    }
+    o += lemke_block_vars(b);
+  }
 }
 
 /* The warm start's complementary basis (see the file comment), solved by Gaussian
@@ -504,7 +647,7 @@ static double lemke_residual(const csContactProblem* p, const double* lambda, do
 static int lemke_try_warm(const csContactProblem* p, const double* lambda, const double* v,
                           LemkeCtx* ctx, const double* q, double* B, double* x, double* a,
                           int* isz) {
-  int nc = p->nc, n = 6 * nc;
+  int nc = p->nc, n = ctx->n;
   for (int i = 0; i < nc; i++) {
     const double* l = lambda + 3 * i;
     const double* vi = v + 3 * i;
@@ -539,6 +682,7 @@ static int lemke_try_warm(const csContactProblem* p, const double* lambda, const
     int atbound = fmax(fabs(u), fabs(t)) >= b * (1 - 1e-9);
     isz[5 * nc + i] = atbound && fabs(vi[1]) + fabs(vi[2]) > 0;
   }
+  if (p->nblock) lemke_warm_blocks(p, lambda, v, isz);
   /* B = columns of the basic variables: z_j -> -M e_j, w_j -> e_j */
   for (int j = 0; j < n; j++) {
     if (isz[j]) {
@@ -564,26 +708,41 @@ static int lemke_try_warm(const csContactProblem* p, const double* lambda, const
   return 1;
 }
 
+/* CS_OK, or CS_ERR_ARG for a problem over the size cap (CS_LEMKE_MAX_NC, CS_LEMKE_MAX_N). */
+static csStatus lemke_check_size(const csContactProblem* p, int n) {
+  if (p->nc > CS_LEMKE_MAX_NC)
+    return csi_error(CS_ERR_ARG, "lemke: %d contacts; it takes at most %d (dense pivoting)", p->nc,
+                     CS_LEMKE_MAX_NC);
+  if (n > CS_LEMKE_MAX_N)
+    return csi_error(CS_ERR_ARG,
+                     "lemke: an LCP of %d variables (%d contacts and %d blocks); it takes at "
+                     "most %d (dense pivoting)",
+                     n, p->nc, p->nblock, CS_LEMKE_MAX_N);
+  return CS_OK;
+}
+
 static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                             double* lambda, csSolverStats* st) {
   {
-    csStatus bst = csi_blocks_supported(p, "lemke", 0u);
+    csStatus bst =
+        csi_blocks_supported(p, "lemke", (1u << CS_CONE_UNILATERAL) | (1u << CS_CONE_BOX));
     if (bst != CS_OK) return bst;
   }
-  int nc = p->nc, n = 6 * nc;
+  int n = lemke_size(p), nrow = cs_problem_rows(p);
   memset(st, 0, sizeof *st);
-  if (nc > CS_LEMKE_MAX_NC)
-    return csi_error(CS_ERR_ARG, "lemke: %d contacts; it takes at most %d (dense pivoting)", nc,
-                     CS_LEMKE_MAX_NC);
+  {
+    csStatus sst = lemke_check_size(p, n);
+    if (sst != CS_OK) return sst;
+  }
   char* base = ws;
   void* lws = base;
   double* q = (double*)(base + ((csi_lemke_workspace(n) + 63) & ~(size_t)63));
   double* x = q + n;
   double* gcol = x + n;
-  double* v = gcol + 3 * nc;
-  double* D = v + 3 * nc;
-  int* isz = (int*)(D + n + 3 * nc);
-  LemkeCtx ctx = {p, gcol, D};
+  double* v = gcol + nrow;
+  double* D = v + nrow;
+  int* isz = (int*)(D + n + nrow);
+  LemkeCtx ctx = {p, n, nrow, gcol, D};
   lemke_scaling(p, D);
   lemke_q(p, q);
   for (int r = 0; r < n; r++) q[r] *= D[r];
@@ -593,9 +752,9 @@ static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* op
     csi_solver_velocity(p, lambda, v);
     if (lemke_try_warm(p, lambda, v, &ctx, q, w.Binv, x, w.a, isz)) {
       double* keep = w.col; /* the warm start, in case the basis is rejected */
-      memcpy(keep, lambda, sizeof(double) * (size_t)(3 * nc));
+      memcpy(keep, lambda, sizeof(double) * (size_t)nrow);
       for (int r = 0; r < n; r++) x[r] *= D[r];
-      lemke_to_lambda(nc, x, lambda);
+      lemke_to_lambda(p, x, lambda);
       double res = lemke_residual(p, lambda, v);
       if (res <= opt->tolerance) {
         st->iterations = 0;
@@ -604,20 +763,20 @@ static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* op
         cs_ncp_report(p, lambda, &st->ncp);
         return CS_OK;
       }
-      memcpy(lambda, keep, sizeof(double) * (size_t)(3 * nc));
+      memcpy(lambda, keep, sizeof(double) * (size_t)nrow);
     }
   }
   /* the start (the warm start, or 0), kept in case Lemke fails: see below */
-  double* start = D + n; /* 3nc, after D */
-  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)(3 * nc));
-  memcpy(start, lambda, sizeof(double) * (size_t)(3 * nc));
+  double* start = D + n; /* rows, after D */
+  if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)nrow);
+  memcpy(start, lambda, sizeof(double) * (size_t)nrow);
   double res_start = lemke_residual(p, start, v);
   int piv = 0;
   int status = csi_lemke_cols(n, lemke_column, &ctx, q, x, lws, cap, &piv);
   double res = INFINITY;
   if (status != CSI_LEMKE_ARG) {
     for (int r = 0; r < n; r++) x[r] *= D[r];
-    lemke_to_lambda(nc, x, lambda);
+    lemke_to_lambda(p, x, lambda);
     res = lemke_residual(p, lambda, v);
   }
   /* A ray, the cap or a numerical breakdown leaves an arbitrary complementary point; in a
@@ -625,7 +784,7 @@ static csStatus lemke_solve(const csContactProblem* p, const csSolverOptions* op
      that way). Then the better of the two by the same residual is returned, still with
      converged = 0. */
   if (status != CSI_LEMKE_OK && !(res <= res_start)) {
-    memcpy(lambda, start, sizeof(double) * (size_t)(3 * nc));
+    memcpy(lambda, start, sizeof(double) * (size_t)nrow);
     res = res_start;
   }
   st->iterations = piv;

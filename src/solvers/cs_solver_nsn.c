@@ -16,6 +16,14 @@
        F_T = r_T - R n_T,  dF_T = dr_T - mu n_T dx_N - R Pi dx_T.
    Since du = W dr, the Newton matrix is J = A + B W.
 
+   Blocks beyond the contacts (cs_block.h): each block row r has F_r = r_r - P(r_r - rho_r
+   u_r), rho_r = 1 / W_rr, P the projection onto its set: R+ (unilateral), [-f, f] (box) or
+   R (free: F_r = rho_r u_r, i.e. u_r = 0). A row is either active, r_r - rho_r u_r inside
+   the set (always for a free row): F_r = rho_r u_r, A = 0, B = rho_r; or fixed, at a bound
+   (or NaN): F_r = r_r - P, A = 1, B = 0. The Newton system then is bordered by the active
+   block rows, solved through their Schur complement (see "the blocks' rows" below); merit,
+   line search, stop test and fallback sweeps take the blocks' rows too.
+
    One iteration: u = W r + g (fresh), the Siconos error (the stop test), F, A, B; the
    Newton direction d from (J + delta I) d = -F; a backtracking line search along r + t d
    (with u + t W d, so a trial costs O(nc)) from t = 1, halving t until phi = 1/2 |F|^2
@@ -36,22 +44,24 @@
      order chosen during the elimination. FCLIB's W have 2-15 non-zero blocks per block
      row; the simulator's are often dense, and the same code is then a dense block LU.
    - W is read from the dense G only at its non-zero blocks (found by one scan at entry),
-     so a product W x costs O(non-zero blocks). Sums are taken in the same order as
-     cs_ncp_report's, so the error of the stop test is bit for bit the one reported.
+     so a product W x costs O(non-zero blocks) (the blocks' rows and columns are read
+     densely). Sums are taken in the same order as cs_ncp_report's, so the error of the
+     stop test is bit for bit the one reported.
    - Stop: the Siconos 4.4.0 fc3d error (natural map / max(|g|, |r|, |u|); docs/solvers.md)
-     <= tol, on a fresh u. Not on a step test. A run whose best error has not halved over
-     CS_NSN_STALL iterations stops (converged = 0); an unconverged run returns its best
-     iterate.
-   - Warm start: lambda is kept when its natural-map residual is below that of lambda = 0.
-     A cold start is lambda = 0, without Gauss-Seidel pre-sweeps (not measured: Newton
-     from 0 already takes 4-21 iterations on the FCLIB files).
+     <= tol, on a fresh u, with the blocks' natural maps and rows as cs_ncp_report's error
+     has them (so converged covers the blocks). Not on a step test. A run whose best error
+     has not halved over CS_NSN_STALL iterations stops (converged = 0); an unconverged run
+     returns its best iterate.
+   - Warm start: lambda is kept when its natural-map residual (the blocks' included) is
+     below that of lambda = 0. A cold start is lambda = 0, without Gauss-Seidel pre-sweeps
+     (not measured: Newton from 0 already takes 4-21 iterations on the FCLIB files).
    No allocation: every array is carved from the workspace. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "constraint/cs_contact_cone.h"
 #include "constraint/cs_block.h"
+#include "constraint/cs_contact_cone.h"
 #include "solvers/cs_solver.h"
 
 enum {
@@ -71,7 +81,8 @@ enum { CS_NSN_OPEN = 0, CS_NSN_FREE, CS_NSN_STICK, CS_NSN_SLIDE };
 /* The solver's arrays, carved from the workspace (nsn_layout). */
 typedef struct Nsn {
   const csContactProblem* p;
-  int nc, n;
+  int nc, n;          /* contacts, their rows 3nc */
+  int m, ld;          /* the blocks' rows, G's leading dimension (3nc + m) */
   int* rowptr;        /* (nc + 1) block rows of W's pattern (symmetrised, diagonal included) */
   int* col;           /* (nc * nc) block columns, ascending per row */
   double* rho;        /* (2 nc) rho_N, rho_T */
@@ -84,7 +95,15 @@ typedef struct Nsn {
   int* state;         /* (nc) CS_NSN_* */
   int* nbr;           /* (nc) neighbours of a pivot */
   double* AB;         /* (18 nc) A_i, B_i (row-major 3 x 3 each) */
-  double *u, *F, *d, *wd, *rt, *ut, *best; /* (n) each */
+  double *u, *F, *d, *wd, *rt, *ut, *best; /* (3nc + m) each */
+  /* the blocks' rows (m > 0 only), indexed by row - 3nc */
+  double* rhob; /* (m) rho of a row: 1 / W_rr */
+  int* bst;     /* (m) 1: F = rho v (an active row), 0: F = l - P(.) (a fixed row) */
+  int* bact;    /* (m) the active rows */
+  double* X;    /* (3nc * m) per active row c: Jcc^-1 Jcb e_c, 3nc doubles each */
+  double* S;    /* (m * m) the Schur complement on the active rows */
+  double* rhs;  /* (m) its right-hand side, then the rows' part of d */
+  int* piv;     /* (m) its LU's row swaps */
 } Nsn;
 
 static void* nsn_take(unsigned char* base, size_t* off, size_t bytes) {
@@ -93,10 +112,11 @@ static void* nsn_take(unsigned char* base, size_t* off, size_t bytes) {
   return base ? base + o : NULL;
 }
 
-/* Carves the arrays from ws (or, with ws = NULL, only counts the bytes). */
-static size_t nsn_layout(Nsn* s, int nc, void* ws) {
+/* Carves the arrays from ws (or, with ws = NULL, only counts the bytes): nc contacts and m
+   block rows (the blocks' arrays only when m > 0). */
+static size_t nsn_layout(Nsn* s, int nc, int m, void* ws) {
   unsigned char* b = ws;
-  size_t off = 0, n = 3 * (size_t)nc, nn = (size_t)nc * (size_t)nc;
+  size_t off = 0, n = 3 * (size_t)nc + (size_t)m, nn = (size_t)nc * (size_t)nc;
   s->rowptr = nsn_take(b, &off, sizeof(int) * ((size_t)nc + 1));
   s->col = nsn_take(b, &off, sizeof(int) * nn);
   s->rho = nsn_take(b, &off, sizeof(double) * 2 * (size_t)nc);
@@ -112,14 +132,31 @@ static size_t nsn_layout(Nsn* s, int nc, void* ws) {
   double** vec[] = {&s->u, &s->F, &s->d, &s->wd, &s->rt, &s->ut, &s->best};
   for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++)
     *vec[k] = nsn_take(b, &off, sizeof(double) * n);
+  if (m > 0) {
+    size_t mm = (size_t)m;
+    s->rhob = nsn_take(b, &off, sizeof(double) * mm);
+    s->bst = nsn_take(b, &off, sizeof(int) * mm);
+    s->bact = nsn_take(b, &off, sizeof(int) * mm);
+    s->X = nsn_take(b, &off, sizeof(double) * 3 * (size_t)nc * mm);
+    s->S = nsn_take(b, &off, sizeof(double) * mm * mm);
+    s->rhs = nsn_take(b, &off, sizeof(double) * mm);
+    s->piv = nsn_take(b, &off, sizeof(int) * mm);
+  }
   return off + 64;
+}
+
+/* The blocks' rows of p. */
+static int nsn_block_rows(const csContactProblem* p) {
+  int m = 0;
+  for (int k = 0; k < p->nblock; k++) m += p->block[k].n;
+  return m;
 }
 
 static size_t nsn_workspace(const csContactProblem* p, const csSolverOptions* opt) {
   int nc = p->nc;
   (void)opt;
   Nsn s;
-  return nsn_layout(&s, nc > 0 ? nc : 0, NULL);
+  return nsn_layout(&s, nc > 0 ? nc : 0, nsn_block_rows(p), NULL);
 }
 
 /* ------------------------------------------------------------------ W, block-sparse */
@@ -128,12 +165,12 @@ static size_t nsn_workspace(const csContactProblem* p, const csSolverOptions* op
    and every diagonal block. One pass over G. */
 static void nsn_pattern(Nsn* s) {
   const int nc = s->nc;
-  const size_t n = (size_t)s->n;
+  const size_t ld = (size_t)s->ld;
   const double* G = s->p->G;
   memset(s->pat, 0, (size_t)nc * (size_t)nc);
   for (int i = 0; i < nc; i++) {
-    const double* r0 = G + 3 * (size_t)i * n;
-    const double *r1 = r0 + n, *r2 = r1 + n;
+    const double* r0 = G + 3 * (size_t)i * ld;
+    const double *r1 = r0 + ld, *r2 = r1 + ld;
     s->pat[(size_t)i * nc + i] = 1;
     for (int j = 0; j < nc; j++) {
       size_t c = 3 * (size_t)j;
@@ -154,14 +191,15 @@ static void nsn_pattern(Nsn* s) {
 }
 
 /* y = W x (+ g if add_g): the sums in cs_ncp_report's order (products over the row, then
-   g, then R). */
+   g, then R). A contact's row takes its pattern's blocks, then the blocks' columns (dense);
+   a block's row is dense. */
 static void nsn_mulw(const Nsn* s, const double* x, int add_g, double* y) {
   const csContactProblem* p = s->p;
-  const size_t n = (size_t)s->n;
+  const size_t n = (size_t)s->n, ld = (size_t)s->ld;
   for (int i = 0; i < s->nc; i++) {
     for (int a = 0; a < 3; a++) {
       size_t row = 3 * (size_t)i + (size_t)a;
-      const double* Gr = p->G + row * n;
+      const double* Gr = p->G + row * ld;
       double sum = 0;
       for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
         size_t c = 3 * (size_t)s->col[k];
@@ -169,20 +207,36 @@ static void nsn_mulw(const Nsn* s, const double* x, int add_g, double* y) {
         sum += Gr[c + 1] * x[c + 1];
         sum += Gr[c + 2] * x[c + 2];
       }
+      for (size_t c = n; c < ld; c++) sum += Gr[c] * x[c]; /* none without blocks */
       if (add_g) sum += p->g[row];
       if (p->R) sum += p->R[row] * x[row];
       y[row] = sum;
     }
   }
+  for (size_t row = n; row < ld; row++) {
+    const double* Gr = p->G + row * ld;
+    double sum = 0;
+    for (size_t c = 0; c < ld; c++) sum += Gr[c] * x[c];
+    if (add_g) sum += p->g[row];
+    if (p->R) sum += p->R[row] * x[row];
+    y[row] = sum;
+  }
 }
 
 /* Block (i, j) of W into w (row-major 3 x 3). */
 static void nsn_wblock(const Nsn* s, int i, int j, double* w) {
-  const size_t n = (size_t)s->n;
+  const size_t ld = (size_t)s->ld;
   for (int a = 0; a < 3; a++)
-    for (int b = 0; b < 3; b++) w[3 * a + b] = s->p->G[(3 * (size_t)i + a) * n + 3 * (size_t)j + b];
+    for (int b = 0; b < 3; b++)
+      w[3 * a + b] = s->p->G[(3 * (size_t)i + a) * ld + 3 * (size_t)j + b];
   if (i == j && s->p->R)
     for (int a = 0; a < 3; a++) w[4 * a] += s->p->R[3 * i + a];
+}
+
+/* W_rr of the blocks' row n + e. */
+static double nsn_wdiag(const Nsn* s, int e) {
+  size_t row = (size_t)s->n + (size_t)e;
+  return s->p->G[row * (size_t)s->ld + row] + (s->p->R ? s->p->R[row] : 0);
 }
 
 /* ------------------------------------------------------------------ Alart-Curnier */
@@ -226,6 +280,34 @@ static int nsn_local(const double* r, const double* u, double mu, const double* 
   return CS_NSN_SLIDE;
 }
 
+/* F of one block row (impulse l, velocity v, rho > 0) of a block of the given type and
+   bound f: F = l - P(l - rho v), P the projection onto the row's set (R+, [-f, f], R).
+   Returns 1 if the row is active (l - rho v inside the set, always for a free row: F =
+   rho v, dF = rho dv), else 0 (P at a bound, or NaN: F = l - P, dF = dl). */
+static int nsn_block_local(int type, double f, double l, double v, double rho, double* F) {
+  double x = l - rho * v;
+  int inside = type == CS_CONE_FREE || (type == CS_CONE_UNILATERAL ? x > 0 : x > -f && x < f);
+  *F = inside ? rho * v : l - csi_block_project1(type, f, x);
+  return inside;
+}
+
+/* The blocks' rows' sum of F^2 at (r, u); with bst, also F (into F at the rows) and the
+   rows' states. */
+static double nsn_blocks_F(const Nsn* s, const double* r, const double* u, double* F, int* bst) {
+  double phi = 0;
+  for (int k = 0; k < s->p->nblock; k++) {
+    const csBlock* b = s->p->block + k;
+    for (int q = 0; q < b->n; q++) {
+      int row = b->row + q, e = row - s->n;
+      double f;
+      int act = nsn_block_local(b->type, b->bound, r[row], u[row], s->rhob[e], &f);
+      if (bst) bst[e] = act, F[row] = f;
+      phi += f * f;
+    }
+  }
+  return phi;
+}
+
 /* phi = 1/2 |F|^2 at (r, u) without the Jacobian (line-search trials). */
 static double nsn_merit(const Nsn* s, const double* r, const double* u) {
   double phi = 0;
@@ -234,6 +316,7 @@ static double nsn_merit(const Nsn* s, const double* r, const double* u) {
     nsn_local(r + 3 * i, u + 3 * i, s->p->mu[i], s->rho + 2 * i, F, NULL, NULL);
     phi += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
   }
+  if (s->m) phi += nsn_blocks_F(s, r, u, NULL, NULL);
   return 0.5 * phi;
 }
 
@@ -251,21 +334,36 @@ static double nsn_error(const Nsn* s, const double* r, const double* u) {
     }
     err2 += csi_natural_map_sq(r + 3 * i, u + 3 * i, s->p->mu[i]);
   }
+  for (int k = 0; k < s->p->nblock; k++) { /* the blocks' terms, after the contacts' */
+    const csBlock* b = s->p->block + k;
+    for (int q = 0; q < b->n; q++) {
+      int row = b->row + q;
+      g2 += s->p->g[row] * s->p->g[row];
+      l2 += r[row] * r[row];
+      v2 += u[row] * u[row];
+    }
+    err2 += csi_block_natural_map_sq(b, r + b->row, u + b->row);
+  }
   double err = sqrt(err2), scale = fmax(sqrt(g2), fmax(sqrt(l2), sqrt(v2)));
   return scale > DBL_EPSILON ? err / scale : err;
 }
 
 /* ------------------------------------------------------------------ Gauss-Seidel sweeps */
 
-/* u += column block i of W times dr (one column k of it when only dr[k] != 0 matters). */
+/* u += column block i of W times dr (one column k of it when only dr[k] != 0 matters):
+   the contacts' rows of the pattern, then the blocks' rows. */
 static void nsn_addcol(const Nsn* s, int i, const double* dr, double* u) {
-  const size_t n = (size_t)s->n;
+  const size_t ld = (size_t)s->ld;
   for (int k = s->rowptr[i]; k < s->rowptr[i + 1]; k++) {
     int j = s->col[k];
     for (int a = 0; a < 3; a++) {
-      const double* Gr = s->p->G + (3 * (size_t)j + a) * n + 3 * (size_t)i;
+      const double* Gr = s->p->G + (3 * (size_t)j + a) * ld + 3 * (size_t)i;
       u[3 * j + a] += Gr[0] * dr[0] + Gr[1] * dr[1] + Gr[2] * dr[2];
     }
+  }
+  for (size_t row = (size_t)s->n; row < ld; row++) { /* none without blocks */
+    const double* Gr = s->p->G + row * ld + 3 * (size_t)i;
+    u[row] += Gr[0] * dr[0] + Gr[1] * dr[1] + Gr[2] * dr[2];
   }
   if (s->p->R)
     for (int a = 0; a < 3; a++) u[3 * i + a] += s->p->R[3 * i + a] * dr[a];
@@ -273,7 +371,8 @@ static void nsn_addcol(const Nsn* s, int i, const double* dr, double* u) {
 
 /* count sweeps of the Alart-Curnier fixed point r_i <- r_i - F_i, contact by contact: the
    normal step rho_N clamped at 0, then the tangential step rho_T projected onto the disk of
-   radius mu r_N (NCP-PGS's steps). u is kept equal to W r + g (up to rounding). */
+   radius mu r_N (NCP-PGS's steps); then the blocks' exact Gauss-Seidel pass
+   (csi_blocks_gs). u is kept equal to W r + g (up to rounding). */
 static void nsn_sweeps(const Nsn* s, double* r, double* u, int count) {
   for (int sweep = 0; sweep < count; sweep++) {
     for (int i = 0; i < s->nc; i++) {
@@ -298,6 +397,7 @@ static void nsn_sweeps(const Nsn* s, double* r, double* u, int count) {
         nsn_addcol(s, i, dr, u);
       }
     }
+    if (s->m) csi_blocks_gs(s->p, r, u, 1.0);
   }
 }
 
@@ -473,7 +573,98 @@ static void nsn_lusolve(const Nsn* s, int na, double* d) {
   }
 }
 
-/* F, A, B and the states at (r, u); returns phi = 1/2 |F|^2. */
+/* ------------------------------------------------------------------ the blocks' rows
+   With blocks, the Newton system is bordered: the contacts' part Jcc (assembled and
+   factored as above), the active block rows' part Jbb = diag(rho) W_bb + delta I, and the
+   couplings Jcb = B W_cb (active contacts' rows), Jbc = diag(rho) W_bc. A fixed block row
+   (dF = dl) has d_r = -F_r, eliminated first like an open contact. The active block rows'
+   d_b solves the Schur complement S = Jbb - Jbc Jcc^-1 Jcb (dense, LU with partial
+   pivoting), then the contacts' d_c = Jcc^-1 (rhs_c - Jcb d_b). */
+
+/* After nsn_assemble: d_r = -F_r on the fixed block rows, their terms -B_i W_ir d_r in the
+   active contacts' right-hand sides, and per active block row c the column Jcb e_c into
+   X_c (0 on the open contacts). Returns the number of active block rows. */
+static int nsn_assemble_blocks(Nsn* s) {
+  const int n = s->n, m = s->m;
+  const size_t ld = (size_t)s->ld;
+  const double* G = s->p->G;
+  int ma = 0;
+  for (int e = 0; e < m; e++) {
+    if (s->bst[e])
+      s->bact[ma++] = e;
+    else
+      s->d[n + e] = -s->F[n + e];
+  }
+  for (int i = 0; i < s->nc; i++) {
+    if (s->state[i] == CS_NSN_OPEN) continue;
+    double wd[3] = {0, 0, 0};
+    for (int a = 0; a < 3; a++) {
+      const double* Gr = G + (3 * (size_t)i + (size_t)a) * ld + n;
+      for (int e = 0; e < m; e++)
+        if (!s->bst[e]) wd[a] += Gr[e] * s->d[n + e];
+    }
+    nsn_mvsub(s->AB + 18 * i + 9, wd, s->d + 3 * i);
+  }
+  for (int c = 0; c < ma; c++) {
+    double* X = s->X + (size_t)c * (size_t)n;
+    size_t col = (size_t)n + (size_t)s->bact[c];
+    for (int i = 0; i < s->nc; i++) {
+      double* x = X + 3 * i;
+      x[0] = x[1] = x[2] = 0;
+      if (s->state[i] == CS_NSN_OPEN) continue;
+      const double* Gc = G + 3 * (size_t)i * ld + col;
+      const double* B = s->AB + 18 * i + 9;
+      for (int a = 0; a < 3; a++)
+        x[a] = B[3 * a] * Gc[0] + B[3 * a + 1] * Gc[ld] + B[3 * a + 2] * Gc[2 * ld];
+    }
+  }
+  return ma;
+}
+
+/* S and its right-hand side on the ma active block rows, given d (the contacts' Jcc^-1
+   rhs_c on the active contacts, -r on the open ones, -F on the fixed block rows) and X. */
+static void nsn_schur(Nsn* s, int ma, double delta) {
+  const int n = s->n, m = s->m;
+  const size_t ld = (size_t)s->ld;
+  for (int a = 0; a < ma; a++) {
+    size_t row = (size_t)n + (size_t)s->bact[a];
+    const double* Gr = s->p->G + row * ld;
+    double rho = s->rhob[s->bact[a]], sum = 0;
+    for (int j = 0; j < n; j++) sum += Gr[j] * s->d[j];
+    for (int e = 0; e < m; e++)
+      if (!s->bst[e]) sum += Gr[n + e] * s->d[n + e];
+    s->rhs[a] = -s->F[row] - rho * sum;
+    for (int c = 0; c < ma; c++) {
+      const double* X = s->X + (size_t)c * (size_t)n;
+      int e = s->bact[c];
+      double w = c == a ? nsn_wdiag(s, e) : Gr[n + e];
+      for (int j = 0; j < n; j++) w -= Gr[j] * X[j];
+      s->S[(size_t)a * ma + c] = rho * w + (c == a ? delta : 0);
+    }
+  }
+}
+
+/* The Newton direction with blocks, after nsn_factor (na active contacts) and
+   nsn_assemble_blocks (ma active block rows): d on every row. 0 if S is singular. */
+static int nsn_solve_blocks(Nsn* s, int na, int ma, double delta) {
+  const int n = s->n;
+  nsn_lusolve(s, na, s->d);
+  for (int c = 0; c < ma; c++) nsn_lusolve(s, na, s->X + (size_t)c * (size_t)n);
+  if (ma == 0) return 1;
+  nsn_schur(s, ma, delta);
+  if (!csi_lu(ma, s->S, s->piv)) return 0;
+  csi_lu_solve(ma, s->S, s->piv, s->rhs);
+  for (int c = 0; c < ma; c++) {
+    const double* X = s->X + (size_t)c * (size_t)n;
+    double db = s->rhs[c];
+    s->d[n + s->bact[c]] = db;
+    for (int j = 0; j < n; j++) s->d[j] -= X[j] * db;
+  }
+  return 1;
+}
+
+/* F, A, B and the states at (r, u) (the blocks' rows: F and active or fixed); returns
+   phi = 1/2 |F|^2. */
 static double nsn_jacobian(Nsn* s, const double* r, const double* u) {
   double phi = 0;
   for (int i = 0; i < s->nc; i++) {
@@ -482,11 +673,27 @@ static double nsn_jacobian(Nsn* s, const double* r, const double* u) {
                             s->AB + 18 * i + 9);
     phi += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
   }
+  if (s->m) phi += nsn_blocks_F(s, r, u, s->F, s->bst);
   return 0.5 * phi;
 }
 
+/* rho = 1 / W_rr per block row (as rho_N); a non-positive diagonal gets 1 / (the largest
+   diagonal entry of W, dmax over the contacts' given), or 1. */
+static void nsn_rho_blocks(Nsn* s, double dmax) {
+  for (int e = 0; e < s->m; e++) {
+    double w = nsn_wdiag(s, e);
+    if (isfinite(w)) dmax = fmax(dmax, w);
+  }
+  double fallback = dmax > 0 ? 1.0 / dmax : 1.0;
+  for (int e = 0; e < s->m; e++) {
+    double w = nsn_wdiag(s, e);
+    s->rhob[e] = w > 0 && isfinite(w) ? 1.0 / w : fallback;
+  }
+}
+
 /* rho_N = 1 / W_NN, rho_T = 1 / max(W_T1T1, W_T2T2) per contact; a non-positive diagonal
-   (a contact that cannot move) gets 1 / (the largest diagonal entry of W), or 1. */
+   (a contact that cannot move) gets 1 / (the largest diagonal entry of W), or 1. The
+   blocks' rows: nsn_rho_blocks. */
 static void nsn_rho(Nsn* s) {
   double dmax = 0;
   for (int i = 0; i < s->nc; i++) {
@@ -503,27 +710,52 @@ static void nsn_rho(Nsn* s) {
     s->rho[2 * i] = w[0] > 0 && isfinite(w[0]) ? 1.0 / w[0] : fallback;
     s->rho[2 * i + 1] = wt > 0 && isfinite(wt) ? 1.0 / wt : fallback;
   }
+  if (s->m) nsn_rho_blocks(s, dmax);
 }
 
 /* ------------------------------------------------------------------ the solver */
 
+/* The Newton direction into d, after nsn_factor: the contacts' block LU alone, or with the
+   blocks' Schur complement. 0 if S is singular. */
+static int nsn_direction(Nsn* s, int na, int ma, double delta) {
+  if (!s->m) {
+    nsn_lusolve(s, na, s->d);
+    return 1;
+  }
+  return nsn_solve_blocks(s, na, ma, delta);
+}
+
+/* The blocks' natural maps, squared and summed, at r = 0 (u = g) into *e0 and at (r, u)
+   into *ew: their terms of the warm start's test. */
+static void nsn_warm_blocks(const Nsn* s, const double* r, const double* u, double* e0,
+                            double* ew) {
+  static const double zero[6] = {0, 0, 0, 0, 0, 0};
+  for (int k = 0; k < s->p->nblock; k++) {
+    const csBlock* b = s->p->block + k;
+    *e0 += csi_block_natural_map_sq(b, zero, s->p->g + b->row);
+    *ew += csi_block_natural_map_sq(b, r + b->row, u + b->row);
+  }
+}
+
 static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                           double* lambda, csSolverStats* st) {
   {
-    csStatus bst = csi_blocks_supported(p, "nsn", 0u);
+    const unsigned takes = (1u << CS_CONE_UNILATERAL) | (1u << CS_CONE_BOX) | (1u << CS_CONE_FREE);
+    csStatus bst = csi_blocks_supported(p, "nsn", takes);
     if (bst != CS_OK) return bst;
   }
   memset(st, 0, sizeof *st);
-  const int nc = p->nc, n = 3 * nc;
-  if (nc <= 0) {
+  const int m = nsn_block_rows(p);
+  if (p->nc <= 0 && m == 0) {
     cs_ncp_report(p, lambda, &st->ncp);
     st->converged = 1;
     return CS_OK;
   }
+  const int nc = p->nc > 0 ? p->nc : 0, n = 3 * nc, nrow = n + m;
   Nsn s;
   memset(&s, 0, sizeof s);
-  nsn_layout(&s, nc, ws);
-  s.p = p, s.nc = nc, s.n = n;
+  nsn_layout(&s, nc, m, ws);
+  s.p = p, s.nc = nc, s.n = n, s.m = m, s.ld = nrow;
   const double tol = opt->tolerance;
   const int cap = opt->iterations > 0 ? opt->iterations : 1;
   nsn_pattern(&s);
@@ -539,9 +771,10 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
       e0 += csi_natural_map_sq(zero, p->g + 3 * i, p->mu[i]);
       ew += csi_natural_map_sq(r + 3 * i, u + 3 * i, p->mu[i]);
     }
-    if (!(ew <= e0)) memset(r, 0, sizeof(double) * (size_t)n);
+    if (m) nsn_warm_blocks(&s, r, u, &e0, &ew);
+    if (!(ew <= e0)) memset(r, 0, sizeof(double) * (size_t)nrow);
   } else {
-    memset(r, 0, sizeof(double) * (size_t)n);
+    memset(r, 0, sizeof(double) * (size_t)nrow);
   }
 
   double err = INFINITY, best = INFINITY, stall_ref = INFINITY;
@@ -552,7 +785,7 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
     err = nsn_error(&s, r, u);
     if (err < best) {
       best = err;
-      memcpy(s.best, r, sizeof(double) * (size_t)n);
+      memcpy(s.best, r, sizeof(double) * (size_t)nrow);
     }
     if (err <= tol) {
       done = 1;
@@ -566,9 +799,9 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
     /* Newton direction: (J + delta I) d = -F */
     double phi = nsn_jacobian(&s, r, u);
     int na = nsn_assemble(&s, r, lm);
+    int ma = m ? nsn_assemble_blocks(&s) : 0;
     double t = 0;
-    if (nsn_factor(&s, na)) {
-      nsn_lusolve(&s, na, s.d);
+    if (nsn_factor(&s, na) && nsn_direction(&s, na, ma, lm)) {
       nsn_mulw(&s, s.d, 0, s.wd);
       /* Backtracking from t = 1: accept when phi decreases enough (Armijo; the slope of
          phi along an exact Newton direction is -2 phi), or when the Siconos error, the
@@ -577,7 +810,7 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
          rho is 1): spheres-in-a-box crawls with t ~ 1e-3 on phi alone. */
       for (int k = 0; k < CS_NSN_BACKTRACK; k++) {
         double tt = ldexp(1.0, -k);
-        for (int e = 0; e < n; e++) s.rt[e] = r[e] + tt * s.d[e], s.ut[e] = u[e] + tt * s.wd[e];
+        for (int e = 0; e < nrow; e++) s.rt[e] = r[e] + tt * s.d[e], s.ut[e] = u[e] + tt * s.wd[e];
         if (nsn_merit(&s, s.rt, s.ut) <= (1 - 2 * CS_NSN_ARMIJO * tt) * phi ||
             nsn_error(&s, s.rt, s.ut) <= CS_NSN_ERR_DROP * err) {
           t = tt;
@@ -592,12 +825,12 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
     else if (t < CS_NSN_SHORT)
       lm = fmin(10 * lm, CS_NSN_DELTA_MAX);
     if (t > 0)
-      memcpy(r, s.rt, sizeof(double) * (size_t)n);
+      memcpy(r, s.rt, sizeof(double) * (size_t)nrow);
     else /* no acceptable step (or a pivot that cannot be inverted): Gauss-Seidel sweeps */
       nsn_sweeps(&s, r, u, CS_NSN_SWEEPS);
   }
   if (!done && best < err) {
-    memcpy(r, s.best, sizeof(double) * (size_t)n);
+    memcpy(r, s.best, sizeof(double) * (size_t)nrow);
     err = best;
   }
   st->iterations = it;
