@@ -322,10 +322,10 @@ typedef struct csModel {
 
 /* Free a compiled model (NULL is fine). */
 CS_API void cs_model_free(csModel* m);
-/* Index of a named body/joint/geom/site/actuator, or -1. */
+/* Index of a named object of a kind (as cs_id2name's), or -1. */
 CS_API int cs_name2id(const csModel* m, const char* kind, const char* name);
 /* The name of object id of a kind ("body", "joint", "geom", "site", "actuator", "mesh",
-   "hfield"). */
+   "hfield", "equality"). */
 CS_API const char* cs_id2name(const csModel* m, const char* kind, int id);
 /* Deep copy (options may then be changed on the copy). */
 CS_API csModel* cs_model_copy(const csModel* m);
