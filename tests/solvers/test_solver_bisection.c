@@ -27,6 +27,13 @@
    the maximal-dissipation one, so eps_c ~ mu lambda_N |v_T| (1 - cos angle) stays) and that
    the de Saxce variant removes it (eps_abs near 0).
 
+   bisection_paper (Algorithms 1 and 2 alone), at the paper's accuracy (1e-6): single
+   contacts within the reference's interval in at most two sweeps; the box resting and
+   sliding with the improved solver's velocities; the pinned link, the friction-limit crawl,
+   the near-duplicate contacts in six orders converge (more sweeps); the stall-guard problem
+   (cycling) and the non-symmetric G do not, which is what the improved solver's guards and
+   correction are for.
+
    Sizes: 100,000 random problems; 10,000 with CS_TEST_QUICK=1, 20,000 in an ASan build. */
 #include <stdint.h>
 #include <string.h>
@@ -727,6 +734,135 @@ static void solve_box(const csSolver* s, Box* B, double tol, double* lambda, csS
   free(ws);
 }
 
+/* ------------------------------------------------------------------ bisection_paper
+   Paper 001's Algorithms 1 and 2 alone (no sweep order, extrapolation, correction, guards or
+   fall-backs), at the paper's accuracy (tolerance 1e-6: "1 uNs or um/s"). */
+
+/* Solves p with solver type (cap, tolerance, warm start from l if warm) and returns the
+   statistics. */
+static csSolverStats solve_with(csSolverType type, const csContactProblem* p, int cap, double tol,
+                                int warm, double* l) {
+  static _Alignas(64) double ws[1 << 14];
+  csSolverOptions o = {cap, tol, 1.0, warm};
+  csSolverStats st;
+  memset(&st, 0, sizeof st);
+  const csSolver* s = cs_solver_get(type);
+  CHECK(s && s->solve && s->workspace_bytes(p, &o) <= sizeof ws);
+  if (!s || !s->solve || s->workspace_bytes(p, &o) > sizeof ws) return st;
+  CHECK(s->solve(p, &o, ws, l, &st) == CS_OK);
+  return st;
+}
+
+/* max |v| over n rows of v = G l + g (G n x n) */
+static double vmax_of(const double* G, const double* g, const double* l, int n) {
+  double m = 0;
+  for (int a = 0; a < n; a++) {
+    double s = g[a];
+    for (int b = 0; b < n; b++) s += G[n * a + b] * l[b];
+    m = fmax(m, fabs(s));
+  }
+  return m;
+}
+
+/* Single contacts as one-contact problems (cond G <= 1e6): Algorithm 2's sweeps with
+   alpha = 1 in the first are Algorithm 1's answer, which must lie within the impulse interval
+   of the reference and pass the stop test at 1e-6. A cold start that passes it already (a
+   grazing contact approaching below 1e-6 m/s) takes no sweep (Algorithm 2's `while`). A fast
+   slip with a small impulse takes a second sweep: the first, from lambda = 0, stops at the
+   interval of a resting contact, the second at the one its slip asks for
+   (bis_paper_interval). */
+static void test_paper_single(long N) {
+  cs_test_seed(20240602);
+  long n = 0, conv = 0, conv_bis = 0, none = 0, bad = 0, its = 0, its_bis = 0;
+  int worst_bis = 0;
+  for (long it = 0; it < N; it++) {
+    int cat = (int)(it % 4);
+    Problem P;
+    rand_problem(&P, cat == 0   ? CAT_GENERIC
+                     : cat == 1 ? CAT_SLIP
+                     : cat == 2 ? CAT_GRAZE
+                                : CAT_HIGH);
+    if (P.cond > 1e6) continue;
+    csContactProblem p = {.nc = 1, .mu = &P.mu, .G = P.G, .g = P.c};
+    double l[3] = {0, 0, 0}, lb[3] = {0, 0, 0}, lref[3];
+    csSolverStats st = solve_with(CS_SOLVER_BISECTION_PAPER, &p, 150, 1e-6, 0, l);
+    csSolverStats sb = solve_with(CS_SOLVER_BISECTION, &p, 150, 1e-6, 0, lb);
+    ref_single(P.G, P.c, P.mu, lref);
+    n++, its += st.iterations, its_bis += sb.iterations;
+    if (sb.iterations > worst_bis) worst_bis = sb.iterations;
+    conv += st.converged, conv_bis += sb.converged;
+    if (st.iterations == 0) {
+      none++;
+      if (!st.converged) bad++;
+      continue;
+    }
+    if (!(dist3(l, lref) <= CSI_BISECTION_TOL + 1e-11 * norm3(lref)) || !st.converged ||
+        st.iterations > 2)
+      if (bad++ < 5)
+        fprintf(stderr, "bisection_paper single: |l - ref| %g, %d sweeps (%s)\n", dist3(l, lref),
+                st.iterations, cat_name[P.cat]);
+  }
+  printf(
+      "bisection_paper, %ld single contacts at 1e-6: %ld converged (%ld without a sweep), mean "
+      "%.2f sweeps, %ld wrong; bisection: %ld converged, mean %.2f sweeps, at most %d\n",
+      n, conv, none, (double)its / (double)n, bad, conv_bis, (double)its_bis / (double)n,
+      worst_bis);
+  CHECK_MSG(bad == 0, "%ld answers not converged in 2 sweeps or outside the interval", bad);
+  CHECK_MSG(conv_bis == n && conv == n, "converged: bisection %ld, bisection_paper %ld of %ld",
+            conv_bis, conv, n);
+}
+
+/* The box of test_multi, resting and sliding, at 1e-6 against the improved solver: both
+   converge, with the same velocities; a warm start from the answer takes no sweep
+   (Algorithm 2's `while`). Sliding (1.2 m/s, corner impulses of 2e-3 N s), the impulse
+   interval is the slip's (bis_paper_interval): with that of a resting contact alone the sweeps
+   stop at a fixed point 8.75 tolerances above the test, each corner's friction direction
+   ~1e-5 rad off (1e-6 m/s at that speed), and 3.3 to 8.8 tolerances above it at every
+   tolerance from 1e-9 to 1e-4. */
+static void test_paper_multi(void) {
+  const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION_PAPER);
+  CHECK(s && s->solve && !strcmp(s->name, "bisection_paper"));
+  CHECK(cs_solver_from_name("bisection_paper") == CS_SOLVER_BISECTION_PAPER);
+  if (!s || !s->solve) return;
+  Box B;
+  double l[12], lb[12];
+  double zero[3] = {0, 0, 0}, vs[3] = {1.0, 0.4, 0}, wsp[3] = {0, 0, 2.0};
+  for (int rest = 0; rest <= 1; rest++) {
+    make_box(&B, rest ? zero : vs, rest ? zero : wsp, rest ? 0.8 : 0.4);
+    memset(l, 0, sizeof l), memset(lb, 0, sizeof lb);
+    csSolverStats st = solve_with(CS_SOLVER_BISECTION_PAPER, &B.p, 2000, 1e-6, 0, l);
+    csSolverStats sb = solve_with(CS_SOLVER_BISECTION, &B.p, 2000, 1e-6, 0, lb);
+    print_report(rest ? "box resting, bisection_paper" : "box sliding, bisection_paper", &st);
+    double dv = 0;
+    for (int a = 0; a < 12; a++) {
+      double s1 = 0, s2 = 0;
+      for (int b = 0; b < 12; b++) s1 += B.G[12 * a + b] * l[b], s2 += B.G[12 * a + b] * lb[b];
+      dv = fmax(dv, fabs(s1 - s2));
+    }
+    printf("  %d sweeps (bisection %d), max |v - v_bisection| %.3g m/s\n", st.iterations,
+           sb.iterations, dv);
+    CHECK(st.fallback == 0 && st.ncp.eps_p <= 1e-12);
+    CHECK_MSG(st.converged && st.residual <= 1e-6 && dv <= 1e-6,
+              "converged %d, residual %g, |dv| %g", st.converged, st.residual, dv);
+    if (rest) CHECK(vmax_of(B.G, B.g, l, 12) <= 1e-6);
+  }
+  csSolverStats st = solve_with(CS_SOLVER_BISECTION_PAPER, &B.p, 2000, 1e-6, 1, l);
+  CHECK(st.converged && st.iterations == 0);
+}
+
+/* bisection_paper on the recorded problems of the improved solver's tests below (cap, at
+   1e-6); returns the statistics and prints them. */
+static csSolverStats paper_on(const char* what, const csContactProblem* p, int cap) {
+  double l[9] = {0};
+  csSolverStats st = solve_with(CS_SOLVER_BISECTION_PAPER, p, cap, 1e-6, 0, l);
+  csNcpReport r;
+  cs_ncp_report(p, l, &r);
+  printf("bisection_paper, %s: %d sweeps, converged %d, residual %.3g\n", what, st.iterations,
+         st.converged, st.residual);
+  CHECK(fabs(st.ncp.eps_abs - r.eps_abs) <= 1e-12); /* the report of G lambda + g */
+  return st;
+}
+
 static void test_multi(void) {
   const csSolver* bis = cs_solver_get(CS_SOLVER_BISECTION);
   const csSolver* dsx = cs_solver_get(CS_SOLVER_BISECTION_DESAXCE);
@@ -821,6 +957,10 @@ static void test_multi_degenerate(void) {
   s->solve(&p, &o, ws, l, &st);
   print_report("pinned link, bisection", &st);
   CHECK(st.converged && isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]));
+  double lp[3] = {0, 0, 0};
+  st = solve_with(CS_SOLVER_BISECTION_PAPER, &p, 100, 1e-8, 0, lp);
+  print_report("pinned link, bisection_paper", &st);
+  CHECK(st.converged && dist3(l, lp) <= 1e-12);
 }
 
 /* Solves p with the bisection from l (o->warmstart) in a workspace checked to be large enough. */
@@ -891,6 +1031,10 @@ static void test_stall_guard(void) {
   CHECK_MSG(st.converged && st.fallback == 2 && st.iterations <= 150 && st.ncp.eps_abs <= 1e-6,
             "cap 150: converged %d, fallback %d, %d iterations, eps_abs %g", st.converged,
             st.fallback, st.iterations, st.ncp.eps_abs);
+  /* paper 001's algorithm alone cycles here for good */
+  st = paper_on("stall-guard problem", &p, 5000);
+  CHECK_MSG(!st.converged && st.iterations == 5000, "bisection_paper converged in %d sweeps",
+            st.iterations);
 }
 
 /* The correction's slip angles: a box resting on bumpy terrain on three contacts,
@@ -943,6 +1087,8 @@ static void test_friction_limit_crawl(void) {
               warm ? "warm" : "cold", st.iterations, st.residual);
     CHECK(st.fallback == 0);
   }
+  csSolverStats sp = paper_on("friction-limit crawl", &p, 20000);
+  CHECK(sp.converged);
 }
 
 /* A non-symmetric G (FCLIB's W can be: csContactProblem.asym): the sweeps' velocity
@@ -969,6 +1115,11 @@ static void test_asym(void) {
   CHECK_MSG(fabs(st.ncp.eps_abs - r.eps_abs) <= 1e-12 && fabs(st.ncp.error - r.error) <= 1e-12,
             "the report is not that of G lambda + g: eps_abs %g vs %g", st.ncp.eps_abs, r.eps_abs);
   CHECK(st.converged);
+  /* Algorithm 1 takes G_ii as symmetric (its upper triangle), while the stop test measures the
+     velocity of the whole G: the sweeps' fixed point is not the test's zero, and they stay at
+     0.04 (the improved solver's correction solves the test's conditions with G itself) */
+  st = paper_on("non-symmetric G", &p, 2000);
+  CHECK(!st.converged && st.residual < 0.1);
 }
 
 /* The budget guard: a box on three contacts of bumpy terrain, two of them almost
@@ -1007,7 +1158,7 @@ static void test_near_duplicate(void) {
                               -0.006637567140168961,  0.005946171140234768,  0.000554652988612292};
   static const double mu[3] = {0.8, 0.8, 0.8};
   static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  int failed = 0, last_resort = 0, worst = 0;
+  int failed = 0, last_resort = 0, worst = 0, paper_failed = 0;
   for (int k = 0; k < 6; k++) {
     const int* P = perm[k];
     double Gp[81], gp[9], l[9] = {0};
@@ -1026,12 +1177,15 @@ static void test_near_duplicate(void) {
     if (st.fallback == 2 && !(st.ncp.eps_abs <= 1e-6)) failed++; /* a Coulomb solution */
     last_resort += st.fallback == 2;
     if (st.iterations > worst) worst = st.iterations;
+    csSolverStats sp = paper_on("near-duplicate contacts", &p, 20000);
+    paper_failed += !sp.converged;
   }
   printf(
       "near-duplicate contacts, 6 orders, cap 150: %d failed, %d by the last resort, at most "
       "%d iterations\n",
       failed, last_resort, worst);
   CHECK_MSG(failed == 0, "%d of 6 orders failed", failed);
+  CHECK_MSG(paper_failed == 0, "bisection_paper: %d of 6 orders failed", paper_failed);
   /* The active-set correction takes the least-norm solution of its singular system (three
      contacts almost at one point: dependent rows), so the sweeps finish without the last
      resort (at most 16 iterations; 24 with the basic solution); a correction that amplifies
@@ -1107,11 +1261,13 @@ int main(void) {
   run_random_coulomb(N / 5);
   test_degenerate(N / 10);
   test_multi();
+  test_paper_multi();
   test_multi_degenerate();
   test_stall_guard();
   test_friction_limit_crawl();
   test_asym();
   test_near_duplicate();
   test_order();
+  test_paper_single(N / 20);
   return cs_test_finish("test_solver_bisection");
 }
