@@ -64,6 +64,22 @@
    bound its velocity pushes it off) changes that mode as a contact's would be. The polish
    keeps every block row in its set and the blocks' residual within its bound.
 
+   The stages of a solve (admm_run), in the order of the last section's functions:
+     1. set-up (admm_layout): the arrays in the workspace;
+     2. the active-set step on the warm start's modes (admm_warm_refine; ncp_admm, up to
+        CS_ADMM_AS_MAX rows): a warm start whose modes still hold is finished there;
+     3. a warm start worse than none is dropped (admm_drop_bad_warmstart);
+     4. rho and the factor of G + R + rho I (admm_setup_factor), then z0, gamma0 and s0
+        (admm_start);
+     5. the iteration (admm_loop): admm_iterate, then ccp_admm's stopping test
+        (admm_ccp_check) or ncp_admm's stages (admm_ncp_stages): the stopping test on z
+        (admm_ncp_check), the active-set step on z's modes once they hold (admm_modes_step),
+        the next shift or the restart (admm_shift_or_restart); then rho's adaptation
+        (admm_adapt_rho);
+     6. the answer (admm_finish): polished if converged (admm_polish: its direction, then its
+        step), else the best iterate; the statistics and the NCP report.
+   The active-set step's own stages are listed at the head of its section.
+
    rho (docs/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
    (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
    (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
@@ -661,7 +677,9 @@ static double admm_model_residual(const Admm* a, const double* lambda, double* v
   return admm_with_blocks(p, worst, lambda, v);
 }
 
-/* Internal forces. With redundant contacts (a box on 4 coplanar corners) G is singular and
+/* ------------------------------------------------------------------ polish
+
+   Internal forces. With redundant contacts (a box on 4 coplanar corners) G is singular and
    lambda + delta, delta in null(G), has the same velocities: at stiction every such lambda
    solves the problem, and which one ADMM returns depends on its path (a projection onto
    the cone boundary in a transient iterate leaves a null-space part) and on the warm
@@ -670,7 +688,7 @@ static double admm_model_residual(const Admm* a, const double* lambda, double* v
    it is also the limit of a vanishing compliance R = eps I. P x is the limit of
    x <- rho (G + rho I)^-1 x (eigenvalue 1 on null(G), rho / (sigma + rho) < 1 elsewhere),
    a few solves with the factor at hand. The step delta = -P lambda is taken as far as the
-   model's criterion stays below max(tol / 2, its value at lambda) and no cone is left
+   model's criterion stays below max(tol, its value at lambda) and no cone is left
    further than before (t in [0, 1] by bisection; |lambda + t delta| decreases with t): a contact
    whose share of the load would leave its cone (the unloaded rear contacts of a pushed cube before
    it slides) stops the step at the cone, which is the least-norm feasible distribution when the
@@ -739,17 +757,14 @@ static int admm_polish_feasible(const Admm* a, const double* lambda, const doubl
   return 1;
 }
 
-static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
+/* The polish's direction delta = -P lambda into a->lh (lmax = max |lambda|): the factor at
+   1e-4 L, then x <- rho (G + rho I)^-1 x from x = lambda. Returns 0 if there is nothing to
+   remove (no null space, or P lambda ~ 0) or a short step along delta leaves a cone. */
+static int admm_polish_direction(Admm* a, const double* lambda, double lmax) {
   const csContactProblem* p = a->p;
   int n = a->n;
-  if (p->R || !a->sym) return;
   double* x = a->lh; /* P lambda, then delta */
   double* prev = a->best;
-  double* v = a->rhs; /* v(lambda) */
-  double* gd = a->s;  /* G delta */
-  double lmax = 0;
-  for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
-  if (!(lmax > 0)) return;
   /* rho (G + rho I)^-1 shrinks the range of G by rho / (sigma + rho) per step: with the
      iteration's rho (up to ~L) that takes up to CS_ADMM_POLISH solves, most of them to find
      that a full-rank G (legged robots' point feet) has nothing to remove. A factor at 1e-4 L
@@ -760,7 +775,7 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
   double rp = fmax(1e-4 * a->Lmax, a->rho_min);
   if (a->rho > rp) {
     double got = admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
-    if (got < 0) return;
+    if (got < 0) return 0;
     a->rho = got;
   }
   /* No null space, nothing to remove: a unit null vector u of G whose last nonzero entry is
@@ -769,7 +784,7 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
      above 100 rho leave no null vector with a last entry above 0.1 (nor a near-null one
      with sigma below ~100 rho): a full-rank G (a legged robot on its point feet) is
      recognised from the factor alone, without the solves. */
-  if (a->fpmin > 100 * a->rho) return;
+  if (a->fpmin > 100 * a->rho) return 0;
   memcpy(x, lambda, sizeof(double) * (size_t)n);
   for (int k = 0; k < CS_ADMM_POLISH; k++) {
     memcpy(prev, x, sizeof(double) * (size_t)n);
@@ -783,14 +798,25 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
        whose share of the internal force points outward), the line search below would
        stop at t = 0 - most of drop's 8-contact solves, after 17-46 solves and 30 halvings
        for nothing. The remaining steps are skipped then. */
-    if (k == 1 && !admm_polish_feasible(a, lambda, x, 1e-6 * lmax / xm)) return;
+    if (k == 1 && !admm_polish_feasible(a, lambda, x, 1e-6 * lmax / xm)) return 0;
   }
   double xmax = 0;
   for (int r = 0; r < n; r++) {
     x[r] = -x[r];
     xmax = fmax(xmax, fabs(x[r]));
   }
-  if (xmax <= 1e-14 * lmax) return; /* nothing to remove */
+  return !(xmax <= 1e-14 * lmax); /* else nothing to remove */
+}
+
+/* The polish's step lambda + t delta (delta in a->lh): the largest t in [0, 1] admm_line_ok
+   takes (by bisection), kept if its residual with the true product is within tol. */
+static void admm_polish_step(Admm* a, double* lambda, double tol, double* res) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  double* x = a->lh; /* delta */
+  double* prev = a->best;
+  double* v = a->rhs; /* v(lambda) */
+  double* gd = a->s;  /* G delta */
   csi_solver_velocity(p, lambda, v);
   for (int r = 0; r < n; r++) { /* G delta, without g */
     const double* Gr = p->G + (size_t)r * (size_t)n;
@@ -822,33 +848,59 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
   }
 }
 
-/* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
-enum { CS_ADMM_WINDOW = 100 };
+/* The polish: its direction (admm_polish_direction), then its step (admm_polish_step); not
+   with a compliance R (no null space) or an asymmetric G. */
+static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  if (p->R || !a->sym) return;
+  double lmax = 0;
+  for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
+  if (!(lmax > 0)) return;
+  if (admm_polish_direction(a, lambda, lmax)) admm_polish_step(a, lambda, tol, res);
+}
 
-/* Active-set steps a solve may try (each costs about two iterations). */
-enum { CS_ADMM_TRIES = 4 };
-/* Friction-direction rounds of one active-set step. */
-enum { CS_ADMM_ROUNDS = 10 };
+/* ------------------------------------------------------------------ active-set step
 
-/* Active-set step (the "solution polishing" of OSQP, for the NCP). ADMM with the de
-   Saxce cascade converges linearly, at best at the rate of the cascade's own fixed point
-   (mu b / (a + mu b) per sliding contact, b and a from G's block: 0.4-0.75 for mu 0.8 on
-   ANYmal's feet), so 1e-6 from a 1e-3 warm start takes 10-30 iterations even once the
-   contact modes are settled. Given the modes of an iterate z -- open (z = 0), sticking
-   (strictly inside its cone, by more than 1e-9 mu z_N: a projection puts a sliding
-   contact on the boundary up to rounding; not admm_shift's 10 tol, which at a loose
-   tolerance calls every contact sliding) or sliding (on the boundary, friction direction
-   t = z_T / |z_T|) -- the NCP solution with those modes solves a square linear system:
-   lambda_i = 0 for the open contacts, v_i = 0 for the sticking ones (3 unknowns, 3
-   equations), and lambda_i = x_i (1, mu t) with v_N,i = 0 for the sliding ones (1 and 1),
-   v = (G + R) lambda + g. Its solution is accepted only if the modes are its own (see
-   admm_refine), the friction direction is its own slip's to first order (rounds) and
-   its NCP residual, projected on K, with the full product, meets the tolerance: the
-   stopping test is the same, only the candidate is different. A singular or near-singular
-   system (pivot below 1e-10 of the largest entry: redundant sticking contacts, whose
-   internal forces it would make arbitrary) is not used; ADMM goes on. Returns 1 and the
-   candidate in out, its velocity in vout and its residual in *res, if accepted. cls
-   receives the modes (0 open, 1 stick, 2 slide). */
+   The "solution polishing" of OSQP, for the NCP (ncp_admm). ADMM with the de Saxce cascade
+   converges linearly, at best at the rate of the cascade's own fixed point (mu b / (a + mu b)
+   per sliding contact, b and a from G's block: 0.4-0.75 for mu 0.8 on ANYmal's feet), so 1e-6
+   from a 1e-3 warm start takes 10-30 iterations even once the contact modes are settled.
+   Given the modes of an iterate z -- open (z = 0), sticking (strictly inside its cone, by
+   more than 1e-9 mu z_N: a projection puts a sliding contact on the boundary up to rounding;
+   not admm_shift's 10 tol, which at a loose tolerance calls every contact sliding) or sliding
+   (on the boundary, friction direction t = z_T / |z_T|) -- the NCP solution with those modes
+   solves a square system: lambda_i = 0 for the open contacts, v_i = 0 for the sticking ones
+   (3 unknowns, 3 equations), and lambda_i = x_i (1, mu t) with v_N,i = 0 for the sliding ones
+   (1 and 1, and with the slip angle as a second unknown, v_T,i parallel to t: Newton),
+   v = (G + R) lambda + g; a block row's mode (CS_BM_*) adds an unknown with v_r = 0 or fixes
+   its impulse. Its solution is accepted only if the modes are its own, the friction direction
+   is its own slip's to first order and its NCP residual, projected on K, with the full
+   product, meets the tolerance: the stopping test is the same, only the candidate is
+   different. A singular or near-singular system (pivot below 1e-10 of the largest entry:
+   redundant sticking contacts, whose internal forces it would make arbitrary) is reduced by
+   those internal forces or solved least-norm; if neither works ADMM goes on.
+
+   Its stages, in the order of the functions below:
+     1. modes: admm_classify (contacts; admm_classify_blocks for the block rows);
+     2. the linear algebra the systems use: the sticking block and its least-norm solution
+        (admm_stick_block, admm_leastnorm), its null space, the internal forces
+        (admm_pivoted_cholesky, admm_stick_null, admm_null_clean), the reduced system
+        (admm_reduced), the square solve (admm_square_solve: reduced, LU or least-norm);
+     3. the system of the modes: admm_newton_system (column, rows and right-hand side);
+     4. one set of modes (admm_refine_modes): its set-up (admm_refine_setup: unknowns, null
+        space), then rounds, each making the unknowns -- round 0 from the source
+        (admm_refine_from_src, when a contact slides with friction) or by the linear system
+        (admm_refine_linear: admm_refine_stick when every loaded contact sticks), later
+        rounds by a Newton step (admm_refine_newton) -- then the candidate and its modes'
+        check (admm_refine_candidate), its residual and maximal dissipation
+        (admm_refine_mdp);
+     5. the modes' updates (admm_refine): where a candidate contradicts its modes, those it
+        asks for, and step 4 again (primal-dual active set, CS_ADMM_UPDATES times at most). */
+
+/* Friction-direction rounds of one set of modes, and mode updates of one active-set step. */
+enum { CS_ADMM_ROUNDS = 10, CS_ADMM_UPDATES = 3 };
+
 /* A block row's mode in the active-set step (a->cls[admm_brow(a, r)] for row r): its impulse
    fixed at 0 (an inactive unilateral row), an unknown whose equation is v_r = 0 (an active
    unilateral row, a box row inside its bound, a free row), or fixed at a box's upper or lower
@@ -883,9 +935,10 @@ static void admm_classify_blocks(const Admm* a, const double* z, int* cls) {
   }
 }
 
-static int admm_classify(const Admm* a, const double* z, int* cls) {
+/* The modes of z into cls: the contacts' (0 open, 1 stick, 2 slide; a sliding contact's
+   friction direction mu t into a->dir), then the block rows'. */
+static void admm_classify(const Admm* a, const double* z, int* cls) {
   const csContactProblem* p = a->p;
-  int m = 0;
   for (int i = 0; i < p->nc; i++) {
     const double* zi = z + 3 * i;
     double mu = p->mu[i] < 0 ? 0 : p->mu[i], r = csi_norm2(zi[1], zi[2]);
@@ -897,14 +950,12 @@ static int admm_classify(const Admm* a, const double* z, int* cls) {
     else if (mu == 0 || r > 0)
       c = 2;
     cls[i] = c;
-    m += c == 1 ? 3 : c == 2 ? 1 : 0;
     if (c == 2) {
       a->dir[2 * i] = mu > 0 ? mu * zi[1] / r : 0;
       a->dir[2 * i + 1] = mu > 0 ? mu * zi[2] / r : 0;
     }
   }
   if (p->nblock) admm_classify_blocks(a, z, cls);
-  return m;
 }
 
 /* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
@@ -984,24 +1035,13 @@ static int admm_leastnorm(Admm* a, int m, double amax) {
   return 0;
 }
 
-/* The internal forces of the sticking contacts: the null space of their block S of G + R
-   (k = 3 x sticking contacts), by Cholesky with diagonal pivoting, which stops at rank r when
-   the largest remaining pivot is below 1e-10 of S's largest diagonal entry; the null vectors
-   are then P [-L11^-T L21^T; I] (P the pivoting). Into a->nul, a->nd = k - r. Such a vector
-   n has G_{:,S} n = J M^-1 J_S^T n = 0 for every row (J_S^T n = 0 for a PSD S = J_S M^-1
-   J_S^T), so it is a null vector of every active-set and Newton system with these sticking
-   contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
-   finite). */
-static int admm_stick_null(Admm* a, int k) {
-  double* S = a->A;
-  admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
-  int* perm = a->apiv;
-  double dmax = 0;
-  for (int i = 0; i < k; i++) perm[i] = i, dmax = csi_max(dmax, S[(size_t)i * k + i]);
-  if (!(dmax > 0) || !isfinite(dmax)) return -1;
+/* Cholesky with diagonal pivoting of S (k x k, its lower triangle; in place), right-looking in
+   LAPACK's dpstrf order, stopping when the largest remaining pivot is below 1e-10 dmax;
+   perm[i]: the variable at position i. Returns the rank reached. */
+static int admm_pivoted_cholesky(double* S, int k, int* perm, double dmax) {
 #define CS_S(i, j) S[(size_t)(i) * (size_t)k + (size_t)(j)]
   int r = 0;
-  for (; r < k; r++) { /* right-looking, on the lower triangle (LAPACK's dpstrf order) */
+  for (; r < k; r++) {
     int pv = r;
     for (int i = r + 1; i < k; i++)
       if (CS_S(i, i) > CS_S(pv, pv)) pv = i;
@@ -1026,6 +1066,25 @@ static int admm_stick_null(Admm* a, int k) {
     }
   }
 #undef CS_S
+  return r;
+}
+
+/* The internal forces of the sticking contacts: the null space of their block S of G + R
+   (k = 3 x sticking contacts), by Cholesky with diagonal pivoting, which stops at rank r when
+   the largest remaining pivot is below 1e-10 of S's largest diagonal entry; the null vectors
+   are then P [-L11^-T L21^T; I] (P the pivoting). Into a->nul, a->nd = k - r. Such a vector
+   n has G_{:,S} n = J M^-1 J_S^T n = 0 for every row (J_S^T n = 0 for a PSD S = J_S M^-1
+   J_S^T), so it is a null vector of every active-set and Newton system with these sticking
+   contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
+   finite). */
+static int admm_stick_null(Admm* a, int k) {
+  double* S = a->A;
+  admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
+  int* perm = a->apiv;
+  double dmax = 0;
+  for (int i = 0; i < k; i++) perm[i] = i, dmax = csi_max(dmax, S[(size_t)i * k + i]);
+  if (!(dmax > 0) || !isfinite(dmax)) return -1;
+  int r = admm_pivoted_cholesky(S, k, perm, dmax);
   int d = k - r;
   a->nd = 0;
   if (d > CS_ADMM_NUL) return -1;
@@ -1122,19 +1181,10 @@ static void admm_map(Admm* a, int newton) {
   }
 }
 
-/* A x = b for the square active-set and Newton systems (a->A, m x m, b in a->ab, x there
-   on return). LU with partial pivoting; if a pivot is below 1e-10 of the largest entry
-   (redundant contacts: two sticking points of one body can pull against each other), the
-   least-norm solution x = A^T y, (A A^T) y = b, by iterated Tikhonov on A A^T from y = 0
-   (every step in its range; eps = 1e-9 of its largest diagonal entry; at most 8 steps, to
-   max |b - A x| <= tol / 100). *well: 1 for pivots above 1e-4 of the largest entry or the
-   least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if neither
-   works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
-   of m. */
-static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, int probe) {
-  /* the pivots' scale: G's largest diagonal entry over the loaded contacts (and the blocks'
-     unknowns), which bounds every entry of G (PSD) and, within a factor 1 + mu, of these
-     systems (a scan of the m^2 entries would be a tenth of the step) */
+/* The pivots' scale of the active-set systems: G's largest diagonal entry over the loaded
+   contacts (and the blocks' unknowns), which bounds every entry of G (PSD) and, within a
+   factor 1 + mu, of these systems (a scan of the m^2 entries would be a tenth of the step). */
+static double admm_pivot_scale(const Admm* a) {
   const csContactProblem* p = a->p;
   double amax = 0;
   for (int i = 0; i < p->nc; i++) {
@@ -1145,6 +1195,94 @@ static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, 
   for (int r = a->n3; r < a->n; r++)
     if (a->cls[admm_brow(a, r)] == CS_BM_EQ)
       amax = csi_max(amax, fabs(p->G[(size_t)r * (size_t)a->n + r]) + (p->R ? p->R[r] : 0));
+  return amax;
+}
+
+/* C = A A^T (m x m, its lower triangle; two columns of C at a time) plus 1e-9 of its largest
+   diagonal entry on the diagonal. */
+static void admm_gram(int m, const double* A, double* C) {
+  double cmax = 0;
+  for (int i = 0; i < m; i++) {
+    const double* Ai = A + (size_t)i * m;
+    int j = 0;
+    for (; j + 1 <= i; j += 2) {
+      const double *Aj = A + (size_t)j * m, *Ak = Aj + m;
+      double c0 = 0, c1 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k], c1 += Ai[k] * Ak[k];
+      C[(size_t)i * m + j] = c0, C[(size_t)i * m + j + 1] = c1;
+    }
+    if (j <= i) {
+      const double* Aj = A + (size_t)j * m;
+      double c0 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k];
+      C[(size_t)i * m + j] = c0;
+    }
+    cmax = csi_max(cmax, C[(size_t)i * m + i]);
+  }
+  for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
+}
+
+/* The least-norm solution of a singular square system A x = b (A: the copy a->Ac, b in a->ab,
+   x there on return): x = A^T y, (A A^T) y = b, by iterated Tikhonov on A A^T from y = 0
+   (every step in its range; eps = 1e-9 of its largest diagonal entry; at most 8 steps, to
+   max |b - A x| <= tol / 100). Returns 0 if b is not in A's range (no solution with these
+   modes and directions). s1, s2: scratch of m. */
+static int admm_square_leastnorm(Admm* a, int m, double* s1, double* s2) {
+  const double* A = a->Ac;
+  double* C = a->A;
+  admm_gram(m, A, C);
+  if (!csi_cholesky(m, C, a->adinv)) return 0;
+  double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
+  memset(y, 0, sizeof(double) * (size_t)m);
+  memset(x, 0, sizeof(double) * (size_t)m);
+  double rprev = INFINITY;
+  for (int it = 0; it <= 8; it++) {
+    double rmax = 0;
+    for (int i = 0; i < m; i++) { /* r = b - A x, x = A^T y */
+      const double* Ai = A + (size_t)i * m;
+      double sum = b[i];
+      for (int k = 0; k < m; k++) sum -= Ai[k] * x[k];
+      r[i] = sum;
+      rmax = csi_max(rmax, fabs(sum));
+    }
+    if (!isfinite(rmax)) return 0;
+    if (rmax <= 1e-2 * a->tol) {
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      return 1;
+    }
+    /* Stalled: at the rounding floor of A A^T (its condition is A's squared: ~1e-7 on
+       ANYmal's redundant contacts), taken if below half the tolerance (the candidate is
+       tested anyway); else b is not in the range: no solution with these modes and
+       directions. */
+    if (it == 8 || !(rmax <= 0.1 * rprev)) {
+      if (!(rmax <= 0.5 * a->tol)) break;
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      return 1;
+    }
+    rprev = rmax;
+    csi_cholesky_solve(m, C, a->adinv, r);
+    for (int i = 0; i < m; i++) y[i] += r[i];
+    for (int k = 0; k < m; k++) x[k] = 0;
+    for (int i = 0; i < m; i++) {
+      const double* Ai = A + (size_t)i * m;
+      for (int k = 0; k < m; k++) x[k] += Ai[k] * y[i];
+    }
+  }
+  return 0;
+}
+
+/* A x = b for the square active-set and Newton systems (a->A, m x m, b in a->ab, x there
+   on return), in three ways: with redundant sticking contacts (a->nd internal forces) the
+   system reduced by them (admm_reduced); else LU with partial pivoting; if a pivot is below
+   1e-10 of the largest entry (redundant contacts: two sticking points of one body can pull
+   against each other), the least-norm solution (admm_square_leastnorm), or -1 if probe (the
+   caller changes its approach). *well: 1 for pivots above 1e-4 of the largest entry or the
+   least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if none
+   works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
+   of m. */
+static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, int probe) {
+  const csContactProblem* p = a->p;
+  double amax = admm_pivot_scale(a);
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
   if (a->nd > 0) {
@@ -1173,67 +1311,9 @@ static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, 
   }
   if (probe) return -1; /* singular: the caller changes its approach */
   a->lnorm = 1;
-  const double* A = a->Ac;
-  double* C = a->A;
-  double cmax = 0;
-  for (int i = 0; i < m; i++) { /* C = A A^T, lower triangle; two columns of C at a time */
-    const double* Ai = A + (size_t)i * m;
-    int j = 0;
-    for (; j + 1 <= i; j += 2) {
-      const double *Aj = A + (size_t)j * m, *Ak = Aj + m;
-      double c0 = 0, c1 = 0;
-      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k], c1 += Ai[k] * Ak[k];
-      C[(size_t)i * m + j] = c0, C[(size_t)i * m + j + 1] = c1;
-    }
-    if (j <= i) {
-      const double* Aj = A + (size_t)j * m;
-      double c0 = 0;
-      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k];
-      C[(size_t)i * m + j] = c0;
-    }
-    cmax = csi_max(cmax, C[(size_t)i * m + i]);
-  }
-  for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
-  if (!csi_cholesky(m, C, a->adinv)) return 0;
-  double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
-  memset(y, 0, sizeof(double) * (size_t)m);
-  memset(x, 0, sizeof(double) * (size_t)m);
-  double rprev = INFINITY;
-  for (int it = 0; it <= 8; it++) {
-    double rmax = 0;
-    for (int i = 0; i < m; i++) { /* r = b - A x, x = A^T y */
-      const double* Ai = A + (size_t)i * m;
-      double sum = b[i];
-      for (int k = 0; k < m; k++) sum -= Ai[k] * x[k];
-      r[i] = sum;
-      rmax = csi_max(rmax, fabs(sum));
-    }
-    if (!isfinite(rmax)) return 0;
-    if (rmax <= 1e-2 * a->tol) {
-      memcpy(b, x, sizeof(double) * (size_t)m);
-      *well = 1;
-      return 1;
-    }
-    /* Stalled: at the rounding floor of A A^T (its condition is A's squared: ~1e-7 on
-       ANYmal's redundant contacts), taken if below half the tolerance (the candidate is
-       tested anyway); else b is not in the range: no solution with these modes and
-       directions. */
-    if (it == 8 || !(rmax <= 0.1 * rprev)) {
-      if (!(rmax <= 0.5 * a->tol)) break;
-      memcpy(b, x, sizeof(double) * (size_t)m);
-      *well = 1;
-      return 1;
-    }
-    rprev = rmax;
-    csi_cholesky_solve(m, C, a->adinv, r);
-    for (int i = 0; i < m; i++) y[i] += r[i];
-    for (int k = 0; k < m; k++) x[k] = 0;
-    for (int i = 0; i < m; i++) {
-      const double* Ai = A + (size_t)i * m;
-      for (int k = 0; k < m; k++) x[k] += Ai[k] * y[i];
-    }
-  }
-  return 0;
+  if (!admm_square_leastnorm(a, m, s1, s2)) return 0;
+  *well = 1;
+  return 1;
 }
 
 /* The column of G + R along the unknown q of contact j (its mode in a->cls) into col (n): a
@@ -1574,13 +1654,44 @@ static int admm_refine_linear(Admm* a, int m, int nstick, double* out, double* v
   return 1;
 }
 
-/* The candidate (out, its velocity vout) from the round's unknowns, and whether the modes are
-   its own, up to 1e-3 tol: a sticking contact's lambda in its cone, a sliding one's x >= 0, an
-   open one's v_N >= 0 (the block rows': admm_candidate_blocks, admm_candidate_blocks_v). The
-   residual alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where the
-   whole step's impulse is ~2e-3, cube_slide comes to rest as if sticking). Returns -1 if the modes
-   hold, 0 if not and update does not allow new ones, 2 with the modes the candidate asks for in
-   a->cls (primal-dual active set). */
+/* admm_refine_candidate's impulses on the contacts, from the round's unknowns (a->hist)
+   projected on their cones. Returns 1 if one contradicts its mode by more than slack: a
+   sticking impulse out of its cone (sliding along its tangential part then, or open), a
+   sliding one pulling (open then), with the modes it asks for in a->cls_new (the others
+   there: their own). */
+static int admm_candidate_contacts(Admm* a, double* out, double slack) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  const double* st = a->hist;
+  int* nw = a->cls_new;
+  int viol = 0;
+  for (int i = 0; i < nc; i++) {
+    double* o = out + 3 * i;
+    double mu = p->mu[i] < 0 ? 0 : p->mu[i];
+    nw[i] = cls[i];
+    if (cls[i] == 0) {
+      o[0] = o[1] = o[2] = 0;
+      continue;
+    } else if (cls[i] == 1) {
+      o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
+      double r = csi_norm2(o[1], o[2]);
+      if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
+      if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
+        viol = 1;
+        nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
+        if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
+      }
+    } else {
+      double x = st[3 * i];
+      if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
+      o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
+    }
+    csi_project_cone(o, p->mu[i], o);
+  }
+  return viol;
+}
+
 /* admm_refine_candidate's impulses on the block rows: the unknowns' values (a->hist) projected
    on their sets, the fixed ones' 0 or bound. Returns 1 if an unknown is out of its set by more
    than slack: a unilateral row pulling (inactive then), a box row beyond a bound (at that bound
@@ -1633,37 +1744,21 @@ static int admm_candidate_blocks_v(Admm* a, const double* vout, double slack) {
   return viol;
 }
 
+/* The candidate (out, its velocity vout) from the round's unknowns, and whether the modes are
+   its own, up to 1e-3 tol: a sticking contact's lambda in its cone, a sliding one's x >= 0, an
+   open one's v_N >= 0 (admm_candidate_contacts; the block rows': admm_candidate_blocks,
+   admm_candidate_blocks_v). The
+   residual alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where the
+   whole step's impulse is ~2e-3, cube_slide comes to rest as if sticking). Returns -1 if the modes
+   hold, 0 if not and update does not allow new ones, 2 with the modes the candidate asks for in
+   a->cls (primal-dual active set). */
 static int admm_refine_candidate(Admm* a, double* out, double* vout, int update) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   int* cls = a->cls;
-  const double* st = a->hist;
   double slack = 1e-3 * a->tol;
   int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
-  int viol = 0;
-  for (int i = 0; i < nc; i++) {
-    double* o = out + 3 * i;
-    double mu = p->mu[i] < 0 ? 0 : p->mu[i];
-    nw[i] = cls[i];
-    if (cls[i] == 0) {
-      o[0] = o[1] = o[2] = 0;
-      continue;
-    } else if (cls[i] == 1) {
-      o[0] = st[3 * i], o[1] = st[3 * i + 1], o[2] = st[3 * i + 2];
-      double r = csi_norm2(o[1], o[2]);
-      if (r <= mu * o[0]) continue;    /* in its cone: the projection would keep it */
-      if (!(r <= mu * o[0] + slack)) { /* out of its cone: slides along lambda_T, or opens */
-        viol = 1;
-        nw[i] = o[0] > 0 && r > 0 && mu > 0 ? 2 : 0;
-        if (nw[i] == 2) a->dir[2 * i] = mu * o[1] / r, a->dir[2 * i + 1] = mu * o[2] / r;
-      }
-    } else {
-      double x = st[3 * i];
-      if (!(x >= -slack)) viol = 1, nw[i] = 0; /* pulls: opens */
-      o[0] = x, o[1] = x * a->dir[2 * i], o[2] = x * a->dir[2 * i + 1];
-    }
-    csi_project_cone(o, p->mu[i], o);
-  }
+  int viol = admm_candidate_contacts(a, out, slack);
   if (p->nblock) viol |= admm_candidate_blocks(a, out, slack);
   if (viol && !update) return 0;
   csi_solver_velocity(p, out, vout);
@@ -1710,6 +1805,22 @@ static double admm_refine_mdp(Admm* a, const double* out, const double* vout, in
   return mdp;
 }
 
+/* A round's unknowns (a->hist): round 0 from src where a contact slides with friction
+   (*newton0) or by the linear system, the later rounds by a Newton step. Returns 1, 0 if there
+   is no solution to use, or -1 if a Newton system is singular (redundant contacts): *newton0
+   is then cleared, and the rounds start again with the linear round. */
+static int admm_refine_unknowns(Admm* a, int round, int* newton0, const double* src, double* out,
+                                double* vout, int m, int nstick) {
+  if (round == 0 && *newton0) {
+    admm_refine_from_src(a, src, out);
+    return 1;
+  }
+  if (round == 0) return admm_refine_linear(a, m, nstick, out, vout);
+  int got = admm_refine_newton(a, out, vout, *newton0);
+  if (got < 0) *newton0 = 0;
+  return got;
+}
+
 /* The active-set step with the modes in a->cls (and the sliding contacts' directions in
    a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
    modes and update allows new ones, which are then in a->cls (see admm_refine). Each round
@@ -1722,17 +1833,11 @@ static int admm_refine_modes(Admm* a, const double* src, double* out, double* vo
   int newton0 = admm_refine_setup(a, &m, &nstick, &nslide);
   double mdp_prev = INFINITY;
   for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
-    if (round == 0 && newton0) {
-      admm_refine_from_src(a, src, out);
-    } else if (round > 0) {
-      int got = admm_refine_newton(a, out, vout, newton0);
-      if (got == 0) return 0;
-      if (got < 0) { /* singular: the linear first round, with src's directions */
-        newton0 = 0, round = -1;
-        continue;
-      }
-    } else if (!admm_refine_linear(a, m, nstick, out, vout)) {
-      return 0;
+    int got = admm_refine_unknowns(a, round, &newton0, src, out, vout, m, nstick);
+    if (got == 0) return 0;
+    if (got < 0) { /* singular: the linear first round, with src's directions */
+      round = -1;
+      continue;
     }
     int modes = admm_refine_candidate(a, out, vout, update);
     if (modes >= 0) return modes;
@@ -1759,15 +1864,13 @@ static int admm_refine_modes(Admm* a, const double* src, double* out, double* vo
   return 0;
 }
 
-/* Mode updates an active-set step may make. */
-enum { CS_ADMM_UPDATES = 3 };
-
 /* The active-set step from the modes of z. Where the candidate contradicts its own modes
    (a sticking contact's impulse out of its cone, a sliding one pulling, an open one
-   penetrating), those contacts take the modes it asks for (sliding along the impulse's
-   tangential part, open, sticking) and the step is made again, up to CS_ADMM_UPDATES
-   times: a primal-dual active-set iteration, from a warm start whose modes changed at an
-   impact or lift-off. */
+   penetrating; a block row's, see admm_candidate_blocks and admm_candidate_blocks_v), those
+   contacts and rows take the modes it asks for (sliding along the impulse's tangential part,
+   open, sticking; inactive, active, at a bound, inside) and the step is made again, up to
+   CS_ADMM_UPDATES times: a primal-dual active-set iteration, from a warm start whose modes changed
+   at an impact or lift-off. */
 static int admm_refine(Admm* a, const double* z, double* out, double* vout, double* res) {
   admm_classify(a, z, a->cls);
   for (int upd = 0;; upd++) {
@@ -1776,6 +1879,12 @@ static int admm_refine(Admm* a, const double* z, double* out, double* vout, doub
   }
 }
 
+/* ------------------------------------------------------------------ the solve (admm_run) */
+
+/* Active-set steps a solve may try (each costs about two iterations). */
+enum { CS_ADMM_TRIES = 4 };
+/* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
+enum { CS_ADMM_WINDOW = 100 };
 #define CS_ADMM_PROGRESS 0.9
 
 /* The iteration's state (admm_run). */
@@ -2040,21 +2149,60 @@ static void admm_finish(Admm* a, double* lambda, csSolverStats* st, double* tmp,
   cs_ncp_report(p, lambda, &st->ncp);
 }
 
-/* ADMM on the CCP (ncp = 0) or on the NCP by the de Saxce cascade (ncp = 1): set-up, an
-   active-set step on the warm start, the iteration with its checks, the active-set steps on
-   the iterates' modes and the restart safeguard (NCP), rho's adaptation, and the answer. */
+/* The CCP's stopping test after an iteration: max(r_p, r_d, the blocks' residual of lambda)
+   <= tol; keeps the best lambda. */
+static void admm_ccp_check(Admm* a, const double* lambda, admmLoop* L, double rp, double rd) {
+  L->res = admm_with_blocks(a->p, fmax(rp, rd), lambda, a->v);
+  L->done = L->res <= a->tol;
+  if (L->res < L->best_res)
+    L->best_res = L->res, memcpy(a->best, lambda, sizeof(double) * (size_t)a->n);
+}
+
+/* The NCP's stages after an iteration: the stopping test on z (admm_ncp_check), the
+   active-set step on z's modes (admm_modes_step), then the next shift or the restart
+   (admm_shift_or_restart). Returns 1 to stop (the answer in lambda), -1 if the solve
+   restarted, else 0. */
+static int admm_ncp_stages(Admm* a, double* lambda, double* tmp, admmLoop* L, double rp,
+                           double rd) {
+  if (admm_ncp_check(a, lambda, tmp, L)) return 1;
+  if (!L->ccp_phase && L->tries < CS_ADMM_TRIES && !a->singular &&
+      admm_modes_step(a, lambda, tmp, L))
+    return 1;
+  return admm_shift_or_restart(a, lambda, L, rp, rd) ? -1 : 0;
+}
+
+/* The iteration, at most cap times: admm_iterate, the model's stages after it, and rho's
+   adaptation (not after a restart). Stops at convergence or on an overflow. */
+static void admm_loop(Admm* a, double* lambda, double* tmp, admmLoop* L, int cap) {
+  L->res = INFINITY, L->best_res = INFINITY, L->window_best = INFINITY;
+  while (!L->done && L->it < cap) {
+    double rp, rd;
+    admm_iterate(a, lambda, &rp, &rd);
+    L->it++;
+    if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
+    if (!a->ncp) {
+      admm_ccp_check(a, lambda, L, rp, rd);
+    } else {
+      int r = admm_ncp_stages(a, lambda, tmp, L, rp, rd);
+      if (r > 0) break;
+      if (r < 0) continue;
+    }
+    if (L->done) break;
+    admm_adapt_rho(a, L, rp, rd);
+  }
+}
+
+/* ADMM on the CCP (ncp = 0) or on the NCP by the de Saxce cascade (ncp = 1), in the stages of
+   the file's header: the set-up, the active-set step on the warm start (NCP), the warm
+   start's check, rho and the factor, the start, the iteration (admm_loop), and the answer. */
 static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
                          double* lambda, csSolverStats* st) {
-  {
-    unsigned every_block = (1u << CS_CONE_UNILATERAL) | (1u << CS_CONE_BOX) | (1u << CS_CONE_FREE);
-    csStatus bst = csi_blocks_supported(p, "admm", every_block);
-    if (bst != CS_OK) return bst;
-  }
+  unsigned every_block = (1u << CS_CONE_UNILATERAL) | (1u << CS_CONE_BOX) | (1u << CS_CONE_FREE);
+  csStatus bst = csi_blocks_supported(p, "admm", every_block);
+  if (bst != CS_OK) return bst;
   int n = cs_problem_rows(p);
   Admm a;
   double* tmp = admm_layout(&a, ncp, p, opt, ws);
-  double tol = opt->tolerance;
-  int cap = opt->iterations > 1 ? opt->iterations : 1;
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
   admmLoop L;
@@ -2067,29 +2215,8 @@ static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptio
     cs_ncp_report(p, lambda, &st->ncp);
     return CS_OK;
   }
-
   admm_start(&a, lambda, 1);
-  L.res = INFINITY, L.best_res = INFINITY, L.window_best = INFINITY;
-  while (!L.done && L.it < cap) {
-    double rp, rd;
-    admm_iterate(&a, lambda, &rp, &rd);
-    L.it++;
-    if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
-    if (!ncp) {
-      L.res = admm_with_blocks(p, fmax(rp, rd), lambda, a.v);
-      L.done = L.res <= tol;
-      if (L.res < L.best_res)
-        L.best_res = L.res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
-    } else {
-      if (admm_ncp_check(&a, lambda, tmp, &L)) break;
-      if (!L.ccp_phase && L.tries < CS_ADMM_TRIES && !a.singular &&
-          admm_modes_step(&a, lambda, tmp, &L))
-        break;
-      if (admm_shift_or_restart(&a, lambda, &L, rp, rd)) continue;
-    }
-    if (L.done) break;
-    admm_adapt_rho(&a, &L, rp, rd);
-  }
+  admm_loop(&a, lambda, tmp, &L, opt->iterations > 1 ? opt->iterations : 1);
   admm_finish(&a, lambda, st, tmp, &L);
   return CS_OK;
 }
