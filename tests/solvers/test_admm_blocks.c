@@ -6,8 +6,8 @@
    - blocks with frictional contacts: ncp_admm cold, warm from its own answer (the
      active-set step must finish it at once), from a perturbed one, and as the bisection's last
      resort calls it (warm from a rough iterate, a tolerance of 0.1 tol / nc tightened twice);
-   - redundant free rows (a duplicated equality, G singular): converged, the two rows' impulses
-     equal (the polish removes the internal force);
+   - redundant free rows (a duplicated equality, G singular): converged, and ncp_admm's two
+     rows' impulses equal (the polish removes the internal force);
    - an asymmetric G (the LU path), a compliance R;
    - the workspace: filled with garbage before the solve, nothing written past its end, and no
      smaller for more rows or contacts.
