@@ -47,6 +47,39 @@
    Both: after convergence the internal forces (the null-space part of lambda, redundant
    contacts) are removed as far as the model's criterion allows (admm_polish).
 
+   Blocks (the rows after the contacts, src/constraint/cs_block.h): K is the product of the
+   contacts' cones and the blocks' sets (R+ for a unilateral row, [-f, f] for a box row, R
+   for a free one), so the iteration runs row by row the same way: z = P(lambda^ + gamma /
+   rho) onto R+ or the box, z = lambda^ on a free row (whose gamma stays 0), and no shift on a
+   block row in either model (s = 0 there). G + R + rho I is then factored by a dense
+   Cholesky (chol_rd; the rows no longer come in threes); without blocks ldl3 as above. Both
+   stopping tests include the blocks' residual (csi_blocks_residual): ccp_admm's is max(r_p,
+   r_d, the blocks' residual of lambda), ncp_admm's the blocks' terms of eps_abs at z.
+   gamma0 on a block row is the projection of -v0 onto the normal cone of its set at z0
+   (admm_start_blocks). The active-set step takes the block rows into its system, each in a
+   mode (CS_BM_*): a unilateral row active (an unknown with v_r = 0) or inactive (l_r = 0), a
+   box row inside (an unknown with v_r = 0) or at a bound (l_r = +-f), a free row always an
+   unknown with v_r = 0. A candidate that contradicts a block row's mode (an active
+   unilateral row pulling, an inactive one approaching, a box row beyond a bound, or at a
+   bound its velocity pushes it off) changes that mode as a contact's would be. The polish
+   keeps every block row in its set and the blocks' residual within its bound.
+
+   The stages of a solve (admm_run), in the order of the last section's functions:
+     1. set-up (admm_layout): the arrays in the workspace;
+     2. the active-set step on the warm start's modes (admm_warm_refine; ncp_admm, up to
+        CS_ADMM_AS_MAX rows): a warm start whose modes still hold is finished there;
+     3. a warm start worse than none is dropped (admm_drop_bad_warmstart);
+     4. rho and the factor of G + R + rho I (admm_setup_factor), then z0, gamma0 and s0
+        (admm_start);
+     5. the iteration (admm_loop): admm_iterate, then ccp_admm's stopping test
+        (admm_ccp_check) or ncp_admm's stages (admm_ncp_stages): the stopping test on z
+        (admm_ncp_check), the active-set step on z's modes once they hold (admm_modes_step),
+        the next shift or the restart (admm_shift_or_restart); then rho's adaptation
+        (admm_adapt_rho);
+     6. the answer (admm_finish): polished if converged (admm_polish: its direction, then its
+        step), else the best iterate; the statistics and the NCP report.
+   The active-set step's own stages are listed at the head of its section.
+
    rho (docs/solvers.md): rho0 = sqrt(L m) (L / m)^0.2, L the largest eigenvalue of G + R
    (power iteration), m = min_i R_i (0 without R) + 1e-6; multiplied or divided by
    (L / m)^0.05 when r_p and r_d differ by more than a factor 10, and G + R + rho I is
@@ -60,9 +93,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "constraint/cs_block.h"
 #include "constraint/cs_contact_cone.h"
 #include "math/cs_math.h"
-#include "constraint/cs_block.h"
 #include "solvers/cs_solver.h"
 
 /* ------------------------------------------------------------------ dense linear algebra */
@@ -199,6 +232,47 @@ static void ldl3_solve(int nb, const double* A, double* x) {
   }
 }
 
+/* A = L L^T for a problem with blocks, whose rows do not come in 3 x 3 blocks: csi_cholesky's
+   row-oriented Crout with the reciprocals of L's diagonal kept on the diagonal itself (the
+   factorization and the solves only multiply by them), so the factor needs no array beside
+   it. *pmin: the smallest pivot L_ii^2 (ldl3's scalar pivots). Returns 0 if a pivot is not
+   positive or not finite. */
+static int chol_rd(int n, double* A, double* pmin) {
+  double mn = INFINITY;
+  for (int i = 0; i < n; i++) {
+    double* Li = A + (size_t)i * (size_t)n;
+    for (int j = 0; j < i; j++) {
+      const double* Lj = A + (size_t)j * (size_t)n;
+      double s = Li[j];
+      for (int k = 0; k < j; k++) s -= Li[k] * Lj[k];
+      Li[j] = s * Lj[j];
+    }
+    double s = Li[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * Li[k];
+    if (!(s > 0) || !isfinite(s)) return 0;
+    mn = csi_min(mn, s);
+    Li[i] = 1.0 / sqrt(s);
+  }
+  *pmin = mn;
+  return 1;
+}
+
+/* x <- A^-1 x with chol_rd's factor. */
+static void chol_rd_solve(int n, const double* L, double* x) {
+  for (int i = 0; i < n; i++) {
+    const double* Li = L + (size_t)i * (size_t)n;
+    double s = x[i];
+    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
+    x[i] = s * Li[i];
+  }
+  for (int j = n - 1; j >= 0; j--) {
+    const double* Lj = L + (size_t)j * (size_t)n;
+    double xj = x[j] * Lj[j];
+    x[j] = xj;
+    for (int k = 0; k < j; k++) x[k] -= Lj[k] * xj;
+  }
+}
+
 void csi_cholesky_solve(int n, const double* L, const double* dinv, double* x) {
   for (int i = 0; i < n; i++) { /* L y = b, rows of L */
     const double* Li = L + (size_t)i * (size_t)n;
@@ -309,19 +383,19 @@ enum { CS_ADMM_AS_MAX = 96 };
 enum { CS_ADMM_NUL = 6 };
 
 static size_t admm_workspace(const csContactProblem* p, const csSolverOptions* opt) {
-  int nc = p->nc;
   (void)opt;
-  size_t n = 3 * (size_t)nc;
-  /* the factor (n x n); z, gamma, v, s, rhs, lambda^, best (n each), two power-iteration
-     vectors; LU row swaps (n ints); the active-set step: its matrix (n x n), right-hand side,
-     friction directions, slip angles and their starting values, a reciprocal diagonal (n
-     each), its row swaps (n
-     ints), four contact classifications (nc ints each), the internal forces (CS_ADMM_NUL x n)
-     and the map of the sticking unknowns (n ints), a copy of its matrix (only tried up to
-     CS_ADMM_AS_MAX unknowns) */
+  size_t n = (size_t)cs_problem_rows(p);
+  /* n rows (3 per contact, then the blocks'). The factor (n x n); z, gamma, v, s, rhs,
+     lambda^, best (n each), two power-iteration vectors; LU row swaps (n ints); the active-set
+     step: its matrix (n x n), right-hand side, friction directions, slip angles and their
+     starting values, a reciprocal diagonal (n each), its row swaps (n ints), four mode arrays
+     (one per contact and one per block row: n - 2 nc <= n ints each, counted as n so that more
+     contacts never give fewer bytes), the internal forces (CS_ADMM_NUL x n) and the map of the
+     sticking unknowns (n ints), a copy of its matrix (only tried up to CS_ADMM_AS_MAX
+     unknowns) */
   size_t na = n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX;
-  return sizeof(double) * (2 * n * n + 14 * n + CS_ADMM_NUL * n + na * na) +
-         sizeof(int) * (5 * n + 4 * (size_t)nc) + 128;
+  return sizeof(double) * (2 * n * n + 14 * n + CS_ADMM_NUL * n + na * na) + sizeof(int) * (9 * n) +
+         128;
 }
 
 /* The largest eigenvalue of G + R for rho0: power iteration from the diagonal (a good start
@@ -354,16 +428,20 @@ static double admm_lmax(int n, const double* G, const double* R, double* x, doub
   return csi_max(lam, dmax);
 }
 
-/* L = the block LDL^T of G + R + rho I (LU if G is not symmetric; *pmin: the smallest pivot,
-   of the LDL^T only); raises rho (x10) until the factorization succeeds, which with a PSD G
-   happens only when rho is below the rounding of G's diagonal. Returns rho, or -1. */
+/* L = the block LDL^T of G + R + rho I (with blocks, whose rows do not come in threes, the
+   Cholesky factor of chol_rd; LU if G is not symmetric; *pmin: the smallest pivot, of the
+   symmetric factors only); raises rho (x10) until the factorization succeeds, which with a
+   PSD G happens only when rho is below the rounding of G's diagonal. Returns rho, or -1. */
 static double admm_factor(const csContactProblem* p, double rho, int sym, double* L, double* pmin,
                           int* piv) {
-  int n = 3 * p->nc;
+  int n = cs_problem_rows(p);
   for (int attempt = 0; attempt < 40; attempt++, rho *= 10) {
     memcpy(L, p->G, sizeof(double) * (size_t)n * (size_t)n);
     for (int i = 0; i < n; i++) L[(size_t)i * n + i] += rho + (p->R ? p->R[i] : 0);
-    if (sym ? ldl3(p->nc, NULL, L, pmin) : csi_lu(n, L, piv)) return rho;
+    int ok = !sym        ? csi_lu(n, L, piv)
+             : p->nblock ? chol_rd(n, L, pmin)
+                         : ldl3(p->nc, NULL, L, pmin);
+    if (ok) return rho;
   }
   return -1;
 }
@@ -390,7 +468,9 @@ static void admm_shift(int ncp, int nc, const double* mu, const double* v, const
 /* The ADMM state and its fixed data. */
 typedef struct Admm {
   const csContactProblem* p;
-  int ncp, n, sym;
+  int ncp, n, sym; /* n: every row, 3 nc of the contacts then the blocks' */
+  int n3;          /* 3 nc: the first block row */
+  int nmode;       /* entries of a mode array (cls): nc contacts', then n - n3 block rows' */
   double *L, *z, *gam, *v, *s, *rhs, *lh, *best;
   int* piv;
   double *A, *ab, *dir; /* active-set step */
@@ -403,7 +483,7 @@ typedef struct Admm {
   int* smap;            /* sticking variable -> unknown of the current system */
   int* dep;             /* sticking variable: 1 if dependent (a null vector's own entry) */
   int* umap;            /* unknown -> its index in the reduced system, or -1 */
-  int *apiv, *cls, *cls_prev, *cls_tried, *cls_new;
+  int *apiv, *cls, *cls_prev, *cls_tried, *cls_new; /* modes: contacts, then block rows */
   int unique;   /* an active-set system with pivots above 1e-4 of its largest entry */
   int singular; /* an active-set system was singular: redundant contacts, no more tries */
   int lnorm;    /* this active-set step's systems are singular: least-norm solves */
@@ -418,6 +498,21 @@ static double admm_ncp_residual(int nc, const double* mu, const double* lambda, 
     if (!(e <= worst)) worst = e; /* NaN propagates */
   }
   return worst;
+}
+
+/* e (the contacts' residual) and the blocks' residual at (lambda, v), the larger (NaN if
+   either is); e itself when there are no blocks. */
+static double admm_with_blocks(const csContactProblem* p, double e, const double* lambda,
+                               const double* v) {
+  if (!p->nblock) return e;
+  double eb = csi_blocks_residual(p, lambda, v);
+  return isnan(e) || eb <= e ? e : eb;
+}
+
+/* The stopping test's residual of the NCP: eps_abs's largest term over contacts and blocks. */
+static double admm_ncp_res(const Admm* a, const double* lambda, const double* v) {
+  const csContactProblem* p = a->p;
+  return admm_with_blocks(p, admm_ncp_residual(p->nc, p->mu, lambda, v), lambda, v);
 }
 
 /* vz = v + (G + R)(z - lambda) with v the velocity of lambda: only the columns of the
@@ -464,8 +559,31 @@ static void admm_normal_dual(const double* z, double mu, const double* w, double
   }
 }
 
+/* The block rows of admm_start: z = P(lambda), s = 0, and gamma the projection of -v onto the
+   normal cone of the block's set at z, so that P(z + gamma / rho) = z for every rho (as
+   admm_normal_dual, for both models: a block has no shift): 0 inside the set and on a free
+   row; min(-v, 0) at a unilateral row's 0; max(-v, 0) at a box's upper bound, min(-v, 0) at
+   its lower one, -v at a bound of 0. */
+static void admm_start_blocks(Admm* a, const double* lambda) {
+  const csContactProblem* p = a->p;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    for (int i = 0; i < b->n; i++) {
+      int r = b->row + i;
+      double z = csi_block_project1(b->type, b->bound, lambda[r]), w = -a->v[r], gam = 0;
+      if (b->type == CS_CONE_UNILATERAL && !(z > 0)) {
+        gam = fmin(w, 0);
+      } else if (b->type == CS_CONE_BOX) {
+        int up = z >= b->bound, lo = z <= -b->bound;
+        gam = up && lo ? w : up ? fmax(w, 0) : lo ? fmin(w, 0) : 0;
+      }
+      a->z[r] = z, a->s[r] = 0, a->gam[r] = gam;
+    }
+  }
+}
+
 /* z = P_K(lambda), gamma = -P_K*(v + s) with v the velocity of lambda and s its shift
-   (shift = 0: s = 0, the CCP start). */
+   (shift = 0: s = 0, the CCP start); the blocks' rows by admm_start_blocks. */
 static void admm_start(Admm* a, const double* lambda, int shift) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
@@ -481,6 +599,39 @@ static void admm_start(Admm* a, const double* lambda, int shift) {
       a->gam[3 * i] = -w[0], a->gam[3 * i + 1] = -w[1], a->gam[3 * i + 2] = -w[2];
     }
   }
+  if (p->nblock) admm_start_blocks(a, lambda);
+}
+
+/* x <- (G + R + rho I)^-1 x with the factor at hand (admm_factor's). */
+static void admm_solve(const Admm* a, double* x) {
+  if (!a->sym)
+    csi_lu_solve(a->n, a->L, a->piv, x);
+  else if (a->p->nblock)
+    chol_rd_solve(a->n, a->L, x);
+  else
+    ldl3_solve(a->p->nc, a->L, x);
+}
+
+/* The block rows of admm_iterate: z = P(lambda^ + gamma / rho) row by row (a free row: z =
+   lambda^, its gamma stays 0), gamma's update, and the rows' primal and dual residuals into
+   *ep, *ed (s = 0 there). */
+static void admm_iterate_blocks(Admm* a, const double* lambda, double* ep, double* ed) {
+  const csContactProblem* p = a->p;
+  double rho = a->rho;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    for (int i = 0; i < b->n; i++) {
+      int r = b->row + i;
+      if (b->type == CS_CONE_FREE) {
+        a->z[r] = a->lh[r];
+      } else {
+        a->z[r] = csi_block_project1(b->type, b->bound, a->lh[r] + a->gam[r] / rho);
+        a->gam[r] += rho * (a->lh[r] - a->z[r]);
+      }
+      *ep = csi_max(*ep, fabs(lambda[r] - a->z[r]));
+      *ed = csi_max(*ed, fabs(a->v[r] + a->gam[r]));
+    }
+  }
 }
 
 /* One iteration from (z, gamma, s): lambda, its velocity v, new z and gamma; the primal
@@ -492,10 +643,7 @@ static void admm_iterate(Admm* a, double* lambda, double* rp, double* rd) {
   /* lambda-update: (G + R + rho I) lambda = -(g + s) + rho z - gamma */
   for (int r = 0; r < n; r++) a->rhs[r] = -(p->g[r] + a->s[r]) + rho * a->z[r] - a->gam[r];
   memcpy(lambda, a->rhs, sizeof(double) * (size_t)n);
-  if (a->sym)
-    ldl3_solve(p->nc, a->L, lambda);
-  else
-    csi_lu_solve(n, a->L, a->piv, lambda);
+  admm_solve(a, lambda);
   /* v = (G + R) lambda + g = rhs - rho lambda + g: O(n), no product with G */
   for (int r = 0; r < n; r++) a->v[r] = a->rhs[r] - rho * lambda[r] + p->g[r];
   for (int r = 0; r < n; r++) a->lh[r] = a->omega * lambda[r] + (1.0 - a->omega) * a->z[r];
@@ -511,11 +659,12 @@ static void admm_iterate(Admm* a, double* lambda, double* rp, double* rd) {
       ed = csi_max(ed, fabs(a->v[r] + a->s[r] + a->gam[r]));
     }
   }
+  if (p->nblock) admm_iterate_blocks(a, lambda, &ep, &ed);
   *rp = ep, *rd = ed;
 }
 
 /* The model's residual of lambda with its true velocity (into v): eps_abs for the NCP, the
-   CCP natural map for the CCP. */
+   CCP natural map for the CCP; the blocks' residual for both. */
 static double admm_model_residual(const Admm* a, const double* lambda, double* v) {
   const csContactProblem* p = a->p;
   csi_solver_velocity(p, lambda, v);
@@ -525,10 +674,12 @@ static double admm_model_residual(const Admm* a, const double* lambda, double* v
                       : csi_ccp_contact_residual(lambda + 3 * i, v + 3 * i, p->mu[i]);
     if (!(e <= worst)) worst = e;
   }
-  return worst;
+  return admm_with_blocks(p, worst, lambda, v);
 }
 
-/* Internal forces. With redundant contacts (a box on 4 coplanar corners) G is singular and
+/* ------------------------------------------------------------------ polish
+
+   Internal forces. With redundant contacts (a box on 4 coplanar corners) G is singular and
    lambda + delta, delta in null(G), has the same velocities: at stiction every such lambda
    solves the problem, and which one ADMM returns depends on its path (a projection onto
    the cone boundary in a transient iterate leaves a null-space part) and on the warm
@@ -537,7 +688,7 @@ static double admm_model_residual(const Admm* a, const double* lambda, double* v
    it is also the limit of a vanishing compliance R = eps I. P x is the limit of
    x <- rho (G + rho I)^-1 x (eigenvalue 1 on null(G), rho / (sigma + rho) < 1 elsewhere),
    a few solves with the factor at hand. The step delta = -P lambda is taken as far as the
-   model's criterion stays below max(tol / 2, its value at lambda) and no cone is left
+   model's criterion stays below max(tol, its value at lambda) and no cone is left
    further than before (t in [0, 1] by bisection; |lambda + t delta| decreases with t): a contact
    whose share of the load would leave its cone (the unloaded rear contacts of a pushed cube before
    it slides) stops the step at the cone, which is the least-norm feasible distribution when the
@@ -545,12 +696,40 @@ static double admm_model_residual(const Admm* a, const double* lambda, double* v
    is left alone. */
 enum { CS_ADMM_POLISH = 50, CS_ADMM_BISECT = 30 };
 
+/* How far x is outside a 1-row block's set (0 for a free row). */
+static double admm_block_dist(const csBlock* b, double x) {
+  if (b->type == CS_CONE_UNILATERAL) return x < 0 ? -x : 0;
+  if (b->type == CS_CONE_BOX) return fmax(fabs(x) - b->bound, 0);
+  return 0;
+}
+
+/* admm_line_ok and admm_polish_feasible on the blocks: 1 if lambda + t delta leaves no
+   block's set further than lambda does and, given gd (G delta; NULL: not asked), each block's
+   residual with the velocity v + t gd is within bound. */
+static int admm_line_ok_blocks(const Admm* a, const double* lambda, const double* delta,
+                               const double* v, const double* gd, double t, double bound) {
+  const csContactProblem* p = a->p;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    double l[6], w[6];
+    for (int i = 0; i < b->n; i++) {
+      int r = b->row + i;
+      l[i] = lambda[r] + t * delta[r];
+      if (admm_block_dist(b, l[i]) > admm_block_dist(b, lambda[r])) return 0;
+      if (gd) w[i] = v[r] + t * gd[r];
+    }
+    if (gd && !(csi_block_residual(b, l, w) <= bound)) return 0;
+  }
+  return 1;
+}
+
 /* 1 if lambda + t delta (velocity v + t Gd) meets the bound on the model's criterion
-   without leaving any cone further than lambda does (so a contact stopped at its cone is
-   on it, not tol beyond). */
+   without leaving any cone (or block's set) further than lambda does (so a contact stopped at
+   its cone is on it, not tol beyond). */
 static int admm_line_ok(const Admm* a, const double* lambda, const double* delta, const double* v,
                         const double* gd, double t, double bound) {
   const csContactProblem* p = a->p;
+  if (p->nblock && !admm_line_ok_blocks(a, lambda, delta, v, gd, t, bound)) return 0;
   for (int i = 0; i < p->nc; i++) {
     double l[3], w[3];
     for (int k = 0; k < 3; k++) {
@@ -565,9 +744,11 @@ static int admm_line_ok(const Admm* a, const double* lambda, const double* delta
   return 1;
 }
 
-/* 1 if lambda - t x stays in every cone lambda is in (no cone left further than before). */
+/* 1 if lambda - t x stays in every cone (and block's set) lambda is in (none left further
+   than before). */
 static int admm_polish_feasible(const Admm* a, const double* lambda, const double* x, double t) {
   const csContactProblem* p = a->p;
+  if (p->nblock && !admm_line_ok_blocks(a, lambda, x, NULL, NULL, -t, 0)) return 0;
   for (int i = 0; i < p->nc; i++) {
     double l[3];
     for (int k = 0; k < 3; k++) l[k] = lambda[3 * i + k] - t * x[3 * i + k];
@@ -576,17 +757,14 @@ static int admm_polish_feasible(const Admm* a, const double* lambda, const doubl
   return 1;
 }
 
-static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
+/* The polish's direction delta = -P lambda into a->lh (lmax = max |lambda|): the factor at
+   1e-4 L, then x <- rho (G + rho I)^-1 x from x = lambda. Returns 0 if there is nothing to
+   remove (no null space, or P lambda ~ 0) or a short step along delta leaves a cone. */
+static int admm_polish_direction(Admm* a, const double* lambda, double lmax) {
   const csContactProblem* p = a->p;
   int n = a->n;
-  if (p->R || !a->sym) return;
   double* x = a->lh; /* P lambda, then delta */
   double* prev = a->best;
-  double* v = a->rhs; /* v(lambda) */
-  double* gd = a->s;  /* G delta */
-  double lmax = 0;
-  for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
-  if (!(lmax > 0)) return;
   /* rho (G + rho I)^-1 shrinks the range of G by rho / (sigma + rho) per step: with the
      iteration's rho (up to ~L) that takes up to CS_ADMM_POLISH solves, most of them to find
      that a full-rank G (legged robots' point feet) has nothing to remove. A factor at 1e-4 L
@@ -597,7 +775,7 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
   double rp = fmax(1e-4 * a->Lmax, a->rho_min);
   if (a->rho > rp) {
     double got = admm_factor(p, rp, 1, a->L, &a->fpmin, a->piv);
-    if (got < 0) return;
+    if (got < 0) return 0;
     a->rho = got;
   }
   /* No null space, nothing to remove: a unit null vector u of G whose last nonzero entry is
@@ -606,12 +784,12 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
      above 100 rho leave no null vector with a last entry above 0.1 (nor a near-null one
      with sigma below ~100 rho): a full-rank G (a legged robot on its point feet) is
      recognised from the factor alone, without the solves. */
-  if (a->fpmin > 100 * a->rho) return;
+  if (a->fpmin > 100 * a->rho) return 0;
   memcpy(x, lambda, sizeof(double) * (size_t)n);
   for (int k = 0; k < CS_ADMM_POLISH; k++) {
     memcpy(prev, x, sizeof(double) * (size_t)n);
     for (int r = 0; r < n; r++) x[r] *= a->rho;
-    ldl3_solve(p->nc, a->L, x);
+    admm_solve(a, x);
     double d = 0, xm = 0;
     for (int r = 0; r < n; r++) d = csi_max(d, fabs(x[r] - prev[r])), xm = csi_max(xm, fabs(x[r]));
     if (d <= 1e-13 * lmax || xm <= 1e-14 * lmax) break;
@@ -620,14 +798,25 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
        whose share of the internal force points outward), the line search below would
        stop at t = 0 - most of drop's 8-contact solves, after 17-46 solves and 30 halvings
        for nothing. The remaining steps are skipped then. */
-    if (k == 1 && !admm_polish_feasible(a, lambda, x, 1e-6 * lmax / xm)) return;
+    if (k == 1 && !admm_polish_feasible(a, lambda, x, 1e-6 * lmax / xm)) return 0;
   }
   double xmax = 0;
   for (int r = 0; r < n; r++) {
     x[r] = -x[r];
     xmax = fmax(xmax, fabs(x[r]));
   }
-  if (xmax <= 1e-14 * lmax) return; /* nothing to remove */
+  return !(xmax <= 1e-14 * lmax); /* else nothing to remove */
+}
+
+/* The polish's step lambda + t delta (delta in a->lh): the largest t in [0, 1] admm_line_ok
+   takes (by bisection), kept if its residual with the true product is within tol. */
+static void admm_polish_step(Admm* a, double* lambda, double tol, double* res) {
+  const csContactProblem* p = a->p;
+  int n = a->n;
+  double* x = a->lh; /* delta */
+  double* prev = a->best;
+  double* v = a->rhs; /* v(lambda) */
+  double* gd = a->s;  /* G delta */
   csi_solver_velocity(p, lambda, v);
   for (int r = 0; r < n; r++) { /* G delta, without g */
     const double* Gr = p->G + (size_t)r * (size_t)n;
@@ -659,36 +848,97 @@ static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
   }
 }
 
-/* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
-enum { CS_ADMM_WINDOW = 100 };
-
-/* Active-set steps a solve may try (each costs about two iterations). */
-enum { CS_ADMM_TRIES = 4 };
-/* Friction-direction rounds of one active-set step. */
-enum { CS_ADMM_ROUNDS = 10 };
-
-/* Active-set step (the "solution polishing" of OSQP, for the NCP). ADMM with the de
-   Saxce cascade converges linearly, at best at the rate of the cascade's own fixed point
-   (mu b / (a + mu b) per sliding contact, b and a from G's block: 0.4-0.75 for mu 0.8 on
-   ANYmal's feet), so 1e-6 from a 1e-3 warm start takes 10-30 iterations even once the
-   contact modes are settled. Given the modes of an iterate z -- open (z = 0), sticking
-   (strictly inside its cone, by more than 1e-9 mu z_N: a projection puts a sliding
-   contact on the boundary up to rounding; not admm_shift's 10 tol, which at a loose
-   tolerance calls every contact sliding) or sliding (on the boundary, friction direction
-   t = z_T / |z_T|) -- the NCP solution with those modes solves a square linear system:
-   lambda_i = 0 for the open contacts, v_i = 0 for the sticking ones (3 unknowns, 3
-   equations), and lambda_i = x_i (1, mu t) with v_N,i = 0 for the sliding ones (1 and 1),
-   v = (G + R) lambda + g. Its solution is accepted only if the modes are its own (see
-   admm_refine), the friction direction is its own slip's to first order (rounds) and
-   its NCP residual, projected on K, with the full product, meets the tolerance: the
-   stopping test is the same, only the candidate is different. A singular or near-singular
-   system (pivot below 1e-10 of the largest entry: redundant sticking contacts, whose
-   internal forces it would make arbitrary) is not used; ADMM goes on. Returns 1 and the
-   candidate in out, its velocity in vout and its residual in *res, if accepted. cls
-   receives the modes (0 open, 1 stick, 2 slide). */
-static int admm_classify(const Admm* a, const double* z, int* cls) {
+/* The polish: its direction (admm_polish_direction), then its step (admm_polish_step); not
+   with a compliance R (no null space) or an asymmetric G. */
+static void admm_polish(Admm* a, double* lambda, double tol, double* res) {
   const csContactProblem* p = a->p;
+  int n = a->n;
+  if (p->R || !a->sym) return;
+  double lmax = 0;
+  for (int r = 0; r < n; r++) lmax = fmax(lmax, fabs(lambda[r]));
+  if (!(lmax > 0)) return;
+  if (admm_polish_direction(a, lambda, lmax)) admm_polish_step(a, lambda, tol, res);
+}
+
+/* ------------------------------------------------------------------ active-set step
+
+   The "solution polishing" of OSQP, for the NCP (ncp_admm). ADMM with the de Saxce cascade
+   converges linearly, at best at the rate of the cascade's own fixed point (mu b / (a + mu b)
+   per sliding contact, b and a from G's block: 0.4-0.75 for mu 0.8 on ANYmal's feet), so 1e-6
+   from a 1e-3 warm start takes 10-30 iterations even once the contact modes are settled.
+   Given the modes of an iterate z -- open (z = 0), sticking (strictly inside its cone, by
+   more than 1e-9 mu z_N: a projection puts a sliding contact on the boundary up to rounding;
+   not admm_shift's 10 tol, which at a loose tolerance calls every contact sliding) or sliding
+   (on the boundary, friction direction t = z_T / |z_T|) -- the NCP solution with those modes
+   solves a square system: lambda_i = 0 for the open contacts, v_i = 0 for the sticking ones
+   (3 unknowns, 3 equations), and lambda_i = x_i (1, mu t) with v_N,i = 0 for the sliding ones
+   (1 and 1, and with the slip angle as a second unknown, v_T,i parallel to t: Newton),
+   v = (G + R) lambda + g; a block row's mode (CS_BM_*) adds an unknown with v_r = 0 or fixes
+   its impulse. Its solution is accepted only if the modes are its own, the friction direction
+   is its own slip's to first order and its NCP residual, projected on K, with the full
+   product, meets the tolerance: the stopping test is the same, only the candidate is
+   different. A singular or near-singular system (pivot below 1e-10 of the largest entry:
+   redundant sticking contacts, whose internal forces it would make arbitrary) is reduced by
+   those internal forces or solved least-norm; if neither works ADMM goes on.
+
+   Its stages, in the order of the functions below:
+     1. modes: admm_classify (contacts; admm_classify_blocks for the block rows);
+     2. the linear algebra the systems use: the sticking block and its least-norm solution
+        (admm_stick_block, admm_leastnorm), its null space, the internal forces
+        (admm_pivoted_cholesky, admm_stick_null, admm_null_clean), the reduced system
+        (admm_reduced), the square solve (admm_square_solve: reduced, LU or least-norm);
+     3. the system of the modes: admm_newton_system (column, rows and right-hand side);
+     4. one set of modes (admm_refine_modes): its set-up (admm_refine_setup: unknowns, null
+        space), then rounds, each making the unknowns -- round 0 from the source
+        (admm_refine_from_src, when a contact slides with friction) or by the linear system
+        (admm_refine_linear: admm_refine_stick when every loaded contact sticks), later
+        rounds by a Newton step (admm_refine_newton) -- then the candidate and its modes'
+        check (admm_refine_candidate), its residual and maximal dissipation
+        (admm_refine_mdp);
+     5. the modes' updates (admm_refine): where a candidate contradicts its modes, those it
+        asks for, and step 4 again (primal-dual active set, CS_ADMM_UPDATES times at most). */
+
+/* Friction-direction rounds of one set of modes, and mode updates of one active-set step. */
+enum { CS_ADMM_ROUNDS = 10, CS_ADMM_UPDATES = 3 };
+
+/* A block row's mode in the active-set step (a->cls[admm_brow(a, r)] for row r): its impulse
+   fixed at 0 (an inactive unilateral row), an unknown whose equation is v_r = 0 (an active
+   unilateral row, a box row inside its bound, a free row), or fixed at a box's upper or lower
+   bound. */
+enum { CS_BM_ZERO = 0, CS_BM_EQ = 1, CS_BM_UP = 2, CS_BM_LO = 3 };
+
+/* The index of block row r's mode in a mode array: after the nc contacts'. */
+static inline int admm_brow(const Admm* a, int r) { return r - 2 * a->p->nc; }
+
+/* The block rows in mode CS_BM_EQ (the blocks' unknowns). */
+static int admm_block_unknowns(const Admm* a) {
   int m = 0;
+  for (int r = a->n3; r < a->n; r++) m += a->cls[admm_brow(a, r)] == CS_BM_EQ;
+  return m;
+}
+
+/* The block rows' modes of z (in the blocks' sets) into cls: a unilateral row above 0 is
+   active, a box row strictly inside its bound interior (a bound of 0: at its upper bound, the
+   impulse fixed at 0), a free row always an unknown. */
+static void admm_classify_blocks(const Admm* a, const double* z, int* cls) {
+  const csContactProblem* p = a->p;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    for (int i = 0; i < b->n; i++) {
+      int r = b->row + i, c = CS_BM_EQ;
+      if (b->type == CS_CONE_UNILATERAL)
+        c = z[r] > 0 ? CS_BM_EQ : CS_BM_ZERO;
+      else if (b->type == CS_CONE_BOX)
+        c = z[r] >= b->bound ? CS_BM_UP : z[r] <= -b->bound ? CS_BM_LO : CS_BM_EQ;
+      cls[admm_brow(a, r)] = c;
+    }
+  }
+}
+
+/* The modes of z into cls: the contacts' (0 open, 1 stick, 2 slide; a sliding contact's
+   friction direction mu t into a->dir), then the block rows'. */
+static void admm_classify(const Admm* a, const double* z, int* cls) {
+  const csContactProblem* p = a->p;
   for (int i = 0; i < p->nc; i++) {
     const double* zi = z + 3 * i;
     double mu = p->mu[i] < 0 ? 0 : p->mu[i], r = csi_norm2(zi[1], zi[2]);
@@ -700,13 +950,12 @@ static int admm_classify(const Admm* a, const double* z, int* cls) {
     else if (mu == 0 || r > 0)
       c = 2;
     cls[i] = c;
-    m += c == 1 ? 3 : c == 2 ? 1 : 0;
     if (c == 2) {
       a->dir[2 * i] = mu > 0 ? mu * zi[1] / r : 0;
       a->dir[2 * i + 1] = mu > 0 ? mu * zi[2] / r : 0;
     }
   }
-  return m;
+  if (p->nblock) admm_classify_blocks(a, z, cls);
 }
 
 /* The lower block triangle of G + R + shift I on the sticking contacts (every loaded one
@@ -786,24 +1035,13 @@ static int admm_leastnorm(Admm* a, int m, double amax) {
   return 0;
 }
 
-/* The internal forces of the sticking contacts: the null space of their block S of G + R
-   (k = 3 x sticking contacts), by Cholesky with diagonal pivoting, which stops at rank r when
-   the largest remaining pivot is below 1e-10 of S's largest diagonal entry; the null vectors
-   are then P [-L11^-T L21^T; I] (P the pivoting). Into a->nul, a->nd = k - r. Such a vector
-   n has G_{:,S} n = J M^-1 J_S^T n = 0 for every row (J_S^T n = 0 for a PSD S = J_S M^-1
-   J_S^T), so it is a null vector of every active-set and Newton system with these sticking
-   contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
-   finite). */
-static int admm_stick_null(Admm* a, int k) {
-  double* S = a->A;
-  admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
-  int* perm = a->apiv;
-  double dmax = 0;
-  for (int i = 0; i < k; i++) perm[i] = i, dmax = csi_max(dmax, S[(size_t)i * k + i]);
-  if (!(dmax > 0) || !isfinite(dmax)) return -1;
+/* Cholesky with diagonal pivoting of S (k x k, its lower triangle; in place), right-looking in
+   LAPACK's dpstrf order, stopping when the largest remaining pivot is below 1e-10 dmax;
+   perm[i]: the variable at position i. Returns the rank reached. */
+static int admm_pivoted_cholesky(double* S, int k, int* perm, double dmax) {
 #define CS_S(i, j) S[(size_t)(i) * (size_t)k + (size_t)(j)]
   int r = 0;
-  for (; r < k; r++) { /* right-looking, on the lower triangle (LAPACK's dpstrf order) */
+  for (; r < k; r++) {
     int pv = r;
     for (int i = r + 1; i < k; i++)
       if (CS_S(i, i) > CS_S(pv, pv)) pv = i;
@@ -828,6 +1066,25 @@ static int admm_stick_null(Admm* a, int k) {
     }
   }
 #undef CS_S
+  return r;
+}
+
+/* The internal forces of the sticking contacts: the null space of their block S of G + R
+   (k = 3 x sticking contacts), by Cholesky with diagonal pivoting, which stops at rank r when
+   the largest remaining pivot is below 1e-10 of S's largest diagonal entry; the null vectors
+   are then P [-L11^-T L21^T; I] (P the pivoting). Into a->nul, a->nd = k - r. Such a vector
+   n has G_{:,S} n = J M^-1 J_S^T n = 0 for every row (J_S^T n = 0 for a PSD S = J_S M^-1
+   J_S^T), so it is a null vector of every active-set and Newton system with these sticking
+   contacts, on either side (G symmetric). Returns 0, or -1 (more than CS_ADMM_NUL, or not
+   finite). */
+static int admm_stick_null(Admm* a, int k) {
+  double* S = a->A;
+  admm_stick_block(a, k, 0); /* the lower block triangle: all the factor reads */
+  int* perm = a->apiv;
+  double dmax = 0;
+  for (int i = 0; i < k; i++) perm[i] = i, dmax = csi_max(dmax, S[(size_t)i * k + i]);
+  if (!(dmax > 0) || !isfinite(dmax)) return -1;
+  int r = admm_pivoted_cholesky(S, k, perm, dmax);
   int d = k - r;
   a->nd = 0;
   if (d > CS_ADMM_NUL) return -1;
@@ -924,19 +1181,10 @@ static void admm_map(Admm* a, int newton) {
   }
 }
 
-/* A x = b for the square active-set and Newton systems (a->A, m x m, b in a->ab, x there
-   on return). LU with partial pivoting; if a pivot is below 1e-10 of the largest entry
-   (redundant contacts: two sticking points of one body can pull against each other), the
-   least-norm solution x = A^T y, (A A^T) y = b, by iterated Tikhonov on A A^T from y = 0
-   (every step in its range; eps = 1e-9 of its largest diagonal entry; at most 8 steps, to
-   max |b - A x| <= tol / 100). *well: 1 for pivots above 1e-4 of the largest entry or the
-   least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if neither
-   works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
-   of m. */
-static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, int probe) {
-  /* the pivots' scale: G's largest diagonal entry over the loaded contacts, which bounds
-     every entry of G (PSD) and, within a factor 1 + mu, of these systems (a scan of the m^2
-     entries would be a tenth of the step) */
+/* The pivots' scale of the active-set systems: G's largest diagonal entry over the loaded
+   contacts (and the blocks' unknowns), which bounds every entry of G (PSD) and, within a
+   factor 1 + mu, of these systems (a scan of the m^2 entries would be a tenth of the step). */
+static double admm_pivot_scale(const Admm* a) {
   const csContactProblem* p = a->p;
   double amax = 0;
   for (int i = 0; i < p->nc; i++) {
@@ -944,6 +1192,97 @@ static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, 
     for (int r = 3 * i; r < 3 * i + 3; r++)
       amax = csi_max(amax, fabs(p->G[(size_t)r * (size_t)a->n + r]) + (p->R ? p->R[r] : 0));
   }
+  for (int r = a->n3; r < a->n; r++)
+    if (a->cls[admm_brow(a, r)] == CS_BM_EQ)
+      amax = csi_max(amax, fabs(p->G[(size_t)r * (size_t)a->n + r]) + (p->R ? p->R[r] : 0));
+  return amax;
+}
+
+/* C = A A^T (m x m, its lower triangle; two columns of C at a time) plus 1e-9 of its largest
+   diagonal entry on the diagonal. */
+static void admm_gram(int m, const double* A, double* C) {
+  double cmax = 0;
+  for (int i = 0; i < m; i++) {
+    const double* Ai = A + (size_t)i * m;
+    int j = 0;
+    for (; j + 1 <= i; j += 2) {
+      const double *Aj = A + (size_t)j * m, *Ak = Aj + m;
+      double c0 = 0, c1 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k], c1 += Ai[k] * Ak[k];
+      C[(size_t)i * m + j] = c0, C[(size_t)i * m + j + 1] = c1;
+    }
+    if (j <= i) {
+      const double* Aj = A + (size_t)j * m;
+      double c0 = 0;
+      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k];
+      C[(size_t)i * m + j] = c0;
+    }
+    cmax = csi_max(cmax, C[(size_t)i * m + i]);
+  }
+  for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
+}
+
+/* The least-norm solution of a singular square system A x = b (A: the copy a->Ac, b in a->ab,
+   x there on return): x = A^T y, (A A^T) y = b, by iterated Tikhonov on A A^T from y = 0
+   (every step in its range; eps = 1e-9 of its largest diagonal entry; at most 8 steps, to
+   max |b - A x| <= tol / 100). Returns 0 if b is not in A's range (no solution with these
+   modes and directions). s1, s2: scratch of m. */
+static int admm_square_leastnorm(Admm* a, int m, double* s1, double* s2) {
+  const double* A = a->Ac;
+  double* C = a->A;
+  admm_gram(m, A, C);
+  if (!csi_cholesky(m, C, a->adinv)) return 0;
+  double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
+  memset(y, 0, sizeof(double) * (size_t)m);
+  memset(x, 0, sizeof(double) * (size_t)m);
+  double rprev = INFINITY;
+  for (int it = 0; it <= 8; it++) {
+    double rmax = 0;
+    for (int i = 0; i < m; i++) { /* r = b - A x, x = A^T y */
+      const double* Ai = A + (size_t)i * m;
+      double sum = b[i];
+      for (int k = 0; k < m; k++) sum -= Ai[k] * x[k];
+      r[i] = sum;
+      rmax = csi_max(rmax, fabs(sum));
+    }
+    if (!isfinite(rmax)) return 0;
+    if (rmax <= 1e-2 * a->tol) {
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      return 1;
+    }
+    /* Stalled: at the rounding floor of A A^T (its condition is A's squared: ~1e-7 on
+       ANYmal's redundant contacts), taken if below half the tolerance (the candidate is
+       tested anyway); else b is not in the range: no solution with these modes and
+       directions. */
+    if (it == 8 || !(rmax <= 0.1 * rprev)) {
+      if (!(rmax <= 0.5 * a->tol)) break;
+      memcpy(b, x, sizeof(double) * (size_t)m);
+      return 1;
+    }
+    rprev = rmax;
+    csi_cholesky_solve(m, C, a->adinv, r);
+    for (int i = 0; i < m; i++) y[i] += r[i];
+    for (int k = 0; k < m; k++) x[k] = 0;
+    for (int i = 0; i < m; i++) {
+      const double* Ai = A + (size_t)i * m;
+      for (int k = 0; k < m; k++) x[k] += Ai[k] * y[i];
+    }
+  }
+  return 0;
+}
+
+/* A x = b for the square active-set and Newton systems (a->A, m x m, b in a->ab, x there
+   on return), in three ways: with redundant sticking contacts (a->nd internal forces) the
+   system reduced by them (admm_reduced); else LU with partial pivoting; if a pivot is below
+   1e-10 of the largest entry (redundant contacts: two sticking points of one body can pull
+   against each other), the least-norm solution (admm_square_leastnorm), or -1 if probe (the
+   caller changes its approach). *well: 1 for pivots above 1e-4 of the largest entry or the
+   least-norm solution (no arbitrary internal force in either), else 0. Returns 0 if none
+   works (an inconsistent singular system: no solution with these modes). s1, s2: scratch
+   of m. */
+static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, int probe) {
+  const csContactProblem* p = a->p;
+  double amax = admm_pivot_scale(a);
   if (!(amax > 0) || !isfinite(amax)) return 0;
   memcpy(a->Ac, a->A, sizeof(double) * (size_t)m * (size_t)m);
   if (a->nd > 0) {
@@ -972,136 +1311,85 @@ static int admm_square_solve(Admm* a, int m, double* s1, double* s2, int* well, 
   }
   if (probe) return -1; /* singular: the caller changes its approach */
   a->lnorm = 1;
-  const double* A = a->Ac;
-  double* C = a->A;
-  double cmax = 0;
-  for (int i = 0; i < m; i++) { /* C = A A^T, lower triangle; two columns of C at a time */
-    const double* Ai = A + (size_t)i * m;
-    int j = 0;
-    for (; j + 1 <= i; j += 2) {
-      const double *Aj = A + (size_t)j * m, *Ak = Aj + m;
-      double c0 = 0, c1 = 0;
-      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k], c1 += Ai[k] * Ak[k];
-      C[(size_t)i * m + j] = c0, C[(size_t)i * m + j + 1] = c1;
-    }
-    if (j <= i) {
-      const double* Aj = A + (size_t)j * m;
-      double c0 = 0;
-      for (int k = 0; k < m; k++) c0 += Ai[k] * Aj[k];
-      C[(size_t)i * m + j] = c0;
-    }
-    cmax = csi_max(cmax, C[(size_t)i * m + i]);
-  }
-  for (int i = 0; i < m; i++) C[(size_t)i * m + i] += 1e-9 * cmax;
-  if (!csi_cholesky(m, C, a->adinv)) return 0;
-  double *y = s1, *r = s2, *x = a->rhs, *b = a->ab;
-  memset(y, 0, sizeof(double) * (size_t)m);
-  memset(x, 0, sizeof(double) * (size_t)m);
-  double rprev = INFINITY;
-  for (int it = 0; it <= 8; it++) {
-    double rmax = 0;
-    for (int i = 0; i < m; i++) { /* r = b - A x, x = A^T y */
-      const double* Ai = A + (size_t)i * m;
-      double sum = b[i];
-      for (int k = 0; k < m; k++) sum -= Ai[k] * x[k];
-      r[i] = sum;
-      rmax = csi_max(rmax, fabs(sum));
-    }
-    if (!isfinite(rmax)) return 0;
-    if (rmax <= 1e-2 * a->tol) {
-      memcpy(b, x, sizeof(double) * (size_t)m);
-      *well = 1;
-      return 1;
-    }
-    /* Stalled: at the rounding floor of A A^T (its condition is A's squared: ~1e-7 on
-       ANYmal's redundant contacts), taken if below half the tolerance (the candidate is
-       tested anyway); else b is not in the range: no solution with these modes and
-       directions. */
-    if (it == 8 || !(rmax <= 0.1 * rprev)) {
-      if (!(rmax <= 0.5 * a->tol)) break;
-      memcpy(b, x, sizeof(double) * (size_t)m);
-      *well = 1;
-      return 1;
-    }
-    rprev = rmax;
-    csi_cholesky_solve(m, C, a->adinv, r);
-    for (int i = 0; i < m; i++) y[i] += r[i];
-    for (int k = 0; k < m; k++) x[k] = 0;
-    for (int i = 0; i < m; i++) {
-      const double* Ai = A + (size_t)i * m;
-      for (int k = 0; k < m; k++) x[k] += Ai[k] * y[i];
-    }
-  }
-  return 0;
+  if (!admm_square_leastnorm(a, m, s1, s2)) return 0;
+  *well = 1;
+  return 1;
 }
 
-/* The Newton system of the active-set step's rounds (admm_refine_modes) at the state
-   whose velocity is vout, into a->A, a->ab; returns its size m. Without angles the sliding
-   contacts keep their directions (one unknown, one equation each): from lambda = 0 (vout =
-   g) that is the first round's linear system. Column by column: the unknown's column of G + R (a
-   sticking impulse's own, a sliding contact's x or angle along its direction), then each equation's
-   combination of that column's rows. */
-static int admm_newton_system(Admm* a, const double* vout, double* col, int angles) {
+/* The column of G + R along the unknown q of contact j (its mode in a->cls) into col (n): a
+   sticking impulse's own column, a sliding contact's x along (1, mu t) or its angle, x mu (0,
+   -sin, cos). */
+static void admm_newton_column(const Admm* a, int j, int q, double* col) {
   const csContactProblem* p = a->p;
-  int nc = p->nc, n = a->n;
-  const int* cls = a->cls;
-  const double* st = a->hist;
+  int n = a->n;
   const double* dir = a->dir;
-  int m = 0;
-  for (int i = 0; i < nc; i++)
-    m += cls[i] == 1 ? 3 : cls[i] == 2 ? (angles && p->mu[i] > 0 ? 2 : 1) : 0;
-  int u = 0;
-  for (int j = 0; j < nc; j++) {
-    if (cls[j] == 0) continue;
-    double muj = p->mu[j] > 0 ? p->mu[j] : 0;
-    int ncol = cls[j] == 1 ? 3 : angles && muj > 0 ? 2 : 1;
-    for (int q = 0; q < ncol; q++, u++) {
-      double d[3];
-      if (cls[j] == 1) {
-        d[0] = d[1] = d[2] = 0, d[q] = 1;
-      } else if (q == 0) { /* x: along (1, mu t) */
-        d[0] = 1, d[1] = dir[2 * j], d[2] = dir[2 * j + 1];
-      } else { /* the angle: x mu (0, -sin, cos) */
-        double x = st[3 * j];
-        d[0] = 0, d[1] = -x * dir[2 * j + 1], d[2] = x * dir[2 * j];
-      }
-      if (!p->asym) {
-        /* G symmetric: the column G d is rows 3j..3j+2 of G combined, contiguous (a
-           sticking contact's unit d: one row) */
-        const double* G0 = p->G + (size_t)(3 * j) * (size_t)n;
-        if (cls[j] == 1) {
-          memcpy(col, G0 + (size_t)q * (size_t)n, sizeof(double) * (size_t)n);
-        } else {
-          const double* G1 = G0 + n;
-          const double* G2 = G1 + n;
-          for (int r = 0; r < n; r++) col[r] = G0[r] * d[0] + G1[r] * d[1] + G2[r] * d[2];
-        }
-      } else {
-        for (int r = 0; r < n; r++) {
-          const double* Gr = p->G + (size_t)r * (size_t)n + 3 * j;
-          col[r] = Gr[0] * d[0] + Gr[1] * d[1] + Gr[2] * d[2];
-        }
-      }
-      if (p->R)
-        for (int k = 0; k < 3; k++) col[3 * j + k] += p->R[3 * j + k] * d[k];
-      int e = 0;
-      for (int i = 0; i < nc; i++) {
-        if (cls[i] == 0) continue;
-        const double* ci = col + 3 * i;
-        if (cls[i] == 1) {
-          for (int k = 0; k < 3; k++, e++) a->A[(size_t)e * m + u] = ci[k];
-          continue;
-        }
-        a->A[(size_t)e++ * m + u] = ci[0];
-        if (angles && p->mu[i] > 0) { /* v_T x t = v_1 sin - v_2 cos, t = dir / mu */
-          double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
-          double g = s * ci[1] - c * ci[2];
-          if (i == j && q == 1) g += (vout[3 * i + 1] * c + vout[3 * i + 2] * s);
-          a->A[(size_t)e++ * m + u] = g;
-        }
-      }
+  double d[3];
+  if (a->cls[j] == 1) {
+    d[0] = d[1] = d[2] = 0, d[q] = 1;
+  } else if (q == 0) { /* x: along (1, mu t) */
+    d[0] = 1, d[1] = dir[2 * j], d[2] = dir[2 * j + 1];
+  } else { /* the angle: x mu (0, -sin, cos) */
+    double x = a->hist[3 * j];
+    d[0] = 0, d[1] = -x * dir[2 * j + 1], d[2] = x * dir[2 * j];
+  }
+  if (!p->asym) {
+    /* G symmetric: the column G d is rows 3j..3j+2 of G combined, contiguous (a
+       sticking contact's unit d: one row) */
+    const double* G0 = p->G + (size_t)(3 * j) * (size_t)n;
+    if (a->cls[j] == 1) {
+      memcpy(col, G0 + (size_t)q * (size_t)n, sizeof(double) * (size_t)n);
+    } else {
+      const double* G1 = G0 + n;
+      const double* G2 = G1 + n;
+      for (int r = 0; r < n; r++) col[r] = G0[r] * d[0] + G1[r] * d[1] + G2[r] * d[2];
+    }
+  } else {
+    for (int r = 0; r < n; r++) {
+      const double* Gr = p->G + (size_t)r * (size_t)n + 3 * j;
+      col[r] = Gr[0] * d[0] + Gr[1] * d[1] + Gr[2] * d[2];
     }
   }
+  if (p->R)
+    for (int k = 0; k < 3; k++) col[3 * j + k] += p->R[3 * j + k] * d[k];
+}
+
+/* Column u of the Newton system (m x m, a->A) from col, the column of G + R of its unknown
+   (the unknown q of contact j; j = -1 for a block row's): each equation's combination of
+   col's rows, the contacts' equations first (a sticking contact's v_i, a sliding one's v_N,i
+   and, with angles, v_T,i x t_i), then the block rows' v_r = 0. */
+static void admm_newton_rows(Admm* a, const double* col, const double* vout, int j, int q, int u,
+                             int m, int angles) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  const double* dir = a->dir;
+  int e = 0;
+  for (int i = 0; i < nc; i++) {
+    if (cls[i] == 0) continue;
+    const double* ci = col + 3 * i;
+    if (cls[i] == 1) {
+      for (int k = 0; k < 3; k++, e++) a->A[(size_t)e * m + u] = ci[k];
+      continue;
+    }
+    a->A[(size_t)e++ * m + u] = ci[0];
+    if (angles && p->mu[i] > 0) { /* v_T x t = v_1 sin - v_2 cos, t = dir / mu */
+      double mi = p->mu[i], c = dir[2 * i] / mi, s = dir[2 * i + 1] / mi;
+      double g = s * ci[1] - c * ci[2];
+      if (i == j && q == 1) g += (vout[3 * i + 1] * c + vout[3 * i + 2] * s);
+      a->A[(size_t)e++ * m + u] = g;
+    }
+  }
+  if (p->nblock)
+    for (int r = a->n3; r < a->n; r++)
+      if (cls[admm_brow(a, r)] == CS_BM_EQ) a->A[(size_t)e++ * m + u] = col[r];
+}
+
+/* The Newton system's right-hand side, minus the equations' values at vout, into a->ab. */
+static void admm_newton_rhs(Admm* a, const double* vout, int angles) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  const int* cls = a->cls;
+  const double* dir = a->dir;
   int e = 0;
   for (int i = 0; i < nc; i++) {
     if (cls[i] == 0) continue;
@@ -1116,21 +1404,62 @@ static int admm_newton_system(Admm* a, const double* vout, double* col, int angl
       a->ab[e++] = -(vi[1] * s - vi[2] * c);
     }
   }
+  if (p->nblock)
+    for (int r = a->n3; r < a->n; r++)
+      if (cls[admm_brow(a, r)] == CS_BM_EQ) a->ab[e++] = -vout[r];
+}
+
+/* The Newton system of the active-set step's rounds (admm_refine_modes) at the state
+   whose velocity is vout, into a->A, a->ab; returns its size m. Without angles the sliding
+   contacts keep their directions (one unknown, one equation each): from lambda = 0 (vout =
+   g) that is the first round's linear system. Column by column: the unknown's column of G + R
+   (admm_newton_column; a block row's: G's column r), then each equation's combination of that
+   column's rows (admm_newton_rows). Unknowns and equations come in the same order: the
+   contacts', then the block rows' in mode CS_BM_EQ. */
+static int admm_newton_system(Admm* a, const double* vout, double* col, int angles) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc, n = a->n;
+  const int* cls = a->cls;
+  int m = 0;
+  for (int i = 0; i < nc; i++)
+    m += cls[i] == 1 ? 3 : cls[i] == 2 ? (angles && p->mu[i] > 0 ? 2 : 1) : 0;
+  if (p->nblock) m += admm_block_unknowns(a);
+  int u = 0;
+  for (int j = 0; j < nc; j++) {
+    if (cls[j] == 0) continue;
+    double muj = p->mu[j] > 0 ? p->mu[j] : 0;
+    int ncol = cls[j] == 1 ? 3 : angles && muj > 0 ? 2 : 1;
+    for (int q = 0; q < ncol; q++, u++) {
+      admm_newton_column(a, j, q, col);
+      admm_newton_rows(a, col, vout, j, q, u, m, angles);
+    }
+  }
+  for (int r = a->n3; r < n; r++) { /* the block rows' unknowns (none without blocks) */
+    if (cls[admm_brow(a, r)] != CS_BM_EQ) continue;
+    if (!p->asym)
+      memcpy(col, p->G + (size_t)r * (size_t)n, sizeof(double) * (size_t)n);
+    else
+      for (int i = 0; i < n; i++) col[i] = p->G[(size_t)i * (size_t)n + (size_t)r];
+    if (p->R) col[r] += p->R[r];
+    admm_newton_rows(a, col, vout, -1, 0, u++, m, angles);
+  }
+  admm_newton_rhs(a, vout, angles);
   return m;
 }
 
 /* The active-set step's set-up for the modes in a->cls: the number of unknowns m (3 per
-   sticking contact, 1 per sliding one), the sticking variables nstick and the sliding contacts
-   nslide, the sliding contacts' starting directions (a->dir0), and the null vectors of the
-   sticking block where sticking contacts are redundant. Returns newton0: 1 if the first round is
-   a Newton step from the source (a contact slides with friction). */
+   sticking contact, 1 per sliding one, 1 per block row in mode CS_BM_EQ), the sticking variables
+   nstick and the sliding contacts nslide, the sliding contacts' starting directions (a->dir0), and
+   the null vectors of the sticking block where sticking contacts are redundant. Returns newton0: 1
+   if the first round is a Newton step from the source (a contact slides with friction). */
 static int admm_refine_setup(Admm* a, int* m_out, int* nstick_out, int* nslide_out) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
   const int* cls = a->cls;
   int m = 0;
   for (int i = 0; i < nc; i++) m += cls[i] == 1 ? 3 : cls[i] == 2 ? 1 : 0;
-  a->unique = m == 0; /* lambda = 0: nothing to polish */
+  if (p->nblock) m += admm_block_unknowns(a);
+  a->unique = m == 0; /* lambda fixed by the modes (0 but for bounds): nothing to polish */
   a->lnorm = 0;
   int nstick = 0, nslide = 0, newton0 = 0;
   for (int i = 0; i < nc; i++) {
@@ -1169,6 +1498,7 @@ static void admm_refine_from_src(Admm* a, const double* src, double* out) {
     else if (cls[i] == 2)
       st[3 * i] = si[0];
   }
+  for (int r = a->n3; r < a->n; r++) st[r] = src[r]; /* block rows (the unknowns' read) */
   if (a->nd > 0) {   /* src without its internal forces: the steps add none */
     double* x = out; /* scratch: the sticking variables in order */
     int k = 0;
@@ -1225,6 +1555,8 @@ static int admm_refine_newton(Admm* a, double* out, double* vout, int newton0) {
       }
     }
   }
+  for (int r = a->n3; r < a->n; r++)
+    if (cls[admm_brow(a, r)] == CS_BM_EQ) st[r] += a->ab[u++];
   return 1;
 }
 
@@ -1271,6 +1603,21 @@ static int admm_refine_stick(Admm* a, int m) {
   return 1;
 }
 
+/* The impulse the modes fix, 0 but for the box rows at a bound, into base, and its velocity
+   into a->rhs (free until the next iteration); returns a->rhs. */
+static const double* admm_block_base(Admm* a, double* base) {
+  const csContactProblem* p = a->p;
+  memset(base, 0, sizeof(double) * (size_t)a->n);
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    int c = a->cls[admm_brow(a, b->row)];
+    if (b->type == CS_CONE_BOX && (c == CS_BM_UP || c == CS_BM_LO))
+      base[b->row] = c == CS_BM_UP ? b->bound : -b->bound;
+  }
+  csi_solver_velocity(p, base, a->rhs);
+  return a->rhs;
+}
+
 /* The first (linear) round: the modes with the friction directions of z (m unknowns, nstick of
    them sticking variables), into the unknowns (a->hist). Returns 0 if the system has no
    solution to use. */
@@ -1279,12 +1626,13 @@ static int admm_refine_linear(Admm* a, int m, int nstick, double* out, double* v
   int nc = p->nc;
   const int* cls = a->cls;
   double* st = a->hist;
-  if (m > 0 && m != nstick) {
-    /* Some contact slides: one step of the Newton system from lambda = 0 (velocity g)
-       without the angle unknowns, which is this linear system; an LU, or the reduced
-       system for redundant sticking contacts (admm_square_solve). */
+  if (m > 0 && (m != nstick || p->nblock)) {
+    /* Some contact slides, or there are blocks: one step of the Newton system from lambda
+       = 0 (velocity g; with blocks, the boxes' rows at their bounds and the velocity of that)
+       without the angle unknowns, which is this linear system; an LU, or the reduced system
+       for redundant sticking contacts (admm_square_solve). */
     int ok;
-    admm_newton_system(a, p->g, out, 0);
+    admm_newton_system(a, p->nblock ? admm_block_base(a, out) : p->g, out, 0);
     admm_map(a, 0);
     if (!admm_square_solve(a, m, out, vout, &ok, 0)) {
       a->singular = 1;
@@ -1301,22 +1649,22 @@ static int admm_refine_linear(Admm* a, int m, int nstick, double* out, double* v
     else if (cls[i] == 2)
       st[3 * i] = a->ab[u++];
   }
+  for (int r = a->n3; r < a->n; r++)
+    if (cls[admm_brow(a, r)] == CS_BM_EQ) st[r] = a->ab[u++];
   return 1;
 }
 
-/* The candidate (out, its velocity vout) from the round's unknowns, and whether the modes are
-   its own, up to 1e-3 tol: a sticking contact's lambda in its cone, a sliding one's x >= 0, an
-   open one's v_N >= 0. The residual alone would pass wrong modes at a loose tolerance (at 1e-2
-   on the 1 kg cube, where the whole step's impulse is ~2e-3, cube_slide comes to rest as if
-   sticking). Returns -1 if the modes hold, 0 if not and update does not allow new ones, 2 with
-   the modes the candidate asks for in a->cls (primal-dual active set). */
-static int admm_refine_candidate(Admm* a, double* out, double* vout, int update) {
+/* admm_refine_candidate's impulses on the contacts, from the round's unknowns (a->hist)
+   projected on their cones. Returns 1 if one contradicts its mode by more than slack: a
+   sticking impulse out of its cone (sliding along its tangential part then, or open), a
+   sliding one pulling (open then), with the modes it asks for in a->cls_new (the others
+   there: their own). */
+static int admm_candidate_contacts(Admm* a, double* out, double slack) {
   const csContactProblem* p = a->p;
   int nc = p->nc;
-  int* cls = a->cls;
+  const int* cls = a->cls;
   const double* st = a->hist;
-  double slack = 1e-3 * a->tol;
-  int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
+  int* nw = a->cls_new;
   int viol = 0;
   for (int i = 0; i < nc; i++) {
     double* o = out + 3 * i;
@@ -1341,6 +1689,77 @@ static int admm_refine_candidate(Admm* a, double* out, double* vout, int update)
     }
     csi_project_cone(o, p->mu[i], o);
   }
+  return viol;
+}
+
+/* admm_refine_candidate's impulses on the block rows: the unknowns' values (a->hist) projected
+   on their sets, the fixed ones' 0 or bound. Returns 1 if an unknown is out of its set by more
+   than slack: a unilateral row pulling (inactive then), a box row beyond a bound (at that bound
+   then), with the modes it asks for in a->cls_new. */
+static int admm_candidate_blocks(Admm* a, double* out, double slack) {
+  const csContactProblem* p = a->p;
+  int viol = 0;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    double f = b->bound;
+    for (int i = 0; i < b->n; i++) {
+      int r = b->row + i, c = a->cls[admm_brow(a, r)], nw = c;
+      double x = a->hist[r];
+      if (c == CS_BM_ZERO || c == CS_BM_UP || c == CS_BM_LO) {
+        x = c == CS_BM_ZERO ? 0 : c == CS_BM_UP ? f : -f;
+      } else if (b->type == CS_CONE_UNILATERAL) {
+        if (!(x >= -slack)) nw = CS_BM_ZERO;
+      } else if (b->type == CS_CONE_BOX) {
+        if (!(x <= f + slack))
+          nw = CS_BM_UP;
+        else if (!(x >= -f - slack))
+          nw = CS_BM_LO;
+      }
+      out[r] = csi_block_project1(b->type, f, x);
+      a->cls_new[admm_brow(a, r)] = nw;
+      viol |= nw != c;
+    }
+  }
+  return viol;
+}
+
+/* The fixed block rows' velocities in the candidate's (vout): 1 if one contradicts its mode by
+   more than slack, with the modes it asks for in a->cls_new: an inactive unilateral row
+   approaching (v < 0: active then), a box row at a bound moving toward it (v > 0 at the upper
+   bound, v < 0 at the lower one, a bound above 0: inside then). */
+static int admm_candidate_blocks_v(Admm* a, const double* vout, double slack) {
+  const csContactProblem* p = a->p;
+  int viol = 0;
+  for (int k = 0; k < p->nblock; k++) {
+    const csBlock* b = p->block + k;
+    for (int i = 0; i < b->n; i++) {
+      int r = b->row + i, j = admm_brow(a, r), c = a->cls[j];
+      double v = vout[r];
+      int wrong =
+          (c == CS_BM_ZERO && !(v >= -slack)) ||
+          (b->bound > 0 && ((c == CS_BM_UP && !(v <= slack)) || (c == CS_BM_LO && !(v >= -slack))));
+      if (wrong) a->cls_new[j] = CS_BM_EQ, viol = 1;
+    }
+  }
+  return viol;
+}
+
+/* The candidate (out, its velocity vout) from the round's unknowns, and whether the modes are
+   its own, up to 1e-3 tol: a sticking contact's lambda in its cone, a sliding one's x >= 0, an
+   open one's v_N >= 0 (admm_candidate_contacts; the block rows': admm_candidate_blocks,
+   admm_candidate_blocks_v). The
+   residual alone would pass wrong modes at a loose tolerance (at 1e-2 on the 1 kg cube, where the
+   whole step's impulse is ~2e-3, cube_slide comes to rest as if sticking). Returns -1 if the modes
+   hold, 0 if not and update does not allow new ones, 2 with the modes the candidate asks for in
+   a->cls (primal-dual active set). */
+static int admm_refine_candidate(Admm* a, double* out, double* vout, int update) {
+  const csContactProblem* p = a->p;
+  int nc = p->nc;
+  int* cls = a->cls;
+  double slack = 1e-3 * a->tol;
+  int* nw = a->cls_new; /* the modes the candidate asks for (primal-dual active set) */
+  int viol = admm_candidate_contacts(a, out, slack);
+  if (p->nblock) viol |= admm_candidate_blocks(a, out, slack);
   if (viol && !update) return 0;
   csi_solver_velocity(p, out, vout);
   for (int i = 0; i < nc; i++)
@@ -1348,8 +1767,12 @@ static int admm_refine_candidate(Admm* a, double* out, double* vout, int update)
       if (!update) return 0;
       viol = 1, nw[i] = 1;
     }
+  if (p->nblock && admm_candidate_blocks_v(a, vout, slack)) {
+    if (!update) return 0;
+    viol = 1;
+  }
   if (viol) {
-    memcpy(cls, nw, sizeof(int) * (size_t)nc);
+    memcpy(cls, nw, sizeof(int) * (size_t)a->nmode);
     return 2;
   }
   return -1;
@@ -1382,6 +1805,22 @@ static double admm_refine_mdp(Admm* a, const double* out, const double* vout, in
   return mdp;
 }
 
+/* A round's unknowns (a->hist): round 0 from src where a contact slides with friction
+   (*newton0) or by the linear system, the later rounds by a Newton step. Returns 1, 0 if there
+   is no solution to use, or -1 if a Newton system is singular (redundant contacts): *newton0
+   is then cleared, and the rounds start again with the linear round. */
+static int admm_refine_unknowns(Admm* a, int round, int* newton0, const double* src, double* out,
+                                double* vout, int m, int nstick) {
+  if (round == 0 && *newton0) {
+    admm_refine_from_src(a, src, out);
+    return 1;
+  }
+  if (round == 0) return admm_refine_linear(a, m, nstick, out, vout);
+  int got = admm_refine_newton(a, out, vout, *newton0);
+  if (got < 0) *newton0 = 0;
+  return got;
+}
+
 /* The active-set step with the modes in a->cls (and the sliding contacts' directions in
    a->dir): 1 and the candidate if it passes, 0 if not, 2 if the candidate contradicts its
    modes and update allows new ones, which are then in a->cls (see admm_refine). Each round
@@ -1390,27 +1829,19 @@ static double admm_refine_mdp(Admm* a, const double* out, const double* vout, in
    latter each round from the second on. */
 static int admm_refine_modes(Admm* a, const double* src, double* out, double* vout, double* res,
                              int update) {
-  const csContactProblem* p = a->p;
-  int nc = p->nc;
   int m, nstick, nslide;
   int newton0 = admm_refine_setup(a, &m, &nstick, &nslide);
   double mdp_prev = INFINITY;
   for (int round = 0; round < CS_ADMM_ROUNDS; round++) {
-    if (round == 0 && newton0) {
-      admm_refine_from_src(a, src, out);
-    } else if (round > 0) {
-      int got = admm_refine_newton(a, out, vout, newton0);
-      if (got == 0) return 0;
-      if (got < 0) { /* singular: the linear first round, with src's directions */
-        newton0 = 0, round = -1;
-        continue;
-      }
-    } else if (!admm_refine_linear(a, m, nstick, out, vout)) {
-      return 0;
+    int got = admm_refine_unknowns(a, round, &newton0, src, out, vout, m, nstick);
+    if (got == 0) return 0;
+    if (got < 0) { /* singular: the linear first round, with src's directions */
+      round = -1;
+      continue;
     }
     int modes = admm_refine_candidate(a, out, vout, update);
     if (modes >= 0) return modes;
-    *res = admm_ncp_residual(nc, p->mu, out, vout);
+    *res = admm_ncp_res(a, out, vout);
     int along;
     double mdp = admm_refine_mdp(a, out, vout, &along);
     /* src itself is not taken without a Newton step: it may pass with errors just below
@@ -1422,7 +1853,7 @@ static int admm_refine_modes(Admm* a, const double* src, double* out, double* vo
          active-set rule |lambda_T - c v_T| < mu lambda_N calls that sticking for any c > 0
          small enough. Stick (another mode update), or give up. */
       if (!update) return 0;
-      memcpy(a->cls, a->cls_new, sizeof(int) * (size_t)nc);
+      memcpy(a->cls, a->cls_new, sizeof(int) * (size_t)a->nmode);
       return 2;
     }
     if (nslide == 0) return 0; /* no sliding contact: no direction to settle */
@@ -1433,15 +1864,13 @@ static int admm_refine_modes(Admm* a, const double* src, double* out, double* vo
   return 0;
 }
 
-/* Mode updates an active-set step may make. */
-enum { CS_ADMM_UPDATES = 3 };
-
 /* The active-set step from the modes of z. Where the candidate contradicts its own modes
    (a sticking contact's impulse out of its cone, a sliding one pulling, an open one
-   penetrating), those contacts take the modes it asks for (sliding along the impulse's
-   tangential part, open, sticking) and the step is made again, up to CS_ADMM_UPDATES
-   times: a primal-dual active-set iteration, from a warm start whose modes changed at an
-   impact or lift-off. */
+   penetrating; a block row's, see admm_candidate_blocks and admm_candidate_blocks_v), those
+   contacts and rows take the modes it asks for (sliding along the impulse's tangential part,
+   open, sticking; inactive, active, at a bound, inside) and the step is made again, up to
+   CS_ADMM_UPDATES times: a primal-dual active-set iteration, from a warm start whose modes changed
+   at an impact or lift-off. */
 static int admm_refine(Admm* a, const double* z, double* out, double* vout, double* res) {
   admm_classify(a, z, a->cls);
   for (int upd = 0;; upd++) {
@@ -1450,6 +1879,12 @@ static int admm_refine(Admm* a, const double* z, double* out, double* vout, doub
   }
 }
 
+/* ------------------------------------------------------------------ the solve (admm_run) */
+
+/* Active-set steps a solve may try (each costs about two iterations). */
+enum { CS_ADMM_TRIES = 4 };
+/* Stagnation window of the NCP safeguard (iterations) and the progress it asks for. */
+enum { CS_ADMM_WINDOW = 100 };
 #define CS_ADMM_PROGRESS 0.9
 
 /* The iteration's state (admm_run). */
@@ -1473,9 +1908,9 @@ typedef struct {
    returns the scratch (2n) after them. */
 static double* admm_layout(Admm* a, int ncp, const csContactProblem* p, const csSolverOptions* opt,
                            void* ws) {
-  int nc = p->nc, n = 3 * nc;
+  int nc = p->nc, n = cs_problem_rows(p), nm = n - 2 * nc;
   memset(a, 0, sizeof *a);
-  a->p = p, a->ncp = ncp, a->n = n;
+  a->p = p, a->ncp = ncp, a->n = n, a->n3 = 3 * nc, a->nmode = nm;
   a->L = ws;
   a->z = a->L + (size_t)n * (size_t)n;
   a->gam = a->z + n, a->v = a->gam + n, a->s = a->v + n, a->rhs = a->s + n, a->lh = a->rhs + n;
@@ -1492,9 +1927,9 @@ static double* admm_layout(Admm* a, int ncp, const csContactProblem* p, const cs
   a->piv = (int*)(a->Ac + (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX) *
                               (size_t)(n < CS_ADMM_AS_MAX ? n : CS_ADMM_AS_MAX));
   a->apiv = a->piv + n;
-  a->cls = a->apiv + n, a->cls_prev = a->cls + nc, a->cls_tried = a->cls_prev + nc;
-  a->cls_new = a->cls_tried + nc;
-  a->smap = a->cls_new + nc;
+  a->cls = a->apiv + n, a->cls_prev = a->cls + nm, a->cls_tried = a->cls_prev + nm;
+  a->cls_new = a->cls_tried + nm;
+  a->smap = a->cls_new + nm;
   a->dep = a->smap + n;
   a->umap = a->dep + n;
   a->omega = opt->omega > 0 && opt->omega < 2 ? opt->omega : 1.0;
@@ -1516,10 +1951,12 @@ static int admm_warm_refine(Admm* a, const csSolverOptions* opt, double* lambda,
                             double* tmp, admmLoop* L) {
   const csContactProblem* p = a->p;
   int nc = p->nc, n = a->n;
-  L->tries = 0, L->nmode = (int)sizeof(int) * nc;
+  L->tries = 0, L->nmode = (int)sizeof(int) * a->nmode;
   if (n > CS_ADMM_AS_MAX) L->tries = CS_ADMM_TRIES;
-  if (opt->warmstart && a->ncp)
+  if (opt->warmstart && a->ncp) {
     for (int i = 0; i < nc; i++) csi_project_cone(lambda + 3 * i, p->mu[i], lambda + 3 * i);
+    if (p->nblock) csi_blocks_project(p, lambda);
+  }
   if (!(a->ncp && n <= CS_ADMM_AS_MAX)) return 0;
   double r0;
   L->tries = 1;
@@ -1565,6 +2002,12 @@ static void admm_drop_bad_warmstart(Admm* a, const csSolverOptions* opt, double*
                     : csi_ccp_contact_residual(zero, p->g + 3 * i, p->mu[i]);
     rw = fmax(rw, ew), r0 = fmax(r0, e0);
   }
+  if (p->nblock) {
+    const double zero[6] = {0, 0, 0, 0, 0, 0};
+    rw = admm_with_blocks(p, rw, lambda, a->v);
+    for (int k = 0; k < p->nblock; k++)
+      r0 = fmax(r0, csi_block_residual(p->block + k, zero, p->g + p->block[k].row));
+  }
   if (!(rw <= r0)) memset(lambda, 0, sizeof(double) * (size_t)n);
 }
 
@@ -1603,14 +2046,14 @@ static int admm_setup_factor(Admm* a, double* tmp) {
    most three iterations late. Keeps the best z; returns 1 (z in lambda) if it converged. */
 static int admm_ncp_check(Admm* a, double* lambda, double* tmp, admmLoop* L) {
   const csContactProblem* p = a->p;
-  int nc = p->nc, n = a->n;
+  int n = a->n;
   L->res = INFINITY;
   if (n <= CS_ADMM_AS_MAX || L->it % 4 == 0) {
     admm_velocity_z(a, lambda, tmp);
-    L->res = admm_ncp_residual(nc, p->mu, a->z, tmp);
+    L->res = admm_ncp_res(a, a->z, tmp);
     if (L->res <= a->tol) {
       csi_solver_velocity(p, a->z, tmp);
-      L->res = admm_ncp_residual(nc, p->mu, a->z, tmp);
+      L->res = admm_ncp_res(a, a->z, tmp);
     }
   }
   L->done = L->res <= a->tol;
@@ -1698,7 +2141,7 @@ static void admm_finish(Admm* a, double* lambda, csSolverStats* st, double* tmp,
   } else if (!L->done && a->ncp && L->it > 0) {
     memcpy(lambda, a->z, sizeof(double) * (size_t)n);
     csi_solver_velocity(p, lambda, tmp);
-    L->res = admm_ncp_residual(p->nc, p->mu, lambda, tmp);
+    L->res = admm_ncp_res(a, lambda, tmp);
   }
   st->iterations = L->it;
   st->residual = L->res;
@@ -1706,20 +2149,60 @@ static void admm_finish(Admm* a, double* lambda, csSolverStats* st, double* tmp,
   cs_ncp_report(p, lambda, &st->ncp);
 }
 
-/* ADMM on the CCP (ncp = 0) or on the NCP by the de Saxce cascade (ncp = 1): set-up, an
-   active-set step on the warm start, the iteration with its checks, the active-set steps on
-   the iterates' modes and the restart safeguard (NCP), rho's adaptation, and the answer. */
+/* The CCP's stopping test after an iteration: max(r_p, r_d, the blocks' residual of lambda)
+   <= tol; keeps the best lambda. */
+static void admm_ccp_check(Admm* a, const double* lambda, admmLoop* L, double rp, double rd) {
+  L->res = admm_with_blocks(a->p, fmax(rp, rd), lambda, a->v);
+  L->done = L->res <= a->tol;
+  if (L->res < L->best_res)
+    L->best_res = L->res, memcpy(a->best, lambda, sizeof(double) * (size_t)a->n);
+}
+
+/* The NCP's stages after an iteration: the stopping test on z (admm_ncp_check), the
+   active-set step on z's modes (admm_modes_step), then the next shift or the restart
+   (admm_shift_or_restart). Returns 1 to stop (the answer in lambda), -1 if the solve
+   restarted, else 0. */
+static int admm_ncp_stages(Admm* a, double* lambda, double* tmp, admmLoop* L, double rp,
+                           double rd) {
+  if (admm_ncp_check(a, lambda, tmp, L)) return 1;
+  if (!L->ccp_phase && L->tries < CS_ADMM_TRIES && !a->singular &&
+      admm_modes_step(a, lambda, tmp, L))
+    return 1;
+  return admm_shift_or_restart(a, lambda, L, rp, rd) ? -1 : 0;
+}
+
+/* The iteration, at most cap times: admm_iterate, the model's stages after it, and rho's
+   adaptation (not after a restart). Stops at convergence or on an overflow. */
+static void admm_loop(Admm* a, double* lambda, double* tmp, admmLoop* L, int cap) {
+  L->res = INFINITY, L->best_res = INFINITY, L->window_best = INFINITY;
+  while (!L->done && L->it < cap) {
+    double rp, rd;
+    admm_iterate(a, lambda, &rp, &rd);
+    L->it++;
+    if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
+    if (!a->ncp) {
+      admm_ccp_check(a, lambda, L, rp, rd);
+    } else {
+      int r = admm_ncp_stages(a, lambda, tmp, L, rp, rd);
+      if (r > 0) break;
+      if (r < 0) continue;
+    }
+    if (L->done) break;
+    admm_adapt_rho(a, L, rp, rd);
+  }
+}
+
+/* ADMM on the CCP (ncp = 0) or on the NCP by the de Saxce cascade (ncp = 1), in the stages of
+   the file's header: the set-up, the active-set step on the warm start (NCP), the warm
+   start's check, rho and the factor, the start, the iteration (admm_loop), and the answer. */
 static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptions* opt, void* ws,
                          double* lambda, csSolverStats* st) {
-  {
-    csStatus bst = csi_blocks_supported(p, "admm", 0u);
-    if (bst != CS_OK) return bst;
-  }
-  int n = 3 * p->nc;
+  unsigned every_block = (1u << CS_CONE_UNILATERAL) | (1u << CS_CONE_BOX) | (1u << CS_CONE_FREE);
+  csStatus bst = csi_blocks_supported(p, "admm", every_block);
+  if (bst != CS_OK) return bst;
+  int n = cs_problem_rows(p);
   Admm a;
   double* tmp = admm_layout(&a, ncp, p, opt, ws);
-  double tol = opt->tolerance;
-  int cap = opt->iterations > 1 ? opt->iterations : 1;
   memset(st, 0, sizeof *st);
   if (!opt->warmstart) memset(lambda, 0, sizeof(double) * (size_t)n);
   admmLoop L;
@@ -1732,29 +2215,8 @@ static csStatus admm_run(int ncp, const csContactProblem* p, const csSolverOptio
     cs_ncp_report(p, lambda, &st->ncp);
     return CS_OK;
   }
-
   admm_start(&a, lambda, 1);
-  L.res = INFINITY, L.best_res = INFINITY, L.window_best = INFINITY;
-  while (!L.done && L.it < cap) {
-    double rp, rd;
-    admm_iterate(&a, lambda, &rp, &rd);
-    L.it++;
-    if (!isfinite(rp) || !isfinite(rd)) break; /* overflow: give up, reported below */
-    if (!ncp) {
-      L.res = fmax(rp, rd);
-      L.done = L.res <= tol;
-      if (L.res < L.best_res)
-        L.best_res = L.res, memcpy(a.best, lambda, sizeof(double) * (size_t)n);
-    } else {
-      if (admm_ncp_check(&a, lambda, tmp, &L)) break;
-      if (!L.ccp_phase && L.tries < CS_ADMM_TRIES && !a.singular &&
-          admm_modes_step(&a, lambda, tmp, &L))
-        break;
-      if (admm_shift_or_restart(&a, lambda, &L, rp, rd)) continue;
-    }
-    if (L.done) break;
-    admm_adapt_rho(&a, &L, rp, rd);
-  }
+  admm_loop(&a, lambda, tmp, &L, opt->iterations > 1 ? opt->iterations : 1);
   admm_finish(&a, lambda, st, tmp, &L);
   return CS_OK;
 }
