@@ -131,8 +131,8 @@ static void report(const char* model, const csModel* m, int solver, int steps, d
   }
   printf("%s (nv %d), %s, %d steps per batch:\n", model, m->nv,
          cs_solver_name((csSolverType)solver), steps);
-  printf("  step with limits %.3f us, without %.3f us: limit rows cost %.3f us per step\n", on,
-         off, on - off);
+  printf("  step with limits %.3f us, without %.3f us: limit rows cost %.3f us per step\n", on, off,
+         on - off);
   printf("  %.1f limit rows per step, %.1f iterations, converged %.4f, worst overshoot %.2e\n",
          r->rows / n, r->iters / n, r->conv / n, r->over);
 }

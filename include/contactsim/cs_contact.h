@@ -54,22 +54,22 @@ typedef struct csBlock {
    pure contact problem has nblock = 0 (a zeroed struct's default) and is exactly the
    friction-contact problem of FCLIB and Siconos. */
 typedef struct csContactProblem {
-  int nc;           /* contacts */
-  int nv;           /* degrees of freedom of the system (0 if J is absent) */
-  const double* mu; /* (nc) friction coefficients */
-  const double* G;  /* (nrow x nrow) Delassus matrix J M^-1 J^T, row-major (see asym) */
-  const double* g;  /* (nrow) free velocity incl. stabilisation */
-  const double* R;  /* (nrow) diagonal compliance added to G, or NULL */
-  const double* J;  /* (nrow x nv) Jacobian rows (a contact's n, t1, t2), or NULL */
-  int asym;         /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
-                       struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
-                       the solvers that would use its rows as columns do not. */
-  int nblock;            /* blocks after the contacts (0: a pure contact problem) */
-  const csBlock* block;  /* (nblock) in row order from row 3nc, or NULL if nblock = 0 */
-  const double* mu2;     /* (nc) friction along t2 of elliptic (anisotropic) contacts, mu
-                            being along t1; NULL: every contact isotropic. Solved through
-                            cs_solve (which scales the tangent rows to an isotropic cone);
-                            a solver entry called directly refuses it. */
+  int nc;               /* contacts */
+  int nv;               /* degrees of freedom of the system (0 if J is absent) */
+  const double* mu;     /* (nc) friction coefficients */
+  const double* G;      /* (nrow x nrow) Delassus matrix J M^-1 J^T, row-major (see asym) */
+  const double* g;      /* (nrow) free velocity incl. stabilisation */
+  const double* R;      /* (nrow) diagonal compliance added to G, or NULL */
+  const double* J;      /* (nrow x nv) Jacobian rows (a contact's n, t1, t2), or NULL */
+  int asym;             /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
+                           struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
+                           the solvers that would use its rows as columns do not. */
+  int nblock;           /* blocks after the contacts (0: a pure contact problem) */
+  const csBlock* block; /* (nblock) in row order from row 3nc, or NULL if nblock = 0 */
+  const double* mu2;    /* (nc) friction along t2 of elliptic (anisotropic) contacts, mu
+                           being along t1; NULL: every contact isotropic. Solved through
+                           cs_solve (which scales the tangent rows to an isotropic cone);
+                           a solver entry called directly refuses it. */
 } csContactProblem;
 
 /* Rows of the problem: 3nc + the blocks' rows. */

@@ -84,27 +84,27 @@ typedef struct csData {
   /* ---- the constraint problem of the last step: the contacts' rows n, t1, t2 (nc = ncon),
      then the blocks of joint limits, friction loss and equalities (docs/constraints.md).
      nefc_max = 3 ncon_max + the most block rows the model can have at once. */
-  csContactProblem problem; /* points into the arrays below */
-  int nefc_max;             /* capacity for rows */
-  int nblock_max;           /* capacity for blocks */
-  double* efc_J;            /* (nefc_max x nv) Jacobian */
-  double* efc_Y;            /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
-                               the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
-                               says */
-  double* efc_G;            /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used) */
-  double* efc_g;            /* (nefc_max) free velocity J v_free + stabilisation */
-  double* efc_mu;           /* (ncon_max) */
-  double* efc_lambda;       /* (nefc_max) impulses, N s (N m s on a rotational dof) */
-  csBlock* efc_block;       /* (nblock_max) the problem's blocks after the contacts */
-  int* efc_block_src;       /* (nblock_max x 2) what made each block: csEfcSource, object id
-                               (joint for limits, dof for friction loss, equality) */
-  double* efc_block_dist;   /* (nblock_max) a limit's distance to its bound (rad or m), a
-                               joint equality's error; 0 otherwise */
-  double* efc_slot_lambda;  /* (nslot) last step's impulses of every possible block row, for
-                               the warm start (src/constraint/cs_constraint_rows.c) */
+  csContactProblem problem;   /* points into the arrays below */
+  int nefc_max;               /* capacity for rows */
+  int nblock_max;             /* capacity for blocks */
+  double* efc_J;              /* (nefc_max x nv) Jacobian */
+  double* efc_Y;              /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
+                                 the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
+                                 says */
+  double* efc_G;              /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used) */
+  double* efc_g;              /* (nefc_max) free velocity J v_free + stabilisation */
+  double* efc_mu;             /* (ncon_max) */
+  double* efc_lambda;         /* (nefc_max) impulses, N s (N m s on a rotational dof) */
+  csBlock* efc_block;         /* (nblock_max) the problem's blocks after the contacts */
+  int* efc_block_src;         /* (nblock_max x 2) what made each block: csEfcSource, object id
+                                 (joint for limits, dof for friction loss, equality) */
+  double* efc_block_dist;     /* (nblock_max) a limit's distance to its bound (rad or m), a
+                                 joint equality's error; 0 otherwise */
+  double* efc_slot_lambda;    /* (nslot) last step's impulses of every possible block row, for
+                                 the warm start (src/constraint/cs_constraint_rows.c) */
   unsigned char* efc_slot_on; /* (nslot) the row was in last step's problem */
-  int* efc_row_slot;        /* (nefc_max - 3 ncon_max) the slot of each block row */
-  double* qvel_free;        /* (nv) velocity after the smooth dynamics, before contacts */
+  int* efc_row_slot;          /* (nefc_max - 3 ncon_max) the slot of each block row */
+  double* qvel_free;          /* (nv) velocity after the smooth dynamics, before contacts */
 
   /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */
   int profile;       /* set by the user to time the stages (costs ~20 ns per clock read) */

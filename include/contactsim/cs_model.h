@@ -77,7 +77,7 @@ typedef enum csSolverType {
   CS_SOLVER_NCP_ADMM,
   CS_SOLVER_STAGGERED,
   CS_SOLVER_LEMKE,
-  CS_SOLVER_NSN_AC,         /* semismooth Newton on the Alart-Curnier function */
+  CS_SOLVER_NSN_AC,          /* semismooth Newton on the Alart-Curnier function */
   CS_SOLVER_BISECTION_PAPER, /* paper 001's Algorithms 1 and 2 alone, no accelerations or
                                 fall-backs (docs/solvers/bisection.md) */
   CS_SOLVER_COUNT
@@ -182,28 +182,28 @@ typedef struct csModel {
   int* body_name;           /* (nbody) offset into names */
 
   /* joints (njnt) */
-  int* jnt_type;     /* (njnt) csJointType */
-  int* jnt_body;     /* (njnt) body moved by the joint */
-  int* jnt_qposadr;  /* (njnt) first qpos */
-  int* jnt_dofadr;   /* (njnt) first dof */
-  double* jnt_pos;   /* (njnt x 3) anchor in body frame */
-  double* jnt_axis;  /* (njnt x 3) unit axis in body frame (revolute, prismatic) */
-  int* jnt_limited;  /* (njnt) 1 if range applies */
-  double* jnt_range; /* (njnt x 2) lower, upper (rad or m); a ball joint: 0, the largest
-                        rotation angle (rad) */
+  int* jnt_type;      /* (njnt) csJointType */
+  int* jnt_body;      /* (njnt) body moved by the joint */
+  int* jnt_qposadr;   /* (njnt) first qpos */
+  int* jnt_dofadr;    /* (njnt) first dof */
+  double* jnt_pos;    /* (njnt x 3) anchor in body frame */
+  double* jnt_axis;   /* (njnt x 3) unit axis in body frame (revolute, prismatic) */
+  int* jnt_limited;   /* (njnt) 1 if range applies */
+  double* jnt_range;  /* (njnt x 2) lower, upper (rad or m); a ball joint: 0, the largest
+                         rotation angle (rad) */
   double* jnt_margin; /* (njnt) a limit's row is active from this distance to the bound on
                          (rad or m, >= 0; the step also activates it when the bound would
                          be crossed within the step) */
-  int* jnt_name;     /* (njnt) offset into names */
+  int* jnt_name;      /* (njnt) offset into names */
 
   /* dofs (nv) */
-  int* dof_body;        /* (nv) body */
-  int* dof_jnt;         /* (nv) joint */
-  int* dof_parent;      /* (nv) parent dof, -1 for root */
-  int* dof_Madr;        /* (nv) start of row i of the sparse mass matrix */
-  int* dof_Mnum;        /* (nv) length of row i: 1 + number of ancestor dofs */
-  double* dof_damping;  /* (nv) N m s / rad */
-  double* dof_armature; /* (nv) kg m^2 added to the diagonal of M */
+  int* dof_body;            /* (nv) body */
+  int* dof_jnt;             /* (nv) joint */
+  int* dof_parent;          /* (nv) parent dof, -1 for root */
+  int* dof_Madr;            /* (nv) start of row i of the sparse mass matrix */
+  int* dof_Mnum;            /* (nv) length of row i: 1 + number of ancestor dofs */
+  double* dof_damping;      /* (nv) N m s / rad */
+  double* dof_armature;     /* (nv) kg m^2 added to the diagonal of M */
   double* dof_frictionloss; /* (nv) dry friction of the dof, N m or N (>= 0; 0: none) */
 
   /* qpos0 (nq): the reference configuration (identity quaternions, zero angles) */
@@ -400,13 +400,13 @@ typedef struct csActuatorSpec {
    unsuitable name is a compile error naming the equality). */
 typedef struct csEqualitySpec {
   const char* name;
-  int type;            /* csEqualityType */
-  const char* obj1;    /* body (connect, weld) or joint (joint: revolute or prismatic) */
-  const char* obj2;    /* the second body or joint; NULL: the world (connect, weld) or no
-                          joint (joint: q1 - q1_0 = polycoef[0]) */
-  double anchor[3];    /* connect, weld: the point on body 1, in its frame (default 0) */
-  double polycoef[5];  /* joint: default 0 1 0 0 0 (q1 - q1_0 = q2 - q2_0) */
-  int active;          /* default 1 */
+  int type;           /* csEqualityType */
+  const char* obj1;   /* body (connect, weld) or joint (joint: revolute or prismatic) */
+  const char* obj2;   /* the second body or joint; NULL: the world (connect, weld) or no
+                         joint (joint: q1 - q1_0 = polycoef[0]) */
+  double anchor[3];   /* connect, weld: the point on body 1, in its frame (default 0) */
+  double polycoef[5]; /* joint: default 0 1 0 0 0 (q1 - q1_0 = q2 - q2_0) */
+  int active;         /* default 1 */
   const char* source;
 } csEqualitySpec;
 

@@ -19,14 +19,17 @@ int cs_problem_rows(const csContactProblem* p) {
 static csStatus check_block(const csContactProblem* p, int k, int row) {
   const csBlock* b = p->block + k;
   if (b->type <= CS_CONE_CONTACT || b->type >= CS_CONE_COUNT)
-    return csi_error(CS_ERR_ARG, "problem block %d: type %d is not a block cone (unilateral, box, free)",
-                     k, b->type);
+    return csi_error(CS_ERR_ARG,
+                     "problem block %d: type %d is not a block cone (unilateral, box, free)", k,
+                     b->type);
   int nmax = b->type == CS_CONE_FREE ? 6 : 1;
   if (b->n < 1 || b->n > nmax)
     return csi_error(CS_ERR_ARG, "problem block %d (%s): %d rows, must be 1..%d", k,
                      cone_names[b->type], b->n, nmax);
   if (b->row != row)
-    return csi_error(CS_ERR_ARG, "problem block %d: first row %d, expected %d (blocks tile the rows after the contacts in order)",
+    return csi_error(CS_ERR_ARG,
+                     "problem block %d: first row %d, expected %d (blocks tile the rows after the "
+                     "contacts in order)",
                      k, b->row, row);
   if (b->type == CS_CONE_BOX && !(b->bound >= 0 && isfinite(b->bound)))
     return csi_error(CS_ERR_ARG, "problem block %d (box): bound %g must be finite and >= 0", k,
@@ -56,9 +59,9 @@ csStatus cs_problem_check(const csContactProblem* p) {
 
 csStatus csi_blocks_supported(const csContactProblem* p, const char* solver, unsigned mask) {
   if (p->mu2)
-    return csi_error(CS_ERR_UNSUPPORTED,
-                     "%s: elliptic contacts (mu2) are solved through cs_solve, not the solver entry",
-                     solver);
+    return csi_error(
+        CS_ERR_UNSUPPORTED,
+        "%s: elliptic contacts (mu2) are solved through cs_solve, not the solver entry", solver);
   for (int k = 0; k < p->nblock; k++) {
     int t = p->block[k].type;
     if (t <= CS_CONE_CONTACT || t >= CS_CONE_COUNT)

@@ -259,7 +259,7 @@ static csStatus rows_delassus(Rows* s) {
   double* G = d->efc_G;
   for (int r = r0 - 1; r > 0; r--)
     memmove(G + (size_t)r * n, G + (size_t)r * r0, sizeof(double) * (size_t)r0);
-  double* X = CSI_STACK_ALLOC(d, double, (size_t)nx * nv);
+  double* X = CSI_STACK_ALLOC(d, double, (size_t)nx* nv);
   if (!X) return csi_error(CS_ERR_MEMORY, "constraint rows: arena full (%d rows)", nx);
   cs_solve_m(m, d, X, d->efc_J + (size_t)r0 * nv, nx);
   for (int e = 0; e < nx; e++) {

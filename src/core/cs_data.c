@@ -2,11 +2,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "constraint/cs_constraint_rows.h"
 #include "contactsim/cs_dynamics.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "math/cs_math.h"
-#include "constraint/cs_constraint_rows.h"
 #include "solvers/cs_solver.h"
 
 #define CS_ALIGN 64
@@ -52,8 +52,8 @@ static size_t data_arena_bytes(const csModel* m) {
   size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max +
                                   (size_t)m->nv) +
                    sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
-  size_t rows = sizeof(double) * (size_t)nr * (size_t)m->nv + sizeof(int) * (size_t)(nr + 1) +
-                2 * CS_ALIGN;
+  size_t rows =
+      sizeof(double) * (size_t)nr * (size_t)m->nv + sizeof(int) * (size_t)(nr + 1) + 2 * CS_ALIGN;
   return m->arena_bytes + problem + rows + data_solver_bytes(m) + 4096;
 }
 

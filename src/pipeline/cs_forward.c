@@ -88,8 +88,7 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
     return csi_error(CS_ERR_ARG, "option baumgarte = %g must be in [0, 1]", o->baumgarte);
   if (o->solver < 0 || o->solver >= CS_SOLVER_COUNT)
     return csi_error(CS_ERR_ARG, "option solver = %d is not a solver", o->solver);
-  if (o->solver != CS_SOLVER_NONE &&
-      !cs_solver_get((csSolverType)o->solver))
+  if (o->solver != CS_SOLVER_NONE && !cs_solver_get((csSolverType)o->solver))
     return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented yet",
                      cs_solver_name((csSolverType)o->solver));
   for (int j = 0; j < m->njnt; j++) {

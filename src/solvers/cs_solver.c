@@ -7,8 +7,9 @@
 #include "core/cs_error.h"
 
 static const char* const cs_solver_names[CS_SOLVER_COUNT] = {
-    "none",    "bisection", "bisection_desaxce", "pgs_raisim", "lcp_pgs", "ccp_pgs",
-    "ncp_pgs", "ccp_admm",  "ncp_admm",          "staggered",  "lemke",   "nsn_ac", "bisection_paper"};
+    "none",    "bisection", "bisection_desaxce", "pgs_raisim", "lcp_pgs",
+    "ccp_pgs", "ncp_pgs",   "ccp_admm",          "ncp_admm",   "staggered",
+    "lemke",   "nsn_ac",    "bisection_paper"};
 
 static const csSolver* solver_table(int type) {
   switch (type) {
@@ -126,7 +127,8 @@ static void ell_scaled(const csContactProblem* p, double* space, csContactProble
 csStatus cs_solve(csSolverType type, const csContactProblem* p, const csSolverOptions* opt,
                   void* ws, double* lambda, csSolverStats* stats) {
   const csSolver* s = cs_solver_get(type);
-  if (!s) return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented", cs_solver_name(type));
+  if (!s)
+    return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented", cs_solver_name(type));
   csStatus st = cs_problem_check(p);
   if (st != CS_OK) return st;
   if (!p->mu2) return s->solve(p, opt, ws, lambda, stats);

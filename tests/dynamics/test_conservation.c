@@ -28,7 +28,8 @@ static csModel* floating_tree(void) {
 
 static void momentum_rate(csModel* m, const char* name) {
   m->opt.gravity[2] = 0;
-  m->opt.disable |= CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT;
+  m->opt.disable |= CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT |
+                    CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS; /* energy conserved */
   csData* d = cs_data_new(m);
   double* qacc = malloc(sizeof(double) * m->nv);
   double* tau = calloc(m->nv, sizeof(double));
@@ -86,7 +87,8 @@ static double momentum_drift(csModel* m, const double* q0, const double* v0, dou
 
 static void drift_rates(csModel* m, const char* name, double T, double vscale, double dt0) {
   m->opt.gravity[2] = 0;
-  m->opt.disable |= CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT;
+  m->opt.disable |= CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT |
+                    CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS; /* energy conserved */
   csData* d = cs_data_new(m);
   cs_test_seed(3);
   cs_test_random_state(m, d, vscale);

@@ -253,8 +253,8 @@ static void run_trajectory(const csModel* m0, const mjModel* mm0, int mode, Traj
   mjModel* mm = mj_copyModel(NULL, mm0);
   m->opt.timestep = 1e-3;
   m->opt.integrator = CS_INT_EULER;
-  m->opt.disable |=
-      CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT | CS_DISABLE_LIMIT;
+  m->opt.disable |= CS_DISABLE_DAMPING | CS_DISABLE_ACTUATION | CS_DISABLE_CONTACT |
+                    CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS | CS_DISABLE_EQUALITY;
   mm->opt.timestep = 1e-3;
   mm->opt.integrator = mjINT_EULER;
   mm->opt.disableflags |=

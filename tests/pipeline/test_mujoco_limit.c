@@ -32,11 +32,12 @@ int main(void) {
     if (md->qpos[0] > qm) qm = md->qpos[0];
     if (d->qpos[0] > qc) qc = d->qpos[0];
   }
-  printf("hinge limit (+-30 deg, dt 1 ms, 1 s): overshoot contactsim (bisection) %.3e rad, "
-         "MuJoCo 2.2.2 %.3e rad (%.3f deg); at rest past the bound: contactsim %.3e rad, "
-         "MuJoCo %.3e rad\n",
-         qc - bound, qm - bound, (qm - bound) * 180 / acos(-1.0), d->qpos[0] - bound,
-         md->qpos[0] - bound);
+  printf(
+      "hinge limit (+-30 deg, dt 1 ms, 1 s): overshoot contactsim (bisection) %.3e rad, "
+      "MuJoCo 2.2.2 %.3e rad (%.3f deg); at rest past the bound: contactsim %.3e rad, "
+      "MuJoCo %.3e rad\n",
+      qc - bound, qm - bound, (qm - bound) * 180 / acos(-1.0), d->qpos[0] - bound,
+      md->qpos[0] - bound);
   CHECK(qc - bound <= 1e-4);
   CHECK_MSG(qm - bound > qc - bound && qm - bound > 0, "MuJoCo overshoot %.3g", qm - bound);
   cs_data_free(d);

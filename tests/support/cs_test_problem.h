@@ -8,11 +8,11 @@
 
 typedef struct csTestMixed {
   csContactProblem p;
-  double* mu;      /* (nc) */
-  double* G;       /* (nrow^2) */
-  double* g;       /* (nrow) */
-  csBlock* block;  /* (nblock) */
-  double* lambda;  /* (nrow) zeros: space for a solve */
+  double* mu;     /* (nc) */
+  double* G;      /* (nrow^2) */
+  double* g;      /* (nrow) */
+  csBlock* block; /* (nblock) */
+  double* lambda; /* (nrow) zeros: space for a solve */
   int nrow;
 } csTestMixed;
 
