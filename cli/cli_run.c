@@ -77,6 +77,8 @@ static void run_usage(FILE* f) {
           "  --steps N          number of steps (default 1000)\n"
           "  --dt S             time step in seconds (default: the model's, 0.001)\n"
           "  --solver S         contact solver (default: the model's; list below)\n"
+          "  --fallback F       where the bisection's sweeps stall, hand the rest to solver F,\n"
+          "                     or 'none' (default: ncp_admm; docs/solvers.md)\n"
           "  --tol T            solver tolerance (default 1e-6; cube scenes 1e-8)\n"
           "  --iterations N     solver iteration cap (default 150; cube scenes 1000)\n"
           "  --out FILE.csv     write time, qpos, qvel, contacts, energy per step\n"
@@ -119,11 +121,12 @@ typedef struct {
   const char* scene_name;
   const char* out;
   const char* solver;
+  const char* fallback;
   const char* dump;
   long dump_step;
   long steps, every, iters;
   double dt, tol, ratio;
-  int nograv, nocontact, dt_given, tol_given, ratio_given, solver_type;
+  int nograv, nocontact, dt_given, tol_given, ratio_given, solver_type, fallback_type;
   csLoadOptions lo;
 } runOpts;
 
@@ -157,6 +160,8 @@ static int run_parse_options(int argc, char** argv, runOpts* o, int* ok) {
       o->dump_step = parse_count("--dump-step", argv[++i], 0, LONG_MAX, ok);
     else if (!strcmp(argv[i], "--solver") && has)
       o->solver = argv[++i];
+    else if (!strcmp(argv[i], "--fallback") && has)
+      o->fallback = argv[++i];
     else if (!strcmp(argv[i], "--tol") && has) {
       o->tol = parse_num("--tol", argv[++i], ok);
       o->tol_given = 1;
@@ -221,6 +226,16 @@ static int run_check_options(runOpts* o) {
       return 2;
     }
   }
+  if (o->fallback) {
+    int none = !strcmp(o->fallback, "none");
+    o->fallback_type = none ? -1 : cs_solver_from_name(o->fallback);
+    if ((!none && o->fallback_type <= 0) ||
+        (o->fallback_type > 0 && !cs_solver_get((csSolverType)o->fallback_type))) {
+      fprintf(stderr, "contactsim run: --fallback '%s' is not an implemented solver or 'none'\n",
+              o->fallback);
+      return 2;
+    }
+  }
   return 0;
 }
 
@@ -258,6 +273,7 @@ static int run_setup(runOpts* o, csScene* sc, csModel** mp, csData** dp) {
   if (o->nograv) m->opt.disable |= CS_DISABLE_GRAVITY;
   if (o->nocontact) m->opt.disable |= CS_DISABLE_CONTACT;
   if (o->solver_type >= 0) m->opt.solver = o->solver_type;
+  if (o->fallback) m->opt.fallback = o->fallback_type;
   if (o->tol_given) m->opt.tolerance = o->tol;
   if (o->iters > 0) m->opt.iterations = (int)o->iters;
   *mp = m, *dp = d;

@@ -101,7 +101,7 @@ static void run_ours(const csCliFclibCase* c, const csSolver* sv, const csCliFcl
                      double* lambda, csCliFclibRun* r) {
   const csContactProblem* p = &c->local->p;
   const size_t m = 3 * (size_t)p->nc;
-  csSolverOptions opt = {s->iterations, s->tol, 1.0, 0};
+  csSolverOptions opt = {s->iterations, s->tol, 1.0, 0, 0};
   size_t bytes = sv->workspace_bytes ? sv->workspace_bytes(p, &opt) : 0;
   bytes = (bytes + 63) / 64 * 64 + 64;
   void* ws = aligned_alloc(64, bytes);
@@ -120,7 +120,7 @@ static void run_ours(const csCliFclibCase* c, const csSolver* sv, const csCliFcl
     double own_tol = s->tol;
     double t0 = cs_cli_now_ns();
     for (int k = 0; k <= MAX_REFINE; k++) {
-      csSolverOptions o = {s->iterations - total, own_tol, 1.0, k > 0};
+      csSolverOptions o = {s->iterations - total, own_tol, 1.0, k > 0, 0};
       csSolverStats stats;
       memset(&stats, 0, sizeof stats);
       csStatus st = sv->solve(p, &o, ws, lambda, &stats);

@@ -1108,7 +1108,7 @@ static int passwork_init(PassWork* w, const RecSet* r) {
 static int replay_pass(const RecSet* r, const csSolver* s, double tol, int cap, int warm,
                        PassWork* w, PassStats* ps) {
   memset(ps, 0, sizeof *ps);
-  csSolverOptions o = {cap, tol, 1.0, 0};
+  csSolverOptions o = {cap, tol, 1.0, 0, 0};
   size_t need = 64;
   for (long i = 0; i < r->n; i++) {
     csContactProblem shape = {.nc = r->p[i].nc};

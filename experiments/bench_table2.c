@@ -252,7 +252,7 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   memcpy(x->mu, p->mu, sizeof(double) * (size_t)nc);
   memcpy(x->lb, d->efc_lambda, sizeof(double) * (size_t)n);
   csContactProblem q = {.nc = nc, .mu = x->mu, .G = x->G, .g = x->g, .R = p->R};
-  csSolverOptions o = {T2_CAP, T2_REF_TOL, 1.0, 0};
+  csSolverOptions o = {T2_CAP, T2_REF_TOL, 1.0, 0, 0};
   size_t need = ref->workspace_bytes(&q, &o) + 64;
   if (x->ds) {
     size_t nd = x->ds->workspace_bytes(&q, &o) + 64;
@@ -278,7 +278,7 @@ static int diff_sample(Diff* x, const csData* d, const csSolver* ref) {
   x->stick_samples += bc[0], x->stick_below += bc[1];
   x->slip_samples += bc[2], x->slip_below += bc[3];
   if (x->ds) {
-    csSolverOptions od = {T2_DS_CAP, T2_REF_TOL, 1.0, 0};
+    csSolverOptions od = {T2_DS_CAP, T2_REF_TOL, 1.0, 0, 0};
     memset(x->ld, 0, sizeof(double) * (size_t)n);
     x->ds->solve(&q, &od, x->ws, x->ld, &st);
     diff_compare(&q0, x->ld, x->lp, &x->ds_samples, &x->ds_below, &x->ds_step_samples,

@@ -109,6 +109,11 @@ typedef struct csSolverOptions {
   double tolerance; /* on the solver's own criterion */
   double omega;     /* relaxation (PGS family), default 1 */
   int warmstart;    /* lambda holds a start value on entry */
+  int fallback;     /* the fall-back chain (cs_solver_fallback): the solver that takes the
+                       rest of the iterations where this one stalls or crawls (csSolverType);
+                       0: the solver layer's default chain (bisection, bisection_desaxce:
+                       ncp_admm; the others: none); -1: none (the solver stops where it
+                       stalls and reports not converged) */
 } csSolverOptions;
 
 typedef struct csSolver {
@@ -126,6 +131,12 @@ typedef struct csSolver {
 
 /* The solver table entry of a type, or NULL if not implemented yet. */
 CS_API const csSolver* cs_solver_get(csSolverType type);
+/* The fall-back policy of the solver layer: the solver that solver type hands the rest of
+   its iterations to when opt->fallback asks for one (see csSolverOptions.fallback), or
+   NULL for none. The fall-back is called with fallback = -1, so a chain ends there; a
+   solver never names another. The default chain is bisection -> its de Saxce variant (the
+   same sweeps on Coulomb's law, bisection_desaxce) -> ncp_admm (docs/solvers.md). */
+CS_API const csSolver* cs_solver_fallback(csSolverType type, const csSolverOptions* opt);
 /* Solver type from its name ("pgs" is an alias of "ncp_pgs"); -1 if unknown. */
 CS_API int cs_solver_from_name(const char* name);
 CS_API const char* cs_solver_name(csSolverType type);

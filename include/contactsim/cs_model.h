@@ -120,6 +120,8 @@ typedef struct csOption {
   double margin;     /* contact detection margin, m (default 1e-3) */
   double baumgarte;  /* penetration correction factor beta (default 0.2) */
   int disable;       /* CS_DISABLE_* bits (default 0) */
+  int fallback;      /* the solver's fall-back chain (csSolverOptions.fallback, cs_contact.h):
+                        0 the default (bisection: ncp_admm), -1 none, else a csSolverType */
 } csOption;
 
 CS_API void cs_option_default(csOption* opt);

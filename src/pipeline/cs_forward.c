@@ -88,6 +88,10 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
     return csi_error(CS_ERR_ARG, "option baumgarte = %g must be in [0, 1]", o->baumgarte);
   if (o->solver < 0 || o->solver >= CS_SOLVER_COUNT)
     return csi_error(CS_ERR_ARG, "option solver = %d is not a solver", o->solver);
+  if (o->fallback < -1 || o->fallback >= CS_SOLVER_COUNT ||
+      (o->fallback > 0 && !cs_solver_get((csSolverType)o->fallback)))
+    return csi_error(CS_ERR_ARG, "option fallback = %d is not -1, 0 or an implemented solver",
+                     o->fallback);
   if (o->solver != CS_SOLVER_NONE && !cs_solver_get((csSolverType)o->solver))
     return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented yet",
                      cs_solver_name((csSolverType)o->solver));
@@ -217,7 +221,7 @@ static void fwd_contact_force(const csModel* m, const csData* d, double* restric
 /* The solve of d->problem; 0 if the solver could not run (a warning says why) */
 static int fwd_solve(const csModel* m, csData* d) {
   const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
-  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1};
+  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1, m->opt.fallback};
   size_t mark = csi_stack_mark(d);
   void* ws = csi_stack_alloc(d, s->workspace_bytes(&d->problem, &so));
   if (!ws) {

@@ -57,14 +57,31 @@ int cs_solver_from_name(const char* name) {
   return -1;
 }
 
+/* The default chain: the solver each type falls back to, CS_SOLVER_NONE for none */
+static int default_fallback(int type) {
+  return type == CS_SOLVER_BISECTION || type == CS_SOLVER_BISECTION_DESAXCE ? CS_SOLVER_NCP_ADMM
+                                                                            : CS_SOLVER_NONE;
+}
+
+const csSolver* cs_solver_fallback(csSolverType type, const csSolverOptions* opt) {
+  int f = opt ? opt->fallback : 0;
+  if (f == 0) f = default_fallback((int)type);
+  if (f <= 0 || f >= CS_SOLVER_COUNT || f == (int)type) return NULL;
+  return solver_table(f);
+}
+
 size_t csi_solver_max_workspace(const csContactProblem* shape) {
-  csSolverOptions o = {150, 1e-6, 1.0, 1};
+  csSolverOptions o = {150, 1e-6, 1.0, 1, 0};
   size_t best = 0;
   for (int t = 0; t < CS_SOLVER_COUNT; t++) {
     const csSolver* s = solver_table(t);
-    if (s && s->workspace_bytes) {
+    if (!s || !s->workspace_bytes) continue;
+    /* every fall-back the solver may be given (its workspace holds the fall-back's) */
+    for (int f = -1; f < CS_SOLVER_COUNT; f++) {
+      o.fallback = f;
       size_t b = s->workspace_bytes(shape, &o);
       if (b > best) best = b;
+      if (default_fallback(t) == CS_SOLVER_NONE) break;
     }
   }
   return best;

@@ -1056,7 +1056,8 @@ static void bis_vupdate_row(const csContactProblem* p, int n, int r, double d, d
    sweep's impulse changes (n), the sweep order's keys (nc) and the order (nc ints)), then
    the correction's n x n matrix, its columns' scales and null vectors (n + n^2), its
    offsets and pivots (n ints each) and its members' states, indices and cases (m ints
-   each). The last resort (ncp_admm, after the sweeps) reuses the space after the head. */
+   each). The last resort (the fall-back, ncp_admm by default, after the sweeps) reuses the space
+   after the head. */
 static size_t bis_head_bytes(int nc, int n) {
   size_t m = (size_t)(n - 2 * nc);
   size_t b = sizeof(double) * ((size_t)(BIS_BLK + 1) * (size_t)nc + 5 * (size_t)n + 12 * m) +
@@ -1069,7 +1070,10 @@ static size_t bis_workspace(const csContactProblem* p, const csSolverOptions* op
   size_t m = (size_t)(n - 2 * nc);
   size_t corr = sizeof(double) * (2 * (size_t)n * (size_t)n + (size_t)n) +
                 sizeof(int) * (2 * (size_t)n + 3 * m);
-  size_t admm = cs_solver_ncp_admm.workspace_bytes(p, opt);
+  const csSolver* fb = cs_solver_fallback(CS_SOLVER_BISECTION, opt);
+  csSolverOptions fo = *opt;
+  fo.fallback = -1; /* as it is called: the chain ends with it */
+  size_t admm = fb && fb->workspace_bytes ? fb->workspace_bytes(p, &fo) : 0;
   return bis_head_bytes(nc, n) + (corr > admm ? corr : admm);
 }
 
@@ -1584,24 +1588,29 @@ static inline void bis_keep(double* keep, double* lambda, double* v, int n, int 
     memcpy(lambda, keep, b), memcpy(v, keep + n, b);
 }
 
-/* The last resort: ncp_admm (the Coulomb NCP, by a method that does not go contact by
-   contact) from the current impulses, for at most budget iterations (counted into *it); it
-   stops on its own measure (eps_abs), from a tenth of the tolerance per contact, a
-   hundredfold tighter while the sum of violations (of the model desaxce) is not met, three
-   times at most. Leaves v up to date and returns the sum of violations. ws: the
-   correction's space. Where ncp_admm refuses the problem (a block type it does not take),
-   lambda and v stay as they are (the refusal is its entry's first check) and the sum
-   returned is +inf: the callers then keep the sweeps' answer. */
+/* The last resort: the fall-back the solver layer's policy gives (cs_solver_fallback,
+   opt->fallback; ncp_admm by default: the Coulomb NCP, by a method that does not go contact
+   by contact) from the current impulses, for at most budget iterations (counted into *it);
+   it stops on its own measure, from a tenth of the tolerance per contact, a hundredfold
+   tighter while the sum of violations (of the model desaxce) is not met, three times at
+   most. Leaves v up to date and returns the sum of violations. ws: the correction's space
+   (sized for the fall-back). Where there is no fall-back (opt->fallback = -1) or it refuses
+   the problem (a block type it does not take), lambda and v stay as they are (a refusal is
+   an entry's first check) and the sum returned is +inf: the callers then keep the sweeps'
+   answer. */
 static double bis_last_resort(const csContactProblem* p, const csSolverOptions* opt,
                               const double* blk, double* lambda, double* v, void* ws, int budget,
                               int desaxce, int* it) {
+  const csSolver* fb = cs_solver_fallback(CS_SOLVER_BISECTION, opt);
   csSolverOptions o = *opt;
   o.warmstart = 1, o.tolerance = 0.1 * opt->tolerance / (p->nc + (p->nblock > 0));
+  o.fallback = -1; /* the chain ends with it */
   double res = INFINITY;
+  if (!fb) return res;
   for (int k = 0, used = 0; k < 3 && used < budget; k++) {
     csSolverStats sa;
     o.iterations = budget - used;
-    if (cs_solver_ncp_admm.solve(p, &o, ws, lambda, &sa) != CS_OK) break;
+    if (fb->solve(p, &o, ws, lambda, &sa) != CS_OK) break;
     used += sa.iterations, *it += sa.iterations, o.tolerance *= 0.01;
     csi_solver_velocity(p, lambda, v);
     res = bis_residual(p, blk, lambda, v, desaxce, INFINITY);
@@ -1707,7 +1716,7 @@ typedef struct {
   int xoff;                 /* no more extrapolations in this solve */
   int nx;                   /* extrapolations so far */
   int budget_off;           /* the budget guard's trial was made */
-  int last_resort;          /* the stall guard hands the rest to ncp_admm */
+  int last_resort;          /* the stall guard hands the rest to the fall-back */
   int desaxce;              /* the model solved: 1 Coulomb's (de Saxce), 0 the paper's */
 } bisLoop;
 
@@ -1880,10 +1889,10 @@ static CSI_INLINE void bis_extrapolation_check(const bisWork* w, double* lambda,
 }
 
 /* Budget guard, not in the paper: where the sweeps crawl too slowly to meet the tolerance
-   within the iterations left, the last resort (ncp_admm on Coulomb's law) is tried at once on
-   part of them rather than the sweeps spending the cap. Each window of BIS_BUDGET_WIN
-   sweeps keeps its least residual; from the second window on, the rate between the last two
-   minima predicts the sweeps still needed. The trial gets 128 + 1/8 of the iterations left
+   within the iterations left, the last resort (the fall-back: ncp_admm on Coulomb's law by default)
+   is tried at once on part of them rather than the sweeps spending the cap. Each window of
+   BIS_BUDGET_WIN sweeps keeps its least residual; from the second window on, the rate between the
+   last two minima predicts the sweeps still needed. The trial gets 128 + 1/8 of the iterations left
    (all of them under a cap of 150); if it meets the tolerance the solve ends there
    (stats->fallback = 2), else the better of the two answers (by the sum of violations of the
    solve's model) is kept and the sweeps go on for the rest, without the guard. The case it is
@@ -1929,10 +1938,10 @@ static CSI_INLINE int bis_budget_guard(const csContactProblem* p, const csSolver
    BIS_STALL sweeps have not lowered the least residual seen by 1 %, and after two halvings
    the solve falls back to the de Saxce variant (Coulomb's law, bisection_desaxce) for the rest:
    stats->fallback = 1 says so. If that stalls too (the sweeps of ncp_pgs cycle there as well),
-   returns 1: the last resort is ncp_admm, from the current impulses, for the remaining
-   iterations (stats->fallback = 2), the same Coulomb NCP by a method that does not go contact
-   by contact. A slow but steady solve, as a torso edge sliding at 0.1 mm/s in `drop`, is left
-   alone: a rule on "halved in 50 sweeps" would slow it about ninefold. */
+   returns 1: the last resort is the fall-back (ncp_admm by default), from the current impulses, for
+   the remaining iterations (stats->fallback = 2), the same Coulomb NCP by a method that does not go
+   contact by contact. A slow but steady solve, as a torso edge sliding at 0.1 mm/s in `drop`, is
+   left alone: a rule on "halved in 50 sweeps" would slow it about ninefold. */
 static CSI_INLINE int bis_stall_guard(bisLoop* s, csSolverStats* st) {
   if (s->res < 0.99 * s->r_best) {
     s->r_best = s->res, s->it_best = s->it;

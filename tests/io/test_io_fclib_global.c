@@ -192,7 +192,7 @@ static const csSolver* best_solver(const char** name) {
    tolerance and the residual reached (as bench fclib does). Returns the Siconos error. */
 static double solve(const csSolver* s, const csContactProblem* p, double target, int iters,
                     double* r, int* its) {
-  csSolverOptions o = {iters, target, 1.0, 0};
+  csSolverOptions o = {iters, target, 1.0, 0, 0};
   size_t bytes = (s->workspace_bytes ? s->workspace_bytes(p, &o) : 0) / 64 * 64 + 128;
   void* ws = aligned_alloc(64, bytes);
   memset(r, 0, 3 * (size_t)p->nc * sizeof(double));

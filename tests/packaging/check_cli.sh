@@ -61,6 +61,7 @@ bad --ratio --scene stack_ratio --ratio -3
 bad --ratio --scene cube_slide --ratio 2
 bad --dump-step --scene cube_slide --dump-step 3
 bad --dump-step --scene cube_slide --dump-step -2 --dump-fclib "$tmp/p.h5"
+bad --fallback --scene cube_slide --fallback nosuch
 bad "unknown solver" --scene cube_slide --solver nosuch
 bad "unknown scene" --scene nosuch
 bad "unknown or incomplete option" --scene cube_slide --steps

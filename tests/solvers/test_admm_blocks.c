@@ -26,7 +26,7 @@ enum { CANARY = 256 };
    checked afterwards; returns the status, stats in *st. */
 static csStatus run(const csSolver* s, const csContactProblem* p, double tol, int cap, int warm,
                     double* lambda, csSolverStats* st) {
-  csSolverOptions o = {cap, tol, 1.0, warm};
+  csSolverOptions o = {cap, tol, 1.0, warm, 0};
   size_t bytes = s->workspace_bytes(p, &o);
   unsigned char* ws = aligned_alloc(64, (bytes + CANARY + 63) / 64 * 64);
   for (size_t i = 0; i < bytes; i++) ws[i] = (unsigned char)(37 * i + 11);
@@ -232,7 +232,7 @@ static void test_asym_and_compliance(unsigned long long seed) {
 
 /* More rows or contacts never give fewer workspace bytes. */
 static void test_workspace_monotone(void) {
-  csSolverOptions o = {100, 1e-8, 1.0, 0};
+  csSolverOptions o = {100, 1e-8, 1.0, 0, 0};
   csBlock blk[40];
   for (int nc = 0; nc <= 10; nc++)
     for (int extra = 0; extra <= 30; extra++) {

@@ -28,7 +28,7 @@ static const csSolverType solvers[3] = {CS_SOLVER_BISECTION, CS_SOLVER_BISECTION
 /* Solves p with type (cap, tol, from lambda if warm) in a fresh workspace; the status. */
 static csStatus solve(csSolverType type, const csContactProblem* p, int cap, double tol, int warm,
                       double* lambda, csSolverStats* st) {
-  csSolverOptions o = {cap, tol, 1.0, warm};
+  csSolverOptions o = {cap, tol, 1.0, warm, 0};
   const csSolver* s = cs_solver_get(type);
   size_t bytes = s->workspace_bytes(p, &o);
   void* ws = aligned_alloc(64, (bytes + 127) / 64 * 64);
@@ -272,7 +272,7 @@ static void test_last_resort(void) {
 static void test_workspace(void) {
   csBlock blocks[8];
   double z[1] = {0};
-  csSolverOptions o = {100, 1e-6, 1.0, 0};
+  csSolverOptions o = {100, 1e-6, 1.0, 0, 0};
   int bad = 0;
   for (int j = 0; j < 3; j++) {
     const csSolver* s = cs_solver_get(solvers[j]);

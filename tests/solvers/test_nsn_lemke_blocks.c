@@ -28,7 +28,7 @@ static const csSolverType both[2] = {CS_SOLVER_NSN_AC, CS_SOLVER_LEMKE};
 /* Solve t's problem with solver type (lambda from t->lambda if warm, else 0) in a workspace
    filled with garbage and followed by guard bytes, which must stay untouched. */
 static csStatus solve(int type, csTestMixed* t, double tol, int cap, int warm, csSolverStats* st) {
-  csSolverOptions o = {cap, tol, 1.0, warm};
+  csSolverOptions o = {cap, tol, 1.0, warm, 0};
   size_t bytes = cs_solve_workspace_bytes((csSolverType)type, &t->p, &o);
   size_t full = (bytes + 64 + 63) / 64 * 64;
   unsigned char* ws = aligned_alloc(64, full);
@@ -250,7 +250,7 @@ static void test_lemke_limits(void) {
 static void test_workspace(void) {
   static const int ncs[4] = {0, 5, 48, 60};
   csBlock blocks[120];
-  csSolverOptions o = {100, 1e-8, 1.0, 0};
+  csSolverOptions o = {100, 1e-8, 1.0, 0, 0};
   for (int s = 0; s < 2; s++)
     for (int q = 0; q < 4; q++) {
       csContactProblem p = {0};

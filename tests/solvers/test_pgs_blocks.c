@@ -27,7 +27,7 @@ static csSolverType type_of(const char* name) {
 static csStatus solve(const char* name, csTestMixed* t, double tol, int warm, csSolverStats* st,
                       csNcpReport* r) {
   csSolverType type = type_of(name);
-  csSolverOptions o = {20000, tol, 1.0, warm};
+  csSolverOptions o = {20000, tol, 1.0, warm, 0};
   size_t bytes = cs_solve_workspace_bytes(type, &t->p, &o);
   void* ws = aligned_alloc(64, (bytes + 127) / 64 * 64);
   if (!warm) memset(t->lambda, 0, sizeof(double) * (size_t)t->nrow);
@@ -143,7 +143,7 @@ static void test_redundant(void) {
 /* More rows or contacts never give fewer bytes; a pure contact problem's size is that of
    its contacts alone. */
 static void test_workspace(void) {
-  csSolverOptions o = {100, 1e-8, 1.0, 0};
+  csSolverOptions o = {100, 1e-8, 1.0, 0, 0};
   for (int k = 0; k < NSOLVER; k++) {
     csSolverType type = type_of(names[k]);
     size_t last = 0;
@@ -165,7 +165,7 @@ static void test_names(void) {
   csTestMixed* t = cs_test_mixed_new(1, 1, 0, 0);
   double mu2 = 0.3;
   t->p.mu2 = &mu2;
-  csSolverOptions o = {100, 1e-8, 1.0, 0};
+  csSolverOptions o = {100, 1e-8, 1.0, 0, 0};
   for (int k = 0; k < NSOLVER; k++) {
     const csSolver* s = cs_solver_get(type_of(names[k]));
     size_t bytes = s->workspace_bytes(&t->p, &o);

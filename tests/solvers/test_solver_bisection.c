@@ -726,7 +726,7 @@ static void print_report(const char* what, const csSolverStats* st) {
 
 static void solve_box(const csSolver* s, Box* B, double tol, double* lambda, csSolverStats* st,
                       int warm) {
-  csSolverOptions o = {2000, tol, 1.0, warm};
+  csSolverOptions o = {2000, tol, 1.0, warm, 0};
   size_t wsb = s->workspace_bytes(&B->p, &o);
   double* ws = malloc(wsb);
   if (!warm) memset(lambda, 0, sizeof(double) * 12);
@@ -743,7 +743,7 @@ static void solve_box(const csSolver* s, Box* B, double tol, double* lambda, csS
 static csSolverStats solve_with(csSolverType type, const csContactProblem* p, int cap, double tol,
                                 int warm, double* l) {
   static _Alignas(64) double ws[1 << 14];
-  csSolverOptions o = {cap, tol, 1.0, warm};
+  csSolverOptions o = {cap, tol, 1.0, warm, 0};
   csSolverStats st;
   memset(&st, 0, sizeof st);
   const csSolver* s = cs_solver_get(type);
@@ -948,7 +948,7 @@ static void test_multi_degenerate(void) {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) G[3 * i + j] = 2.5 * u[i] * u[j];
   csContactProblem p = {.nc = 1, .mu = &mu, .G = G, .g = g};
-  csSolverOptions o = {100, 1e-8, 1.0, 0};
+  csSolverOptions o = {100, 1e-8, 1.0, 0, 0};
   _Alignas(64) double ws[512];
   csSolverStats st;
   const csSolver* s = cs_solver_get(CS_SOLVER_BISECTION);
@@ -1008,7 +1008,7 @@ static void test_stall_guard(void) {
   static const double mu[3] = {0.80000000000000004, 0.80000000000000004, 0.80000000000000004};
   csContactProblem p = {.nc = 3, .mu = mu, .G = G, .g = g};
   double l[9] = {0};
-  csSolverOptions o = {100000, 1e-6, 1.0, 0};
+  csSolverOptions o = {100000, 1e-6, 1.0, 0, 0};
   csSolverStats st;
   solve_bisection(&p, &o, l, &st);
   printf("stall guard: %d iterations, converged %d, residual %.3g, fallback %d, eps_abs %.3g\n",
@@ -1031,6 +1031,31 @@ static void test_stall_guard(void) {
   CHECK_MSG(st.converged && st.fallback == 2 && st.iterations <= 150 && st.ncp.eps_abs <= 1e-6,
             "cap 150: converged %d, fallback %d, %d iterations, eps_abs %g", st.converged,
             st.fallback, st.iterations, st.ncp.eps_abs);
+  /* the fall-back is the solver layer's policy (opt.fallback): none leaves the sweeps to fail
+     at the cap, or to finish in the de Saxce stage given room; another solver takes over */
+  o.fallback = -1;
+  memset(l, 0, sizeof l);
+  solve_bisection(&p, &o, l, &st);
+  printf("stall guard, cap 150, no fall-back: converged %d, fallback %d, residual %.3g\n",
+         st.converged, st.fallback, st.residual);
+  CHECK_MSG(!st.converged && st.fallback != 2, "no fall-back: converged %d, fallback %d",
+            st.converged, st.fallback);
+  o.iterations = 100000;
+  memset(l, 0, sizeof l);
+  solve_bisection(&p, &o, l, &st);
+  printf("stall guard, no fall-back, no cap: %d iterations, converged %d, fallback %d\n",
+         st.iterations, st.converged, st.fallback);
+  CHECK_MSG(st.converged && st.fallback == 1 && st.ncp.eps_abs <= 1e-6,
+            "de Saxce stage: converged %d, fallback %d, eps_abs %g", st.converged, st.fallback,
+            st.ncp.eps_abs);
+  o.iterations = 150, o.fallback = CS_SOLVER_NSN_AC;
+  memset(l, 0, sizeof l);
+  solve_bisection(&p, &o, l, &st);
+  printf("stall guard, cap 150, fall-back nsn_ac: %d iterations, converged %d, fallback %d\n",
+         st.iterations, st.converged, st.fallback);
+  CHECK_MSG(st.converged && st.fallback == 2 && st.ncp.eps_abs <= 1e-6,
+            "fall-back nsn_ac: converged %d, fallback %d, eps_abs %g", st.converged, st.fallback,
+            st.ncp.eps_abs);
   /* paper 001's algorithm alone cycles here for good */
   st = paper_on("stall-guard problem", &p, 5000);
   CHECK_MSG(!st.converged && st.iterations == 5000, "bisection_paper converged in %d sweeps",
@@ -1078,7 +1103,7 @@ static void test_friction_limit_crawl(void) {
   for (int warm = 1; warm >= 0; warm--) {
     double l[9];
     memcpy(l, l0, sizeof l);
-    csSolverOptions o = {150, 1e-6, 1.0, warm};
+    csSolverOptions o = {150, 1e-6, 1.0, warm, 0};
     csSolverStats st;
     solve_bisection(&p, &o, l, &st);
     printf("friction-limit crawl (%s): %d iterations, converged %d, residual %.3g\n",
@@ -1105,7 +1130,7 @@ static void test_asym(void) {
     }
   csContactProblem p = {.nc = 2, .mu = mu, .G = G, .g = g, .asym = 1};
   double l[6] = {0};
-  csSolverOptions o = {150, 1e-8, 1.0, 0};
+  csSolverOptions o = {150, 1e-8, 1.0, 0, 0};
   csSolverStats st;
   solve_bisection(&p, &o, l, &st);
   csNcpReport r;
@@ -1170,7 +1195,7 @@ static void test_near_duplicate(void) {
     for (int a = 0; a < 3; a++)
       for (int r = 0; r < 3; r++) gp[3 * a + r] = g[3 * P[a] + r];
     csContactProblem p = {.nc = 3, .mu = mu, .G = Gp, .g = gp};
-    csSolverOptions o = {150, 1e-6, 1.0, 0};
+    csSolverOptions o = {150, 1e-6, 1.0, 0, 0};
     csSolverStats st;
     solve_bisection(&p, &o, l, &st);
     if (!st.converged || st.residual > 1e-6 || st.iterations > 150) failed++;

@@ -19,7 +19,7 @@ static void* ws_alloc(size_t bytes) { return aligned_alloc(64, (bytes + 127) / 6
 
 /* Solve t's problem with solver type from zero; returns the status, stats in *st. */
 static csStatus solve(int type, csTestMixed* t, double tol, int cap, csSolverStats* st) {
-  csSolverOptions o = {cap, tol, 1.0, 0};
+  csSolverOptions o = {cap, tol, 1.0, 0, 0};
   size_t bytes = cs_solve_workspace_bytes((csSolverType)type, &t->p, &o);
   void* ws = ws_alloc(bytes);
   memset(t->lambda, 0, sizeof(double) * (size_t)t->nrow);

@@ -92,7 +92,7 @@ static const csSolver* nsn(void) {
 /* Solves p from lambda (warm if warm), checks the workspace canary; returns the stats. */
 static csSolverStats run(const csSolver* s, const csContactProblem* p, double tol, int cap,
                          int warm, double* lambda) {
-  csSolverOptions o = {cap, tol, 1.0, warm};
+  csSolverOptions o = {cap, tol, 1.0, warm, 0};
   csSolverStats st;
   memset(&st, 0, sizeof st);
   if (!warm) memset(lambda, 0, sizeof(double) * 3 * (size_t)(p->nc > 0 ? p->nc : 1));
@@ -212,7 +212,7 @@ static void test_edges(void) {
   CHECK(st.converged);
   /* workspace within 10% of ncp_admm's (the largest so far, which sizes csData's arena) */
   const csSolver* admm = cs_solver_get(CS_SOLVER_NCP_ADMM);
-  csSolverOptions o = {150, 1e-6, 1.0, 1};
+  csSolverOptions o = {150, 1e-6, 1.0, 1, 0};
   for (int nc = 1; nc <= 1024; nc *= 4) {
     csContactProblem shape = {0};
     shape.nc = nc;

@@ -323,7 +323,7 @@ static double now_s(void) {
 /* Solves p with solver s; returns the stats. lambda in: warm start if warm. */
 static csSolverStats solve(const csSolver* s, const csContactProblem* p, double tol, int cap,
                            int warm, double* lambda) {
-  csSolverOptions o = {cap, tol, 1.0, warm};
+  csSolverOptions o = {cap, tol, 1.0, warm, 0};
   csSolverStats st;
   memset(&st, 0, sizeof st);
   if (!warm) memset(lambda, 0, sizeof(double) * 3 * (size_t)p->nc);
