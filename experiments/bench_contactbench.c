@@ -989,10 +989,13 @@ static void rec_free(RecSet* r) {
   memset(r, 0, sizeof *r);
 }
 
-/* Copy the contact problem of the last step of d (nothing if it had no contacts). */
+/* Copy the contact problem of the last step of d (nothing if it had no contacts). The
+   experiments' problems are friction-contact problems: a problem with blocks (limits,
+   friction loss, equalities, which the robots turn off) is an error. */
 static int rec_add(RecSet* r, const csData* d, long step) {
   r->steps++;
   int nc = d->problem.nc;
+  if (d->problem.nblock > 0) return 0;
   if (nc <= 0 || nc != d->ncon) return 1;
   if (r->n == r->cap) {
     long cap = r->cap ? 2 * r->cap : 1024;
@@ -1335,6 +1338,8 @@ static void place(const csModel* m, csData* d) {
 static int robot_finish(Robot* r, int pd, double drop, double kp, double kd, double tau_max) {
   csModel* m = r->m;
   m->opt.timestep = 1e-3;
+  /* friction-contact problems, as paper 002's: the files' limits and friction loss off */
+  m->opt.disable |= CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS | CS_DISABLE_EQUALITY;
   m->opt.tolerance = CB_ROBOT_TOL;
   m->opt.iterations = CB_CAP;
   for (int g = 0; g < m->ngeom; g++) m->geom_friction[g] = CB_MU_ROBOT;
