@@ -3,13 +3,15 @@
    After the contacts' 3nc rows, one block per
      joint limit        unilateral row, J = +e_dof (lower bound) or -e_dof (upper), distance
                         phi = q - lower or upper - q; in the problem while phi < margin or
-                        the bound would be reached within the step (phi + dt min(J v_free, 0)
-                        < margin), so a joint stops at its bound instead of crossing it
-                        for a step; a ball joint's bound is its largest rotation angle,
-                        J = -(the rotation axis) on its three dofs;
-     friction loss      box row on a dof, J = e_dof, bound = frictionloss dt (an impulse);
-     equality           free block: connect 3 rows (the two points' world velocity
-                        difference), weld 6 (connect at the anchor, then the angular
+                        the free motion would reach the bound within the step
+                        (phi + dt min(J v_free, 0) < margin), so a joint stops at its bound
+                        instead of crossing it for a step; where the solve's velocity
+                        crosses a bound that was not in the problem (the other constraints'
+                        impulses turned the joint around), the step builds and solves again
+                        with it (at most three passes: cs_forward.c); a ball joint's bound is its
+   largest rotation angle, J = -(the rotation axis) on its three dofs; friction loss      box row on
+   a dof, J = e_dof, bound = frictionloss dt (an impulse); equality           free block: connect 3
+   rows (the two points' world velocity difference), weld 6 (connect at the anchor, then the angular
                         velocity difference), joint 1 (q1 - poly(q2)).
    Stabilisation as for contacts: a limit's free velocity gets phi / dt for phi > 0 (the gap
    may close within the step) and beta phi / dt when crossed; an equality's gets
@@ -58,6 +60,7 @@ typedef struct Rows {
   const csModel* m;
   csData* d;
   const double* vfree;
+  const double* vplus; /* a previous pass's velocity after the solve, or NULL */
   double dt, beta;
   int r0;    /* first block row: 3 nc */
   int nrow;  /* rows so far */
@@ -95,9 +98,15 @@ static void rows_jv(const Rows* s, int r, int n) {
 static void limit_row(Rows* s, int j, int src, double sign, const double* axis, double phi) {
   const csModel* m = s->m;
   int dof = m->jnt_dofadr[j], nd = axis ? 3 : 1;
-  double jv = 0;
-  for (int k = 0; k < nd; k++) jv += (axis ? -axis[k] : sign) * s->vfree[dof + k];
-  double reach = phi + s->dt * (jv < 0 ? jv : 0);
+  double jv = 0, jp = 0;
+  for (int k = 0; k < nd; k++) {
+    double a = axis ? -axis[k] : sign;
+    jv += a * s->vfree[dof + k];
+    if (s->vplus) jp += a * s->vplus[dof + k];
+  }
+  /* within reach of the step at the free velocity, or (a second pass) at the velocity the
+     last solve gave: the other constraints' impulses can turn a joint's motion around */
+  double reach = phi + s->dt * ((jv < 0 ? jv : 0) + (jp < 0 ? jp : 0));
   if (!(reach < (m->jnt_margin ? m->jnt_margin[j] : 0))) return;
   int r = add_block(s, CS_CONE_UNILATERAL, 1, 0, src, j, 2 * j + (src == CS_EFC_LIMIT_HIGH), phi);
   if (r < 0) return;
@@ -275,13 +284,23 @@ static csStatus rows_delassus(Rows* s) {
   return CS_OK;
 }
 
-csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree) {
+/* G back from nrow x nrow to the contacts' 3nc x 3nc (leading dimension 3nc), for a new pass */
+static void rows_shrink(csData* d) {
+  int r0 = 3 * d->problem.nc, n = cs_problem_rows(&d->problem);
+  for (int r = 1; r < r0; r++)
+    memmove(d->efc_G + (size_t)r * r0, d->efc_G + (size_t)r * n, sizeof(double) * (size_t)r0);
+}
+
+csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree,
+                                   const double* vplus) {
   csContactProblem* p = &d->problem;
+  if (p->nblock > 0) rows_shrink(d);
+  int pass2 = vplus != NULL;
   p->nblock = 0, p->block = NULL;
   if (d->nblock_max == 0) return CS_OK;
   size_t mark = csi_stack_mark(d);
   int r0 = 3 * d->ncon;
-  Rows s = {m, d, vfree, m->opt.timestep, m->opt.baumgarte, r0, r0, 0, NULL};
+  Rows s = {m, d, vfree, vplus, m->opt.timestep, m->opt.baumgarte, r0, r0, 0, NULL};
   s.slot = CSI_STACK_ALLOC(d, int, d->nefc_max - r0 + 1);
   if (!s.slot) return csi_error(CS_ERR_MEMORY, "constraint rows: arena full");
   rows_limits(&s);
@@ -296,7 +315,7 @@ csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vf
     csi_stack_free(d, mark);
     return st;
   }
-  int warm = m->opt.warmstart && d->prev_converged;
+  int warm = pass2 || (m->opt.warmstart && d->prev_converged);
   for (int r = r0; r < s.nrow; r++) {
     int k = s.slot[r - r0];
     d->efc_lambda[r] = warm && d->efc_slot_on[k] ? d->efc_slot_lambda[k] : 0;
@@ -309,19 +328,47 @@ csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vf
   return CS_OK;
 }
 
-void csi_constraint_rows_finish(const csModel* m, csData* d, double* f) {
-  int nslot, nb, nr;
-  csi_efc_capacity(m, &nb, &nr, &nslot);
-  memset(d->efc_slot_on, 0, (size_t)nslot);
+int csi_constraint_rows_missed(const csModel* m, const csData* d, const double* vfree,
+                               const double* dv) {
+  if (d->nblock_max == 0 || (m->opt.disable & CS_DISABLE_LIMIT)) return 0;
+  const csContactProblem* p = &d->problem;
+  double dt = m->opt.timestep;
+  for (int j = 0; j < m->njnt; j++) {
+    int t = m->jnt_type[j];
+    if (!jnt_limitable(m, j) || t == CS_JNT_BALL) continue;
+    int in[2] = {0, 0};
+    for (int b = 0; b < p->nblock; b++)
+      if (d->efc_block_src[2 * b + 1] == j && d->efc_block_src[2 * b] <= CS_EFC_LIMIT_HIGH)
+        in[d->efc_block_src[2 * b]] = 1;
+    int dof = m->jnt_dofadr[j];
+    double q1 = d->qpos[m->jnt_qposadr[j]] + dt * (vfree[dof] + dv[dof]);
+    if ((!in[0] && q1 < m->jnt_range[2 * j]) || (!in[1] && q1 > m->jnt_range[2 * j + 1])) return 1;
+  }
+  return 0;
+}
+
+void csi_constraint_rows_force(const csModel* m, const csData* d, double* f) {
   const csContactProblem* p = &d->problem;
   if (p->nblock == 0) return;
   int r0 = 3 * p->nc, n = cs_problem_rows(p), nv = m->nv;
   for (int r = r0; r < n; r++) {
     double l = d->efc_lambda[r];
-    int k = d->efc_row_slot[r - r0];
-    d->efc_slot_lambda[k] = l, d->efc_slot_on[k] = 1;
     if (l == 0) continue;
     const double* J = d->efc_J + (size_t)r * nv;
     for (int i = 0; i < nv; i++) f[i] += J[i] * l;
+  }
+}
+
+void csi_constraint_rows_keep(const csModel* m, csData* d, int clear) {
+  if (clear) {
+    int nslot, nb, nr;
+    csi_efc_capacity(m, &nb, &nr, &nslot);
+    memset(d->efc_slot_on, 0, (size_t)nslot);
+  }
+  const csContactProblem* p = &d->problem;
+  int r0 = 3 * p->nc, n = cs_problem_rows(p);
+  for (int r = r0; r < n && p->nblock > 0; r++) {
+    int k = d->efc_row_slot[r - r0];
+    d->efc_slot_lambda[k] = d->efc_lambda[r], d->efc_slot_on[k] = 1;
   }
 }

@@ -14,10 +14,23 @@ void csi_efc_capacity(const csModel* m, int* nblock, int* nrow, int* nslot);
 /* Appends this step's blocks to d->problem (the contacts' problem, built before, or an
    empty one): their Jacobian rows, free velocities with stabilisation, G grown to all
    rows, and warm starts; d->problem.nblock = 0 if there are none this step (nothing is
-   touched then). CS_ERR_MEMORY if the arena is too small. */
-csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree);
+   touched then). vplus: NULL, or for a second pass the velocity the last solve gave, so
+   that every bound it reaches is in the problem (the blocks are built anew, from the
+   impulses kept by csi_constraint_rows_keep). CS_ERR_MEMORY if the arena is too small. */
+csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree,
+                                   const double* vplus);
 
-/* After the solve: f += J_B^T lambda_B over the blocks' rows, and the warm-start slots. */
-void csi_constraint_rows_finish(const csModel* m, csData* d, double* f);
+/* 1 if the velocity vfree + dv of a solve crosses a joint's bound whose row was not in the
+   problem (the other constraints' impulses turned the joint around): the caller builds and
+   solves again with vplus. */
+int csi_constraint_rows_missed(const csModel* m, const csData* d, const double* vfree,
+                               const double* dv);
+
+/* f += J_B^T lambda_B over the blocks' rows. */
+void csi_constraint_rows_force(const csModel* m, const csData* d, double* f);
+
+/* The blocks' impulses into their warm-start slots; clear: first mark every slot unused
+   (the end of a step), else only add (between passes). */
+void csi_constraint_rows_keep(const csModel* m, csData* d, int clear);
 
 #endif

@@ -189,7 +189,7 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* 
     d->ncon = 0;
     d->problem.nc = 0;
   }
-  if (csi_constraint_rows_build(m, d, vnew) != CS_OK) {
+  if (csi_constraint_rows_build(m, d, vnew, NULL) != CS_OK) {
     csi_warning(d, CS_WARN_CONTACTFULL,
                 "arena full for the constraint rows; limits, friction loss and equalities ignored");
     d->problem.nblock = 0;
@@ -243,6 +243,29 @@ static int fwd_solve(const csModel* m, csData* d) {
   return 1;
 }
 
+/* The solves of the problem: a second (and third) pass where the velocity of a solve
+   crosses a joint bound whose row was not in the problem (csi_constraint_rows_missed), with
+   every bound that velocity reaches added. dv receives M^-1 J^T lambda, d->qfrc_contact
+   J^T lambda. Returns 0 if the solver could not run. */
+static int fwd_solve_passes(const csModel* m, csData* d, const double* vfree, double* dv) {
+  double* restrict fc = d->qfrc_contact;
+  int iterations = 0;
+  for (int pass = 0;; pass++) {
+    if (!fwd_solve(m, d)) return 0;
+    iterations += d->solver_stats.iterations;
+    fwd_contact_force(m, d, fc);
+    csi_constraint_rows_force(m, d, fc);
+    cs_solve_m(m, d, dv, fc, 1);
+    if (pass == 2 || !csi_constraint_rows_missed(m, d, vfree, dv)) break;
+    for (int i = 0; i < m->nv; i++) dv[i] += vfree[i];
+    csi_constraint_rows_keep(m, d, 0);
+    if (csi_constraint_rows_build(m, d, vfree, dv) != CS_OK) return 0;
+    memset(fc, 0, sizeof(double) * (size_t)m->nv);
+  }
+  d->solver_stats.iterations = iterations;
+  return 1;
+}
+
 /* Collision, the constraint problem and its solve; adds the constraint impulse's velocity
    change to vnew. Stack scratch. */
 static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
@@ -258,31 +281,30 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     d->prev_converged = 1;
     d->solver_stats.converged = 1;
     if (d->profile) tclock[2] = tclock[3] = tclock[1];
-    csi_constraint_rows_finish(m, d, d->qfrc_contact);
+    csi_constraint_rows_keep(m, d, 1);
     return;
   }
   if (d->profile) tclock[2] = now_ns();
-  if (!fwd_solve(m, d)) {
+  size_t mk = csi_stack_mark(d);
+  double* dv = CSI_STACK_ALLOC(d, double, nv);
+  if (!dv || !fwd_solve_passes(m, d, vnew, dv)) {
+    if (!dv) csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the solve; constraints ignored");
+    csi_stack_free(d, mk);
+    memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
     d->ncon = 0;
     d->problem.nc = 0, d->problem.nblock = 0;
-    csi_constraint_rows_finish(m, d, d->qfrc_contact);
+    csi_constraint_rows_keep(m, d, 1);
     return;
   }
   if (d->profile) tclock[3] = now_ns();
-  /* v+ = v_free + M^-1 (J^T lambda): one solve */
+  /* v+ = v_free + M^-1 (J^T lambda) */
   double idt = 1.0 / m->opt.timestep;
   double* restrict fc = d->qfrc_contact;
-  fwd_contact_force(m, d, fc);
-  csi_constraint_rows_finish(m, d, fc);
-  size_t mk = csi_stack_mark(d);
-  double* dv = CSI_STACK_ALLOC(d, double, nv);
-  if (dv) {
-    cs_solve_m(m, d, dv, d->qfrc_contact, 1);
-    double* restrict vn = vnew;
-    const double* restrict dvr = dv;
-    for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
-  }
+  double* restrict vn = vnew;
+  const double* restrict dvr = dv;
+  for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   csi_stack_free(d, mk);
+  csi_constraint_rows_keep(m, d, 1);
   for (int i = 0; i < d->ncon; i++)
     memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
 }
