@@ -7,6 +7,8 @@
      Coulomb's NCP meet the whole report;
    - Lemke refuses bilateral blocks with an error naming them; a malformed block table is
      refused by cs_solve. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +107,40 @@ static void test_frictional(int nc, int nuni, int nbox, int nfree, unsigned long
   cs_test_mixed_free(t);
 }
 
+/* An elliptic contact (mu along t1, mu2 along t2) through cs_solve: with G = I and a fast
+   approach and slip, lambda_N = 1 and maximal dissipation on the ellipse gives
+   lambda_T = -lambda_N (mu^2 v1, mu2^2 v2) / sqrt(mu^2 v1^2 + mu2^2 v2^2) for the velocity
+   v_T = lambda_T + g_T after the impulse; every NCP-model solver must find it. A solver entry
+   called directly refuses mu2. */
+static void test_elliptic(void) {
+  static const double G[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double g[3] = {-1, 2, 1}, mu[1] = {0.2}, mu2[1] = {0.5};
+  csContactProblem p = {.nc = 1, .mu = mu, .G = G, .g = g, .mu2 = mu2};
+  const int types[4] = {CS_SOLVER_NCP_ADMM, CS_SOLVER_NSN_AC, CS_SOLVER_NCP_PGS,
+                        CS_SOLVER_BISECTION_DESAXCE};
+  for (int k = 0; k < 4; k++) {
+    csSolverOptions o = {2000, 1e-12, 1.0, 0, 0};
+    void* ws = ws_alloc(cs_solve_workspace_bytes((csSolverType)types[k], &p, &o));
+    double l[3] = {0, 0, 0};
+    csSolverStats st;
+    csStatus s = cs_solve((csSolverType)types[k], &p, &o, ws, l, &st);
+    free(ws);
+    double v1 = l[1] + g[1], v2 = l[2] + g[2];
+    double a = mu[0] * mu[0] * v1, b = mu2[0] * mu2[0] * v2;
+    double nrm = sqrt(mu[0] * v1 * mu[0] * v1 + mu2[0] * v2 * mu2[0] * v2);
+    double e = fabs(l[0] - 1) + fabs(l[1] + l[0] * a / nrm) + fabs(l[2] + l[0] * b / nrm);
+    printf("elliptic contact, %-18s lambda (%.9f, %.9f, %.9f), error %.2e\n",
+           cs_solver_name((csSolverType)types[k]), l[0], l[1], l[2], e);
+    CHECK_MSG(s == CS_OK && e < 1e-6, "%s: status %d, error %.3g",
+              cs_solver_name((csSolverType)types[k]), s, e);
+  }
+  csSolverOptions o = {100, 1e-8, 1.0, 0, 0};
+  double l[3] = {0, 0, 0}, ws[64];
+  csSolverStats st;
+  CHECK(cs_solver_get(CS_SOLVER_NCP_PGS)->solve(&p, &o, ws, l, &st) == CS_ERR_UNSUPPORTED);
+  CHECK(strstr(cs_last_error(), "cs_solve") != NULL);
+}
+
 /* cs_solve refuses a malformed block table, naming the block. */
 static void test_bad_tables(void) {
   cs_test_seed(7);
@@ -137,5 +173,6 @@ int main(void) {
     test_frictional(4, 3, 2, 3, seed);
   }
   test_bad_tables();
+  test_elliptic();
   return cs_test_finish("test_solver_blocks");
 }
