@@ -71,6 +71,49 @@ static void test_hinge_limit(void) {
   cs_model_free(m);
 }
 
+/* A ball joint's limit: a rod along +x on a ball joint with a largest angle of 0.5 rad,
+   released horizontally, falls until its rotation angle reaches the bound and stays there
+   (within 1e-4 rad) with every solver */
+static void test_ball_limit(void) {
+  csBuilder* b = cs_builder_new();
+  csBodySpec bs;
+  cs_body_spec_default(&bs);
+  bs.name = "rod", bs.mass = 1, bs.pos[2] = 1, bs.ipos[0] = 0.25;
+  bs.inertia[0] = 1e-4, bs.inertia[1] = bs.inertia[2] = 0.25 / 12;
+  int body = cs_builder_add_body(b, &bs);
+  csJointSpec js;
+  cs_joint_spec_default(&js);
+  js.name = "ball", js.body = body, js.type = CS_JNT_BALL;
+  js.limited = 1, js.range[0] = 0, js.range[1] = 0.5;
+  cs_builder_add_joint(b, &js);
+  csModel* m = NULL;
+  CHECK_MSG(cs_compile(b, &m) == CS_OK, "ball limit: %s", cs_last_error());
+  cs_builder_free(b);
+  if (!m) return;
+  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
+    if (!solver_ok(t)) continue;
+    m->opt.solver = t;
+    csData* d = cs_data_new(m);
+    double amax = 0;
+    int bad = 0;
+    for (int k = 0; k < STEPS; k++) {
+      bad += cs_step(m, d) != CS_OK;
+      const double* q = d->qpos;
+      double a = 2 * atan2(sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), fabs(q[0]));
+      if (a > amax) amax = a;
+    }
+    const double* q = d->qpos;
+    double a = 2 * atan2(sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), fabs(q[0]));
+    printf("ball limit, %-18s largest angle %.9f, at the end %.9f (bound 0.5)\n",
+           cs_solver_name((csSolverType)t), amax, a);
+    CHECK_MSG(bad == 0 && amax <= 0.5 + 1e-4 && fabs(a - 0.5) < 1e-4,
+              "%s: ball angle max %.6f, end %.6f, %d failed steps", cs_solver_name((csSolverType)t),
+              amax, a, bad);
+    cs_data_free(d);
+  }
+  cs_model_free(m);
+}
+
 /* ------------------------------------------------------------------ builder models */
 /* A rod body (capsule along +x of length len, 1 kg) on a hinge about axis at its origin */
 static int add_rod(csBuilder* b, const char* name, int parent, const double pos[3],
@@ -386,6 +429,7 @@ static void test_bad_input(void) {
 
 int main(void) {
   test_hinge_limit();
+  test_ball_limit();
   test_coupled();
   test_connect();
   test_weld();
