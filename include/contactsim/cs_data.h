@@ -104,6 +104,8 @@ typedef struct csData {
                                  the warm start (src/constraint/cs_constraint_rows.c) */
   unsigned char* efc_slot_on; /* (nslot) the row was in last step's problem */
   int* efc_row_slot;          /* (nefc_max - 3 ncon_max) the slot of each block row */
+  int nslot;                  /* warm-start slots of block rows (efc_slot_*) */
+  int nslot_on;               /* slots marked in efc_slot_on (0: nothing to clear) */
   double* qvel_free;          /* (nv) velocity after the smooth dynamics, before contacts */
 
   /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */

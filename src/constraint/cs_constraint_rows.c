@@ -360,15 +360,17 @@ void csi_constraint_rows_force(const csModel* m, const csData* d, double* f) {
 }
 
 void csi_constraint_rows_keep(const csModel* m, csData* d, int clear) {
-  if (clear) {
-    int nslot, nb, nr;
-    csi_efc_capacity(m, &nb, &nr, &nslot);
-    memset(d->efc_slot_on, 0, (size_t)nslot);
+  (void)m;
+  if (clear && d->nslot_on > 0) {
+    memset(d->efc_slot_on, 0, (size_t)d->nslot);
+    d->nslot_on = 0;
   }
   const csContactProblem* p = &d->problem;
+  if (p->nblock == 0) return;
   int r0 = 3 * p->nc, n = cs_problem_rows(p);
-  for (int r = r0; r < n && p->nblock > 0; r++) {
+  for (int r = r0; r < n; r++) {
     int k = d->efc_row_slot[r - r0];
     d->efc_slot_lambda[k] = d->efc_lambda[r], d->efc_slot_on[k] = 1;
   }
+  d->nslot_on += n - r0;
 }

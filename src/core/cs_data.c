@@ -104,6 +104,7 @@ static size_t data_layout(const csModel* m, csData* d, void* base) {
   size_t nefc = 3 * (size_t)m->ncon_max + (size_t)nrow;
   d->nefc_max = (int)nefc;
   d->nblock_max = nblk;
+  d->nslot = nslot;
   TAKE(efc_J, nefc * nv);
   TAKE(efc_Y, 3 * (size_t)m->ncon_max * nv);
   TAKE(efc_G, nefc * nefc);
@@ -162,6 +163,8 @@ void cs_data_reset(const csModel* m, csData* d) {
   memset(d->energy, 0, sizeof d->energy);
   d->ncon = d->ncon_prev = 0;
   d->prev_converged = 0;
+  d->nslot_on = 0;
+  d->problem.nblock = 0;
   memset(&d->solver_stats, 0, sizeof d->solver_stats);
   memset(d->time_ns, 0, sizeof d->time_ns);
   for (int i = 0; i < m->nbody; i++) csi_quat_identity(d->xquat + 4 * i);
@@ -178,6 +181,7 @@ void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
   dst->ncon = src->ncon;
   dst->ncon_prev = src->ncon_prev;
   dst->prev_converged = src->prev_converged;
+  dst->nslot_on = src->nslot_on;
   dst->solver_stats = src->solver_stats;
 }
 

@@ -1746,7 +1746,8 @@ static CSI_INLINE void bis_work_layout(bisWork* w, void* ws, const csContactProb
 
 /* Per contact (blk, BIS_BLK each; n rows): its block G_ii, rank flag and cofactors
    (bis_block), and its search's intervals for the solve's tolerance tol (see bis_start). */
-static void bis_contact_blocks(const csContactProblem* p, int n, double tol, double* blk) {
+static CSI_INLINE void bis_contact_blocks(const csContactProblem* p, int n, double tol,
+                                          double* blk) {
   for (int i = 0; i < p->nc; i++) {
     double* b = blk + BIS_BLK * i;
     b[9] = bis_block(p, n, i, b);
