@@ -23,6 +23,9 @@ typedef struct csContact {
   int geom[2];      /* geom ids; geom[0] has the lower csGeomType (the plane first) */
   int feature;      /* persistent id of the feature pair within the geom pair */
   double lambda[3]; /* solved impulse in the contact frame (n, t1, t2), N s */
+  double slip[3];   /* world-frame tangential displacement accumulated while the contact
+                       sticks (m): the step's stiction anchor (docs/physics.md); 0 once it
+                       slides or opens */
 } csContact;
 
 /* The cone of a block of rows beyond the contacts (docs/solvers.md, "Blocks and cones").

@@ -14,7 +14,11 @@
               between two branches): Y per contact, G block by block over shared dofs;
      g = J v_free + stabilisation on the normal rows (docs/scenes.md "Common settings"):
             gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
-            phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt).
+            phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt);
+          and on the tangent rows of a contact that sticks, beta s_T / dt with s its
+          stiction anchor (csContact.slip: the tangential displacement the solves' residual
+          velocities have let it slide since it began to stick), so that velocity errors
+          within the solver's tolerance do not add up to a creep (docs/physics.md).
    Warm start: impulses of last step's contact with the same geom pair and feature id,
    carried through the world frame into the new contact frame (the cone projection is done
    by the solver); none at new impacts and none after a failed solve. */
@@ -48,16 +52,28 @@ static void contact_jac_add(const csModel* m, const csData* d, int body, const d
   }
 }
 
-static CSI_INLINE void warmstart(const csData* d, const csContact* c, double* lambda) {
-  lambda[0] = lambda[1] = lambda[2] = 0;
+/* The last step's contact with c's geom pair and feature id, or NULL */
+static CSI_INLINE const csContact* previous(const csData* d, const csContact* c) {
   for (int j = 0; j < d->ncon_prev; j++) {
     const csContact* q = d->contact_prev + j;
-    if (q->geom[0] != c->geom[0] || q->geom[1] != c->geom[1] || q->feature != c->feature) continue;
-    double f[3];
-    csi_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
-    csi_mulmat3vec(lambda, c->frame, f);
-    return;
+    if (q->geom[0] == c->geom[0] && q->geom[1] == c->geom[1] && q->feature == c->feature) return q;
   }
+  return NULL;
+}
+
+/* Contact c's warm start (warm: its last impulse carried through the world frame into the
+   new contact frame, the cone projection left to the solver; else 0) and its stiction
+   anchor (the last step's slip, whatever the warm start) */
+static CSI_INLINE void warmstart(const csData* d, csContact* c, int warm, double* lambda) {
+  const csContact* q = previous(d, c);
+  lambda[0] = lambda[1] = lambda[2] = 0;
+  c->slip[0] = c->slip[1] = c->slip[2] = 0;
+  if (!q) return;
+  memcpy(c->slip, q->slip, sizeof c->slip);
+  if (!warm) return;
+  double f[3];
+  csi_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
+  csi_mulmat3vec(lambda, c->frame, f);
 }
 
 /* The dofs that move contact i: the union of both bodies' chains to the root, in
@@ -759,10 +775,14 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
   }
   int warm = m->opt.warmstart && d->prev_converged;
   for (int i = 0; i < nc; i++) {
-    if (warm)
-      warmstart(d, d->contact + i, d->efc_lambda + 3 * i);
-    else
-      d->efc_lambda[3 * i] = d->efc_lambda[3 * i + 1] = d->efc_lambda[3 * i + 2] = 0;
+    csContact* c = d->contact + i;
+    warmstart(d, c, warm, d->efc_lambda + 3 * i);
+    if (c->slip[0] != 0 || c->slip[1] != 0 || c->slip[2] != 0) {
+      /* the anchor pulls a sticking contact back to where it began to stick */
+      const double* F = c->frame;
+      d->efc_g[3 * i + 1] += beta * csi_dot3(F + 3, c->slip) / dt;
+      d->efc_g[3 * i + 2] += beta * csi_dot3(F + 6, c->slip) / dt;
+    }
   }
   p->nc = nc;
   p->nv = nv;

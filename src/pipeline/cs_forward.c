@@ -243,6 +243,40 @@ static int fwd_solve(const csModel* m, csData* d) {
   return 1;
 }
 
+/* After the solve: each contact's impulse, and the stiction anchor of a contact between two
+   moving bodies (a grasp, a stack; docs/physics.md). One that sticks (its impulse inside its
+   cone, its tangential speed J_T v+ within ten tolerances, i.e. a residual of the solve and
+   not a slip) adds the step's tangential motion dt J_T v+ (world frame) to its slip; any
+   other starts again from 0. Contacts with the world keep no anchor (their slip stays 0):
+   the cost stays off legged robots on the ground, where a creep at the tolerance is
+   harmless. */
+static void fwd_anchors(const csModel* m, csData* d, const double* vnew) {
+  int nv = m->nv;
+  double dt = m->opt.timestep, vmax = 10 * m->opt.tolerance;
+  for (int i = 0; i < d->ncon; i++) {
+    csContact* c = d->contact + i;
+    const double* l = d->efc_lambda + 3 * i;
+    memcpy(c->lambda, l, 3 * sizeof(double));
+    if (m->geom_body[c->geom[0]] == 0 || m->geom_body[c->geom[1]] == 0) continue;
+    double lt = l[1] * l[1] + l[2] * l[2], lim = c->mu * l[0] * (1 - 1e-6);
+    double v1 = 0, v2 = 0;
+    if (l[0] > 0 && lt < lim * lim) {
+      const double* J1 = d->efc_J + (size_t)(3 * i + 1) * nv;
+      const double* J2 = J1 + nv;
+      for (int k = 0; k < nv; k++) v1 += J1[k] * vnew[k], v2 += J2[k] * vnew[k];
+    } else {
+      v1 = INFINITY;
+    }
+    if (!(v1 * v1 + v2 * v2 <= vmax * vmax)) {
+      c->slip[0] = c->slip[1] = c->slip[2] = 0;
+      continue;
+    }
+    const double* F = c->frame;
+    double sn = csi_dot3(F, c->slip); /* kept in the current tangent plane */
+    for (int a = 0; a < 3; a++) c->slip[a] += dt * (v1 * F[3 + a] + v2 * F[6 + a]) - sn * F[a];
+  }
+}
+
 /* The solves of the problem: a second (and third) pass where the velocity of a solve
    crosses a joint bound whose row was not in the problem (csi_constraint_rows_missed), with
    every bound that velocity reaches added. dv receives M^-1 J^T lambda, d->qfrc_contact
@@ -305,8 +339,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
   for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   csi_stack_free(d, mk);
   csi_constraint_rows_keep(m, d, 1);
-  for (int i = 0; i < d->ncon; i++)
-    memcpy(d->contact[i].lambda, d->efc_lambda + 3 * i, 3 * sizeof(double));
+  fwd_anchors(m, d, vnew);
 }
 
 csStatus cs_step(const csModel* m, csData* d) {

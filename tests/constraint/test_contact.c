@@ -491,9 +491,14 @@ static int problem_matches_dense(const csModel* m, csData* d, const double* vfre
       }
       double s = 0;
       for (int k = 0; k < nv; k++) s += J[a * nv + k] * vfree[k];
+      const csContact* ca = d->contact + a / 3;
+      double dt = m->opt.timestep;
       if (a % 3 == 0) {
-        double phi = d->contact[a / 3].dist, dt = m->opt.timestep;
-        s += phi > 0 ? phi / dt : m->opt.baumgarte * phi / dt;
+        s += ca->dist > 0 ? ca->dist / dt : m->opt.baumgarte * ca->dist / dt;
+      } else { /* the stiction anchor along this tangent (docs/physics.md) */
+        const double* t = ca->frame + 3 * (a % 3);
+        double st = t[0] * ca->slip[0] + t[1] * ca->slip[1] + t[2] * ca->slip[2];
+        if (st != 0) s += m->opt.baumgarte * st / dt;
       }
       ev = fmax(ev, fabs(s - d->problem.g[a]));
       sv = fmax(sv, fabs(s));

