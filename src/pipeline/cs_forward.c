@@ -245,14 +245,14 @@ static int fwd_solve(const csModel* m, csData* d) {
 
 /* After the solve: each contact's impulse, and the stiction anchor of a contact between two
    moving bodies (a grasp, a stack; docs/physics.md). One that sticks (its impulse inside its
-   cone, its tangential speed J_T v+ within ten tolerances, i.e. a residual of the solve and
-   not a slip) adds the step's tangential motion dt J_T v+ (world frame) to its slip; any
-   other starts again from 0. Contacts with the world keep no anchor (their slip stays 0):
-   the cost stays off legged robots on the ground, where a creep at the tolerance is
-   harmless. */
+   cone, its tangential speed J_T v+ within a hundred tolerances: a residual of the solve,
+   not a slip; an NCP residual's complementarity term lets |v_T| reach tol / lambda_N) adds the
+   step's tangential motion dt J_T v+ (world frame) to its slip; any other starts again from 0.
+   Contacts with the world keep no anchor (their slip stays 0): the cost stays off legged robots on
+   the ground, where a creep at the tolerance is harmless. */
 static void fwd_anchors(const csModel* m, csData* d, const double* vnew) {
   int nv = m->nv;
-  double dt = m->opt.timestep, vmax = 10 * m->opt.tolerance;
+  double dt = m->opt.timestep, vmax = 100 * m->opt.tolerance;
   for (int i = 0; i < d->ncon; i++) {
     csContact* c = d->contact + i;
     const double* l = d->efc_lambda + 3 * i;
