@@ -1,7 +1,7 @@
 /* contactsim-bench: the benchmarks against anchors (MuJoCo, Siconos when found), run by
-   `contactsim bench dynamics|fclib|anymal|build ...` from a build tree: the tool hands over
-   to this executable with its arguments unchanged. Also runs `contactsim fclib ...` when a
-   Siconos solver is asked for, and `contactsim-bench NAME ...` directly. */
+   `contactsim bench dynamics|fclib|anymal|build|limits|grasp ...` from a build tree: the tool
+   hands over to this executable with its arguments unchanged. Also runs `contactsim fclib ...`
+   when a Siconos solver is asked for, and `contactsim-bench NAME ...` directly. */
 #ifdef CS_HAVE_SICONOS
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
                                       {"anymal", cs_bench_anymal_main},
                                       {"build", cs_bench_build_main},
                                       {"limits", cs_bench_limits_main},
+                                      {"grasp", cs_bench_grasp_main},
                                       {NULL, NULL}};
   return cs_cli_dispatch(argc, argv, "contactsim-bench", cmds);
 }

@@ -34,6 +34,11 @@ int cs_bench_table2_main(int argc, char** argv);
    cost of joint-limit rows per step on a limited robot (bench_limits.c) */
 int cs_bench_limits_main(int argc, char** argv);
 
+/* contactsim bench grasp [--scene pinch|pinch_horizontal|gripper_box|allegro|all]
+   [--solver S|all] [--seconds T] [--vs-mujoco] [--json]: grasps that hold, the drift and
+   rotation of a held object, ours and MuJoCo's (bench_grasp.c) */
+int cs_bench_grasp_main(int argc, char** argv);
+
 /* The ANYmal scenes of docs/scenes.md in order, NULL-terminated: hang, drop, trot,
    random (bench anymal, single-contact and table2). */
 extern const char* const cs_bench_anymal_tasks[];

@@ -22,9 +22,9 @@ static void usage(FILE* f) {
           "  run MODEL [options]     simulate a model file (.xml MJCF or .urdf) and write a "
           "trajectory\n"
           "  check MODEL [options]   load a model, print its sizes, memory and loader notes\n"
-          "  bench NAME [options]    benchmarks: dynamics, anymal, build, single-contact, table2,\n"
-          "                          contactbench, fclib; --json for machine-readable lines\n"
-          "                          (from a build tree)\n"
+          "  bench NAME [options]    benchmarks: dynamics, anymal, build, limits, grasp,\n"
+          "                          single-contact, table2, contactbench, fclib; --json for\n"
+          "                          machine-readable lines (from a build tree)\n"
           "  demo [--out DIR]        the built-in demo scene, with a summary and a PNG plot\n"
           "  fclib info|solve FILE   FCLIB contact problems: describe, or solve with a solver\n"
           "  help [COMMAND], --help  this text, or a command's own (= contactsim COMMAND --help)\n"
@@ -42,6 +42,8 @@ static void bench_usage(FILE* f) {
           "  build      contact problem build (J, G, g) alone at resting ANYmal C states\n"
           "             with 8 (drop) and 4 (hang) contacts; collision time too\n"
           "  limits     step cost of joint-limit rows on a limited robot (limits on vs off)\n"
+          "  grasp      grasps that hold: drift and rotation of a held object per solver\n"
+          "             (--vs-mujoco: MuJoCo in three settings on the same files)\n"
           "  single-contact  paper 001 Table I: one slipping contact by bisection, golden\n"
           "             section and the analytical method (ns per solve)\n"
           "  table2     paper 001 Table II, Figs. 4, 6, 7: bisection vs pgs_raisim on the\n"
@@ -49,8 +51,9 @@ static void bench_usage(FILE* f) {
           "  contactbench  paper 002 section IV: cube slide/push, stacks, consistency,\n"
           "             robots, ANYmal replay, per solver (--plot DIR: PNG figures)\n"
           "The benchmarks are the executables contactsim-bench (dynamics, fclib, anymal,\n"
-          "build) and contactsim-experiments (single-contact, table2, contactbench), built\n"
-          "beside contactsim in the build tree and not installed: run them from a build tree.\n");
+          "build, limits, grasp) and contactsim-experiments (single-contact, table2,\n"
+          "contactbench), built beside contactsim in the build tree and not installed: run\n"
+          "them from a build tree.\n");
 }
 
 static void help_usage(FILE* f) {
@@ -72,7 +75,8 @@ static int version(void) {
 }
 
 /* The benchmark executables and what each runs. */
-static const char* const bench_cmds[] = {"dynamics", "fclib", "anymal", "build", "limits", NULL};
+static const char* const bench_cmds[] = {"dynamics", "fclib", "anymal", "build",
+                                         "limits",   "grasp", NULL};
 static const char* const experiment_cmds[] = {"single-contact", "table2", "contactbench", NULL};
 
 static int listed(const char* const* l, const char* s) {
