@@ -382,9 +382,9 @@ static void test_mixed(void) {
         "%.2e, NCP eps_abs max %.2e\n",
         name, mixed, conv, itmax, eb, encp);
     CHECK_MSG(bad == 0 && mixed > 100, "%s: %d failed steps, %d mixed", name, bad, mixed);
-    /* bisection_paper and lcp_pgs (plain sweeps, no acceleration) can stall on a step or two
-       of the coupled chain even at 5,000 sweeps: 1 % may miss */
-    int slow = t == CS_SOLVER_BISECTION_PAPER || t == CS_SOLVER_LCP_PGS;
+    /* bisection_paper (paper 001's sweeps alone, no acceleration) stalls on a few steps of
+       the coupled chain even at 5,000 sweeps: 1 % may miss */
+    int slow = t == CS_SOLVER_BISECTION_PAPER;
     CHECK_MSG(slow ? 100 * conv >= 99 * mixed : conv == mixed, "%s: %d of %d mixed steps converged",
               name, conv, mixed);
     CHECK_MSG(eb <= (slow ? 1e-5 : 1e-6), "%s: blocks' residual %.3g", name, eb);
