@@ -359,8 +359,7 @@ void csi_constraint_rows_force(const csModel* m, const csData* d, double* f) {
   }
 }
 
-void csi_constraint_rows_keep(const csModel* m, csData* d, int clear) {
-  (void)m;
+void csi_constraint_rows_keep(csData* d, int clear) {
   if (clear && d->nslot_on > 0) {
     memset(d->efc_slot_on, 0, (size_t)d->nslot);
     d->nslot_on = 0;

@@ -31,6 +31,6 @@ void csi_constraint_rows_force(const csModel* m, const csData* d, double* f);
 
 /* The blocks' impulses into their warm-start slots; clear: first mark every slot unused
    (the end of a step), else only add (between passes). */
-void csi_constraint_rows_keep(const csModel* m, csData* d, int clear);
+void csi_constraint_rows_keep(csData* d, int clear);
 
 #endif

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "constraint/cs_constraint_rows.h"
+#include "constraint/cs_contact_anchor.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "dynamics/cs_dyn.h"
@@ -243,40 +244,6 @@ static int fwd_solve(const csModel* m, csData* d) {
   return 1;
 }
 
-/* After the solve: each contact's impulse, and the stiction anchor of a contact between two
-   moving bodies (a grasp, a stack; docs/physics.md). One that sticks (its impulse inside its
-   cone, its tangential speed J_T v+ within a hundred tolerances: a residual of the solve,
-   not a slip; an NCP residual's complementarity term lets |v_T| reach tol / lambda_N) adds the
-   step's tangential motion dt J_T v+ (world frame) to its slip; any other starts again from 0.
-   Contacts with the world keep no anchor (their slip stays 0): the cost stays off legged robots on
-   the ground, where a creep at the tolerance is harmless. */
-static void fwd_anchors(const csModel* m, csData* d, const double* vnew) {
-  int nv = m->nv;
-  double dt = m->opt.timestep, vmax = 100 * m->opt.tolerance;
-  for (int i = 0; i < d->ncon; i++) {
-    csContact* c = d->contact + i;
-    const double* l = d->efc_lambda + 3 * i;
-    memcpy(c->lambda, l, 3 * sizeof(double));
-    if (m->geom_body[c->geom[0]] == 0 || m->geom_body[c->geom[1]] == 0) continue;
-    double lt = l[1] * l[1] + l[2] * l[2], lim = c->mu * l[0] * (1 - 1e-6);
-    double v1 = 0, v2 = 0;
-    if (l[0] > 0 && lt < lim * lim) {
-      const double* J1 = d->efc_J + (size_t)(3 * i + 1) * nv;
-      const double* J2 = J1 + nv;
-      for (int k = 0; k < nv; k++) v1 += J1[k] * vnew[k], v2 += J2[k] * vnew[k];
-    } else {
-      v1 = INFINITY;
-    }
-    if (!(v1 * v1 + v2 * v2 <= vmax * vmax)) {
-      c->slip[0] = c->slip[1] = c->slip[2] = 0;
-      continue;
-    }
-    const double* F = c->frame;
-    double sn = csi_dot3(F, c->slip); /* kept in the current tangent plane */
-    for (int a = 0; a < 3; a++) c->slip[a] += dt * (v1 * F[3 + a] + v2 * F[6 + a]) - sn * F[a];
-  }
-}
-
 /* The solves of the problem: a second (and third) pass where the velocity of a solve
    crosses a joint bound whose row was not in the problem (csi_constraint_rows_missed), with
    every bound that velocity reaches added. dv receives M^-1 J^T lambda, d->qfrc_contact
@@ -292,7 +259,7 @@ static int fwd_solve_passes(const csModel* m, csData* d, const double* vfree, do
     cs_solve_m(m, d, dv, fc, 1);
     if (pass == 2 || !csi_constraint_rows_missed(m, d, vfree, dv)) break;
     for (int i = 0; i < m->nv; i++) dv[i] += vfree[i];
-    csi_constraint_rows_keep(m, d, 0);
+    csi_constraint_rows_keep(d, 0);
     if (csi_constraint_rows_build(m, d, vfree, dv) != CS_OK) return 0;
     memset(fc, 0, sizeof(double) * (size_t)m->nv);
   }
@@ -315,7 +282,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     d->prev_converged = 1;
     d->solver_stats.converged = 1;
     if (d->profile) tclock[2] = tclock[3] = tclock[1];
-    csi_constraint_rows_keep(m, d, 1);
+    csi_constraint_rows_keep(d, 1);
     return;
   }
   if (d->profile) tclock[2] = now_ns();
@@ -327,7 +294,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
     d->ncon = 0;
     d->problem.nc = 0, d->problem.nblock = 0;
-    csi_constraint_rows_keep(m, d, 1);
+    csi_constraint_rows_keep(d, 1);
     return;
   }
   if (d->profile) tclock[3] = now_ns();
@@ -338,8 +305,8 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
   const double* restrict dvr = dv;
   for (int i = 0; i < nv; i++) vn[i] += dvr[i], fc[i] *= idt;
   csi_stack_free(d, mk);
-  csi_constraint_rows_keep(m, d, 1);
-  fwd_anchors(m, d, vnew);
+  csi_constraint_rows_keep(d, 1);
+  csi_contact_anchors(m, d, vnew);
 }
 
 csStatus cs_step(const csModel* m, csData* d) {
