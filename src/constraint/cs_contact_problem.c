@@ -19,12 +19,14 @@
           stiction anchor (csContact.slip: the tangential displacement the solves' residual
           velocities have let it slide since it began to stick), so that velocity errors
           within the solver's tolerance do not add up to a creep (docs/physics.md).
-   Warm start: impulses of last step's contact with the same geom pair and feature id,
+   Warm start: impulses of last step's contact with the same geom pair and feature id
+   (found by cs_contact_match.c: a search in order, or a hash table for many contacts),
    carried through the world frame into the new contact frame (the cone projection is done
    by the solver); none at new impacts and none after a failed solve. */
 #include <math.h>
 #include <string.h>
 
+#include "constraint/cs_contact_match.h"
 #include "contactsim/cs_dynamics.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
@@ -52,20 +54,10 @@ static void contact_jac_add(const csModel* m, const csData* d, int body, const d
   }
 }
 
-/* The last step's contact with c's geom pair and feature id, or NULL */
-static CSI_INLINE const csContact* previous(const csData* d, const csContact* c) {
-  for (int j = 0; j < d->ncon_prev; j++) {
-    const csContact* q = d->contact_prev + j;
-    if (q->geom[0] == c->geom[0] && q->geom[1] == c->geom[1] && q->feature == c->feature) return q;
-  }
-  return NULL;
-}
-
-/* Contact c's warm start (warm: its last impulse carried through the world frame into the
-   new contact frame, the cone projection left to the solver; else 0) and its stiction
-   anchor (the last step's slip, whatever the warm start) */
-static CSI_INLINE void warmstart(const csData* d, csContact* c, int warm, double* lambda) {
-  const csContact* q = previous(d, c);
+/* Contact c's warm start from q, its last-step match or NULL (warm: q's impulse carried
+   through the world frame into the new contact frame, the cone projection left to the
+   solver; else 0), and its stiction anchor (q's slip, whatever the warm start) */
+static CSI_INLINE void warmstart(const csContact* q, csContact* c, int warm, double* lambda) {
   lambda[0] = lambda[1] = lambda[2] = 0;
   c->slip[0] = c->slip[1] = c->slip[2] = 0;
   if (!q) return;
@@ -74,6 +66,49 @@ static CSI_INLINE void warmstart(const csData* d, csContact* c, int warm, double
   double f[3];
   csi_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
   csi_mulmat3vec(lambda, c->frame, f);
+}
+
+/* The last step's contact with c's geom pair and feature id (the first), or NULL: a search
+   in order, as fast as a hash table for the few contacts of a robot on the ground */
+static CSI_INLINE const csContact* previous(const csData* d, const csContact* c) {
+  for (int j = 0; j < d->ncon_prev; j++) {
+    const csContact* q = d->contact_prev + j;
+    if (q->geom[0] == c->geom[0] && q->geom[1] == c->geom[1] && q->feature == c->feature) return q;
+  }
+  return NULL;
+}
+
+/* Every contact's warm start and stiction anchor (its term on the tangent rows: beta s_T /
+   dt), from its match among the last step's contacts (csi_contact_match's hash table when
+   there are many) */
+static CSI_INLINE csStatus warmstart_all(const csModel* m, csData* d) {
+  int nc = d->ncon;
+  double dt = m->opt.timestep, beta = m->opt.baumgarte;
+  size_t mark = csi_stack_mark(d), sb = csi_contact_match_bytes(d->ncon_prev);
+  int* prev = NULL;
+  if (sb) {
+    prev = CSI_STACK_ALLOC(d, int, nc);
+    void* scratch = csi_stack_alloc(d, sb);
+    if (!prev || !scratch) {
+      csi_stack_free(d, mark);
+      return csi_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+    }
+    csi_contact_match(d, prev, scratch);
+  }
+  int warm = m->opt.warmstart && d->prev_converged;
+  for (int i = 0; i < nc; i++) {
+    csContact* c = d->contact + i;
+    const csContact* q = prev ? (prev[i] >= 0 ? d->contact_prev + prev[i] : NULL) : previous(d, c);
+    warmstart(q, c, warm, d->efc_lambda + 3 * i);
+    if (c->slip[0] != 0 || c->slip[1] != 0 || c->slip[2] != 0) {
+      /* the anchor pulls a sticking contact back to where it began to stick */
+      const double* F = c->frame;
+      d->efc_g[3 * i + 1] += beta * csi_dot3(F + 3, c->slip) / dt;
+      d->efc_g[3 * i + 2] += beta * csi_dot3(F + 6, c->slip) / dt;
+    }
+  }
+  csi_stack_free(d, mark);
+  return CS_OK;
 }
 
 /* The dofs that move contact i: the union of both bodies' chains to the root, in
@@ -773,16 +808,10 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
     double phi = d->contact[i].dist;
     d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;
   }
-  int warm = m->opt.warmstart && d->prev_converged;
-  for (int i = 0; i < nc; i++) {
-    csContact* c = d->contact + i;
-    warmstart(d, c, warm, d->efc_lambda + 3 * i);
-    if (c->slip[0] != 0 || c->slip[1] != 0 || c->slip[2] != 0) {
-      /* the anchor pulls a sticking contact back to where it began to stick */
-      const double* F = c->frame;
-      d->efc_g[3 * i + 1] += beta * csi_dot3(F + 3, c->slip) / dt;
-      d->efc_g[3 * i + 2] += beta * csi_dot3(F + 6, c->slip) / dt;
-    }
+  csStatus st = warmstart_all(m, d);
+  if (st != CS_OK) {
+    p->nc = 0;
+    return st;
   }
   p->nc = nc;
   p->nv = nv;

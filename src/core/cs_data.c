@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "constraint/cs_constraint_rows.h"
+#include "constraint/cs_contact_match.h"
 #include "contactsim/cs_dynamics.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
@@ -45,7 +46,8 @@ static size_t data_solver_bytes(const csModel* m) {
 /* The model's scratch estimate plus the largest solver workspace. The problem build's
    scratch (cs_contact_problem_build): nc x nv + 4 nc + nv ints, 2 nv doubles, in 9
    allocations of up to CS_ALIGN - 1 bytes of padding each; the block rows'
-   (csi_constraint_rows_build): nrow x nv doubles and nrow + 1 ints. */
+   (csi_constraint_rows_build): nrow x nv doubles and nrow + 1 ints; the warm start's
+   matching: ncon_max ints and its hash table. */
 static size_t data_arena_bytes(const csModel* m) {
   int nb, nr, ns;
   csi_efc_capacity(m, &nb, &nr, &ns);
@@ -54,7 +56,9 @@ static size_t data_arena_bytes(const csModel* m) {
                    sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
   size_t rows =
       sizeof(double) * (size_t)nr * (size_t)m->nv + sizeof(int) * (size_t)(nr + 1) + 2 * CS_ALIGN;
-  return m->arena_bytes + problem + rows + data_solver_bytes(m) + 4096;
+  size_t match =
+      sizeof(int) * (size_t)m->ncon_max + csi_contact_match_bytes(m->ncon_max) + 2 * CS_ALIGN;
+  return m->arena_bytes + problem + rows + match + data_solver_bytes(m) + 4096;
 }
 
 static void* take(unsigned char* base, size_t* off, size_t bytes) {

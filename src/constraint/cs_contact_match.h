@@ -1,0 +1,20 @@
+/* Each contact's contact of the last step (same geom pair and feature id), for the warm start
+   and the stiction anchor (internal; src/constraint/cs_contact_match.c). */
+#ifndef CS_CONTACT_MATCH_H
+#define CS_CONTACT_MATCH_H
+
+#include <stddef.h>
+
+#include "contactsim/cs_data.h"
+
+/* Scratch bytes csi_contact_match's hash table needs for ncon_prev contacts of the last
+   step; 0 where so few that a search in order is as fast (the caller then searches). */
+size_t csi_contact_match_bytes(int ncon_prev);
+
+/* prev[i] = the index in d->contact_prev of contact i's match (the first one, as a search in
+   order finds it), or -1: a search in order for few contacts, a hash table of the last
+   step's keys (in scratch, csi_contact_match_bytes) for many, so the cost grows with the
+   contacts, not with their square. */
+void csi_contact_match(const csData* d, int* prev, void* scratch);
+
+#endif
