@@ -83,7 +83,10 @@ typedef struct csData {
 
   /* ---- the constraint problem of the last step: the contacts' rows n, t1, t2 (nc = ncon),
      then the blocks of joint limits, friction loss and equalities (docs/constraints.md).
-     nefc_max = 3 ncon_max + the most block rows the model can have at once. */
+     nefc_max = 3 ncon_max + the most block rows the model can have at once with the options
+     of cs_data_new: limits, friction loss or equalities turned off then take no room, and
+     turning them on later needs a new csData (rows beyond the room are dropped with a
+     counted CS_WARN_CONTACTFULL). */
   csContactProblem problem;   /* points into the arrays below */
   int nefc_max;               /* capacity for rows */
   int nblock_max;             /* capacity for blocks */
@@ -106,6 +109,8 @@ typedef struct csData {
   int* efc_row_slot;          /* (nefc_max - 3 ncon_max) the slot of each block row */
   int nslot;                  /* warm-start slots of block rows (efc_slot_*) */
   int nslot_on;               /* slots marked in efc_slot_on (0: nothing to clear) */
+  int efc_sources;            /* CS_DISABLE_LIMIT / _FRICTIONLOSS / _EQUALITY bits of the
+                                 block rows the model has (whatever the options) */
   double* qvel_free;          /* (nv) velocity after the smooth dynamics, before contacts */
 
   /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */

@@ -39,20 +39,28 @@ static int jnt_limitable(const csModel* m, int j) {
 }
 
 void csi_efc_capacity(const csModel* m, int* nblock, int* nrow, int* nslot) {
-  int nb = 0, nr = 0, ns = 2 * m->njnt + m->nv;
-  for (int j = 0; j < m->njnt; j++)
+  int nb = 0, nr = 0, ns = 2 * m->njnt + m->nv, off = m->opt.disable;
+  for (int j = 0; j < m->njnt && !(off & CS_DISABLE_LIMIT); j++)
     if (jnt_limitable(m, j)) {
       int k = m->jnt_type[j] == CS_JNT_BALL ? 1 : 2;
       nb += k, nr += k;
     }
-  for (int i = 0; m->dof_frictionloss && i < m->nv; i++)
+  for (int i = 0; m->dof_frictionloss && i < m->nv && !(off & CS_DISABLE_FRICTIONLOSS); i++)
     if (m->dof_frictionloss[i] > 0) nb++, nr++;
   for (int e = 0; e < m->neq; e++) {
-    nb++;
-    nr += eq_rows(m->eq_type[e]);
+    if (!(off & CS_DISABLE_EQUALITY)) nb++, nr += eq_rows(m->eq_type[e]);
     ns += eq_rows(m->eq_type[e]);
   }
   *nblock = nb, *nrow = nr, *nslot = ns;
+}
+
+int csi_efc_sources(const csModel* m) {
+  int bits = m->neq > 0 ? CS_DISABLE_EQUALITY : 0;
+  for (int j = 0; j < m->njnt; j++)
+    if (jnt_limitable(m, j)) bits |= CS_DISABLE_LIMIT;
+  for (int i = 0; m->dof_frictionloss && i < m->nv; i++)
+    if (m->dof_frictionloss[i] > 0) bits |= CS_DISABLE_FRICTIONLOSS;
+  return bits;
 }
 
 /* The build's state: the problem's rows so far, and each block row's warm-start slot. */
@@ -72,7 +80,14 @@ typedef struct Rows {
 static int add_block(Rows* s, int type, int n, double bound, int src, int id, int slot0,
                      double dist) {
   csData* d = s->d;
-  if (s->nb >= d->nblock_max || s->nrow + n > d->nefc_max) return -1;
+  if (s->nb >= d->nblock_max || s->nrow + n > d->nefc_max) {
+    csi_warning(d, CS_WARN_CONTACTFULL,
+                "constraint rows beyond csData's capacity (%d blocks, %d rows: sized at "
+                "cs_data_new from the options then; enabling limits, friction loss or "
+                "equalities later needs a new csData); the rest dropped this step",
+                d->nblock_max, d->nefc_max - 3 * s->m->ncon_max);
+    return -1;
+  }
   int r = s->nrow;
   d->efc_block[s->nb] = (csBlock){type, r, n, bound};
   d->efc_block_src[2 * s->nb] = src, d->efc_block_src[2 * s->nb + 1] = id;
@@ -297,7 +312,13 @@ csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vf
   if (p->nblock > 0) rows_shrink(d);
   int pass2 = vplus != NULL;
   p->nblock = 0, p->block = NULL;
-  if (d->nblock_max == 0) return CS_OK;
+  if (d->nblock_max == 0) {
+    if (d->efc_sources & ~m->opt.disable)
+      csi_warning(d, CS_WARN_CONTACTFULL,
+                  "limits, friction loss or equalities enabled after cs_data_new, which made no "
+                  "room for them: not applied (create the csData with them enabled)");
+    return CS_OK;
+  }
   size_t mark = csi_stack_mark(d);
   int r0 = 3 * d->ncon;
   Rows s = {m, d, vfree, vplus, m->opt.timestep, m->opt.baumgarte, r0, r0, 0, NULL};

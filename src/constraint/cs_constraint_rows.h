@@ -7,9 +7,15 @@
 #include "contactsim/cs_data.h"
 #include "contactsim/cs_model.h"
 
-/* The most blocks and block rows the model can have in one step, and its warm-start slots
-   (2 per joint for limits, 1 per dof for friction loss, each equality's rows). */
+/* The most blocks and block rows the model can have in one step with its options as they
+   are (limits, friction loss, equalities that CS_DISABLE_* turns off take no room), and its
+   warm-start slots (2 per joint for limits, 1 per dof for friction loss, each equality's
+   rows, whatever the options). */
 void csi_efc_capacity(const csModel* m, int* nblock, int* nrow, int* nslot);
+
+/* The CS_DISABLE_LIMIT / _FRICTIONLOSS / _EQUALITY bits of the kinds of block rows the model
+   has (limited joints, friction loss, equalities), whatever its options. */
+int csi_efc_sources(const csModel* m);
 
 /* Appends this step's blocks to d->problem (the contacts' problem, built before, or an
    empty one): their Jacobian rows, free velocities with stabilisation, G grown to all

@@ -109,6 +109,7 @@ static size_t data_layout(const csModel* m, csData* d, void* base) {
   d->nefc_max = (int)nefc;
   d->nblock_max = nblk;
   d->nslot = nslot;
+  d->efc_sources = csi_efc_sources(m);
   TAKE(efc_J, nefc * nv);
   TAKE(efc_Y, 3 * (size_t)m->ncon_max * nv);
   TAKE(efc_G, nefc * nefc);

@@ -395,6 +395,28 @@ static void test_mixed(void) {
   cs_model_free(m);
 }
 
+/* csData's room for block rows is sized at cs_data_new from the options then: limits turned
+   on afterwards do not fit, and the step says so with a counted warning instead of failing
+   silently; a new csData holds them. */
+static void test_capacity(void) {
+  csModel* m = NULL;
+  if (cs_load_model(cs_test_source("tests/data/mjcf/hinge_limit.xml"), NULL, &m) != CS_OK) return;
+  m->opt.disable |= CS_DISABLE_LIMIT;
+  csData* d = cs_data_new(m);
+  CHECK(d && d->nblock_max == 0);
+  m->opt.disable &= ~CS_DISABLE_LIMIT;
+  for (int k = 0; k < 600; k++) cs_step(m, d);
+  CHECK_MSG(d->warning[CS_WARN_CONTACTFULL].count > 0 && d->qpos[0] > 0.6,
+            "limits enabled after cs_data_new: %d warnings, q %.3f",
+            d->warning[CS_WARN_CONTACTFULL].count, d->qpos[0]);
+  cs_data_free(d);
+  d = cs_data_new(m);
+  for (int k = 0; k < 600; k++) cs_step(m, d);
+  CHECK(d->warning[CS_WARN_CONTACTFULL].count == 0 && d->qpos[0] < 0.5236 + 1e-4);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
 /* ------------------------------------------------------------------ bad input */
 static void test_bad_input(void) {
   csBuilder* b = cs_builder_new();
@@ -435,6 +457,7 @@ int main(void) {
   test_weld();
   test_frictionloss();
   test_mixed();
+  test_capacity();
   test_bad_input();
   return cs_test_finish("test_constraints");
 }
