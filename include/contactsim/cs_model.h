@@ -457,6 +457,12 @@ CS_API int cs_builder_njoint(const csBuilder* b);
    principal moments to their mean, with a note per body (like MuJoCo's balanceinertia).
    Off by default: such a body is an error. */
 CS_API void cs_builder_set_balance_inertia(csBuilder* b, int on);
+/* The model's contact capacity (csModel.ncon_max): contacts beyond it in a step are dropped
+   with a counted warning; csData's memory grows with its square (the dense Delassus matrix
+   and the solvers' workspaces). 0 (the default): 64 + 8 ngeom. MJCF: <size nconmax="N">.
+   Returns 0, or -1 for a value outside 0..CS_NCON_MAX_LIMIT. */
+#define CS_NCON_MAX_LIMIT 1000000
+CS_API int cs_builder_set_ncon_max(csBuilder* b, int ncon_max);
 /* Set a file name used to prefix messages of the compile step. */
 CS_API void cs_builder_set_source(csBuilder* b, const char* file);
 

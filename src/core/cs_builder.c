@@ -52,9 +52,24 @@ struct csBuilder {
   char* source;
   int balance_inertia; /* repair inertias that violate the triangle inequality */
   int failed;          /* an allocation failed: compile reports it */
+  int ncon_max;        /* contact capacity asked for, 0: the default */
 };
 
 void cs_builder_set_balance_inertia(csBuilder* b, int on) { b->balance_inertia = on; }
+
+int cs_builder_set_ncon_max(csBuilder* b, int ncon_max) {
+  if (!b) {
+    csi_error(CS_ERR_ARG, "cs_builder_set_ncon_max: NULL builder");
+    return -1;
+  }
+  if (ncon_max < 0 || ncon_max > CS_NCON_MAX_LIMIT) {
+    csi_error(CS_ERR_ARG, "%s: contact capacity %d must be in 0..%d (0: the default)",
+              b->source ? b->source : "builder", ncon_max, CS_NCON_MAX_LIMIT);
+    return -1;
+  }
+  b->ncon_max = ncon_max;
+  return 0;
+}
 
 /* ------------------------------------------------------------------ defaults */
 void cs_option_default(csOption* o) {
@@ -1453,7 +1468,7 @@ static csStatus compile_derive(bCompile* c) {
   if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep))
     return csi_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", c->file, m->opt.timestep);
   csi_model_derive(m);
-  m->ncon_max = 64 + 8 * m->ngeom;
+  m->ncon_max = c->b->ncon_max > 0 ? c->b->ncon_max : 64 + 8 * m->ngeom;
   m->arena_bytes =
       sizeof(double) * (size_t)(64 * m->nbody + 4 * m->nv * m->nv + 64 * m->nv + 16 * m->nM) +
       65536;

@@ -436,6 +436,22 @@ static const mjAttr mj_attr_hfield[] = {
     {"size", 'u', NULL, NULL},         {"elevation", 'u', NULL, NULL}, {"file", 'u', NULL, NULL},
     {"content_type", 'v', NULL, NULL}, {NULL, 0, NULL, NULL}};
 
+static const mjAttr mj_attr_size[] = {{"nconmax", 'u', NULL, NULL},
+                                      {"njmax", 'v', NULL, NULL},
+                                      {"nstack", 'v', NULL, NULL},
+                                      {"memory", 'v', NULL, NULL},
+                                      {"nuserdata", 'p', "0", "no user data"},
+                                      {"nkey", 'v', NULL, NULL},
+                                      {"nuser_body", 'v', NULL, NULL},
+                                      {"nuser_jnt", 'v', NULL, NULL},
+                                      {"nuser_geom", 'v', NULL, NULL},
+                                      {"nuser_site", 'v', NULL, NULL},
+                                      {"nuser_cam", 'v', NULL, NULL},
+                                      {"nuser_tendon", 'v', NULL, NULL},
+                                      {"nuser_actuator", 'v', NULL, NULL},
+                                      {"nuser_sensor", 'v', NULL, NULL},
+                                      {NULL, 0, NULL, NULL}};
+
 static const mjAttr mj_attr_option[] = {
     {"timestep", 'u', NULL, NULL},
     {"gravity", 'u', NULL, NULL},
@@ -930,6 +946,18 @@ static csStatus mj_flag(mjCtx* c, mjNode nd) {
       mj_note_attr(c, nd, "flag", an, "this MuJoCo switch has no contactsim counterpart");
     }
   }
+  return CS_OK;
+}
+
+/* <size>: nconmax sets the contact capacity (cs_builder_set_ncon_max); MuJoCo's other
+   budgets (njmax, nstack, memory) size its own arena, and contactsim sizes its own */
+static csStatus mj_size(mjCtx* c, mjNode nd) {
+  mj_check_attrs(c, nd, -1, 0, "size", mj_attr_size);
+  int n;
+  int r = csi_xml_ints(nd.file, nd.n, "nconmax", &n, 1);
+  if (r < 0) return CS_ERR_PARSE;
+  if (r > 0 && (n < 1 || cs_builder_set_ncon_max(c->b, n) != 0))
+    return mj_err_attr(CS_ERR_MODEL, nd, "nconmax", "must be in 1..%d", CS_NCON_MAX_LIMIT);
   return CS_OK;
 }
 
@@ -2190,8 +2218,9 @@ static csStatus mj_load(mjCtx* c, const char* path) {
       st = mj_ignored_section(c, k, "keyframes are not loaded");
     else if (strcmp(nm, "extension") == 0 || strcmp(nm, "plugin") == 0)
       mj_note_elem(c, k, "mujoco", "plugins are not supported");
-    else if (strcmp(nm, "visual") == 0 || strcmp(nm, "statistic") == 0 || strcmp(nm, "size") == 0 ||
-             strcmp(nm, "custom") == 0)
+    else if (strcmp(nm, "size") == 0)
+      st = mj_size(c, k);
+    else if (strcmp(nm, "visual") == 0 || strcmp(nm, "statistic") == 0 || strcmp(nm, "custom") == 0)
       mj_vis(c, nm);
     else
       mj_note_elem(c, k, "mujoco", "unknown element");

@@ -430,6 +430,48 @@ static const char* write_file(const char* dir, const char* name, const char* tex
   return path;
 }
 
+/* <size nconmax="N"> sets the contact capacity (and with it csData's size); the default
+   otherwise; a capacity below 1 is an error naming the attribute; the builder refuses a
+   negative one. */
+static void test_size(void) {
+  char dir[] = "/tmp/cs_test_mjcf_XXXXXX";
+  if (!mkdtemp(dir)) {
+    CHECK_MSG(0, "mkdtemp failed");
+    return;
+  }
+  const char* fmt =
+      "<mujoco>\n  <size %s/>\n  <worldbody>\n    <geom type=\"plane\" size=\"1 1 0.1\"/>\n"
+      "    <body pos=\"0 0 0.1\"><freejoint/><geom type=\"box\" size=\"0.1 0.1 0.1\"/></body>\n"
+      "  </worldbody>\n</mujoco>\n";
+  char text[1024];
+  snprintf(text, sizeof text, fmt, "nconmax=\"8\" njmax=\"100\" nstack=\"1000\"");
+  const char* path = write_file(dir, "size.xml", text);
+  csModel* m = path ? load(path, NULL) : NULL;
+  CHECK(m && m->ncon_max == 8);
+  csData* d8 = m ? cs_data_new(m) : NULL;
+  snprintf(text, sizeof text, fmt, "njmax=\"100\"");
+  path = write_file(dir, "size.xml", text);
+  csModel* m2 = path ? load(path, NULL) : NULL;
+  CHECK(m2 && m2->ncon_max == 64 + 8 * m2->ngeom);
+  csData* d2 = m2 ? cs_data_new(m2) : NULL;
+  CHECK(d8 && d2 && d8->nbuffer_ < d2->nbuffer_);
+  if (d8) { /* the box resting on four corners fits */
+    for (int k = 0; k < 100; k++) cs_step(m, d8);
+    CHECK(d8->ncon == 4 && d8->warning[CS_WARN_CONTACTFULL].count == 0);
+  }
+  cs_data_free(d8), cs_data_free(d2), cs_model_free(m), cs_model_free(m2);
+  snprintf(text, sizeof text, fmt, "nconmax=\"0\"");
+  path = write_file(dir, "size.xml", text);
+  csModel* m3 = NULL;
+  CHECK(path && cs_load_model(path, NULL, &m3) != CS_OK && m3 == NULL);
+  CHECK_MSG(strstr(cs_last_error(), "nconmax") != NULL, "'%s'", cs_last_error());
+  csBuilder* b = cs_builder_new();
+  CHECK(cs_builder_set_ncon_max(b, -1) == -1 && cs_builder_set_ncon_max(b, 5) == 0);
+  cs_builder_free(b);
+  unlink(path);
+  rmdir(dir);
+}
+
 /* frictionloss and margin: from the joint, from its class (nested classes override), or 0;
    margin is not converted from degrees (as MuJoCo), frictionloss goes to every dof of a ball
    joint; a negative value is an error naming the file, line and joint; the frictionloss and
@@ -634,6 +676,7 @@ int main(void) {
   test_basic();
   test_radian_mesh();
   test_frictionloss_margin();
+  test_size();
   test_balance();
   test_errors();
   test_no_leak();
