@@ -66,7 +66,7 @@ typedef enum csActuatorType {
 } csActuatorType;
 
 typedef enum csSolverType {
-  CS_SOLVER_NONE = 0, /* contacts ignored */
+  CS_SOLVER_NONE = 0, /* no constraint solve: contacts, limits and equalities ignored */
   CS_SOLVER_BISECTION,
   CS_SOLVER_BISECTION_DESAXCE,
   CS_SOLVER_PGS_RAISIM,
