@@ -53,6 +53,9 @@ void csi_cholesky_solve(int n, const double* L, const double* dinv, double* x);
    FCLIB's W is not always symmetric (Capsules: |W - W^T| up to 1e-2). */
 int csi_lu(int n, double* A, int* piv);
 void csi_lu_solve(int n, const double* LU, const int* piv, double* x);
+/* The first half of csi_lu_solve: x <- L^-1 P x (a caller that does its own back
+   substitution: the bisection's correction, which drops vanishing pivots). */
+void csi_lu_forward(int n, const double* LU, const int* piv, double* x);
 /* 1 if A (n x n) is exactly symmetric. */
 int csi_is_symmetric(int n, const double* A);
 /* Largest eigenvalue estimate of G + diag R (R may be NULL) by power iteration; tmp 2n. */

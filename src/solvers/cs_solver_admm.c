@@ -326,7 +326,7 @@ int csi_lu(int n, double* A, int* piv) {
   return 1;
 }
 
-void csi_lu_solve(int n, const double* LU, const int* piv, double* x) {
+void csi_lu_forward(int n, const double* LU, const int* piv, double* x) {
   for (int k = 0; k < n; k++)
     if (piv[k] != k) {
       double t = x[k];
@@ -338,6 +338,10 @@ void csi_lu_solve(int n, const double* LU, const int* piv, double* x) {
     for (int k = 0; k < i; k++) s -= Li[k] * x[k];
     x[i] = s;
   }
+}
+
+void csi_lu_solve(int n, const double* LU, const int* piv, double* x) {
+  csi_lu_forward(n, LU, piv, x);
   for (int i = n - 1; i >= 0; i--) {
     const double* Ui = LU + (size_t)i * (size_t)n;
     double s = x[i];

@@ -1389,17 +1389,7 @@ static void act_least_norm(int n, const double* LU, const double* cs, double* x,
    unknowns zero) stands, without the projection. */
 static double act_lu_solve(int n, const double* LU, const int* piv, const double* cs, int plain,
                            double* x, double* N) {
-  for (int k = 0; k < n; k++)
-    if (piv[k] != k) {
-      double t = x[k];
-      x[k] = x[piv[k]], x[piv[k]] = t;
-    }
-  for (int i = 0; i < n; i++) {
-    const double* Li = LU + (size_t)i * (size_t)n;
-    double s = x[i];
-    for (int k = 0; k < i; k++) s -= Li[k] * x[k];
-    x[i] = s;
-  }
+  csi_lu_forward(n, LU, piv, x);
   double inc = 0;
   int sing = 0;
   for (int i = n - 1; i >= 0; i--) {
