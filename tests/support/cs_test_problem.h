@@ -22,4 +22,10 @@ typedef struct csTestMixed {
 csTestMixed* cs_test_mixed_new(int nc, int nuni, int nbox, int nfree);
 void cs_test_mixed_free(csTestMixed* t);
 
+/* The stall-guard problem (3 contacts, mu 0.8): recorded in the ANYmal `random` task near
+   t = 85.95 s, two slipping feet of one stance, on which the paper model's sweeps cycle with
+   period 2 (test_solver_bisection, test_bisection_blocks). G is 9 x 9, row-major. */
+extern const double cs_test_stall_G[81];
+extern const double cs_test_stall_g[9];
+
 #endif
