@@ -17,10 +17,6 @@ size_t csi_contact_match_bytes(int ncon_prev) {
   return ncon_prev < MATCH_HASH_MIN ? 0 : sizeof(int) * table_size(ncon_prev);
 }
 
-static int same_key(const csContact* a, const csContact* b) {
-  return a->geom[0] == b->geom[0] && a->geom[1] == b->geom[1] && a->feature == b->feature;
-}
-
 static size_t key_hash(const csContact* c, size_t mask) {
   unsigned long long h = (unsigned long long)(unsigned)c->geom[0] * 0x9E3779B97F4A7C15ull;
   h ^= (unsigned long long)(unsigned)c->geom[1] * 0xC2B2AE3D27D4EB4Full;
@@ -36,7 +32,7 @@ static void match_hashed(const csData* d, int* prev, int* table) {
   for (int j = 0; j < d->ncon_prev; j++) {
     const csContact* q = d->contact_prev + j;
     size_t h = key_hash(q, mask);
-    while (table[h] && !same_key(d->contact_prev + table[h] - 1, q)) h = (h + 1) & mask;
+    while (table[h] && !csi_contact_same_key(d->contact_prev + table[h] - 1, q)) h = (h + 1) & mask;
     if (!table[h]) table[h] = j + 1; /* a repeated key keeps its first contact */
   }
   for (int i = 0; i < d->ncon; i++) {
@@ -44,7 +40,7 @@ static void match_hashed(const csData* d, int* prev, int* table) {
     size_t h = key_hash(c, mask);
     prev[i] = -1;
     for (; table[h]; h = (h + 1) & mask)
-      if (same_key(d->contact_prev + table[h] - 1, c)) {
+      if (csi_contact_same_key(d->contact_prev + table[h] - 1, c)) {
         prev[i] = table[h] - 1;
         break;
       }
@@ -56,12 +52,5 @@ void csi_contact_match(const csData* d, int* prev, void* scratch) {
     match_hashed(d, prev, scratch);
     return;
   }
-  for (int i = 0; i < d->ncon; i++) {
-    prev[i] = -1;
-    for (int j = 0; j < d->ncon_prev; j++)
-      if (same_key(d->contact_prev + j, d->contact + i)) {
-        prev[i] = j;
-        break;
-      }
-  }
+  for (int i = 0; i < d->ncon; i++) prev[i] = csi_contact_previous(d, d->contact + i);
 }

@@ -7,6 +7,19 @@
 
 #include "contactsim/cs_data.h"
 
+/* 1 if contacts a and b have the same geom pair and feature id (one contact, two steps). */
+static inline int csi_contact_same_key(const csContact* a, const csContact* b) {
+  return a->geom[0] == b->geom[0] && a->geom[1] == b->geom[1] && a->feature == b->feature;
+}
+
+/* The index in d->contact_prev of the first contact with c's key, or -1: a search in order,
+   as fast as a hash table for the few contacts of a robot on the ground. */
+static inline int csi_contact_previous(const csData* d, const csContact* c) {
+  for (int j = 0; j < d->ncon_prev; j++)
+    if (csi_contact_same_key(d->contact_prev + j, c)) return j;
+  return -1;
+}
+
 /* Scratch bytes csi_contact_match's hash table needs for ncon_prev contacts of the last
    step; 0 where so few that a search in order is as fast (the caller then searches). */
 size_t csi_contact_match_bytes(int ncon_prev);

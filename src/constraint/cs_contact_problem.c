@@ -68,16 +68,6 @@ static CSI_INLINE void warmstart(const csContact* q, csContact* c, int warm, dou
   csi_mulmat3vec(lambda, c->frame, f);
 }
 
-/* The last step's contact with c's geom pair and feature id (the first), or NULL: a search
-   in order, as fast as a hash table for the few contacts of a robot on the ground */
-static CSI_INLINE const csContact* previous(const csData* d, const csContact* c) {
-  for (int j = 0; j < d->ncon_prev; j++) {
-    const csContact* q = d->contact_prev + j;
-    if (q->geom[0] == c->geom[0] && q->geom[1] == c->geom[1] && q->feature == c->feature) return q;
-  }
-  return NULL;
-}
-
 /* Every contact's warm start and stiction anchor (its term on the tangent rows: beta s_T /
    dt), from its match among the last step's contacts (csi_contact_match's hash table when
    there are many) */
@@ -98,7 +88,8 @@ static CSI_INLINE csStatus warmstart_all(const csModel* m, csData* d) {
   int warm = m->opt.warmstart && d->prev_converged;
   for (int i = 0; i < nc; i++) {
     csContact* c = d->contact + i;
-    const csContact* q = prev ? (prev[i] >= 0 ? d->contact_prev + prev[i] : NULL) : previous(d, c);
+    int j = prev ? prev[i] : csi_contact_previous(d, c);
+    const csContact* q = j >= 0 ? d->contact_prev + j : NULL;
     warmstart(q, c, warm, d->efc_lambda + 3 * i);
     if (c->slip[0] != 0 || c->slip[1] != 0 || c->slip[2] != 0) {
       /* the anchor pulls a sticking contact back to where it began to stick */
