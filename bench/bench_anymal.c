@@ -52,6 +52,8 @@
 
 #ifdef CS_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
+
+#include "cs_mujoco_joint.h"
 #endif
 
 #define DEFAULT_STEPS 100000L
@@ -218,19 +220,6 @@ static void mj_side_free(MjSide* x) {
 
 static int nq_of(int type) { return type == CS_JNT_FREE ? 7 : type == CS_JNT_BALL ? 4 : 1; }
 static int nv_of(int type) { return type == CS_JNT_FREE ? 6 : type == CS_JNT_BALL ? 3 : 1; }
-static int mj_type_of(int type) {
-  switch (type) {
-    case CS_JNT_FREE:
-      return mjJNT_FREE;
-    case CS_JNT_BALL:
-      return mjJNT_BALL;
-    case CS_JNT_PRISMATIC:
-      return mjJNT_SLIDE;
-    default:
-      return mjJNT_HINGE;
-  }
-}
-
 /* Load and configure MuJoCo for scene s (see the header comment). 0 (message printed) on
    failure. */
 static int mj_side_init(MjSide* x, const csScene* s) {
@@ -292,7 +281,7 @@ static int mj_side_init(MjSide* x, const csScene* s) {
   for (int j = 0; j < m->njnt; j++) {
     const char* name = cs_id2name(m, "joint", j);
     int mj = name && *name ? mj_name2id(mm, mjOBJ_JOINT, name) : -1;
-    if (mj < 0 || mm->jnt_type[mj] != mj_type_of(m->jnt_type[j])) {
+    if (mj < 0 || mm->jnt_type[mj] != cs_bench_mj_joint_type(m->jnt_type[j])) {
       fprintf(stderr,
               "bench anymal: our joint %d (%s) has no MuJoCo joint of that name and "
               "type\n",

@@ -47,6 +47,8 @@
 
 #ifdef CS_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
+
+#include "cs_mujoco_joint.h"
 #endif
 
 #ifndef CS_BENCH_SOURCE_DIR
@@ -183,19 +185,6 @@ static void mj_warning_to_stderr(const char* msg) {
   fprintf(stderr, "bench grasp: MuJoCo warning: %s\n", msg);
 }
 
-static int mj_type_of(int type) {
-  switch (type) {
-    case CS_JNT_FREE:
-      return mjJNT_FREE;
-    case CS_JNT_BALL:
-      return mjJNT_BALL;
-    case CS_JNT_PRISMATIC:
-      return mjJNT_SLIDE;
-    default:
-      return mjJNT_HINGE;
-  }
-}
-
 /* MuJoCo's start: the file's first key, else ctrl 1 on every actuator. */
 static void mj_start(Run* r) {
   if (r->mm->nkey > 0) {
@@ -224,7 +213,7 @@ static int mj_init(Run* r, const char* path, int k, const Run* ours) {
   for (int j = 0; same && j < m->njnt; j++) {
     const char* name = cs_id2name(m, "joint", j);
     const char* mname = mj_id2name(mm, mjOBJ_JOINT, j);
-    same = mm->jnt_type[j] == mj_type_of(m->jnt_type[j]) &&
+    same = mm->jnt_type[j] == cs_bench_mj_joint_type(m->jnt_type[j]) &&
            mm->jnt_qposadr[j] == m->jnt_qposadr[j] && !strcmp(name ? name : "", mname ? mname : "");
   }
   if (!same) {

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "contactsim/contactsim.h"
+#include "cs_mujoco_joint.h"
 #include "cs_mujoco_urdf.h"
 #include "cs_test.h"
 #include "cs_test_models.h"
@@ -98,21 +99,6 @@ static mjModel* mujoco_load_xml(const char* path) {
 }
 
 /* ------------------------------------------------------------------ structure checks */
-static int to_mj_jnt_type(int t) {
-  switch (t) {
-    case CS_JNT_FREE:
-      return mjJNT_FREE;
-    case CS_JNT_BALL:
-      return mjJNT_BALL;
-    case CS_JNT_REVOLUTE:
-      return mjJNT_HINGE;
-    case CS_JNT_PRISMATIC:
-      return mjJNT_SLIDE;
-    default:
-      return -1;
-  }
-}
-
 /* Same nq, nv, joints per dof (by name and type) and qpos layout. Returns 1 if usable. */
 static int check_layout(const csModel* m, const mjModel* mm, const char* label) {
   int ok = 1;
@@ -126,7 +112,7 @@ static int check_layout(const csModel* m, const mjModel* mm, const char* label) 
     int j = m->dof_jnt[i], jm = mm->dof_jntid[i];
     const char* a = nz(cs_id2name(m, "joint", j));
     const char* b = nz(mj_id2name(mm, mjOBJ_JOINT, jm));
-    if (strcmp(a, b) != 0 || to_mj_jnt_type(m->jnt_type[j]) != mm->jnt_type[jm] ||
+    if (strcmp(a, b) != 0 || cs_bench_mj_joint_type(m->jnt_type[j]) != mm->jnt_type[jm] ||
         m->jnt_qposadr[j] != mm->jnt_qposadr[jm] || m->jnt_dofadr[j] != mm->jnt_dofadr[jm]) {
       fprintf(stderr,
               "%s: DOF ORDER MISMATCH at dof %d: ours joint '%s' (type %d, qposadr %d), "
