@@ -1,5 +1,6 @@
 /* csData: one buffer holding every mutable array plus the scratch arena. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "constraint/cs_constraint_rows.h"
@@ -20,21 +21,22 @@ void* csi_stack_alloc(csData* d, size_t bytes) {
   return d->arena_ + o;
 }
 
-/* The largest solver workspace: ncon_max contacts and every block the model can have (a
-   limit per bound, friction loss per dof, every equality; solvers' workspaces only grow
-   with rows and blocks). */
+/* The largest solver workspace: ncon_max contacts and every block the model can have with
+   its options (csi_efc_capacity: a limit per bound, friction loss per dof, every equality;
+   solvers' workspaces only grow with rows and blocks). SIZE_MAX / 2 if the shape cannot be
+   allocated, so that cs_data_new fails as out of memory. */
 static size_t data_solver_bytes(const csModel* m) {
   int nb, nr, ns;
   csi_efc_capacity(m, &nb, &nr, &ns);
   csContactProblem shape = {0};
   shape.nc = m->ncon_max;
   csBlock* blk = nb > 0 ? csi_malloc(sizeof(csBlock) * (size_t)nb) : NULL;
-  if (nb > 0 && !blk) return 0;
-  int row = 3 * m->ncon_max;
+  if (nb > 0 && !blk) return SIZE_MAX / 2;
+  int neq = (m->opt.disable & CS_DISABLE_EQUALITY) ? 0 : m->neq, row = 3 * m->ncon_max;
   for (int k = 0; k < nb; k++) { /* the equalities' free blocks, then 1-row blocks */
-    int t = k < m->neq ? m->eq_type[k] : -1;
+    int t = k < neq ? m->eq_type[k] : -1;
     int n = t == CS_EQ_CONNECT ? 3 : t == CS_EQ_WELD ? 6 : 1;
-    blk[k] = (csBlock){k < m->neq ? CS_CONE_FREE : CS_CONE_UNILATERAL, row, n, 0};
+    blk[k] = (csBlock){k < neq ? CS_CONE_FREE : CS_CONE_UNILATERAL, row, n, 0};
     row += n;
   }
   shape.nblock = nb, shape.block = blk;
