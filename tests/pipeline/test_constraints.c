@@ -160,6 +160,21 @@ static double run_probe(csModel* m, int t, Probe probe, const double* tau, int* 
   return worst;
 }
 
+/* Every solver that takes equalities on m for STEPS steps: the worst probe value must stay
+   within bound (what: the case's name; unit: the probe's) */
+static void check_solvers(csModel* m, Probe probe, const double* tau, double bound,
+                          const char* what, const char* unit) {
+  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
+    if (!solver_ok(t) || !takes_equalities(t)) continue;
+    int bad;
+    double e = run_probe(m, t, probe, tau, &bad);
+    const char* name = cs_solver_name((csSolverType)t);
+    printf("%s, %-18s error max %9.2e %s\n", what, name, e, unit);
+    CHECK_MSG(bad == 0 && e <= bound, "%s, %s: error %.3g %s, %d failed steps", what, name, e, unit,
+              bad);
+  }
+}
+
 static double probe_coupled(const csModel* m, csData* d) {
   (void)m;
   return fabs(d->qpos[0] - d->qpos[1]);
@@ -177,14 +192,7 @@ static void test_coupled(void) {
   csModel* m = compile_or_fail(b, "coupled hinges");
   if (!m) return;
   double tau[2] = {0.3, 0};
-  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
-    if (!solver_ok(t) || !takes_equalities(t)) continue;
-    int bad;
-    double e = run_probe(m, t, probe_coupled, tau, &bad);
-    printf("coupled hinges, %-18s |q1 - q2| max %9.2e rad\n", cs_solver_name((csSolverType)t), e);
-    CHECK_MSG(bad == 0 && e <= 1e-6, "%s: coupling error %.3g rad, %d failed steps",
-              cs_solver_name((csSolverType)t), e, bad);
-  }
+  check_solvers(m, probe_coupled, tau, 1e-6, "coupled hinges", "rad (|q1 - q2|)");
   cs_model_free(m);
 }
 
@@ -209,14 +217,7 @@ static void test_connect(void) {
   CHECK(cs_builder_add_equality(b, &es) == 0);
   csModel* m = compile_or_fail(b, "connect");
   if (!m) return;
-  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
-    if (!solver_ok(t) || !takes_equalities(t)) continue;
-    int bad;
-    double err = run_probe(m, t, probe_connect, NULL, &bad);
-    printf("connect, %-18s tip error max %9.2e m\n", cs_solver_name((csSolverType)t), err);
-    CHECK_MSG(bad == 0 && err <= 1e-6, "%s: tip error %.3g m, %d failed steps",
-              cs_solver_name((csSolverType)t), err, bad);
-  }
+  check_solvers(m, probe_connect, NULL, 1e-6, "connect", "m (the tip)");
   cs_model_free(m);
 }
 
@@ -242,15 +243,7 @@ static void test_weld(void) {
   CHECK(cs_builder_add_equality(b, &es) == 0);
   csModel* m = compile_or_fail(b, "weld");
   if (!m) return;
-  for (int t = 1; t < CS_SOLVER_COUNT; t++) {
-    if (!solver_ok(t) || !takes_equalities(t)) continue;
-    int bad;
-    double e = run_probe(m, t, probe_weld, NULL, &bad);
-    printf("weld, %-18s error max %9.2e of (1e-6 m, 1e-6 rad)\n", cs_solver_name((csSolverType)t),
-           e);
-    CHECK_MSG(bad == 0 && e <= 1, "%s: weld error %.3g x bound, %d failed steps",
-              cs_solver_name((csSolverType)t), e, bad);
-  }
+  check_solvers(m, probe_weld, NULL, 1, "weld", "x (1e-6 m, 1e-6 rad)");
   cs_model_free(m);
 }
 
