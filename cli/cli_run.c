@@ -429,6 +429,18 @@ static void print_constraints(const csModel* m) {
   printf("\n");
 }
 
+/* The model's and one csData's bytes, and what the arena holds (docs/memory.md) */
+static void print_memory(const csModel* m, const csData* d) {
+  printf("memory       model %zu bytes, data %zu bytes\n", m->nbuffer_, d ? d->nbuffer_ : 0);
+  if (!d) return;
+  printf(
+      "arena        %zu bytes (%s): room for %d of %d contacts with solver %s "
+      "(a step with %d needs %zu)\n",
+      d->narena_, m->memory ? "the model's memory" : "sized by need", cs_data_room(m, d),
+      m->ncon_max, cs_solver_name((csSolverType)m->opt.solver), m->ncon_max,
+      cs_data_need(m, m->ncon_max));
+}
+
 int cs_cli_check(int argc, char** argv) {
   const char* model = NULL;
   csLoadOptions lo;
@@ -472,8 +484,7 @@ int cs_cli_check(int argc, char** argv) {
   printf("mass         %.6g kg total\n", mass);
   printf("mass matrix  %d nonzeros (lower triangle), %.1f%% of dense\n", m->nM,
          m->nv ? 100.0 * m->nM / (0.5 * m->nv * (m->nv + 1)) : 0.0);
-  printf("memory       model %zu bytes, data %zu bytes (arena %zu)\n", m->nbuffer_,
-         d ? d->nbuffer_ : 0, m->arena_bytes);
+  print_memory(m, d);
   printf("options      timestep %g  gravity %g %g %g\n", m->opt.timestep, m->opt.gravity[0],
          m->opt.gravity[1], m->opt.gravity[2]);
   print_constraints(m);

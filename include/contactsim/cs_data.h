@@ -83,20 +83,23 @@ typedef struct csData {
 
   /* ---- the constraint problem of the last step: the contacts' rows n, t1, t2 (nc = ncon),
      then the blocks of joint limits, friction loss and equalities (docs/constraints.md).
-     nefc_max = 3 ncon_max + the most block rows the model can have at once with the options
-     of cs_data_new: limits, friction loss or equalities turned off then take no room, and
-     turning them on later needs a new csData (rows beyond the room are dropped with a
-     counted CS_WARN_CONTACTFULL). */
+     The arrays efc_J, efc_Y, efc_G, efc_g, efc_mu and efc_lambda are laid out by each step
+     at the bottom of the arena for the step's contacts and the room for block rows
+     (docs/memory.md): they stay valid until the next step. nefc_max = 3 ncon + the most
+     block rows the model can have at once with the options of cs_data_new: limits,
+     friction loss or equalities turned off then take no room, and turning them on later
+     needs a new csData (rows beyond the room are dropped with a counted
+     CS_WARN_CONTACTFULL). */
   csContactProblem problem;   /* points into the arrays below */
-  int nefc_max;               /* capacity for rows */
+  int nefc_max;               /* rows the arrays below hold this step */
   int nblock_max;             /* capacity for blocks */
   double* efc_J;              /* (nefc_max x nv) Jacobian */
-  double* efc_Y;              /* (3 ncon_max x nv) scratch of the build: L^-T J^T (M = L^T D L) on
+  double* efc_Y;              /* (3 ncon x nv) scratch of the build: L^-T J^T (M = L^T D L) on
                                  the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
                                  says */
   double* efc_G;              /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used) */
   double* efc_g;              /* (nefc_max) free velocity J v_free + stabilisation */
-  double* efc_mu;             /* (ncon_max) */
+  double* efc_mu;             /* (ncon) */
   double* efc_lambda;         /* (nefc_max) impulses, N s (N m s on a rotational dof) */
   csBlock* efc_block;         /* (nblock_max) the problem's blocks after the contacts */
   int* efc_block_src;         /* (nblock_max x 2) what made each block: csEfcSource, object id
@@ -122,21 +125,52 @@ typedef struct csData {
   double energy[2]; /* potential, kinetic (after cs_energy) */
   long nstep;       /* steps taken */
 
-  /* ---- memory */
+  /* ---- memory (docs/memory.md): the arena holds the step's constraint arrays at its
+     bottom (efc_*, laid out per step for the contacts found) and the scratch stack, which
+     grows down from its top */
   void* buffer_; /* one allocation: arrays above plus the arena */
   size_t nbuffer_;
-  unsigned char* arena_; /* scratch stack for the step */
-  size_t narena_;
-  size_t pstack_;   /* current stack top (bytes) */
-  size_t maxstack_; /* high-water mark */
+  unsigned char* arena_; /* the arena: the constraint arrays, then free room, then the stack */
+  size_t narena_;        /* its bytes: the model's memory (csModel.memory) or the need of
+                            cs_data_need at min(ncon_max, CS_NCON_ROOM) contacts */
+  size_t pefc_;          /* bytes of the constraint arrays at the bottom */
+  int nefc_room_;        /* room for block rows (csi_efc_capacity at cs_data_new) */
+  int room_;             /* contacts the arena holds for the options in room_key_ (-1: unknown) */
+  int room_key_[4];      /* solver, fallback, iterations, disable of room_ */
+  size_t pstack_;        /* current stack top (offset; narena_ when the stack is empty) */
+  size_t maxstack_;      /* high-water mark of the stack (bytes) */
 } csData;
+
+/* Contacts the default arena makes room for when the model sets no memory (the need of
+   cs_data_need at min(ncon_max, CS_NCON_ROOM) contacts): a step with more contacts than the
+   arena holds drops the rest with a counted CS_WARN_CONTACTFULL naming the figures. */
+#define CS_NCON_ROOM 64
 
 CS_API csData* cs_data_new(const csModel* m);
 CS_API void cs_data_free(csData* d);
 /* Reset to qpos0, zero velocity, time 0, warnings cleared. */
 CS_API void cs_data_reset(const csModel* m, csData* d);
-/* Copy state and derived quantities of src into dst (same model). */
-CS_API void cs_data_copy(const csModel* m, csData* dst, const csData* src);
+/* Copy state and derived quantities of src into dst (same model), the last step's
+   constraint arrays included. CS_ERR_MEMORY (dst unchanged) if those do not fit dst's arena
+   (a csData re-sized for other options by cs_data_fit). */
+CS_API csStatus cs_data_copy(const csModel* m, csData* dst, const csData* src);
+
+/* Arena bytes a step with ncon contacts needs with the model's options: its constraint
+   arrays (dense: J and G grow as (3 ncon + block rows)), the problem build's scratch, the
+   selected solver's workspace with its fall-back chain, and the dynamics' scratch. */
+CS_API size_t cs_data_need(const csModel* m, int ncon);
+/* The most contacts (up to ncon_max) a step of d can take with the model's current options:
+   the room of d's arena. 0 if not even a step without contacts fits. */
+CS_API int cs_data_room(const csModel* m, const csData* d);
+/* Re-size d's arena for the model's current options (another solver selected in m->opt,
+   say), by the rule of cs_data_new; state, warm start and warnings are kept, the last
+   step's constraint arrays are not. With the model's memory set (csModel.memory, MJCF
+   <size memory>) the arena keeps that size, and if it holds fewer than
+   min(ncon_max, CS_NCON_ROOM) contacts with the current options the call fails with
+   CS_ERR_MEMORY naming the solver, the contacts it holds and the bytes it would need.
+   Never called inside a step; a step whose contacts do not fit drops the rest with a
+   counted warning. */
+CS_API csStatus cs_data_fit(const csModel* m, csData* d);
 
 /* Set qpos and qvel from arrays of the given lengths (either may be NULL to keep it).
    A length that does not match the model (nq, nv) or a non-finite value is an error and

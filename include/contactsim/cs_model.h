@@ -160,7 +160,9 @@ typedef struct csModel {
   int ncon_max;       /* capacity for contacts */
   int nnames;         /* bytes in names */
   int nnote;          /* bytes in notes */
-  size_t arena_bytes; /* bytes of scratch arena in csData */
+  size_t arena_bytes; /* bytes of the dynamics' and collision's scratch in csData's arena */
+  size_t memory;      /* bytes of each csData's arena (MJCF <size memory>, cs_builder_set_memory);
+                         0: sized by need (cs_data_need at min(ncon_max, CS_NCON_ROOM)) */
 
   csOption opt;
 
@@ -462,7 +464,12 @@ CS_API void cs_builder_set_balance_inertia(csBuilder* b, int on);
    and the solvers' workspaces). 0 (the default): 64 + 8 ngeom. MJCF: <size nconmax="N">.
    Returns 0, or -1 for a value outside 0..CS_NCON_MAX_LIMIT. */
 #define CS_NCON_MAX_LIMIT 1000000
+/* The largest csData arena a model may ask for: 1 TiB. */
+#define CS_MEMORY_LIMIT ((size_t)1 << 40)
 CS_API int cs_builder_set_ncon_max(csBuilder* b, int ncon_max);
+/* The arena bytes of each csData of the model (csModel.memory; 0: sized by need). 0 on
+   success, -1 (cs_last_error) for a size above CS_MEMORY_LIMIT. */
+CS_API int cs_builder_set_memory(csBuilder* b, size_t bytes);
 /* Set a file name used to prefix messages of the compile step. */
 CS_API void cs_builder_set_source(csBuilder* b, const char* file);
 

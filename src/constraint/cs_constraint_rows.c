@@ -85,7 +85,7 @@ static int add_block(Rows* s, int type, int n, double bound, int src, int id, in
                 "constraint rows beyond csData's capacity (%d blocks, %d rows: sized at "
                 "cs_data_new from the options then; enabling limits, friction loss or "
                 "equalities later needs a new csData); the rest dropped this step",
-                d->nblock_max, d->nefc_max - 3 * s->m->ncon_max);
+                d->nblock_max, d->nefc_max - 3 * d->ncon);
     return -1;
   }
   int r = s->nrow;

@@ -725,6 +725,11 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
   double dt = m->opt.timestep, beta = m->opt.baumgarte;
   csContactProblem* p = &d->problem;
+  /* the constraint arrays for nc contacts (laid out by the step already, csi_efc_fit) */
+  if (d->nefc_max != n + d->nefc_room_ && csi_efc_layout(m, d, nc) != CS_OK) {
+    p->nc = 0;
+    return csi_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
+  }
   size_t mark = csi_stack_mark(d);
   int* nchain = CSI_STACK_ALLOC(d, int, nc);
   int* chadr = CSI_STACK_ALLOC(d, int, nc);    /* paths: the row of dof_Mcol */
@@ -769,7 +774,7 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
     /* room in efc_Y for Xr (nR x ldr) and the own parts (3 sum m_i) */
     size_t need = (size_t)nR * (size_t)(n + (n & 1));
     for (int i = 0; i < nc; i++) need += 3 * (size_t)(nchain[i] - nR);
-    paths = need <= (size_t)3 * (size_t)m->ncon_max * (size_t)nv;
+    paths = need <= (size_t)(3 * nc + 1) * (size_t)nv;
   }
   if (paths) {
     build_paths(m, d, vfree, chadr, nchain, nR, ownadr, za, zi);

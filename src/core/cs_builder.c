@@ -53,6 +53,7 @@ struct csBuilder {
   int balance_inertia; /* repair inertias that violate the triangle inequality */
   int failed;          /* an allocation failed: compile reports it */
   int ncon_max;        /* contact capacity asked for, 0: the default */
+  size_t memory;       /* arena bytes asked for, 0: sized by need */
 };
 
 void cs_builder_set_balance_inertia(csBuilder* b, int on) { b->balance_inertia = on; }
@@ -68,6 +69,20 @@ int cs_builder_set_ncon_max(csBuilder* b, int ncon_max) {
     return -1;
   }
   b->ncon_max = ncon_max;
+  return 0;
+}
+
+int cs_builder_set_memory(csBuilder* b, size_t bytes) {
+  if (!b) {
+    csi_error(CS_ERR_ARG, "cs_builder_set_memory: NULL builder");
+    return -1;
+  }
+  if (bytes > CS_MEMORY_LIMIT) {
+    csi_error(CS_ERR_ARG, "%s: memory %zu bytes is more than the limit %zu (1 TiB)",
+              b->source ? b->source : "builder", bytes, CS_MEMORY_LIMIT);
+    return -1;
+  }
+  b->memory = bytes;
   return 0;
 }
 
@@ -1469,9 +1484,11 @@ static csStatus compile_derive(bCompile* c) {
     return csi_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", c->file, m->opt.timestep);
   csi_model_derive(m);
   m->ncon_max = c->b->ncon_max > 0 ? c->b->ncon_max : 64 + 8 * m->ngeom;
-  m->arena_bytes =
-      sizeof(double) * (size_t)(64 * m->nbody + 4 * m->nv * m->nv + 64 * m->nv + 16 * m->nM) +
-      65536;
+  m->memory = c->b->memory;
+  /* the dynamics' scratch (ABA: 90 doubles per body and 7 per dof; the step: 5 per dof and
+     the positions) and the collision's (a placed geom, its bounds and indices) */
+  m->arena_bytes = sizeof(double) * (size_t)(96 * m->nbody + 16 * m->nv + m->nq) +
+                   256 * (size_t)m->ngeom + 65536;
   return CS_OK;
 }
 

@@ -6,6 +6,7 @@
 #include "constraint/cs_constraint_rows.h"
 #include "constraint/cs_contact_match.h"
 #include "contactsim/cs_dynamics.h"
+#include "core/cs_data_memory.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "math/cs_math.h"
@@ -14,53 +15,12 @@
 #define CS_ALIGN 64
 
 void* csi_stack_alloc(csData* d, size_t bytes) {
-  size_t o = (d->pstack_ + (CS_ALIGN - 1)) & ~(size_t)(CS_ALIGN - 1);
-  if (o + bytes > d->narena_) return NULL;
-  d->pstack_ = o + bytes;
-  if (d->pstack_ > d->maxstack_) d->maxstack_ = d->pstack_;
+  if (bytes > d->pstack_ - d->pefc_) return NULL;
+  size_t o = (d->pstack_ - bytes) & ~(size_t)(CS_ALIGN - 1);
+  if (o < d->pefc_) return NULL;
+  d->pstack_ = o;
+  if (d->narena_ - o > d->maxstack_) d->maxstack_ = d->narena_ - o;
   return d->arena_ + o;
-}
-
-/* The largest solver workspace: ncon_max contacts and every block the model can have with
-   its options (csi_efc_capacity: a limit per bound, friction loss per dof, every equality;
-   solvers' workspaces only grow with rows and blocks). SIZE_MAX / 2 if the shape cannot be
-   allocated, so that cs_data_new fails as out of memory. */
-static size_t data_solver_bytes(const csModel* m) {
-  int nb, nr, ns;
-  csi_efc_capacity(m, &nb, &nr, &ns);
-  csContactProblem shape = {0};
-  shape.nc = m->ncon_max;
-  csBlock* blk = nb > 0 ? csi_malloc(sizeof(csBlock) * (size_t)nb) : NULL;
-  if (nb > 0 && !blk) return SIZE_MAX / 2;
-  int neq = (m->opt.disable & CS_DISABLE_EQUALITY) ? 0 : m->neq, row = 3 * m->ncon_max;
-  for (int k = 0; k < nb; k++) { /* the equalities' free blocks, then 1-row blocks */
-    int t = k < neq ? m->eq_type[k] : -1;
-    int n = t == CS_EQ_CONNECT ? 3 : t == CS_EQ_WELD ? 6 : 1;
-    blk[k] = (csBlock){k < neq ? CS_CONE_FREE : CS_CONE_UNILATERAL, row, n, 0};
-    row += n;
-  }
-  shape.nblock = nb, shape.block = blk;
-  size_t b = csi_solver_max_workspace(&shape);
-  cs_free(blk);
-  return b;
-}
-
-/* The model's scratch estimate plus the largest solver workspace. The problem build's
-   scratch (cs_contact_problem_build): nc x nv + 4 nc + nv ints, 2 nv doubles, in 9
-   allocations of up to CS_ALIGN - 1 bytes of padding each; the block rows'
-   (csi_constraint_rows_build): nrow x nv doubles and nrow + 1 ints; the warm start's
-   matching: ncon_max ints and its hash table. */
-static size_t data_arena_bytes(const csModel* m) {
-  int nb, nr, ns;
-  csi_efc_capacity(m, &nb, &nr, &ns);
-  size_t problem = sizeof(int) * ((size_t)m->ncon_max * (size_t)m->nv + 4 * (size_t)m->ncon_max +
-                                  (size_t)m->nv) +
-                   sizeof(double) * 2 * (size_t)m->nv + 9 * CS_ALIGN;
-  size_t rows =
-      sizeof(double) * (size_t)nr * (size_t)m->nv + sizeof(int) * (size_t)(nr + 1) + 2 * CS_ALIGN;
-  size_t match =
-      sizeof(int) * (size_t)m->ncon_max + csi_contact_match_bytes(m->ncon_max) + 2 * CS_ALIGN;
-  return m->arena_bytes + problem + rows + match + data_solver_bytes(m) + 4096;
 }
 
 static void* take(unsigned char* base, size_t* off, size_t bytes) {
@@ -70,7 +30,7 @@ static void* take(unsigned char* base, size_t* off, size_t bytes) {
 }
 #define TAKE(field, count) d->field = take(b, &off, sizeof(*d->field) * (size_t)(count))
 
-static size_t data_layout(const csModel* m, csData* d, void* base) {
+static size_t data_layout(const csModel* m, csData* d, void* base, size_t arena) {
   unsigned char* b = base;
   size_t off = 0;
   int nb = m->nbody, nv = m->nv;
@@ -107,17 +67,10 @@ static size_t data_layout(const csModel* m, csData* d, void* base) {
   TAKE(qfrc_contact, nv);
   int nblk, nrow, nslot;
   csi_efc_capacity(m, &nblk, &nrow, &nslot);
-  size_t nefc = 3 * (size_t)m->ncon_max + (size_t)nrow;
-  d->nefc_max = (int)nefc;
   d->nblock_max = nblk;
+  d->nefc_room_ = nrow;
   d->nslot = nslot;
   d->efc_sources = csi_efc_sources(m);
-  TAKE(efc_J, nefc * nv);
-  TAKE(efc_Y, 3 * (size_t)m->ncon_max * nv);
-  TAKE(efc_G, nefc * nefc);
-  TAKE(efc_g, nefc);
-  TAKE(efc_mu, m->ncon_max);
-  TAKE(efc_lambda, nefc);
   TAKE(efc_block, nblk);
   TAKE(efc_block_src, 2 * nblk);
   TAKE(efc_block_dist, nblk);
@@ -125,10 +78,27 @@ static size_t data_layout(const csModel* m, csData* d, void* base) {
   TAKE(efc_slot_on, nslot);
   TAKE(efc_row_slot, nrow + 1);
   TAKE(qvel_free, nv);
-  TAKE(arena_, data_arena_bytes(m));
+  TAKE(arena_, arena);
   return off + CS_ALIGN;
 }
 #undef TAKE
+
+/* A buffer for d laid out with an arena of the given bytes (rounded up to CS_ALIGN), or
+   CS_ERR_MEMORY; d's pointers are set to it. */
+static csStatus data_alloc(const csModel* m, csData* d, size_t arena) {
+  arena = (arena + CS_ALIGN - 1) & ~(size_t)(CS_ALIGN - 1);
+  size_t bytes = data_layout(m, d, NULL, arena);
+  void* buf = csi_calloc(1, bytes);
+  if (!buf)
+    return csi_error(CS_ERR_MEMORY, "csData: out of memory (%zu bytes, of which %zu arena)", bytes,
+                     arena);
+  d->buffer_ = buf;
+  d->nbuffer_ = bytes;
+  data_layout(m, d, buf, arena);
+  d->narena_ = arena;
+  d->room_ = -1;
+  return CS_OK;
+}
 
 csData* cs_data_new(const csModel* m) {
   if (!m) {
@@ -140,15 +110,19 @@ csData* cs_data_new(const csModel* m) {
     csi_error(CS_ERR_MEMORY, "cs_data_new: out of memory");
     return NULL;
   }
-  d->nbuffer_ = data_layout(m, d, NULL);
-  d->buffer_ = csi_calloc(1, d->nbuffer_);
-  if (!d->buffer_) {
+  size_t arena = csi_data_arena_default(m);
+  if (arena == 0) csi_error(CS_ERR_MEMORY, "cs_data_new: the arena's size overflows");
+  if (arena > 0 && m->memory > 0 && cs_data_need(m, 0) > m->memory) {
+    csi_error(CS_ERR_MEMORY,
+              "cs_data_new: the model's memory (%zu bytes, <size memory>) is less than a step "
+              "without contacts needs (%zu bytes)",
+              m->memory, cs_data_need(m, 0));
+    arena = 0;
+  }
+  if (arena == 0 || data_alloc(m, d, arena) != CS_OK) {
     cs_free(d);
-    csi_error(CS_ERR_MEMORY, "cs_data_new: out of memory (%zu bytes)", (size_t)0);
     return NULL;
   }
-  data_layout(m, d, d->buffer_);
-  d->narena_ = data_arena_bytes(m);
   cs_data_reset(m, d);
   return d;
 }
@@ -165,22 +139,55 @@ void cs_data_reset(const csModel* m, csData* d) {
   memcpy(d->qpos, m->qpos0, sizeof(double) * (size_t)m->nq);
   d->time = 0;
   d->nstep = 0;
-  d->pstack_ = 0;
+  d->pefc_ = 0;
+  d->pstack_ = d->narena_;
   memset(d->warning, 0, sizeof d->warning);
   memset(d->energy, 0, sizeof d->energy);
   d->ncon = d->ncon_prev = 0;
   d->prev_converged = 0;
   d->nslot_on = 0;
-  d->problem.nblock = 0;
+  memset(&d->problem, 0, sizeof d->problem);
+  csi_efc_layout(m, d, 0);
   memset(&d->solver_stats, 0, sizeof d->solver_stats);
   memset(d->time_ns, 0, sizeof d->time_ns);
   for (int i = 0; i < m->nbody; i++) csi_quat_identity(d->xquat + 4 * i);
 }
 
-void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
+/* p moved from src's arena to dst's (NULL stays NULL) */
+static void* rebase(const csData* src, const csData* dst, const void* p) {
+  if (!p) return NULL;
+  return dst->arena_ + ((const unsigned char*)p - src->arena_);
+}
+
+/* dst's constraint arrays and problem: src's, in dst's arena */
+static void copy_constraint(const csData* src, csData* dst) {
+  memcpy(dst->arena_, src->arena_, src->pefc_);
+  dst->pefc_ = src->pefc_;
+  dst->nefc_max = src->nefc_max;
+  dst->efc_J = rebase(src, dst, src->efc_J);
+  dst->efc_Y = rebase(src, dst, src->efc_Y);
+  dst->efc_G = rebase(src, dst, src->efc_G);
+  dst->efc_g = rebase(src, dst, src->efc_g);
+  dst->efc_lambda = rebase(src, dst, src->efc_lambda);
+  dst->efc_mu = rebase(src, dst, src->efc_mu);
+  dst->problem = src->problem;
+  dst->problem.mu = dst->efc_mu;
+  dst->problem.G = dst->efc_G;
+  dst->problem.g = dst->efc_g;
+  dst->problem.J = dst->efc_J;
+  dst->problem.block = src->problem.block ? dst->efc_block : NULL;
+}
+
+csStatus cs_data_copy(const csModel* m, csData* dst, const csData* src) {
   (void)m;
+  if (src->pefc_ > dst->pstack_)
+    return csi_error(CS_ERR_MEMORY,
+                     "cs_data_copy: the source's constraint arrays (%zu bytes) do not fit the "
+                     "destination's arena (%zu bytes)",
+                     src->pefc_, dst->narena_);
   size_t n = (size_t)(src->arena_ - (unsigned char*)src->buffer_);
   memcpy(dst->buffer_, src->buffer_, n);
+  copy_constraint(src, dst);
   dst->time = src->time;
   dst->nstep = src->nstep;
   memcpy(dst->warning, src->warning, sizeof src->warning);
@@ -190,6 +197,32 @@ void cs_data_copy(const csModel* m, csData* dst, const csData* src) {
   dst->prev_converged = src->prev_converged;
   dst->nslot_on = src->nslot_on;
   dst->solver_stats = src->solver_stats;
+  return CS_OK;
+}
+
+csStatus cs_data_fit(const csModel* m, csData* d) {
+  if (!m || !d) return csi_error(CS_ERR_ARG, "cs_data_fit: NULL model or data");
+  size_t arena = csi_data_arena_default(m);
+  if (arena == 0) return csi_error(CS_ERR_MEMORY, "cs_data_fit: the arena's size overflows");
+  int want = m->ncon_max < CS_NCON_ROOM ? m->ncon_max : CS_NCON_ROOM;
+  if (m->memory > 0 && cs_data_need(m, want) > m->memory)
+    return csi_error(CS_ERR_MEMORY,
+                     "solver '%s': %d contacts need %zu bytes of arena, more than the model's "
+                     "memory (%zu bytes, <size memory>): it holds %d",
+                     cs_solver_name((csSolverType)m->opt.solver), want, cs_data_need(m, want),
+                     m->memory, csi_data_room_bytes(m, m->memory));
+  csData tmp = *d;
+  csStatus st = data_alloc(m, &tmp, arena);
+  if (st != CS_OK) return st;
+  tmp.pefc_ = 0;
+  tmp.pstack_ = tmp.narena_;
+  size_t n = (size_t)(d->arena_ - (unsigned char*)d->buffer_);
+  memcpy(tmp.buffer_, d->buffer_, n);
+  memset(&tmp.problem, 0, sizeof tmp.problem);
+  csi_efc_layout(m, &tmp, 0);
+  cs_free(d->buffer_);
+  *d = tmp;
+  return CS_OK;
 }
 
 csStatus cs_data_set_state(const csModel* m, csData* d, const double* qpos, int nq,

@@ -1,4 +1,6 @@
-/* The per-csData scratch stack (internal). No heap allocation inside the step. */
+/* The per-csData arena (internal; docs/memory.md). No heap allocation inside the step.
+   The step's constraint arrays sit at the arena's bottom (csi_efc_layout, bytes
+   [0, pefc_)), the scratch stack grows down from its top (bytes [pstack_, narena_)). */
 #ifndef CS_MEMORY_H
 #define CS_MEMORY_H
 
@@ -9,9 +11,19 @@
 /* Current stack top, to restore with csi_stack_free. */
 static inline size_t csi_stack_mark(const csData* d) { return d->pstack_; }
 static inline void csi_stack_free(csData* d, size_t mark) { d->pstack_ = mark; }
-/* Bytes from the stack (64-byte aligned), or NULL if the arena is full. */
+/* Bytes from the stack (64-byte aligned), or NULL if they do not fit above the constraint
+   arrays. */
 void* csi_stack_alloc(csData* d, size_t bytes);
 #define CSI_STACK_ALLOC(d, type, count) \
   ((type*)csi_stack_alloc((d), sizeof(type) * (size_t)(count)))
+
+/* Lays out the constraint arrays (efc_J, efc_Y, efc_G, efc_g, efc_lambda, efc_mu; nefc_max)
+   for nc contacts and the model's room for block rows at the arena's bottom. CS_ERR_MEMORY
+   if they do not fit under the stack (nothing changed then). */
+csStatus csi_efc_layout(const csModel* m, csData* d, int nc);
+/* Before the problem build: drops the contacts beyond the arena's room for the model's
+   current options (a counted CS_WARN_CONTACTFULL with the figures) and lays out the
+   constraint arrays for the rest. CS_ERR_MEMORY if not even the block rows fit. */
+csStatus csi_efc_fit(const csModel* m, csData* d);
 
 #endif

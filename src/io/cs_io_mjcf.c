@@ -21,6 +21,7 @@
    defaults (<general>, <motor>, <position>, ...) share one set of values per class. */
 #define _XOPEN_SOURCE 700
 
+#include <errno.h>
 #include <libxml/tree.h>
 #include <limits.h>
 #include <math.h>
@@ -439,7 +440,7 @@ static const mjAttr mj_attr_hfield[] = {
 static const mjAttr mj_attr_size[] = {{"nconmax", 'u', NULL, NULL},
                                       {"njmax", 'v', NULL, NULL},
                                       {"nstack", 'v', NULL, NULL},
-                                      {"memory", 'v', NULL, NULL},
+                                      {"memory", 'u', NULL, NULL},
                                       {"nuserdata", 'p', "0", "no user data"},
                                       {"nkey", 'v', NULL, NULL},
                                       {"nuser_body", 'v', NULL, NULL},
@@ -949,8 +950,27 @@ static csStatus mj_flag(mjCtx* c, mjNode nd) {
   return CS_OK;
 }
 
-/* <size>: nconmax sets the contact capacity (cs_builder_set_ncon_max); MuJoCo's other
-   budgets (njmax, nstack, memory) size its own arena, and contactsim sizes its own */
+/* MuJoCo's memory size: an integer with an optional suffix K, M, G or T (powers of 1024).
+   0 and the bytes in *out, or -1 */
+static int mj_memory_bytes(const char* s, size_t* out) {
+  char* end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || errno || *s == '-' || *s == '+') return -1;
+  int shift = 0;
+  if (*end) {
+    const char* u = strchr("KMGT", end[0]);
+    if (!u || end[1]) return -1;
+    shift = 10 * (int)(u - "KMGT" + 1);
+  }
+  if (v > (CS_MEMORY_LIMIT >> shift)) return -1;
+  *out = (size_t)v << shift;
+  return 0;
+}
+
+/* <size>: nconmax sets the contact capacity (cs_builder_set_ncon_max) and memory the arena
+   of each csData (cs_builder_set_memory: the constraint arrays and the stack, as in
+   MuJoCo); MuJoCo 2.2.2's njmax and nstack size its own arrays, contactsim sizes its own */
 static csStatus mj_size(mjCtx* c, mjNode nd) {
   mj_check_attrs(c, nd, -1, 0, "size", mj_attr_size);
   int n;
@@ -958,6 +978,16 @@ static csStatus mj_size(mjCtx* c, mjNode nd) {
   if (r < 0) return CS_ERR_PARSE;
   if (r > 0 && (n < 1 || cs_builder_set_ncon_max(c->b, n) != 0))
     return mj_err_attr(CS_ERR_MODEL, nd, "nconmax", "must be in 1..%d", CS_NCON_MAX_LIMIT);
+  char* mem = csi_xml_attr(nd.n, "memory");
+  if (mem) {
+    size_t bytes = 0;
+    int bad = mj_memory_bytes(mem, &bytes) != 0 || bytes == 0;
+    xmlFree(mem);
+    if (bad || cs_builder_set_memory(c->b, bytes) != 0)
+      return mj_err_attr(CS_ERR_MODEL, nd, "memory",
+                         "must be a positive size in bytes with an optional suffix K, M, G or T, "
+                         "at most 1T");
+  }
   return CS_OK;
 }
 

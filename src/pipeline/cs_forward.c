@@ -185,6 +185,12 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* 
     d->ncon = 0;
   }
   if (d->profile) tclock[1] = now_ns();
+  if (csi_efc_fit(m, d) != CS_OK) { /* not even the block rows fit */
+    csi_warning(d, CS_WARN_CONTACTFULL,
+                "arena full for the constraint arrays; constraints ignored");
+    d->ncon = 0;
+    return 0;
+  }
   if (d->ncon > 0 && cs_contact_problem_build(m, d, vnew) != CS_OK) {
     csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
     d->ncon = 0;

@@ -61,11 +61,13 @@ static void test_grid(void) {
     g.body = body, g.type = CS_GEOM_BOX, g.size[0] = g.size[1] = g.size[2] = 0.05;
     cs_builder_add_geom(b, &g);
   }
+  CHECK(cs_builder_set_memory(b, (size_t)64 << 20) == 0); /* 256 contacts: about 20 MB */
   csModel* m = NULL;
   CHECK_MSG(cs_compile(b, &m) == CS_OK, "%s", cs_last_error());
   cs_builder_free(b);
   if (!m) return;
   csData* d = cs_data_new(m);
+  CHECK(cs_data_room(m, d) >= 256);
   int bad = 0, iters = 0;
   for (int k = 0; k < 200; k++) {
     bad += cs_step(m, d) != CS_OK;

@@ -467,7 +467,31 @@ static void test_size(void) {
   CHECK_MSG(strstr(cs_last_error(), "nconmax") != NULL, "'%s'", cs_last_error());
   csBuilder* b = cs_builder_new();
   CHECK(cs_builder_set_ncon_max(b, -1) == -1 && cs_builder_set_ncon_max(b, 5) == 0);
+  CHECK(cs_builder_set_memory(b, CS_MEMORY_LIMIT + 1) == -1 && cs_builder_set_memory(b, 0) == 0);
   cs_builder_free(b);
+  /* memory: the arena of each csData, with MuJoCo's suffixes */
+  snprintf(text, sizeof text, fmt, "memory=\"3M\"");
+  path = write_file(dir, "size.xml", text);
+  csModel* m4 = path ? load(path, NULL) : NULL;
+  CHECK(m4 && m4->memory == (size_t)3 << 20);
+  csData* d4 = m4 ? cs_data_new(m4) : NULL;
+  CHECK(d4 && d4->narena_ == (size_t)3 << 20 && cs_data_room(m4, d4) == m4->ncon_max);
+  cs_data_free(d4), cs_model_free(m4);
+  snprintf(text, sizeof text, fmt, "memory=\"100\""); /* loads; too small for any step */
+  path = write_file(dir, "size.xml", text);
+  csModel* m5 = path ? load(path, NULL) : NULL;
+  CHECK(m5 && m5->memory == 100 && cs_data_new(m5) == NULL);
+  CHECK_MSG(strstr(cs_last_error(), "memory") != NULL, "'%s'", cs_last_error());
+  cs_model_free(m5);
+  const char* bad[] = {"memory=\"0\"",  "memory=\"12X\"", "memory=\"-5M\"",
+                       "memory=\"2T\"", "memory=\"M\"",   "memory=\"4MB\""};
+  for (int k = 0; k < 6; k++) {
+    snprintf(text, sizeof text, fmt, bad[k]);
+    path = write_file(dir, "size.xml", text);
+    csModel* mb = NULL;
+    CHECK_MSG(path && cs_load_model(path, NULL, &mb) != CS_OK && mb == NULL, "%s", bad[k]);
+    CHECK_MSG(strstr(cs_last_error(), "memory") != NULL, "%s: '%s'", bad[k], cs_last_error());
+  }
   unlink(path);
   rmdir(dir);
 }

@@ -1,0 +1,172 @@
+/* The arena's need and the step's constraint arrays in it (docs/memory.md).
+
+   A step takes from the arena: the constraint arrays of its contacts at the bottom
+   (csi_efc_layout: J and G dense over 3 nc + the room for block rows, Y over the contacts'
+   chains), and on the stack the dynamics' and collision's scratch (csModel.arena_bytes), the
+   problem build's (its dof chains: nc x nv ints in the general case), the warm start's
+   matching, the block rows' (their M^-1 J^T) and the selected solver's workspace with its
+   fall-back chain. cs_data_need adds these up for a number of contacts; a step whose
+   contacts need more than the arena holds keeps the first ones that fit. */
+#include "core/cs_data_memory.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "constraint/cs_constraint_rows.h"
+#include "constraint/cs_contact_match.h"
+#include "core/cs_error.h"
+#include "core/cs_memory.h"
+#include "solvers/cs_solver.h"
+
+#define ALIGN 64
+/* alignment padding of the stack allocations a step makes (about 30) and slack */
+#define STEP_PAD (64 * ALIGN + 4096)
+
+static size_t place(unsigned char* base, size_t* off, size_t bytes) {
+  size_t o = (*off + (ALIGN - 1)) & ~(size_t)(ALIGN - 1);
+  *off = o + bytes;
+  (void)base;
+  return o;
+}
+
+/* The constraint arrays' offsets for nc contacts and nr block rows (NULL d: bytes only) */
+static size_t efc_place(const csModel* m, csData* d, int nc, int nr) {
+  size_t n = 3 * (size_t)nc + (size_t)nr, nv = (size_t)m->nv, off = 0, D = sizeof(double);
+  size_t oJ = place(NULL, &off, D * n * nv);
+  size_t oY = place(NULL, &off, D * (3 * (size_t)nc + 1) * nv); /* + nv: paths' padding */
+  size_t oG = place(NULL, &off, D * n * n);
+  size_t og = place(NULL, &off, D * n);
+  size_t ol = place(NULL, &off, D * n);
+  size_t om = place(NULL, &off, D * (size_t)nc);
+  if (d) {
+    d->efc_J = (double*)(d->arena_ + oJ);
+    d->efc_Y = (double*)(d->arena_ + oY);
+    d->efc_G = (double*)(d->arena_ + oG);
+    d->efc_g = (double*)(d->arena_ + og);
+    d->efc_lambda = (double*)(d->arena_ + ol);
+    d->efc_mu = (double*)(d->arena_ + om);
+    d->nefc_max = (int)n;
+  }
+  return (off + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+}
+
+/* The block shape the room allows (the equalities' free blocks, then 1-row blocks), as
+   the solvers' workspaces are sized from it; blk holds nb entries */
+static void room_blocks(const csModel* m, int nc, int nb, csBlock* blk) {
+  int neq = (m->opt.disable & CS_DISABLE_EQUALITY) ? 0 : m->neq, row = 3 * nc;
+  for (int k = 0; k < nb; k++) {
+    int t = k < neq ? m->eq_type[k] : -1;
+    int n = t == CS_EQ_CONNECT ? 3 : t == CS_EQ_WELD ? 6 : 1;
+    blk[k] = (csBlock){k < neq ? CS_CONE_FREE : CS_CONE_UNILATERAL, row, n, 0};
+    row += n;
+  }
+}
+
+/* The selected solver's workspace for nc contacts and the room's blocks (blk: nb entries,
+   scratch) */
+static size_t solver_bytes(const csModel* m, int nc, int nb, csBlock* blk) {
+  const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
+  if (!s || !s->workspace_bytes) return 0;
+  room_blocks(m, nc, nb, blk);
+  csContactProblem shape = {0};
+  shape.nc = nc, shape.nblock = nb, shape.block = nb > 0 ? blk : NULL;
+  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1, m->opt.fallback};
+  return s->workspace_bytes(&shape, &so);
+}
+
+/* cs_data_need with the block scratch given (nb entries) */
+static size_t need(const csModel* m, int nc, int nb, int nr, csBlock* blk) {
+  if (m->opt.solver == CS_SOLVER_NONE) return m->arena_bytes + STEP_PAD;
+  size_t nv = (size_t)m->nv, c = (size_t)nc, I = sizeof(int), D = sizeof(double);
+  size_t build = I * (c * nv + 5 * c + nv) + D * 2 * nv;
+  size_t match = I * c + csi_contact_match_bytes(m->ncon_max);
+  size_t rows = D * (size_t)nr * nv + I * ((size_t)nr + 1);
+  return m->arena_bytes + efc_place(m, NULL, nc, nr) + build + match + rows + D * nv +
+         solver_bytes(m, nc, nb, blk) + STEP_PAD;
+}
+
+size_t cs_data_need(const csModel* m, int ncon) {
+  if (!m) return 0;
+  if (ncon < 0) ncon = 0;
+  int nb, nr, ns;
+  csi_efc_capacity(m, &nb, &nr, &ns);
+  csBlock* blk = nb > 0 ? csi_malloc(sizeof(csBlock) * (size_t)nb) : NULL;
+  if (nb > 0 && !blk) return SIZE_MAX / 2;
+  size_t b = need(m, ncon, nb, nr, blk);
+  cs_free(blk);
+  return b;
+}
+
+int csi_data_room_bytes(const csModel* m, size_t arena) {
+  if (cs_data_need(m, 0) > arena) return -1;
+  int lo = 0, hi = m->ncon_max; /* need(lo) fits; find the largest that does */
+  while (lo < hi) {
+    int mid = lo + (hi - lo + 1) / 2;
+    if (cs_data_need(m, mid) <= arena)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+int cs_data_room(const csModel* m, const csData* d) {
+  if (!m || !d) return 0;
+  int r = csi_data_room_bytes(m, d->narena_);
+  return r < 0 ? 0 : r;
+}
+
+size_t csi_data_arena_default(const csModel* m) {
+  if (m->memory > 0) return m->memory;
+  int nc = m->ncon_max < CS_NCON_ROOM ? m->ncon_max : CS_NCON_ROOM;
+  size_t b = cs_data_need(m, nc);
+  return b >= SIZE_MAX / 4 ? 0 : b;
+}
+
+csStatus csi_efc_layout(const csModel* m, csData* d, int nc) {
+  int nr = d->nefc_room_;
+  size_t bytes = efc_place(m, NULL, nc, nr);
+  if (bytes > d->pstack_)
+    return csi_error(CS_ERR_MEMORY, "constraint arrays: %d contacts need %zu bytes, %zu free", nc,
+                     bytes, d->pstack_);
+  efc_place(m, d, nc, nr);
+  d->pefc_ = bytes;
+  return CS_OK;
+}
+
+/* The contacts the arena holds with the model's current options, computed when they
+   change (blk: the room's block shape, scratch) */
+static int room(const csModel* m, csData* d, csBlock* blk) {
+  int key[4] = {m->opt.solver, m->opt.fallback, m->opt.iterations, m->opt.disable};
+  if (d->room_ >= 0 && !memcmp(key, d->room_key_, sizeof key)) return d->room_;
+  int nb = d->nblock_max, nr = d->nefc_room_, lo = 0, hi = m->ncon_max;
+  while (lo < hi) { /* the largest that fits (0 when none does: the layout then fails) */
+    int mid = lo + (hi - lo + 1) / 2;
+    if (need(m, mid, nb, nr, blk) <= d->narena_)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  memcpy(d->room_key_, key, sizeof key);
+  return d->room_ = lo;
+}
+
+csStatus csi_efc_fit(const csModel* m, csData* d) {
+  int nc = d->ncon;
+  int key[4] = {m->opt.solver, m->opt.fallback, m->opt.iterations, m->opt.disable};
+  if (d->room_ < 0 || nc > d->room_ || memcmp(key, d->room_key_, sizeof key)) {
+    size_t mark = csi_stack_mark(d);
+    csBlock* blk = CSI_STACK_ALLOC(d, csBlock, d->nblock_max);
+    if (!blk) return csi_error(CS_ERR_MEMORY, "constraint arrays: arena full");
+    int r = room(m, d, blk);
+    if (nc > r)
+      csi_warning(d, CS_WARN_CONTACTFULL,
+                  "memory: %d contacts need %zu bytes of arena with solver '%s', it has %zu "
+                  "(csModel.memory, <size memory>): the last %d dropped",
+                  nc, need(m, nc, d->nblock_max, d->nefc_room_, blk),
+                  cs_solver_name((csSolverType)m->opt.solver), d->narena_, nc - r);
+    csi_stack_free(d, mark);
+    if (nc > r) d->ncon = nc = r;
+  }
+  return csi_efc_layout(m, d, nc);
+}

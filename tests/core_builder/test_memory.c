@@ -1,0 +1,125 @@
+/* The arena sized by need (docs/memory.md): the default room, a step with more contacts than
+   the arena holds (the first ones kept, a counted warning, the state sane), the model's
+   memory, re-sizing for another solver (cs_data_fit), and copies that carry the last step's
+   constraint arrays. */
+#include <string.h>
+
+#include "contactsim/contactsim.h"
+#include "cs_test.h"
+
+/* n boxes of 0.1 m resting on a plane in a grid (4 contacts each), memory bytes (0: need) */
+static csModel* boxes(int n, size_t memory) {
+  csBuilder* b = cs_builder_new();
+  csGeomSpec g;
+  cs_geom_spec_default(&g);
+  g.type = CS_GEOM_PLANE;
+  cs_builder_add_geom(b, &g);
+  for (int k = 0; k < n; k++) {
+    csBodySpec bs;
+    cs_body_spec_default(&bs);
+    bs.mass = 1, bs.pos[0] = 0.3 * (k % 8), bs.pos[1] = 0.3 * (k / 8), bs.pos[2] = 0.0499;
+    bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 1.0 / 600;
+    int body = cs_test_add_free_body(b, &bs);
+    cs_geom_spec_default(&g);
+    g.body = body, g.type = CS_GEOM_BOX, g.size[0] = g.size[1] = g.size[2] = 0.05;
+    cs_builder_add_geom(b, &g);
+  }
+  CHECK(cs_builder_set_memory(b, memory) == 0);
+  csModel* m = NULL;
+  CHECK_MSG(cs_compile(b, &m) == CS_OK, "%s", cs_last_error());
+  cs_builder_free(b);
+  return m;
+}
+
+/* the default arena holds CS_NCON_ROOM contacts; the need grows with the contacts */
+static void test_default(void) {
+  csModel* m = boxes(20, 0);
+  if (!m) return;
+  csData* d = cs_data_new(m);
+  CHECK(m->ncon_max > CS_NCON_ROOM);
+  CHECK(d && cs_data_room(m, d) == CS_NCON_ROOM);
+  CHECK(d && d->narena_ >= cs_data_need(m, CS_NCON_ROOM) &&
+        d->narena_ < cs_data_need(m, CS_NCON_ROOM + 1));
+  size_t a = cs_data_need(m, 10), b = cs_data_need(m, 20), c = cs_data_need(m, 40);
+  CHECK(a < b && b < c);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
+/* 20 resting boxes make 80 contacts: the default arena keeps 64 with a counted warning;
+   the model's memory at the need of 80 keeps them all */
+static void test_room(void) {
+  csModel* m = boxes(20, 0);
+  if (!m) return;
+  csData* d = cs_data_new(m);
+  int bad = 0;
+  for (int k = 0; k < 50 && d; k++) {
+    bad |= cs_step(m, d) != CS_OK;
+    for (int i = 0; i < m->nq; i++) bad |= !isfinite(d->qpos[i]);
+  }
+  CHECK(d && !bad && d->ncon == CS_NCON_ROOM && d->problem.nc == CS_NCON_ROOM);
+  CHECK(d && d->warning[CS_WARN_CONTACTFULL].count == 50);
+  m->memory = cs_data_need(m, 80);
+  csData* e = cs_data_new(m);
+  for (int k = 0; k < 50 && e; k++) bad |= cs_step(m, e) != CS_OK;
+  CHECK(e && !bad && e->ncon == 80 && e->warning[CS_WARN_CONTACTFULL].count == 0);
+  /* every box rests: its four contacts carry its weight (m g dt) */
+  double sum = 0;
+  for (int i = 0; e && i < e->ncon; i++) sum += e->contact[i].lambda[0];
+  CHECK_MSG(e && fabs(sum - 20 * 9.81 * m->opt.timestep) < 1e-3 * 20 * 9.81 * m->opt.timestep,
+            "total normal impulse %g", sum);
+  cs_data_free(d), cs_data_free(e);
+  cs_model_free(m);
+}
+
+/* too little memory: cs_data_new refuses; cs_data_fit names the solver that does not fit */
+static void test_limits(void) {
+  csModel* m = boxes(2, 4096);
+  if (!m) return;
+  CHECK(cs_data_new(m) == NULL && strstr(cs_last_error(), "memory") != NULL);
+  m->memory = cs_data_need(m, 8); /* the boxes' 8 contacts with the default solver */
+  csData* d = cs_data_new(m);
+  CHECK(d && cs_data_room(m, d) == 8);
+  for (int k = 0; k < 20 && d; k++) cs_step(m, d);
+  double q = d ? d->qpos[2] : 0;
+  m->opt.solver = CS_SOLVER_LEMKE;
+  if (cs_data_need(m, 8) > m->memory) { /* lemke needs more: the call names it and the room */
+    CHECK(d && cs_data_fit(m, d) == CS_ERR_MEMORY && strstr(cs_last_error(), "lemke") != NULL);
+  }
+  m->memory = 0; /* sized by need again: fits, the state kept */
+  CHECK(d && cs_data_fit(m, d) == CS_OK && d->qpos[2] == q &&
+        cs_data_room(m, d) == (m->ncon_max < CS_NCON_ROOM ? m->ncon_max : CS_NCON_ROOM));
+  for (int k = 0; k < 20 && d; k++) CHECK(cs_step(m, d) == CS_OK);
+  CHECK(d && d->ncon == 8 && d->warning[CS_WARN_CONTACTFULL].count == 0);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
+/* a copy carries the last step's problem in its own arena, and steps on identically */
+static void test_copy(void) {
+  csModel* m = boxes(3, 0);
+  if (!m) return;
+  csData* a = cs_data_new(m);
+  csData* b = cs_data_new(m);
+  for (int k = 0; k < 30 && a; k++) cs_step(m, a);
+  CHECK(a && b && cs_data_copy(m, b, a) == CS_OK);
+  if (!a || !b) return;
+  int n = 3 * a->problem.nc;
+  CHECK(n == 36 && b->problem.nc == a->problem.nc && b->problem.G != a->problem.G);
+  CHECK((unsigned char*)b->problem.G >= b->arena_ &&
+        (unsigned char*)b->problem.G < b->arena_ + b->narena_);
+  CHECK(!memcmp(a->problem.G, b->problem.G, sizeof(double) * (size_t)n * (size_t)n));
+  for (int k = 0; k < 30; k++) cs_step(m, a), cs_step(m, b);
+  CHECK(!memcmp(a->qpos, b->qpos, sizeof(double) * (size_t)m->nq));
+  CHECK(!memcmp(a->qvel, b->qvel, sizeof(double) * (size_t)m->nv));
+  cs_data_free(a), cs_data_free(b);
+  cs_model_free(m);
+}
+
+int main(void) {
+  test_default();
+  test_room();
+  test_limits();
+  test_copy();
+  return cs_test_finish("test_memory");
+}
