@@ -239,6 +239,18 @@ CS_API double cs_global_error(const csGlobalProblem* g, const double* r, const d
 CS_API csStatus cs_fclib_write_global(const char* path, const csGlobalProblem* g, const double* r,
                                       const double* v, const char* title);
 
+struct csData;
+/* The global form of the contact problem of the last successful cs_step (d's qM, qvel_free,
+   qvel and efc arrays of that step; no stage run in between): n = nv, M = A the matrix the
+   step factors (M, plus dt D on the diagonal with implicit damping: docs/solvers.md),
+   H = J^T (its non-zeros), f = A v_free, w = g - J v_free (the stabilisation), mu, and the
+   step's solution r = lambda, v = qvel, u = H^T v + w. Condensing it gives the step's G and
+   g; cs_global_velocity of its lambda the step's new velocity. CS_ERR_UNSUPPORTED naming the
+   blocks if the problem has rows besides contacts (nblock > 0), CS_ERR_ARG if it has no
+   contact. *out is allocated; free with cs_global_problem_free. Not for use inside a step. */
+CS_API csStatus cs_global_from_data(const csModel* m, const struct csData* d,
+                                    csGlobalProblem** out);
+
 typedef enum csFclibKind {
   CS_FCLIB_NONE = 0, /* HDF5 file without an FCLIB problem */
   CS_FCLIB_LOCAL,
