@@ -50,6 +50,18 @@ typedef struct csBlock {
   double bound; /* CS_CONE_BOX: f >= 0; unused otherwise */
 } csBlock;
 
+/* One island of a problem stored by islands (csContactProblem.nisland > 0): contacts and
+   blocks whose rows couple (share a non-zero of G) only among themselves. */
+typedef struct csIsland {
+  int nc;             /* its contacts */
+  const int* contact; /* (nc) their ids in the problem, strictly increasing */
+  int nblock;         /* its blocks */
+  const int* block;   /* (nblock) their ids in the problem, strictly increasing */
+  const double* G;    /* (n x n) row-major, n = 3 nc + its blocks' rows: its contacts' rows
+                         first (contact[a] at rows 3a..3a+2), then its blocks' rows, each in
+                         the order of the lists above */
+} csIsland;
+
 /* The constraint problem: find lambda in the product of the blocks' cones with
    v = G lambda + g satisfying each block's complementarity conditions (for contacts:
    Signorini and Coulomb, or the solver's own model). Rows: the nc contacts' 3 rows each
@@ -57,22 +69,30 @@ typedef struct csBlock {
    pure contact problem has nblock = 0 (a zeroed struct's default) and is exactly the
    friction-contact problem of FCLIB and Siconos. */
 typedef struct csContactProblem {
-  int nc;               /* contacts */
-  int nv;               /* degrees of freedom of the system (0 if J is absent) */
-  const double* mu;     /* (nc) friction coefficients */
-  const double* G;      /* (nrow x nrow) Delassus matrix J M^-1 J^T, row-major (see asym) */
-  const double* g;      /* (nrow) free velocity incl. stabilisation */
-  const double* R;      /* (nrow) diagonal compliance added to G, or NULL */
-  const double* J;      /* (nrow x nv) Jacobian rows (a contact's n, t1, t2), or NULL */
-  int asym;             /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
-                           struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
-                           the solvers that would use its rows as columns do not. */
-  int nblock;           /* blocks after the contacts (0: a pure contact problem) */
-  const csBlock* block; /* (nblock) in row order from row 3nc, or NULL if nblock = 0 */
-  const double* mu2;    /* (nc) friction along t2 of elliptic (anisotropic) contacts, mu
-                           being along t1; NULL: every contact isotropic. Solved through
-                           cs_solve (which scales the tangent rows to an isotropic cone);
-                           a solver entry called directly refuses it. */
+  int nc;                 /* contacts */
+  int nv;                 /* degrees of freedom of the system (0 if J is absent) */
+  const double* mu;       /* (nc) friction coefficients */
+  const double* G;        /* (nrow x nrow) Delassus matrix J M^-1 J^T, row-major (see asym) */
+  const double* g;        /* (nrow) free velocity incl. stabilisation */
+  const double* R;        /* (nrow) diagonal compliance added to G, or NULL */
+  const double* J;        /* (nrow x nv) Jacobian rows (a contact's n, t1, t2), or NULL */
+  int asym;               /* 0: G is symmetric (a Delassus matrix is; the default of a zeroed
+                             struct). 1: G may not be (FCLIB's W: Capsules |W - W^T| ~ 1e-2), and
+                             the solvers that would use its rows as columns do not. */
+  int nblock;             /* blocks after the contacts (0: a pure contact problem) */
+  const csBlock* block;   /* (nblock) in row order from row 3nc, or NULL if nblock = 0 */
+  const double* mu2;      /* (nc) friction along t2 of elliptic (anisotropic) contacts, mu
+                             being along t1; NULL: every contact isotropic. Solved through
+                             cs_solve (which scales the tangent rows to an isotropic cone);
+                             a solver entry called directly refuses it. */
+  int nisland;            /* 0: G is the dense nrow x nrow matrix above (a zeroed struct's
+                             default). > 0: G is block diagonal by islands, stored as one dense
+                             matrix per island (island), and the G above may be NULL; every
+                             contact and block is in exactly one island. g, R, lambda, the
+                             blocks' rows and every other array keep the problem's row order.
+                             Solved through cs_solve only (island by island); a solver entry
+                             called directly refuses it. */
+  const csIsland* island; /* (nisland), or NULL if nisland = 0 */
 } csContactProblem;
 
 /* Rows of the problem: 3nc + the blocks' rows. */
@@ -80,6 +100,15 @@ CS_API int cs_problem_rows(const csContactProblem* p);
 /* CS_OK if the block table is well formed (types, sizes, contiguous rows from 3nc, box
    bounds finite and >= 0, mu2 finite and >= 0), else CS_ERR_ARG naming the block. */
 CS_API csStatus cs_problem_check(const csContactProblem* p);
+/* CS_OK if p's island table is well formed (nisland = 0, or: every island non-empty with its
+   G, its ids in range and strictly increasing, every contact and block in exactly one
+   island), else CS_ERR_ARG naming the island and the id. mark: scratch of nc + nblock bytes,
+   or NULL to allocate it (cs_solve passes its workspace). */
+CS_API csStatus cs_problem_check_islands(const csContactProblem* p, unsigned char* mark);
+/* G (nrow x nrow, row-major) of p written out dense: p->G copied, or the islands' blocks
+   placed at their rows and zeros elsewhere. For the callers that need the whole matrix
+   (a conversion, a report); the island table must be well formed. */
+CS_API void cs_problem_dense_G(const csContactProblem* p, double* G);
 
 /* The NCP report (paper 002 eq. 14; docs/solvers.md), the same for every solver. Over
    every block: for contacts the terms below, for a unilateral row dist(l, R+), dist(v, R+)
@@ -146,13 +175,19 @@ CS_API const char* cs_solver_name(csSolverType type);
 
 /* Solve p with solver type, the way the step does: the block table checked, elliptic
    contacts (mu2) scaled to isotropic ones and back, then the solver. ws has
-   cs_solve_workspace_bytes bytes, 64-byte aligned. */
+   cs_solve_workspace_bytes bytes, 64-byte aligned. A problem stored by islands
+   (nisland > 0) is solved island by island, each on its own G (its table checked first);
+   stats then has the largest iterations, residual and fallback over the islands, converged
+   if every island converged, and ncp of the whole problem. Its workspace is that of the
+   largest island's solve plus the gather buffers (from the islands' sizes only). */
 CS_API csStatus cs_solve(csSolverType type, const csContactProblem* p, const csSolverOptions* opt,
                          void* ws, double* lambda, csSolverStats* stats);
 CS_API size_t cs_solve_workspace_bytes(csSolverType type, const csContactProblem* p,
                                        const csSolverOptions* opt);
 
-/* The NCP report of lambda for problem p (v = G lambda + g, plus R lambda if R). */
+/* The NCP report of lambda for problem p (v = G lambda + g, plus R lambda if R). Of a problem
+   stored by islands (well formed), v island by island and the sums in the islands' order:
+   the same terms as of its dense G, the norms' sums rounded in another order. */
 CS_API void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r);
 
 /* The tangent basis of docs/scenes.md: t1 = normalize(n x e), e the world axis least
@@ -168,20 +203,30 @@ CS_API void cs_contact_frame(const double n[3], double frame[9]);
 typedef struct csOwnedProblem {
   csContactProblem p;
   double* mu;
-  double* G;
+  double* G; /* the dense G, or NULL when p is stored by islands */
   double* g;
   double* R;
   double* lambda;   /* (3nc) stored solution or guess, or NULL */
   double* velocity; /* (3nc) stored velocity, or NULL */
+  csIsland* island; /* (p.nisland) the island table, or NULL */
+  int* island_ids;  /* the islands' contact and block ids, one after the other */
+  double* island_G; /* the islands' matrices, one after the other */
 } csOwnedProblem;
 
-/* Write p as an FCLIB local problem (dense W stored as a sparse matrix of its non-zeros),
-   with an optional solution (lambda, and v = G lambda + g). Overwrites path. */
+/* Write p as an FCLIB local problem (dense W stored as a sparse matrix of its non-zeros;
+   of p stored by islands, the islands' entries), with an optional solution (lambda, and
+   v = G lambda + g). Overwrites path. */
 CS_API csStatus cs_fclib_write_local(const char* path, const csContactProblem* p,
                                      const double* lambda, const char* title);
-/* Read an FCLIB local problem (spacedim 3). *out is allocated; free with
-   cs_problem_free. */
+/* Read an FCLIB local problem (spacedim 3) with W into the dense G. *out is allocated; free
+   with cs_problem_free. */
 CS_API csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out);
+/* The same, stored by islands: W's islands found from its pattern (two contacts couple when
+   W stores an entry of their 3 x 3 block, whatever its value); W of one island is read as
+   by cs_fclib_read_local, W of several into one dense matrix per island (p.nisland > 0,
+   p.G NULL; islands in the order of their first contact, contacts increasing), holding
+   every stored entry with the same value. Solve it with cs_solve. */
+CS_API csStatus cs_fclib_read_local_islands(const char* path, csOwnedProblem** out);
 CS_API void cs_problem_free(csOwnedProblem* p);
 /* 1 if the library was built with FCLIB support. */
 CS_API int cs_have_fclib(void);

@@ -82,9 +82,66 @@ static double report_row(const csContactProblem* p, size_t n, size_t r, const do
   return s;
 }
 
+/* Row r of island I's G times lambda: its columns are the island's rows in its order
+   (contacts, then blocks), each the same sum as the dense row's non-zero terms. */
+static double island_dot(const csContactProblem* p, const csIsland* I, const double* Gr,
+                         const double* lambda) {
+  double s = 0;
+  size_t j = 0;
+  for (int a = 0; a < I->nc; a++) {
+    const double* l = lambda + 3 * (size_t)I->contact[a];
+    s += Gr[j] * l[0], s += Gr[j + 1] * l[1], s += Gr[j + 2] * l[2];
+    j += 3;
+  }
+  for (int b = 0; b < I->nblock; b++) {
+    const csBlock* B = p->block + I->block[b];
+    for (int q = 0; q < B->n; q++) s += Gr[j++] * lambda[B->row + q];
+  }
+  return s;
+}
+
+/* Rows row .. row + n - 1 of the problem's v, island I's rows from r0 on. */
+static void island_v(const csContactProblem* p, const csIsland* I, size_t m, size_t r0, int row,
+                     int n, const double* lambda, double* v) {
+  for (int q = 0; q < n; q++) {
+    size_t at = (size_t)row + (size_t)q;
+    v[q] = island_dot(p, I, I->G + (r0 + (size_t)q) * m, lambda) + p->g[at];
+    if (p->R) v[q] += p->R[at] * lambda[at];
+  }
+}
+
+/* The report of a problem stored by islands, island by island (no scratch vector: this runs
+   inside cs_solve). */
+static void report_islands(const csContactProblem* p, const double* lambda, ReportSums* s) {
+  for (int k = 0; k < p->nisland; k++) {
+    const csIsland* I = p->island + k;
+    size_t m = 3 * (size_t)I->nc, r0;
+    for (int b = 0; b < I->nblock; b++) m += (size_t)p->block[I->block[b]].n;
+    for (int a = 0; a < I->nc; a++) {
+      double v[3];
+      island_v(p, I, m, 3 * (size_t)a, 3 * I->contact[a], 3, lambda, v);
+      report_contact(p, I->contact[a], lambda, v, s);
+    }
+    r0 = 3 * (size_t)I->nc;
+    for (int b = 0; b < I->nblock; b++) {
+      const csBlock* B = p->block + I->block[b];
+      double v[6];
+      island_v(p, I, m, r0, B->row, B->n, lambda, v);
+      report_block(p, I->block[b], lambda, v, s);
+      r0 += (size_t)B->n;
+    }
+  }
+}
+
 void cs_ncp_report(const csContactProblem* p, const double* lambda, csNcpReport* r) {
   memset(r, 0, sizeof *r);
   if (!p || (p->nc <= 0 && p->nblock <= 0)) return;
+  if (p->nisland > 0) {
+    ReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
+    report_islands(p, lambda, &s);
+    report_finish(&s, r);
+    return;
+  }
   const size_t n = (size_t)cs_problem_rows(p);
   ReportSums s = {0, 0, 0, 0, 0, 0, 0, 0};
   /* One contact at a time (row block i of G times lambda), so no scratch vector of size

@@ -40,6 +40,9 @@ void cs_problem_free(csOwnedProblem* p) {
   cs_free(p->R);
   cs_free(p->lambda);
   cs_free(p->velocity);
+  cs_free(p->island);
+  cs_free(p->island_ids);
+  cs_free(p->island_G);
   cs_free(p);
 }
 
@@ -116,12 +119,14 @@ static csStatus probe_local(hid_t f, const char* path, FclibProbe* pr) {
    into +0.0 and break the bit-for-bit round trip. Duplicates are summed, as in CSparse. */
 static void acc(double* a, double x) { *a = *a == 0 ? x : *a + x; }
 
-/* Dense row-major copy of W (nrow x nrow) into G (zeroed), indices checked. Storage as in
-   CSparse, which Siconos uses to write these files: triplet i = row, p = column (fclib.h's
-   comment says the opposite; for a symmetric W it makes no difference); CSC p = column
-   pointers, i = rows; CSR p = row pointers, i = columns. */
-static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, const char* path) {
-  const size_t n = (size_t)nrow;
+/* Every stored entry (r, c, x) of W (nrow x nrow) given to put in storage order, indices
+   checked. Storage as in CSparse, which Siconos uses to write these files: triplet i = row,
+   p = column (fclib.h's comment says the opposite; for a symmetric W it makes no
+   difference); CSC p = column pointers, i = rows; CSR p = row pointers, i = columns. */
+typedef void (*EntryFn)(void* ctx, int r, int c, double x);
+
+static csStatus w_each(const struct fclib_matrix* W, int nrow, const char* path, EntryFn put,
+                       void* ctx) {
   if (W->m != nrow || W->n != nrow)
     return csi_error(CS_ERR_PARSE, "FCLIB file '%s': libfclib returned a %d x %d W", path, W->m,
                      W->n);
@@ -133,7 +138,7 @@ static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, cons
                          "FCLIB file '%s': W entry %d at (%d, %d) is outside "
                          "the %d x %d matrix",
                          path, k, r, c, nrow, nrow);
-      acc(&G[(size_t)r * n + (size_t)c], W->x[k]);
+      put(ctx, r, c, W->x[k]);
     }
     return CS_OK;
   }
@@ -150,16 +155,164 @@ static csStatus to_dense(const struct fclib_matrix* W, int nrow, double* G, cons
       if (b < 0 || b >= nrow)
         return csi_error(CS_ERR_PARSE, "FCLIB file '%s': W index %d out of range at entry %d", path,
                          b, k);
-      size_t at = csc ? (size_t)b * n + (size_t)a : (size_t)a * n + (size_t)b;
-      acc(&G[at], W->x[k]);
+      if (csc)
+        put(ctx, b, a, W->x[k]);
+      else
+        put(ctx, a, b, W->x[k]);
     }
   }
   return CS_OK;
 }
 
+/* The dense row-major G (nrow x nrow, zeroed) of W. */
+typedef struct DenseW {
+  double* G;
+  size_t n;
+} DenseW;
+
+static void dense_put(void* ctx, int r, int c, double x) {
+  DenseW* d = ctx;
+  acc(&d->G[(size_t)r * d->n + (size_t)c], x);
+}
+
+/* ---------------------------------------------------------------- islands of W
+   Two contacts couple when W stores an entry of their 3 x 3 block (whatever its value, so
+   that the islands' matrices hold every stored entry): union-find over the contacts. */
+
+typedef struct IslandsW {
+  int nc, nisland;
+  int* parent; /* (nc) union-find forest, then each contact's island */
+  int* local;  /* (nc) each contact's place in its island */
+  int* count;  /* (nisland) contacts per island */
+  size_t* off; /* (nisland) each island's G in the one array */
+  double* G;
+} IslandsW;
+
+static int uf_root(int* parent, int i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+static void uf_put(void* ctx, int r, int c, double x) {
+  IslandsW* w = ctx;
+  (void)x;
+  int a = uf_root(w->parent, r / 3), b = uf_root(w->parent, c / 3);
+  if (a != b) w->parent[a > b ? a : b] = a < b ? a : b; /* the smaller id is the root */
+}
+
+/* Islands numbered in the order of their first contact (a root is its component's
+   smallest id); parent becomes each contact's island, local its place in it (w->count must
+   hold nc ints). */
+static void uf_label(IslandsW* w) {
+  for (int i = 0; i < w->nc; i++) w->parent[i] = uf_root(w->parent, i);
+  int n = 0;
+  for (int i = 0; i < w->nc; i++) {
+    int root = w->parent[i]; /* root <= i: a root already holds its island */
+    int k = root == i ? n++ : w->parent[root];
+    if (root == i) w->count[k] = 0;
+    w->local[i] = w->count[k]++;
+    w->parent[i] = k;
+  }
+  w->nisland = n;
+}
+
+static void island_put(void* ctx, int r, int c, double x) {
+  IslandsW* w = ctx;
+  int i = r / 3, j = c / 3, k = w->parent[i];
+  size_t m = 3 * (size_t)w->count[k];
+  size_t lr = 3 * (size_t)w->local[i] + (size_t)(r % 3),
+         lc = 3 * (size_t)w->local[j] + (size_t)(c % 3);
+  acc(&w->G[w->off[k] + lr * m + lc], x);
+}
+
+static void islands_free(IslandsW* w) {
+  cs_free(w->parent), cs_free(w->local), cs_free(w->count), cs_free(w->off);
+  w->parent = w->local = w->count = NULL, w->off = NULL;
+}
+
+/* W's islands: w->nisland, and for more than one the labels (w->parent, w->local,
+   w->count). */
+static csStatus find_islands(const struct fclib_matrix* W, int nc, const char* path, IslandsW* w) {
+  memset(w, 0, sizeof *w);
+  w->nc = nc;
+  w->parent = csi_malloc(sizeof(int) * (size_t)nc);
+  w->local = csi_malloc(sizeof(int) * (size_t)nc);
+  w->count = csi_malloc(sizeof(int) * (size_t)nc);
+  if (!w->parent || !w->local || !w->count)
+    return csi_error(CS_ERR_MEMORY, "out of memory for the islands of '%s'", path);
+  for (int i = 0; i < nc; i++) w->parent[i] = i;
+  csStatus st = w_each(W, 3 * nc, path, uf_put, w);
+  if (st) return st;
+  uf_label(w);
+  return CS_OK;
+}
+
+/* o's island table and matrices from W and its islands w (nisland > 1). */
+static csStatus read_islands(const struct fclib_matrix* W, IslandsW* w, const char* path,
+                             csOwnedProblem* o) {
+  int nc = w->nc, n = w->nisland;
+  w->off = csi_malloc(sizeof(size_t) * (size_t)n);
+  o->island = csi_calloc((size_t)n, sizeof(csIsland));
+  o->island_ids = csi_malloc(sizeof(int) * (size_t)nc);
+  size_t total = 0;
+  for (int k = 0; w->off && k < n; k++) {
+    w->off[k] = total;
+    total += 9 * (size_t)w->count[k] * (size_t)w->count[k];
+  }
+  o->island_G = w->off ? csi_calloc(total, sizeof(double)) : NULL;
+  if (!w->off || !o->island || !o->island_ids || !o->island_G)
+    return csi_error(CS_ERR_MEMORY, "out of memory for %d islands of '%s'", n, path);
+  w->G = o->island_G;
+  int at = 0;
+  for (int k = 0; k < n; k++) {
+    o->island[k].nc = w->count[k];
+    o->island[k].contact = o->island_ids + at;
+    o->island[k].G = o->island_G + w->off[k];
+    at += w->count[k];
+  }
+  for (int i = 0; i < nc; i++) { /* contacts in increasing order within each island */
+    int k = w->parent[i];
+    o->island_ids[o->island[k].contact - o->island_ids + w->local[i]] = i;
+  }
+  csStatus st = w_each(W, 3 * nc, path, island_put, w);
+  if (st) return st;
+  for (int k = 0; k < n; k++)
+    if (!csi_is_symmetric(3 * w->count[k], o->island[k].G)) o->p.asym = 1;
+  o->p.nisland = n;
+  o->p.island = o->island;
+  return CS_OK;
+}
+
+/* o's dense G from W (nrow x nrow). */
+static csStatus read_dense(const struct fclib_matrix* W, int nrow, const char* path,
+                           csOwnedProblem* o) {
+  o->G = csi_calloc((size_t)nrow * (size_t)nrow, sizeof(double));
+  if (!o->G)
+    return csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact problem from '%s'", nrow / 3,
+                     path);
+  DenseW d = {o->G, (size_t)nrow};
+  csStatus st = w_each(W, nrow, path, dense_put, &d);
+  if (!st) o->p.asym = !csi_is_symmetric(nrow, o->G);
+  return st;
+}
+
+/* o's G: dense, or with islands set and W of several islands one matrix per island. */
+static csStatus read_w(const struct fclib_matrix* W, int nc, const char* path, int islands,
+                       csOwnedProblem* o) {
+  if (!islands) return read_dense(W, 3 * nc, path, o);
+  IslandsW w;
+  csStatus st = find_islands(W, nc, path, &w);
+  if (!st) st = w.nisland > 1 ? read_islands(W, &w, path, o) : read_dense(W, 3 * nc, path, o);
+  islands_free(&w);
+  return st;
+}
+
 /* ---------------------------------------------------------------- read */
 
-csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
+static csStatus read_local(const char* path, int islands, csOwnedProblem** out) {
   if (out) *out = NULL;
   if (!path || !out) return csi_error(CS_ERR_ARG, "cs_fclib_read_local: NULL path or out");
 
@@ -203,14 +356,13 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
     st = csi_error(CS_ERR_MEMORY, "out of memory reading '%s'", path);
     goto done;
   }
-  o->G = csi_calloc((size_t)nrow * (size_t)nrow, sizeof(double));
   o->g = csi_dup_doubles(fl->q, (size_t)nrow);
   o->mu = csi_dup_doubles(fl->mu, (size_t)nc);
-  if (!o->G || !o->g || !o->mu) {
+  if (!o->g || !o->mu) {
     st = csi_error(CS_ERR_MEMORY, "out of memory for a %d-contact problem from '%s'", nc, path);
     goto done;
   }
-  if ((st = to_dense(fl->W, nrow, o->G, path))) goto done;
+  if ((st = read_w(fl->W, nc, path, islands, o))) goto done;
 
   if (pr.has_solution) {
     sol = fclib_read_solution(path);
@@ -234,7 +386,6 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
   o->p.g = o->g;
   o->p.R = NULL;
   o->p.J = NULL;
-  o->p.asym = !csi_is_symmetric(3 * nc, o->G);
 
 done:
   if (sol) fclib_delete_solutions(sol, 1);
@@ -251,6 +402,14 @@ done:
   return CS_OK;
 }
 
+csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
+  return read_local(path, 0, out);
+}
+
+csStatus cs_fclib_read_local_islands(const char* path, csOwnedProblem** out) {
+  return read_local(path, 1, out);
+}
+
 /* ---------------------------------------------------------------- write */
 
 /* Entry (r, c) of W = G + diag(R). A zero R[r] is not added, so G's -0.0 stays -0.0. */
@@ -262,6 +421,51 @@ static double w_entry(const csContactProblem* p, size_t r, size_t c) {
 
 static int w_keep(double x, size_t r, size_t c) { return x != 0 || signbit(x) || r == c; }
 
+/* Where each contact of a problem stored by islands is: its island (where[i]) and its
+   place in it (where[nc + i]). */
+static void island_where(const csContactProblem* p, int* where) {
+  for (int k = 0; k < p->nisland; k++)
+    for (int a = 0; a < p->island[k].nc; a++) {
+      where[p->island[k].contact[a]] = k;
+      where[p->nc + p->island[k].contact[a]] = a;
+    }
+}
+
+/* The kept entries of W's column c, rows increasing, into rowind, val (when not NULL);
+   returns their count. Of islands (where from island_where), the column's island: the
+   entries outside it are +0.0, never kept. */
+static size_t w_column(const csContactProblem* p, const int* where, size_t c, int* rowind,
+                       double* val) {
+  size_t k = 0, n = 3 * (size_t)p->nc;
+  const csIsland* I = where ? p->island + where[c / 3] : NULL;
+  size_t m = I ? 3 * (size_t)I->nc : n, lc = I ? 3 * (size_t)where[p->nc + c / 3] + c % 3 : c;
+  for (size_t lr = 0; lr < m; lr++) {
+    size_t r = I ? 3 * (size_t)I->contact[lr / 3] + lr % 3 : lr;
+    double x = I ? I->G[lr * m + lc] : w_entry(p, r, c);
+    if (I && p->R && r == c && p->R[r] != 0) x += p->R[r];
+    if (!w_keep(x, r, c)) continue;
+    if (rowind) rowind[k] = (int)r, val[k] = x;
+    k++;
+  }
+  return k;
+}
+
+/* u = W lambda + q, row by row (of islands, each row's island only: the same sums). */
+static void w_velocity(const csContactProblem* p, const int* where, const double* lambda,
+                       double* u) {
+  size_t n = 3 * (size_t)p->nc;
+  for (size_t r = 0; r < n; r++) {
+    const csIsland* I = where ? p->island + where[r / 3] : NULL;
+    size_t m = I ? 3 * (size_t)I->nc : n, lr = I ? 3 * (size_t)where[p->nc + r / 3] + r % 3 : r;
+    const double* Gr = I ? I->G + lr * m : p->G + r * n;
+    double s = 0;
+    for (size_t lc = 0; lc < m; lc++)
+      s += Gr[lc] * lambda[I ? 3 * (size_t)I->contact[lc / 3] + lc % 3 : lc];
+    if (p->R) s += p->R[r] * lambda[r];
+    u[r] = s + p->g[r];
+  }
+}
+
 csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const double* lambda,
                               const char* title) {
   if (!path || !p) return csi_error(CS_ERR_ARG, "cs_fclib_write_local: NULL path or problem");
@@ -270,7 +474,7 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
                      "cannot write '%s': an FCLIB problem needs at least one "
                      "contact (nc = %d)",
                      path, p->nc);
-  if (!p->G || !p->g || !p->mu)
+  if ((!p->G && p->nisland <= 0) || !p->g || !p->mu)
     return csi_error(CS_ERR_ARG, "cannot write '%s': the problem has no G, g or mu", path);
   if (p->nblock > 0 || p->mu2)
     return csi_error(CS_ERR_UNSUPPORTED,
@@ -286,21 +490,25 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
      actually see is written. Kept: every entry but +0.0, so a -0.0 survives the trip, and
      the whole diagonal, so no array is empty (libfclib's reader exits on a NULL from
      malloc, which malloc(0) may return). */
+  csStatus st = p->nisland > 0 ? cs_problem_check_islands(p, NULL) : CS_OK;
+  if (st) return csi_error(st, "cannot write '%s': %s", path, cs_last_error());
+  int* where = p->nisland > 0 ? csi_malloc(2 * (size_t)p->nc * sizeof(int)) : NULL;
+  if (p->nisland > 0 && !where) return csi_error(CS_ERR_MEMORY, "out of memory writing '%s'", path);
+  if (where) island_where(p, where);
   size_t nnz = 0;
-  for (size_t r = 0; r < n; r++)
-    for (size_t c = 0; c < n; c++)
-      if (w_keep(w_entry(p, r, c), r, c)) nnz++;
-  if (nnz > (size_t)INT_MAX)
+  for (size_t c = 0; c < n; c++) nnz += w_column(p, where, c, NULL, NULL);
+  if (nnz > (size_t)INT_MAX) {
+    cs_free(where);
     return csi_error(CS_ERR_ARG, "cannot write '%s': %zu non-zeros exceed FCLIB's int indices",
                      path, nnz);
+  }
 
-  csStatus st = CS_OK;
   int* colptr = csi_malloc((n + 1) * sizeof(int));
   int* rowind = csi_malloc(nnz * sizeof(int));
   double* val = csi_malloc(nnz * sizeof(double));
   double* u = lambda ? csi_malloc(n * sizeof(double)) : NULL;
   if (!colptr || !rowind || !val || (lambda && !u)) {
-    cs_free(colptr), cs_free(rowind), cs_free(val), cs_free(u);
+    cs_free(colptr), cs_free(rowind), cs_free(val), cs_free(u), cs_free(where);
     return csi_error(CS_ERR_MEMORY, "out of memory writing '%s'", path);
   }
   /* Compressed columns (nz = -1): the CSparse form libfclib's own merit code understands
@@ -308,27 +516,14 @@ csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const
   size_t k = 0;
   for (size_t c = 0; c < n; c++) {
     colptr[c] = (int)k;
-    for (size_t r = 0; r < n; r++) {
-      double x = w_entry(p, r, c);
-      if (w_keep(x, r, c)) {
-        rowind[k] = (int)r;
-        val[k] = x;
-        k++;
-      }
-    }
+    k += w_column(p, where, c, rowind + k, val + k);
   }
   colptr[n] = (int)k;
 
-  if (lambda) {
-    /* u = W r + q with the W just written, so the stored pair is consistent in FCLIB's
-       own terms. */
-    for (size_t r = 0; r < n; r++) {
-      double s = 0;
-      for (size_t c = 0; c < n; c++) s += p->G[r * n + c] * lambda[c];
-      if (p->R) s += p->R[r] * lambda[r];
-      u[r] = s + p->g[r];
-    }
-  }
+  /* u = W r + q with the W just written, so the stored pair is consistent in FCLIB's own
+     terms. */
+  if (lambda) w_velocity(p, where, lambda, u);
+  cs_free(where);
 
   csiH5Quiet quiet;
   csi_h5_quiet(&quiet);
@@ -401,6 +596,10 @@ csStatus cs_fclib_read_local(const char* path, csOwnedProblem** out) {
                    "cannot read FCLIB file '%s': contactsim was built "
                    "without libfclib (FCLIB support off)",
                    path ? path : "(null)");
+}
+
+csStatus cs_fclib_read_local_islands(const char* path, csOwnedProblem** out) {
+  return cs_fclib_read_local(path, out);
 }
 
 csStatus cs_fclib_write_local(const char* path, const csContactProblem* p, const double* lambda,

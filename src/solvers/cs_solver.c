@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/cs_error.h"
+#include "solvers/cs_solver_island.h"
 
 static const char* const cs_solver_names[CS_SOLVER_COUNT] = {
     "none",    "bisection", "bisection_desaxce", "pgs_raisim", "lcp_pgs",
@@ -109,12 +110,18 @@ static size_t ell_bytes(const csContactProblem* p) {
   return sizeof(double) * (n * n + 3 * n + (size_t)p->nc) + 64;
 }
 
+size_t csi_solve_dense_bytes(const csSolver* s, const csContactProblem* p,
+                             const csSolverOptions* opt) {
+  size_t b = s->workspace_bytes ? s->workspace_bytes(p, opt) : 0;
+  return (b + 63) / 64 * 64 + ell_bytes(p);
+}
+
 size_t cs_solve_workspace_bytes(csSolverType type, const csContactProblem* p,
                                 const csSolverOptions* opt) {
   const csSolver* s = cs_solver_get(type);
   if (!s || !p) return 0;
-  size_t b = s->workspace_bytes ? s->workspace_bytes(p, opt) : 0;
-  return (b + 63) / 64 * 64 + ell_bytes(p);
+  if (p->nisland != 0) return csi_island_workspace_bytes(s, p, opt);
+  return csi_solve_dense_bytes(s, p, opt);
 }
 
 /* The scaled problem q of p in space, lambda scaled into it (l' = S^-1 lambda). */
@@ -141,6 +148,20 @@ static void ell_scaled(const csContactProblem* p, double* space, csContactProble
   q->G = G, q->g = g, q->R = p->R ? R : NULL, q->mu = mu, q->mu2 = NULL, q->J = NULL;
 }
 
+csStatus csi_solve_dense(const csSolver* s, const csContactProblem* p, const csSolverOptions* opt,
+                         void* ws, double* lambda, csSolverStats* stats) {
+  if (!p->mu2) return s->solve(p, opt, ws, lambda, stats);
+  size_t b = s->workspace_bytes ? s->workspace_bytes(p, opt) : 0;
+  double* space = (double*)((char*)ws + (b + 63) / 64 * 64);
+  csContactProblem q;
+  ell_scaled(p, space, &q, lambda);
+  csStatus st = s->solve(&q, opt, ws, lambda, stats);
+  int n = cs_problem_rows(p);
+  const double* S = space + (size_t)n * n + 2 * (size_t)n;
+  for (int r = 0; r < n; r++) lambda[r] *= S[r];
+  return st;
+}
+
 csStatus cs_solve(csSolverType type, const csContactProblem* p, const csSolverOptions* opt,
                   void* ws, double* lambda, csSolverStats* stats) {
   const csSolver* s = cs_solver_get(type);
@@ -148,14 +169,6 @@ csStatus cs_solve(csSolverType type, const csContactProblem* p, const csSolverOp
     return csi_error(CS_ERR_UNSUPPORTED, "solver '%s' is not implemented", cs_solver_name(type));
   csStatus st = cs_problem_check(p);
   if (st != CS_OK) return st;
-  if (!p->mu2) return s->solve(p, opt, ws, lambda, stats);
-  size_t b = s->workspace_bytes ? s->workspace_bytes(p, opt) : 0;
-  double* space = (double*)((char*)ws + (b + 63) / 64 * 64);
-  csContactProblem q;
-  ell_scaled(p, space, &q, lambda);
-  st = s->solve(&q, opt, ws, lambda, stats);
-  int n = cs_problem_rows(p);
-  const double* S = space + (size_t)n * n + 2 * (size_t)n;
-  for (int r = 0; r < n; r++) lambda[r] *= S[r];
-  return st;
+  if (p->nisland != 0) return csi_island_solve(s, p, opt, ws, lambda, stats);
+  return csi_solve_dense(s, p, opt, ws, lambda, stats);
 }

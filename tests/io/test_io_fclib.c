@@ -15,6 +15,7 @@
 #include "contactsim/cs_contact.h"
 #include "contactsim/cs_io.h"
 #include "cs_test.h"
+#include "cs_test_islands.h"
 
 #define NC 5
 #define N (3 * NC)
@@ -226,6 +227,33 @@ static void test_errors(const char* path) {
 }
 
 /* Every file of shared/fclib/siconos_hdf5 listed in its INDEX.tsv. */
+/* A shared local file read by islands: the same G as the dense reading (written out by
+   cs_problem_dense_G) and the same report terms of its stored solution. */
+static void check_shared_islands(const char* path, const char* name, const csOwnedProblem* d) {
+  csOwnedProblem* o = NULL;
+  CHECK_MSG(cs_fclib_read_local_islands(path, &o) == CS_OK && o, "%s: %s", name, cs_last_error());
+  if (!o) return;
+  size_t n = 3 * (size_t)d->p.nc;
+  double* G = malloc(sizeof(double) * n * n);
+  cs_problem_dense_G(&o->p, G);
+  CHECK_MSG(same_bits(G, d->G, sizeof(double) * n * n) && o->p.asym == d->p.asym,
+            "%s: G by islands differs", name);
+  int big = 0;
+  for (int k = 0; k < o->p.nisland; k++) big = o->p.island[k].nc > big ? o->p.island[k].nc : big;
+  printf("%s: %d islands (0: one, read dense), the largest of %d contacts\n", name, o->p.nisland,
+         big);
+  if (d->lambda) {
+    csNcpReport a, b;
+    cs_ncp_report(&d->p, d->lambda, &a);
+    cs_ncp_report(&o->p, o->lambda, &b);
+    CHECK_MSG(a.eps_abs == b.eps_abs && a.signorini == b.signorini &&
+                  fabs(a.error - b.error) <= 1e-13 * a.error,
+              "%s: report by islands differs", name);
+  }
+  free(G);
+  cs_problem_free(o);
+}
+
 static void test_shared(void) {
   const char* dir0 = cs_test_shared("fclib/siconos_hdf5");
   if (!dir0) {
@@ -303,6 +331,7 @@ static void test_shared(void) {
             r.error, r.error_1pq, r.eps_abs, e);
       }
       printf("\n");
+      check_shared_islands(path, col[0], o);
       cs_problem_free(o);
     } else if (strncmp(col[2], "fclib_global", 12) == 0) {
       nglobal++;
@@ -322,6 +351,88 @@ static void test_shared(void) {
   fclose(f);
   printf("shared FCLIB files: %d local read, %d global refused\n", nlocal, nglobal);
   CHECK(nlocal > 0 && nglobal > 0);
+}
+
+/* Solve p with type through cs_solve from zero into lambda (3nc). */
+static void solve_into(int type, const csContactProblem* p, double* lambda) {
+  csSolverOptions o = {20000, 1e-13, 1.0, 0, 0};
+  size_t b = cs_solve_workspace_bytes((csSolverType)type, p, &o);
+  void* ws = aligned_alloc(64, (b + 127) / 64 * 64);
+  csSolverStats st;
+  memset(lambda, 0, sizeof(double) * 3 * (size_t)p->nc);
+  CHECK_MSG(ws && cs_solve((csSolverType)type, p, &o, ws, lambda, &st) == CS_OK, "%s: %s",
+            cs_solver_name((csSolverType)type), cs_last_error());
+  free(ws);
+}
+
+/* o read by islands holds t's islands bit for bit. */
+static void check_islands_read(const csOwnedProblem* o, const csTestIslands* t) {
+  int n = t->nrow;
+  CHECK_MSG(o->p.nisland == t->k && !o->p.G && !o->G, "nisland %d, expected %d", o->p.nisland,
+            t->k);
+  for (int s = 0; s < t->k && s < o->p.nisland; s++) {
+    const csIsland *a = o->p.island + s, *b = t->table + s;
+    CHECK(a->nc == b->nc && a->nblock == 0 &&
+          same_bits(a->contact, b->contact, sizeof(int) * (size_t)b->nc) &&
+          same_bits(a->G, b->G, sizeof(double) * 9 * (size_t)b->nc * (size_t)b->nc));
+  }
+  CHECK(same_bits(o->p.g, t->g, sizeof(double) * (size_t)n) &&
+        same_bits(o->p.mu, t->mu, sizeof(double) * (size_t)t->dense.nc));
+  double* G = malloc(sizeof(double) * (size_t)n * (size_t)n);
+  cs_problem_dense_G(&o->p, G);
+  CHECK_MSG(same_bits(G, t->G, sizeof(double) * (size_t)n * (size_t)n), "dense G differs");
+  free(G);
+}
+
+/* A problem of several islands written with its dense G reads back by islands with the same
+   values (the islands in the order of their first contact, each island's G its own);
+   written again from the island form it reads back (dense) to the same G and stored
+   velocity; cs_solve on both forms agrees. A problem of one island reads by islands
+   exactly as by cs_fclib_read_local. */
+static void test_islands(const char* path) {
+  static const int size[4][4] = {{3, 0, 0, 0}, {1, 0, 0, 0}, {4, 0, 0, 0}, {2, 0, 0, 0}};
+  csTestIslands* t = cs_test_islands_new(4, size);
+  int n = t->nrow;
+  double* lam = malloc(sizeof(double) * (size_t)n);
+  double* l2 = malloc(sizeof(double) * (size_t)n);
+  for (int a = 0; a < n; a++) lam[a] = cs_test_uniform(-1, 1);
+  CHECK_MSG(cs_fclib_write_local(path, &t->dense, lam, "islands") == CS_OK, "%s", cs_last_error());
+  csOwnedProblem *o = NULL, *d = NULL, *back = NULL;
+  CHECK_MSG(cs_fclib_read_local_islands(path, &o) == CS_OK && o, "%s", cs_last_error());
+  CHECK(cs_fclib_read_local(path, &d) == CS_OK && d && d->p.nisland == 0);
+  if (!o || !d) goto done;
+  check_islands_read(o, t);
+  CHECK(same_bits(o->lambda, lam, sizeof(double) * (size_t)n) &&
+        same_bits(o->velocity, d->velocity, sizeof(double) * (size_t)n));
+  CHECK_MSG(cs_fclib_write_local(path, &o->p, o->lambda, "islands again") == CS_OK, "%s",
+            cs_last_error());
+  CHECK(cs_fclib_read_local(path, &back) == CS_OK && back);
+  if (back)
+    CHECK_MSG(same_bits(back->G, t->G, sizeof(double) * (size_t)n * (size_t)n) &&
+                  same_bits(back->velocity, d->velocity, sizeof(double) * (size_t)n),
+              "written from islands, G or the velocity differs");
+  const int types[3] = {CS_SOLVER_NCP_ADMM, CS_SOLVER_NSN_AC, CS_SOLVER_NCP_PGS};
+  for (int k = 0; k < 3; k++) {
+    solve_into(types[k], &d->p, lam);
+    solve_into(types[k], &o->p, l2);
+    double e = cs_test_relerr(l2, lam, n, 1.0);
+    printf("islands read: %s agrees with the dense reading to %.2e\n",
+           cs_solver_name((csSolverType)types[k]), e);
+    CHECK_MSG(e <= 1e-9, "%s: by islands %g off", cs_solver_name((csSolverType)types[k]), e);
+  }
+  cs_problem_free(back), cs_problem_free(o), cs_problem_free(d);
+  o = d = back = NULL;
+  /* one island: as cs_fclib_read_local */
+  CHECK(cs_fclib_write_local(path, &t->part[2]->p, NULL, NULL) == CS_OK);
+  CHECK(cs_fclib_read_local_islands(path, &o) == CS_OK && cs_fclib_read_local(path, &d) == CS_OK);
+  if (o && d)
+    CHECK(o->p.nisland == 0 && !o->island && o->p.asym == d->p.asym &&
+          same_bits(o->G, d->G, sizeof(double) * 144) && same_bits(o->G, t->part[2]->G, 144 * 8));
+done:
+  cs_problem_free(back), cs_problem_free(o), cs_problem_free(d);
+  free(lam);
+  free(l2);
+  cs_test_islands_free(t);
 }
 
 int main(void) {
@@ -344,6 +455,7 @@ int main(void) {
   close(fd);
   test_round_trip(path);
   test_errors(path);
+  test_islands(path);
   remove(path);
   test_shared();
   return cs_test_finish("test_io_fclib");
