@@ -170,17 +170,21 @@ static void siconos_child(const csCliFclibCase* c, int id, const csCliFclibSetti
   SiconosMsg msg = {0, 0, 0};
   double* r = calloc((size_t)m, sizeof(double));
   double* u = calloc((size_t)m, sizeof(double));
-  if (!r || !u) _exit(3);
+  /* a problem read by islands: W written out dense for the conversion (not timed) */
+  double* W = p->G ? NULL : malloc((size_t)m * (size_t)m * sizeof(double));
+  if (!r || !u || (!p->G && !W)) _exit(3);
+  if (W) cs_problem_dense_G(p, W);
+  const double* G = p->G ? p->G : W;
   for (int rep = 0; rep < s->repeats && rep < 64; rep++) {
     NumericsMatrix* M;
     if (s->siconos_dense) {
       double* Wc = malloc((size_t)m * (size_t)m * sizeof(double));
       if (!Wc) _exit(3);
       for (int i = 0; i < m; i++) /* column-major */
-        for (int j = 0; j < m; j++) Wc[(size_t)j * m + i] = p->G[(size_t)i * m + j];
+        for (int j = 0; j < m; j++) Wc[(size_t)j * m + i] = G[(size_t)i * m + j];
       M = NM_create_from_data(NM_DENSE, m, m, Wc); /* owns Wc */
     } else {
-      M = siconos_sbm(p->G, nc);
+      M = siconos_sbm(G, nc);
     }
     double* q = malloc((size_t)m * sizeof(double));
     double* mu = malloc((size_t)nc * sizeof(double));

@@ -148,13 +148,18 @@ static void info_local(const csCliFclibCase* c, infoLocal* w) {
   w->rows = (int)m;
   double a = 0;
   w->dmin = INFINITY;
-  for (size_t i = 0; i < m; i++) {
-    w->dmin = fmin(w->dmin, p->G[i * m + i]);
+  /* a problem read by islands: its G written out dense */
+  double* own = p->G ? NULL : malloc(m * m * sizeof(double));
+  if (own) cs_problem_dense_G(p, own);
+  const double* G = p->G ? p->G : own;
+  for (size_t i = 0; G && i < m; i++) {
+    w->dmin = fmin(w->dmin, G[i * m + i]);
     for (size_t j = 0; j < m; j++) {
-      a = fmax(a, fabs(p->G[i * m + j] - p->G[j * m + i]));
-      w->wmax = fmax(w->wmax, fabs(p->G[i * m + j]));
+      a = fmax(a, fabs(G[i * m + j] - G[j * m + i]));
+      w->wmax = fmax(w->wmax, fabs(G[i * m + j]));
     }
   }
+  free(own);
   w->asym = w->wmax > 0 ? a / w->wmax : a;
   if (c->global && c->global->r && c->global->v) {
     w->sol_err = cs_global_error(c->global, c->global->r, c->global->v, NULL);

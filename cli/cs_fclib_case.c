@@ -28,7 +28,7 @@ csStatus cs_cli_fclib_case_load(const char* path, csCliFclibCase* c) {
   if (st) return st;
   c->kind = info.kind;
   c->nc = info.nc;
-  if (info.kind == CS_FCLIB_LOCAL) return cs_fclib_read_local(path, &c->local);
+  if (info.kind == CS_FCLIB_LOCAL) return cs_fclib_read_local_islands(path, &c->local);
   if (info.kind == CS_FCLIB_GLOBAL) {
     if ((st = cs_fclib_read_global(path, &c->global))) return st;
     double t0 = cs_cli_now_ns();
@@ -97,12 +97,12 @@ void cs_cli_fclib_finish_run(const csCliFclibCase* c, const csCliFclibSettings* 
   }
 }
 
-static void run_ours(const csCliFclibCase* c, const csSolver* sv, const csCliFclibSettings* s,
+static void run_ours(const csCliFclibCase* c, csSolverType type, const csCliFclibSettings* s,
                      double* lambda, csCliFclibRun* r) {
   const csContactProblem* p = &c->local->p;
   const size_t m = 3 * (size_t)p->nc;
   csSolverOptions opt = {s->iterations, s->tol, 1.0, 0, 0};
-  size_t bytes = sv->workspace_bytes ? sv->workspace_bytes(p, &opt) : 0;
+  size_t bytes = cs_solve_workspace_bytes(type, p, &opt);
   bytes = (bytes + 63) / 64 * 64 + 64;
   void* ws = aligned_alloc(64, bytes);
   double* vg = c->global ? malloc((size_t)c->global->n * sizeof(double)) : NULL;
@@ -123,7 +123,7 @@ static void run_ours(const csCliFclibCase* c, const csSolver* sv, const csCliFcl
       csSolverOptions o = {s->iterations - total, own_tol, 1.0, k > 0, 0};
       csSolverStats stats;
       memset(&stats, 0, sizeof stats);
-      csStatus st = sv->solve(p, &o, ws, lambda, &stats);
+      csStatus st = cs_solve(type, p, &o, ws, lambda, &stats);
       if (st) {
         r->ok = 0;
         snprintf(r->note, sizeof r->note, "solver error: %s", cs_last_error());
@@ -160,7 +160,7 @@ void cs_cli_fclib_run(const csCliFclibCase* c, const char* name, const csCliFcli
   int t = cs_solver_from_name(name);
   const csSolver* sv = t > 0 ? cs_solver_get((csSolverType)t) : NULL;
   if (sv) {
-    run_ours(c, sv, s, lambda, r);
+    run_ours(c, (csSolverType)t, s, lambda, r);
     return;
   }
   if (extra_known(name)) {

@@ -58,6 +58,11 @@ csStatus cs_problem_check(const csContactProblem* p) {
 }
 
 csStatus csi_blocks_supported(const csContactProblem* p, const char* solver, unsigned mask) {
+  if (p->nisland != 0)
+    return csi_error(CS_ERR_UNSUPPORTED,
+                     "%s: a problem stored by islands (nisland = %d) is solved through cs_solve, "
+                     "not the solver entry",
+                     solver, p->nisland);
   if (p->mu2)
     return csi_error(
         CS_ERR_UNSUPPORTED,

@@ -180,6 +180,17 @@ static void test_bad_tables(void) {
   t->island.nisland = 3;
   csSolverStats st;
   CHECK(solve(CS_SOLVER_NCP_PGS, &t->island, t->nrow, 1e-8, 10, t->lambda, &st, NULL) == CS_OK);
+  /* a solver's own entry takes one dense G: it refuses islands and names cs_solve */
+  for (int type = 1; type < CS_SOLVER_COUNT; type++) {
+    const csSolver* s = cs_solver_get((csSolverType)type);
+    if (!s) continue;
+    csSolverOptions o = {10, 1e-8, 1.0, 0, -1};
+    void* ws = ws_alloc(s->workspace_bytes(&t->dense, &o) + 64);
+    csStatus r = s->solve(&t->island, &o, ws, t->lambda, &st);
+    CHECK_MSG(r == CS_ERR_UNSUPPORTED && strstr(cs_last_error(), "cs_solve"), "%s: %d '%s'",
+              s->name, r, cs_last_error());
+    free(ws);
+  }
   cs_test_islands_free(t);
 }
 
