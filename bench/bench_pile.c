@@ -14,7 +14,7 @@
      solve_share      the solve's time over the sum of the four stages
      settle_time_s    the first time from which the kinetic energy 0.5 v^T M v stays below
                       1e-3 J to the end (null if it is above at the end)
-     contacts_end, contacts_mean, warnings per type, iterations_mean
+     contacts_end, contacts_mean, warnings per type, iterations_mean, fallback_steps
    After the sizes, one line per solver with the least-squares slope of log(ns_per_step)
    against log(N) over the sizes that ran (null with fewer than two).
 
@@ -69,7 +69,8 @@ static void usage(FILE* f) {
           "Extras: error and dense_G_bytes (not created), seconds, steps, dt, layers, columns,\n"
           "ncon_max, model_bytes, arena_peak_bytes, ns_per_step_mean, ns_smooth, ns_collision,\n"
           "ns_build, ns_solve (means per step), kinetic_end_j, contacts_end, contacts_mean,\n"
-          "iterations_mean, warnings_nan, warnings_contactfull, warnings_solver,\n"
+          "iterations_mean, fallback_steps ([n1, n2]: solves that ended in the solver's\n"
+          "fall-back 1 or 2), warnings_nan, warnings_contactfull, warnings_solver,\n"
           "warnings_singular, failed (a step failed: the run stopped there), fclib_file.\n"
           "Progress goes to stderr.\n",
           CS_SCENE_PILE_MAX, MAXSIZES, DEFAULT_SECONDS);
@@ -87,6 +88,7 @@ typedef struct PileRun {
   double dt, ns_median, ns_mean, stage[4]; /* stage: mean ns per step */
   double settle, ke_end, ncon_sum, iter_sum;
   int ncon_end;
+  long fallback[2]; /* solves that ended in the solver's fall-back 1 and 2 (csSolverStats) */
   int warn[CS_WARN_COUNT];
   char fclib[1100];
 } PileRun;
@@ -135,6 +137,8 @@ static void run_steps(PileRun* r, const csModel* m, csData* d, double* t, double
     for (int s = 0; s < 4; s++) r->stage[s] += d->time_ns[s];
     r->ncon_sum += d->ncon;
     r->iter_sum += d->ncon ? d->solver_stats.iterations : 0;
+    int fb = d->ncon ? d->solver_stats.fallback : 0;
+    if (fb == 1 || fb == 2) r->fallback[fb - 1]++;
     r->ke_end = cs_scene_kinetic(m, d, work);
     if (r->ke_end >= KE_STILL)
       r->settle = -1;
@@ -234,6 +238,7 @@ static void print_json(const PileRun* r, double seconds) {
   fprintf(f, ",\"contacts_end\":%d", r->ncon_end);
   cs_cli_json_num(f, "contacts_mean", ran ? r->ncon_sum / n : NAN);
   cs_cli_json_num(f, "iterations_mean", ran ? r->iter_sum / n : NAN);
+  fprintf(f, ",\"fallback_steps\":[%ld,%ld]", r->fallback[0], r->fallback[1]);
   fprintf(f,
           ",\"warnings_nan\":%d,\"warnings_contactfull\":%d,\"warnings_solver\":%d,"
           "\"warnings_singular\":%d,\"failed\":%s",
