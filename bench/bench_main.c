@@ -1,5 +1,5 @@
 /* contactsim-bench: the benchmarks against anchors (MuJoCo, Siconos when found), run by
-   `contactsim bench dynamics|fclib|anymal|build|limits|grasp ...` from a build tree: the tool
+   `contactsim bench dynamics|fclib|anymal|build|limits|grasp|pile ...` from a build tree: the tool
    hands over to this executable with its arguments unchanged. Also runs `contactsim fclib ...`
    when a Siconos solver is asked for, and `contactsim-bench NAME ...` directly. */
 #ifdef CS_HAVE_SICONOS
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cs_bench.h"
+#include "cs_bench_pile.h"
 #include "cs_cli.h"
 
 /* Siconos (linked for `bench fclib --vs-siconos`) brings OpenBLAS, whose thread pool starts
@@ -32,12 +33,10 @@ int main(int argc, char** argv) {
   single_thread_blas();
   cs_bench_fclib_use_siconos();
   if (argc > 1 && !strcmp(argv[1], "fclib")) return cs_cli_fclib(argc - 1, argv + 1);
-  static const csCliCommand cmds[] = {{"dynamics", cs_bench_dynamics_main},
-                                      {"fclib", cs_bench_fclib_main},
-                                      {"anymal", cs_bench_anymal_main},
-                                      {"build", cs_bench_build_main},
-                                      {"limits", cs_bench_limits_main},
-                                      {"grasp", cs_bench_grasp_main},
-                                      {NULL, NULL}};
+  static const csCliCommand cmds[] = {
+      {"dynamics", cs_bench_dynamics_main}, {"fclib", cs_bench_fclib_main},
+      {"anymal", cs_bench_anymal_main},     {"build", cs_bench_build_main},
+      {"limits", cs_bench_limits_main},     {"grasp", cs_bench_grasp_main},
+      {"pile", cs_bench_pile_main},         {NULL, NULL}};
   return cs_cli_dispatch(argc, argv, "contactsim-bench", cmds);
 }

@@ -72,8 +72,10 @@ static void run_usage(FILE* f) {
           "usage: contactsim run MODEL [options]\n"
           "       contactsim run --scene NAME [options]\n"
           "  --scene NAME       a built-in scene: hang drop trot random (ANYmal C),\n"
-          "                     cube_slide cube_push stack_ratio (ContactBench cubes)\n"
+          "                     cube_slide cube_push stack_ratio (ContactBench cubes),\n"
+          "                     pile (boxes of 0.1 m dropped in a grid onto a plane)\n"
           "  --ratio R          stack_ratio: top/bottom mass ratio (default 1)\n"
+          "  --boxes N          pile: number of boxes, 1 to %d (default %d)\n"
           "  --steps N          number of steps (default 1000)\n"
           "  --dt S             time step in seconds (default: the model's, 0.001)\n"
           "  --solver S         contact solver (default: the model's; list below)\n"
@@ -95,7 +97,7 @@ static void run_usage(FILE* f) {
           "  --no-contact       disable contacts\n"
           "Scenes are defined in docs/scenes.md; their models are in %s\n"
           "(override with the environment variable CONTACTSIM_MODELS).\n",
-          cs_cli_models_dir());
+          CS_SCENE_PILE_MAX, CS_SCENE_PILE_DEFAULT, cs_cli_models_dir());
   fprintf(f, "Solvers:");
   for (int t = 0; t < CS_SOLVER_COUNT; t++)
     if (t == CS_SOLVER_NONE || cs_solver_get((csSolverType)t))
@@ -124,9 +126,9 @@ typedef struct {
   const char* fallback;
   const char* dump;
   long dump_step;
-  long steps, every, iters;
+  long steps, every, iters, boxes;
   double dt, tol, ratio;
-  int nograv, nocontact, dt_given, tol_given, ratio_given, solver_type, fallback_type;
+  int nograv, nocontact, dt_given, tol_given, ratio_given, boxes_given, solver_type, fallback_type;
   csLoadOptions lo;
 } runOpts;
 
@@ -168,6 +170,9 @@ static int run_parse_options(int argc, char** argv, runOpts* o, int* ok) {
     } else if (!strcmp(argv[i], "--ratio") && has) {
       o->ratio = parse_num("--ratio", argv[++i], ok);
       o->ratio_given = 1;
+    } else if (!strcmp(argv[i], "--boxes") && has) {
+      o->boxes = parse_count("--boxes", argv[++i], 1, CS_SCENE_PILE_MAX, ok);
+      o->boxes_given = 1;
     } else if (!strcmp(argv[i], "--iterations") && has)
       o->iters = parse_count("--iterations", argv[++i], 1, INT_MAX, ok);
     else if (!strcmp(argv[i], "--every") && has)
@@ -211,6 +216,10 @@ static int run_check_options(runOpts* o) {
     fprintf(stderr, "contactsim run: --ratio applies to --scene stack_ratio only\n");
     return 2;
   }
+  if (o->boxes_given && (!o->scene_name || strcmp(o->scene_name, "pile"))) {
+    fprintf(stderr, "contactsim run: --boxes applies to --scene pile only\n");
+    return 2;
+  }
   if (o->ratio_given && !(o->ratio > 0)) {
     fprintf(stderr, "contactsim run: --ratio must be > 0 (got %g)\n", o->ratio);
     return 2;
@@ -246,11 +255,12 @@ static int run_setup(runOpts* o, csScene* sc, csModel** mp, csData** dp) {
   csModel* m = NULL;
   csData* d = NULL;
   if (o->scene_name) {
-    csStatus st = cs_scene_load(o->scene_name, cs_cli_models_dir(), o->ratio, sc);
+    double param = o->boxes_given ? (double)o->boxes : o->ratio;
+    csStatus st = cs_scene_load(o->scene_name, cs_cli_models_dir(), param, sc);
     if (st != CS_OK) {
       if (st == CS_ERR_ARG) {
         fprintf(stderr, "contactsim run: unknown scene '%s'; scenes:", o->scene_name);
-        for (const char* const* n = cs_scene_names(); *n; n++) fprintf(stderr, " %s", *n);
+        for (const char* const* n = cs_scene_all_names(); *n; n++) fprintf(stderr, " %s", *n);
         fprintf(stderr, "\n");
         return 2;
       }

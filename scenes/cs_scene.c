@@ -10,18 +10,36 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-enum { TASK_HANG, TASK_DROP, TASK_TROT, TASK_RANDOM, TASK_CUBE_SLIDE, TASK_CUBE_PUSH, TASK_STACK };
+enum {
+  TASK_HANG,
+  TASK_DROP,
+  TASK_TROT,
+  TASK_RANDOM,
+  TASK_CUBE_SLIDE,
+  TASK_CUBE_PUSH,
+  TASK_STACK,
+  TASK_PILE
+};
 
+/* The scenes in task order; cs_scene_names() is the list without the last (the sized
+   scenes), which tests/data/determinism_hashes.txt pins. */
+static const char* const cs_scene_all[] = {
+    "hang", "drop", "trot", "random", "cube_slide", "cube_push", "stack_ratio", "pile", NULL};
 static const char* const cs_scene_list[] = {"hang",       "drop",      "trot",        "random",
                                             "cube_slide", "cube_push", "stack_ratio", NULL};
 
 const char* const* cs_scene_names(void) { return cs_scene_list; }
+const char* const* cs_scene_all_names(void) { return cs_scene_all; }
 
 static unsigned long long splitmix(unsigned long long* s) {
   unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+double cs_scene_uniform(unsigned long long* state) {
+  return (double)(splitmix(state) >> 11) * 0x1.0p-53;
 }
 
 double cs_scene_gauss(unsigned long long* state) {
@@ -132,11 +150,19 @@ static csStatus scene_stack(csScene* s, double ratio) {
   return CS_OK;
 }
 
+/* The pile of n boxes (cs_scene_pile.c); its start state is the model's qpos0, at rest. */
+static csStatus scene_pile(csScene* s, double n) {
+  if (!(n >= 1 && n <= CS_SCENE_PILE_MAX && n == floor(n))) return CS_ERR_ARG;
+  csStatus st = cs_scene_pile_model((int)n, &s->m);
+  if (st == CS_OK) snprintf(s->model_path, sizeof s->model_path, "(built in: pile %d)", (int)n);
+  return st;
+}
+
 csStatus cs_scene_load(const char* name, const char* dir, double param, csScene* s) {
   memset(s, 0, sizeof *s);
   int task = -1;
-  for (int i = 0; cs_scene_list[i]; i++)
-    if (!strcmp(name, cs_scene_list[i])) task = i;
+  for (int i = 0; cs_scene_all[i]; i++)
+    if (!strcmp(name, cs_scene_all[i])) task = i;
   if (task < 0) return CS_ERR_ARG;
   snprintf(s->name, sizeof s->name, "%s", name);
   s->ctl.task = task;
@@ -145,6 +171,8 @@ csStatus cs_scene_load(const char* name, const char* dir, double param, csScene*
     st = scene_anymal(s, dir);
   } else if (task == TASK_STACK) {
     st = scene_stack(s, isnan(param) ? 1.0 : param);
+  } else if (task == TASK_PILE) {
+    st = scene_pile(s, isnan(param) ? CS_SCENE_PILE_DEFAULT : param);
   } else {
     snprintf(s->model_path, sizeof s->model_path, "%s/cube.xml", dir);
     csLoadOptions lo;

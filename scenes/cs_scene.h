@@ -1,6 +1,7 @@
-/* Built-in scenes of docs/scenes.md: the ANYmal tasks (hang, drop, trot, random) and the
-   ContactBench cube scenes (cube_slide, cube_push, stack_ratio). A scene is a model, a start
-   state, and a per-step controller (PD torques, pushes, resets) applied before each step.
+/* Built-in scenes of docs/scenes.md: the ANYmal tasks (hang, drop, trot, random), the
+   ContactBench cube scenes (cube_slide, cube_push, stack_ratio) and the pile of boxes. A scene is a
+   model, a start state, and a per-step controller (PD torques, pushes, resets) applied before each
+   step.
 
    The controller (csSceneCtl) works on plain arrays only: the time, the kinetic energy, and
    the angles and rates of the controlled joints. It knows no simulator, so the MuJoCo side
@@ -61,11 +62,15 @@ typedef struct csScene {
   double* work;      /* (nv) scratch of cs_scene_control */
 } csScene;
 
-/* Names of the scenes, NULL-terminated. */
+/* Names of the fixed scenes (no size parameter), NULL-terminated: the ANYmal and cube
+   scenes, whose trajectories tests/data/determinism_hashes.txt pins. */
 const char* const* cs_scene_names(void);
+/* Every scene cs_scene_load builds: the fixed ones, then "pile". */
+const char* const* cs_scene_all_names(void);
 /* Build a scene. models_dir holds contactsim's models (CS_MODELS_DIR by default); param is a
-   scene parameter (stack_ratio: the mass ratio; NaN for the default). Prints nothing;
-   returns CS_ERR_ARG for an unknown name. */
+   scene parameter (stack_ratio: the mass ratio; pile: the number of boxes, a whole number
+   from 1 to CS_SCENE_PILE_MAX; NaN for the default). Prints nothing; returns CS_ERR_ARG for
+   an unknown name or a pile size out of range, CS_ERR_MEMORY when cs_data_new fails. */
 csStatus cs_scene_load(const char* name, const char* models_dir, double param, csScene* s);
 /* Put the scene in its start state: cs_data_reset, the start state, a cs_forward (so the
    mass matrix used for the kinetic energy is that of the start), the controller restarted. */
@@ -80,5 +85,46 @@ void cs_scene_free(csScene* s);
 
 /* The scene's seeded generator (splitmix64 + Box-Muller), shared with the MuJoCo mirror. */
 double cs_scene_gauss(unsigned long long* state);
+/* A uniform number in [0, 1) from the same generator (53 bits of one splitmix64 draw). */
+double cs_scene_uniform(unsigned long long* state);
+
+/* 0.5 qvel^T M qvel with the M of the last step or forward pass (d->qM); work (nv). For
+   free bodies with the centre of mass at the origin, as the pile's boxes, M does not
+   depend on the pose, so this is the kinetic energy of the current qvel. */
+double cs_scene_kinetic(const csModel* m, const csData* d, double* work);
+
+/* ------------------------------------------------------------------ the pile
+   (cs_scene_pile.c, docs/scenes.md "Pile"): n free boxes of edge 0.1 m and 1 kg (1,000
+   kg/m^3), friction 0.5 with each other and the plane z = 0, in layers = round(cbrt(n))
+   layers of columns = ceil(n / layers) columns. Box k (body and geom "box<k>") is in layer
+   k / columns (from the bottom) and column k % columns; column c stands at grid cell
+   (c % side, c / side) of a side x side grid (side = ceil(sqrt(columns))) of pitch 0.15 m
+   (a 0.05 m gap between columns) centred on the origin. Layer l starts with its centre at
+   z = 0.06 + 0.11 l (0.01 m between layers and under the bottom layer), at rest, each box
+   shifted horizontally by up to +-2 mm and yawed by up to +-0.05 rad, uniform draws of
+   cs_scene_uniform from seed 1 in box order (x shift, y shift, yaw). ncon_max = 8 n + 64:
+   8 contacts under each box (two yawed squares overlap in at most an octagon; on the plane
+   4) and 64 more for boxes that touch a neighbour on the way. */
+enum { CS_SCENE_PILE_DEFAULT = 50, CS_SCENE_PILE_MAX = 100000 };
+
+typedef struct csScenePile {
+  int n;        /* boxes */
+  int layers;   /* layers at the start */
+  int columns;  /* columns (the top layer may be partial) */
+  int side;     /* the grid's side: side x side cells >= columns */
+  double edge;  /* box edge, m */
+  double mass;  /* box mass, kg */
+  double mu;    /* friction coefficient */
+  double pitch; /* distance between neighbouring columns' centres, m */
+  int ncon_max; /* the model's contact capacity */
+} csScenePile;
+
+/* The pile's layout for n boxes (all zero if n < 1). */
+void cs_scene_pile_layout(int n, csScenePile* p);
+/* Boxes in a column (0 outside 0..columns-1). */
+int cs_scene_pile_column_size(const csScenePile* p, int column);
+/* The pile's model alone (no data): CS_ERR_ARG if n is outside 1..CS_SCENE_PILE_MAX, else
+   cs_compile's status. Its start state is qpos0 with zero velocity. */
+csStatus cs_scene_pile_model(int n, csModel** out);
 
 #endif

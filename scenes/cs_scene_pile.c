@@ -1,0 +1,111 @@
+/* The pile scene (docs/scenes.md, "Pile"): n free boxes dropped in a grid onto a plane.
+   Public API only. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cs_scene.h"
+
+#define PILE_EDGE 0.1      /* box edge, m */
+#define PILE_DENSITY 1000. /* kg/m^3: 1 kg per box */
+#define PILE_MU 0.5        /* friction of the boxes and the plane */
+#define PILE_GAP_XY 0.05   /* between neighbouring columns, m */
+#define PILE_GAP_Z 0.01    /* between layers at the start, m */
+#define PILE_YAW 0.05      /* yaw of each box: uniform in [-PILE_YAW, PILE_YAW], rad */
+#define PILE_SHIFT 0.002   /* horizontal offset: uniform in [-PILE_SHIFT, PILE_SHIFT], m */
+#define PILE_SEED 1ull     /* the generator's seed (cs_scene_uniform) */
+
+void cs_scene_pile_layout(int n, csScenePile* p) {
+  memset(p, 0, sizeof *p);
+  if (n < 1) return;
+  p->n = n;
+  p->layers = (int)lround(cbrt((double)n));
+  if (p->layers < 1) p->layers = 1;
+  p->columns = (n + p->layers - 1) / p->layers;
+  p->side = (int)ceil(sqrt((double)p->columns));
+  while (p->side * p->side < p->columns) p->side++;
+  while ((p->side - 1) * (p->side - 1) >= p->columns) p->side--;
+  p->edge = PILE_EDGE;
+  p->mass = PILE_DENSITY * PILE_EDGE * PILE_EDGE * PILE_EDGE;
+  p->mu = PILE_MU;
+  p->pitch = PILE_EDGE + PILE_GAP_XY;
+  p->ncon_max = 8 * n + 64;
+}
+
+int cs_scene_pile_column_size(const csScenePile* p, int column) {
+  if (column < 0 || column >= p->columns) return 0;
+  return (p->n - 1 - column) / p->columns + 1;
+}
+
+/* Box k's body: a free joint and a box geom, at (x, y, z) yawed by yaw. 1, or 0 if the
+   builder refused it (its error text stands). */
+static int pile_box(csBuilder* b, const csScenePile* p, int k, const double pos[3], double yaw) {
+  char name[32];
+  snprintf(name, sizeof name, "box%d", k);
+  csBodySpec bs;
+  cs_body_spec_default(&bs);
+  bs.name = name;
+  bs.parent = 0;
+  memcpy(bs.pos, pos, sizeof bs.pos);
+  bs.quat[0] = cos(0.5 * yaw), bs.quat[1] = bs.quat[2] = 0, bs.quat[3] = sin(0.5 * yaw);
+  bs.mass = p->mass;
+  double I = p->mass * (2 * p->edge * p->edge) / 12.0;
+  bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = I;
+  int body = cs_builder_add_body(b, &bs);
+  if (body < 0) return 0;
+  csJointSpec js;
+  cs_joint_spec_default(&js);
+  js.name = name, js.body = body, js.type = CS_JNT_FREE;
+  csGeomSpec g;
+  cs_geom_spec_default(&g);
+  g.name = name, g.body = body, g.type = CS_GEOM_BOX, g.friction = p->mu;
+  g.size[0] = g.size[1] = g.size[2] = 0.5 * p->edge;
+  return cs_builder_add_joint(b, &js) >= 0 && cs_builder_add_geom(b, &g) >= 0;
+}
+
+/* Every box in order k = 0..n-1: layer k / columns from the bottom, column k % columns on
+   the side x side grid (row-major from -x, -y), each with its seeded offset and yaw. */
+static int pile_boxes(csBuilder* b, const csScenePile* p) {
+  unsigned long long rng = PILE_SEED;
+  double half = 0.5 * (p->side - 1) * p->pitch;
+  for (int k = 0; k < p->n; k++) {
+    int layer = k / p->columns, col = k % p->columns;
+    double dx = PILE_SHIFT * (2 * cs_scene_uniform(&rng) - 1);
+    double dy = PILE_SHIFT * (2 * cs_scene_uniform(&rng) - 1);
+    double yaw = PILE_YAW * (2 * cs_scene_uniform(&rng) - 1);
+    double pos[3] = {(col % p->side) * p->pitch - half + dx, (col / p->side) * p->pitch - half + dy,
+                     0.5 * p->edge + PILE_GAP_Z + layer * (p->edge + PILE_GAP_Z)};
+    if (!pile_box(b, p, k, pos, yaw)) return 0;
+  }
+  return 1;
+}
+
+csStatus cs_scene_pile_model(int n, csModel** out) {
+  *out = NULL;
+  if (n < 1 || n > CS_SCENE_PILE_MAX) return CS_ERR_ARG;
+  csScenePile p;
+  cs_scene_pile_layout(n, &p);
+  csBuilder* b = cs_builder_new();
+  if (!b) return CS_ERR_MEMORY;
+  cs_builder_set_source(b, "pile");
+  csGeomSpec g;
+  cs_geom_spec_default(&g);
+  g.name = "floor", g.type = CS_GEOM_PLANE, g.friction = p.mu, g.body = 0;
+  int ok = cs_builder_add_geom(b, &g) >= 0 && pile_boxes(b, &p) &&
+           cs_builder_set_ncon_max(b, p.ncon_max) == 0;
+  csStatus st = ok ? cs_compile(b, out) : CS_ERR_MODEL;
+  cs_builder_free(b);
+  /* the arena: room for 6 contacts a box (4 under each resting box, more while landing) */
+  if (st == CS_OK) {
+    int room = 6 * n < p.ncon_max ? 6 * n : p.ncon_max;
+    (*out)->memory = cs_data_need(*out, room);
+  }
+  return st;
+}
+
+double cs_scene_kinetic(const csModel* m, const csData* d, double* work) {
+  cs_mul_m(m, d, work, d->qvel);
+  double kinetic = 0;
+  for (int i = 0; i < m->nv; i++) kinetic += 0.5 * d->qvel[i] * work[i];
+  return kinetic;
+}
