@@ -14,7 +14,8 @@
      solve_share      the solve's time over the sum of the four stages
      settle_time_s    the first time from which the kinetic energy 0.5 v^T M v stays below
                       1e-3 J to the end (null if it is above at the end)
-     contacts_end, contacts_mean, warnings per type, iterations_mean, fallback_steps
+     contacts_end, contacts_mean, warnings per type, iterations_mean, fallback_steps,
+                      column_drift_max_m (whether the columns still stand)
    After the sizes, one line per solver with the least-squares slope of log(ns_per_step)
    against log(N) over the sizes that ran (null with fewer than two).
 
@@ -68,10 +69,12 @@ static void usage(FILE* f) {
           "\n"
           "Extras: error and dense_G_bytes (not created), seconds, steps, dt, layers, columns,\n"
           "ncon_max, model_bytes, arena_peak_bytes, ns_per_step_mean, ns_smooth, ns_collision,\n"
-          "ns_build, ns_solve (means per step), kinetic_end_j, contacts_end, contacts_mean,\n"
-          "iterations_mean, fallback_steps ([n1, n2]: solves that ended in the solver's\n"
-          "fall-back 1 or 2), warnings_nan, warnings_contactfull, warnings_solver,\n"
-          "warnings_singular, failed (a step failed: the run stopped there), fclib_file.\n"
+          "ns_build, ns_solve (means per step), kinetic_end_j, column_drift_max_m (at the\n"
+          "end, the largest horizontal distance of a box from its column's start axis),\n"
+          "contacts_end, contacts_mean, iterations_mean, fallback_steps ([n1, n2]: solves\n"
+          "that ended in the solver's fall-back 1 or 2), warnings_nan, warnings_contactfull,\n"
+          "warnings_solver, warnings_singular, failed (a step failed: the run stopped there),\n"
+          "fclib_file.\n"
           "Progress goes to stderr.\n",
           CS_SCENE_PILE_MAX, MAXSIZES, DEFAULT_SECONDS);
 }
@@ -87,6 +90,7 @@ typedef struct PileRun {
   long steps;
   double dt, ns_median, ns_mean, stage[4]; /* stage: mean ns per step */
   double settle, ke_end, ncon_sum, iter_sum;
+  double drift; /* the largest horizontal distance of a box from its column's start axis */
   int ncon_end;
   long fallback[2]; /* solves that ended in the solver's fall-back 1 and 2 (csSolverStats) */
   int warn[CS_WARN_COUNT];
@@ -116,6 +120,17 @@ static void progress(const PileRun* r, const csData* d, double t0, double* last)
   fprintf(stderr, "bench pile: n %d %s: %.2f of %.2f s simulated, %.0f s wall, %d contacts\n", r->n,
           cs_solver_name((csSolverType)r->solver), d->time, r->dt * (double)r->steps,
           1e-9 * (now - t0), d->ncon);
+}
+
+/* The largest horizontal distance at the end of a box from the start position of its
+   column's bottom box (box k's free joint is the k-th, in the column k % columns). */
+static double column_drift(const csModel* m, const csData* d, const csScenePile* p) {
+  double worst = 0;
+  for (int k = 0; k < p->n && 7 * k + 1 < m->nq; k++) {
+    const double *x = d->qpos + 7 * k, *x0 = m->qpos0 + 7 * (k % p->columns);
+    worst = fmax(worst, hypot(x[0] - x0[0], x[1] - x0[1]));
+  }
+  return worst;
 }
 
 /* The steps: each timed, the stages summed, the kinetic energy tracked. */
@@ -154,6 +169,7 @@ static void run_steps(PileRun* r, const csModel* m, csData* d, double* t, double
   r->ncon_end = d->ncon;
   for (int w = 0; w < CS_WARN_COUNT; w++) r->warn[w] = d->warning[w].count;
   r->arena_peak = d->maxstack_;
+  r->drift = column_drift(m, d, &r->layout);
 }
 
 /* The settled problem to dir/pile_N.hdf5 (fclib: the file, or why not). */
@@ -235,6 +251,7 @@ static void print_json(const PileRun* r, double seconds) {
   cs_cli_json_num(f, "solve_share", ran && total > 0 ? r->stage[3] / total : NAN);
   cs_cli_json_num(f, "settle_time_s", ran && r->settle >= 0 ? r->settle : NAN);
   cs_cli_json_num(f, "kinetic_end_j", ran ? r->ke_end : NAN);
+  cs_cli_json_num(f, "column_drift_max_m", ran ? r->drift : NAN);
   fprintf(f, ",\"contacts_end\":%d", r->ncon_end);
   cs_cli_json_num(f, "contacts_mean", ran ? r->ncon_sum / n : NAN);
   cs_cli_json_num(f, "iterations_mean", ran ? r->iter_sum / n : NAN);

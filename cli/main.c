@@ -22,7 +22,7 @@ static void usage(FILE* f) {
           "  run MODEL [options]     simulate a model file (.xml MJCF or .urdf) and write a "
           "trajectory\n"
           "  check MODEL [options]   load a model, print its sizes, memory and loader notes\n"
-          "  bench NAME [options]    benchmarks: dynamics, anymal, build, limits, grasp,\n"
+          "  bench NAME [options]    benchmarks: dynamics, anymal, build, limits, grasp, pile,\n"
           "                          single-contact, table2, contactbench, fclib; --json for\n"
           "                          machine-readable lines (from a build tree)\n"
           "  demo [--out DIR]        the built-in demo scene, with a summary and a PNG plot\n"
@@ -44,6 +44,8 @@ static void bench_usage(FILE* f) {
           "  limits     step cost of joint-limit rows on a limited robot (limits on vs off)\n"
           "  grasp      grasps that hold: drift and rotation of a held object per solver\n"
           "             (--vs-mujoco: MuJoCo in three settings on the same files)\n"
+          "  pile       N boxes dropped onto a plane: time per step, the solver's share,\n"
+          "             memory and settling against N (log-log slope)\n"
           "  single-contact  paper 001 Table I: one slipping contact by bisection, golden\n"
           "             section and the analytical method (ns per solve)\n"
           "  table2     paper 001 Table II, Figs. 4, 6, 7: bisection vs pgs_raisim on the\n"
@@ -51,7 +53,7 @@ static void bench_usage(FILE* f) {
           "  contactbench  paper 002 section IV: cube slide/push, stacks, consistency,\n"
           "             robots, ANYmal replay, per solver (--plot DIR: PNG figures)\n"
           "The benchmarks are the executables contactsim-bench (dynamics, fclib, anymal,\n"
-          "build, limits, grasp) and contactsim-experiments (single-contact, table2,\n"
+          "build, limits, grasp, pile) and contactsim-experiments (single-contact, table2,\n"
           "contactbench), built beside contactsim in the build tree and not installed: run\n"
           "them from a build tree.\n");
 }
@@ -76,7 +78,7 @@ static int version(void) {
 
 /* The benchmark executables and what each runs. */
 static const char* const bench_cmds[] = {"dynamics", "fclib", "anymal", "build",
-                                         "limits",   "grasp", NULL};
+                                         "limits",   "grasp", "pile",   NULL};
 static const char* const experiment_cmds[] = {"single-contact", "table2", "contactbench", NULL};
 
 static int listed(const char* const* l, const char* s) {

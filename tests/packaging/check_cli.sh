@@ -72,7 +72,7 @@ fi
 echo "ok   run: bad option values refused with a message naming the option"
 
 # handed over (argv unchanged): each benchmark's own --help
-for b in dynamics fclib anymal build limits grasp single-contact table2 contactbench; do
+for b in dynamics fclib anymal build limits grasp pile single-contact table2 contactbench; do
   "$cs" bench $b --help >"$tmp/a" 2>&1 || fail "bench $b --help: exit $?"
   grep -q "usage: contactsim bench $b" "$tmp/a" || fail "bench $b --help: $(head -2 "$tmp/a")"
 done
