@@ -205,12 +205,13 @@ csStatus cs_data_fit(const csModel* m, csData* d) {
   size_t arena = csi_data_arena_default(m);
   if (arena == 0) return csi_error(CS_ERR_MEMORY, "cs_data_fit: the arena's size overflows");
   int want = m->ncon_max < CS_NCON_ROOM ? m->ncon_max : CS_NCON_ROOM;
-  if (m->memory > 0 && cs_data_need(m, want) > m->memory)
+  size_t bytes = m->memory > 0 ? cs_data_need(m, want) : 0;
+  if (bytes > m->memory)
     return csi_error(CS_ERR_MEMORY,
                      "solver '%s': %d contacts need %zu bytes of arena, more than the model's "
                      "memory (%zu bytes, <size memory>): it holds %d",
-                     cs_solver_name((csSolverType)m->opt.solver), want, cs_data_need(m, want),
-                     m->memory, csi_data_room_bytes(m, m->memory));
+                     cs_solver_name((csSolverType)m->opt.solver), want, bytes, m->memory,
+                     csi_data_room_bytes(m, m->memory));
   csData tmp = *d;
   csStatus st = data_alloc(m, &tmp, arena);
   if (st != CS_OK) return st;

@@ -97,12 +97,14 @@ size_t cs_data_need(const csModel* m, int ncon) {
   return b;
 }
 
-int csi_data_room_bytes(const csModel* m, size_t arena) {
-  if (cs_data_need(m, 0) > arena) return -1;
-  int lo = 0, hi = m->ncon_max; /* need(lo) fits; find the largest that does */
+/* The most contacts (up to ncon_max) whose need fits the arena's bytes with nb blocks of nr
+   rows of room (blk: nb entries, scratch); -1 if not even a step without contacts fits */
+static int largest_fit(const csModel* m, size_t arena, int nb, int nr, csBlock* blk) {
+  if (need(m, 0, nb, nr, blk) > arena) return -1;
+  int lo = 0, hi = m->ncon_max;
   while (lo < hi) {
     int mid = lo + (hi - lo + 1) / 2;
-    if (cs_data_need(m, mid) <= arena)
+    if (need(m, mid, nb, nr, blk) <= arena)
       lo = mid;
     else
       hi = mid - 1;
@@ -110,9 +112,24 @@ int csi_data_room_bytes(const csModel* m, size_t arena) {
   return lo;
 }
 
+/* largest_fit with its block scratch from the heap (outside the step) */
+static int largest_fit_heap(const csModel* m, size_t arena, int nb, int nr) {
+  csBlock* blk = nb > 0 ? csi_malloc(sizeof(csBlock) * (size_t)nb) : NULL;
+  if (nb > 0 && !blk) return -1;
+  int r = largest_fit(m, arena, nb, nr, blk);
+  cs_free(blk);
+  return r;
+}
+
+int csi_data_room_bytes(const csModel* m, size_t arena) {
+  int nb, nr, ns;
+  csi_efc_capacity(m, &nb, &nr, &ns);
+  return largest_fit_heap(m, arena, nb, nr);
+}
+
 int cs_data_room(const csModel* m, const csData* d) {
   if (!m || !d) return 0;
-  int r = csi_data_room_bytes(m, d->narena_);
+  int r = largest_fit_heap(m, d->narena_, d->nblock_max, d->nefc_room_);
   return r < 0 ? 0 : r;
 }
 
@@ -134,39 +151,30 @@ csStatus csi_efc_layout(const csModel* m, csData* d, int nc) {
   return CS_OK;
 }
 
-/* The contacts the arena holds with the model's current options, computed when they
-   change (blk: the room's block shape, scratch) */
-static int room(const csModel* m, csData* d, csBlock* blk) {
-  int key[4] = {m->opt.solver, m->opt.fallback, m->opt.iterations, m->opt.disable};
-  if (d->room_ >= 0 && !memcmp(key, d->room_key_, sizeof key)) return d->room_;
-  int nb = d->nblock_max, nr = d->nefc_room_, lo = 0, hi = m->ncon_max;
-  while (lo < hi) { /* the largest that fits (0 when none does: the layout then fails) */
-    int mid = lo + (hi - lo + 1) / 2;
-    if (need(m, mid, nb, nr, blk) <= d->narena_)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  memcpy(d->room_key_, key, sizeof key);
-  return d->room_ = lo;
-}
-
+/* Before the build: the room (the contacts the arena holds) is found again when the options
+   that size the solver's workspace change; contacts beyond it are dropped with a warning */
 csStatus csi_efc_fit(const csModel* m, csData* d) {
-  int nc = d->ncon;
+  int nc = d->ncon, nb = d->nblock_max, nr = d->nefc_room_;
   int key[4] = {m->opt.solver, m->opt.fallback, m->opt.iterations, m->opt.disable};
-  if (d->room_ < 0 || nc > d->room_ || memcmp(key, d->room_key_, sizeof key)) {
+  int stale = d->room_ < 0 || memcmp(key, d->room_key_, sizeof key);
+  if (stale || nc > d->room_) {
     size_t mark = csi_stack_mark(d);
-    csBlock* blk = CSI_STACK_ALLOC(d, csBlock, d->nblock_max);
+    csBlock* blk = CSI_STACK_ALLOC(d, csBlock, nb);
     if (!blk) return csi_error(CS_ERR_MEMORY, "constraint arrays: arena full");
-    int r = room(m, d, blk);
-    if (nc > r)
+    if (stale) {
+      int r = largest_fit(m, d->narena_, nb, nr, blk);
+      d->room_ = r < 0 ? 0 : r; /* 0: the layout below says what does not fit */
+      memcpy(d->room_key_, key, sizeof key);
+    }
+    if (nc > d->room_) {
       csi_warning(d, CS_WARN_CONTACTFULL,
                   "memory: %d contacts need %zu bytes of arena with solver '%s', it has %zu "
                   "(csModel.memory, <size memory>): the last %d dropped",
-                  nc, need(m, nc, d->nblock_max, d->nefc_room_, blk),
-                  cs_solver_name((csSolverType)m->opt.solver), d->narena_, nc - r);
+                  nc, need(m, nc, nb, nr, blk), cs_solver_name((csSolverType)m->opt.solver),
+                  d->narena_, nc - d->room_);
+      d->ncon = nc = d->room_;
+    }
     csi_stack_free(d, mark);
-    if (nc > r) d->ncon = nc = r;
   }
   return csi_efc_layout(m, d, nc);
 }
