@@ -108,16 +108,16 @@ static csStatus scene_anymal(csScene* s, const char* dir) {
   return CS_OK;
 }
 
-/* A free 0.2 m cube of the stack (mu 0.4) at height z: 1, or 0 if the builder refused it
-   (its error text stands). */
-static int stack_cube(csBuilder* b, const char* name, double mass, double z) {
+int cs_scene_free_box(csBuilder* b, const char* name, const double pos[3], double yaw, double mass,
+                      double edge, double mu) {
   csBodySpec bs;
   cs_body_spec_default(&bs);
   bs.name = name;
   bs.parent = 0;
-  bs.pos[2] = z;
+  memcpy(bs.pos, pos, sizeof bs.pos);
+  bs.quat[0] = cos(0.5 * yaw), bs.quat[1] = bs.quat[2] = 0, bs.quat[3] = sin(0.5 * yaw);
   bs.mass = mass;
-  double I = mass * (0.2 * 0.2 + 0.2 * 0.2) / 12.0;
+  double I = mass * (2 * edge * edge) / 12.0;
   bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = I;
   int body = cs_builder_add_body(b, &bs);
   if (body < 0) return 0;
@@ -126,9 +126,16 @@ static int stack_cube(csBuilder* b, const char* name, double mass, double z) {
   js.name = name, js.body = body, js.type = CS_JNT_FREE;
   csGeomSpec g;
   cs_geom_spec_default(&g);
-  g.name = name, g.body = body, g.type = CS_GEOM_BOX, g.friction = 0.4;
-  g.size[0] = g.size[1] = g.size[2] = 0.1;
+  g.name = name, g.body = body, g.type = CS_GEOM_BOX, g.friction = mu;
+  g.size[0] = g.size[1] = g.size[2] = 0.5 * edge;
   return cs_builder_add_joint(b, &js) >= 0 && cs_builder_add_geom(b, &g) >= 0;
+}
+
+/* A free 0.2 m cube of the stack (mu 0.4) at height z: 1, or 0 if the builder refused it
+   (its error text stands). */
+static int stack_cube(csBuilder* b, const char* name, double mass, double z) {
+  const double pos[3] = {0, 0, z};
+  return cs_scene_free_box(b, name, pos, 0, mass, 0.2, 0.4);
 }
 
 static csStatus scene_stack(csScene* s, double ratio) {

@@ -119,6 +119,13 @@ typedef struct csScenePile {
   int ncon_max; /* the model's contact capacity */
 } csScenePile;
 
+/* A free body of the world with a cube geom of the given edge (m), mass (kg, uniform
+   inertia) and friction mu, at pos (world) turned by yaw (rad) about z, its body, joint and
+   geom named name: 1, or 0 if the builder refused it (its error text stands). The stack's
+   cubes and the pile's boxes. */
+int cs_scene_free_box(csBuilder* b, const char* name, const double pos[3], double yaw, double mass,
+                      double edge, double mu);
+
 /* The pile's layout for n boxes (all zero if n < 1). */
 void cs_scene_pile_layout(int n, csScenePile* p);
 /* Boxes in a column (0 outside 0..columns-1). */

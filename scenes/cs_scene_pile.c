@@ -37,34 +37,13 @@ int cs_scene_pile_column_size(const csScenePile* p, int column) {
   return (p->n - 1 - column) / p->columns + 1;
 }
 
-/* Box k's body: a free joint and a box geom, at (x, y, z) yawed by yaw. 1, or 0 if the
-   builder refused it (its error text stands). */
+/* Box k's body (cs_scene_free_box) at pos yawed by yaw: 1, or 0 if the builder refused it */
 static int pile_box(csBuilder* b, const csScenePile* p, int k, const double pos[3], double yaw) {
   char name[32];
   snprintf(name, sizeof name, "box%d", k);
-  csBodySpec bs;
-  cs_body_spec_default(&bs);
-  bs.name = name;
-  bs.parent = 0;
-  memcpy(bs.pos, pos, sizeof bs.pos);
-  bs.quat[0] = cos(0.5 * yaw), bs.quat[1] = bs.quat[2] = 0, bs.quat[3] = sin(0.5 * yaw);
-  bs.mass = p->mass;
-  double I = p->mass * (2 * p->edge * p->edge) / 12.0;
-  bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = I;
-  int body = cs_builder_add_body(b, &bs);
-  if (body < 0) return 0;
-  csJointSpec js;
-  cs_joint_spec_default(&js);
-  js.name = name, js.body = body, js.type = CS_JNT_FREE;
-  csGeomSpec g;
-  cs_geom_spec_default(&g);
-  g.name = name, g.body = body, g.type = CS_GEOM_BOX, g.friction = p->mu;
-  g.size[0] = g.size[1] = g.size[2] = 0.5 * p->edge;
-  return cs_builder_add_joint(b, &js) >= 0 && cs_builder_add_geom(b, &g) >= 0;
+  return cs_scene_free_box(b, name, pos, yaw, p->mass, p->edge, p->mu);
 }
 
-/* Every box in order k = 0..n-1: layer k / columns from the bottom, column k % columns on
-   the side x side grid (row-major from -x, -y), each with its seeded offset and yaw. */
 static int pile_boxes(csBuilder* b, const csScenePile* p) {
   unsigned long long rng = PILE_SEED;
   double half = 0.5 * (p->side - 1) * p->pitch;
