@@ -47,20 +47,7 @@ static void test_equivalence(int nprev, int ncur, int range) {
 /* 64 boxes in a grid on the ground: 256 contacts, the hashed path every step */
 static void test_grid(void) {
   csBuilder* b = cs_builder_new();
-  csGeomSpec g;
-  cs_geom_spec_default(&g);
-  g.type = CS_GEOM_PLANE;
-  cs_builder_add_geom(b, &g);
-  for (int k = 0; k < 64; k++) {
-    csBodySpec bs;
-    cs_body_spec_default(&bs);
-    bs.mass = 1, bs.pos[0] = 0.3 * (k % 8), bs.pos[1] = 0.3 * (k / 8), bs.pos[2] = 0.0499;
-    bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 1.0 / 600;
-    int body = cs_test_add_free_body(b, &bs);
-    cs_geom_spec_default(&g);
-    g.body = body, g.type = CS_GEOM_BOX, g.size[0] = g.size[1] = g.size[2] = 0.05;
-    cs_builder_add_geom(b, &g);
-  }
+  cs_test_box_grid(b, 64);
   CHECK(cs_builder_set_memory(b, (size_t)64 << 20) == 0); /* 256 contacts: about 20 MB */
   csModel* m = NULL;
   CHECK_MSG(cs_compile(b, &m) == CS_OK, "%s", cs_last_error());

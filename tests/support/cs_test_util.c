@@ -111,3 +111,20 @@ int cs_test_add_free_body(csBuilder* b, const csBodySpec* bs) {
   cs_builder_add_joint(b, &js);
   return body;
 }
+
+void cs_test_box_grid(csBuilder* b, int n) {
+  csGeomSpec g;
+  cs_geom_spec_default(&g);
+  g.type = CS_GEOM_PLANE;
+  cs_builder_add_geom(b, &g);
+  for (int k = 0; k < n; k++) {
+    csBodySpec bs;
+    cs_body_spec_default(&bs);
+    bs.mass = 1, bs.pos[0] = 0.3 * (k % 8), bs.pos[1] = 0.3 * (k / 8), bs.pos[2] = 0.0499;
+    bs.inertia[0] = bs.inertia[1] = bs.inertia[2] = 1.0 / 600;
+    int body = cs_test_add_free_body(b, &bs);
+    cs_geom_spec_default(&g);
+    g.body = body, g.type = CS_GEOM_BOX, g.size[0] = g.size[1] = g.size[2] = 0.05;
+    cs_builder_add_geom(b, &g);
+  }
+}
