@@ -6,14 +6,15 @@
 
 #include "cs_scene.h"
 
-#define PILE_EDGE 0.1      /* box edge, m */
-#define PILE_DENSITY 1000. /* kg/m^3: 1 kg per box */
-#define PILE_MU 0.5        /* friction of the boxes and the plane */
-#define PILE_GAP_XY 0.05   /* between neighbouring columns, m */
-#define PILE_GAP_Z 0.01    /* between layers at the start, m */
-#define PILE_YAW 0.05      /* yaw of each box: uniform in [-PILE_YAW, PILE_YAW], rad */
-#define PILE_SHIFT 0.002   /* horizontal offset: uniform in [-PILE_SHIFT, PILE_SHIFT], m */
-#define PILE_SEED 1ull     /* the generator's seed (cs_scene_uniform) */
+#define PILE_EDGE 0.1         /* box edge, m */
+#define PILE_DENSITY 1000.    /* kg/m^3: 1 kg per box */
+#define PILE_MU 0.5           /* friction of the boxes and the plane */
+#define PILE_GAP_XY 0.05      /* between neighbouring columns, m */
+#define PILE_GAP_Z 0.01       /* between layers at the start, m */
+#define PILE_YAW 0.05         /* yaw of each box: uniform in [-PILE_YAW, PILE_YAW], rad */
+#define PILE_SHIFT 0.002      /* horizontal offset: uniform in [-PILE_SHIFT, PILE_SHIFT], m */
+#define PILE_SEED 1ull        /* the generator's seed (cs_scene_uniform) */
+#define PILE_ISLAND_COLUMNS 8 /* the arena's islands: contacts of this many columns each */
 
 void cs_scene_pile_layout(int n, csScenePile* p) {
   memset(p, 0, sizeof *p);
@@ -74,10 +75,15 @@ csStatus cs_scene_pile_model(int n, csModel** out) {
            cs_builder_set_ncon_max(b, p.ncon_max) == 0;
   csStatus st = ok ? cs_compile(b, out) : CS_ERR_MODEL;
   cs_builder_free(b);
-  /* the arena: room for 6 contacts a box (4 under each resting box, more while landing) */
+  /* the arena: room for 6 contacts a box (4 under each resting box, more while landing), by
+     islands (one per column while the columns stand apart) of up to PILE_ISLAND_COLUMNS
+     columns' contacts; no less than one dense problem of 64 contacts */
   if (st == CS_OK) {
     int room = 6 * n < p.ncon_max ? 6 * n : p.ncon_max;
-    (*out)->memory = cs_data_need(*out, room);
+    int island = 6 * PILE_ISLAND_COLUMNS * p.layers;
+    size_t by_islands = cs_data_need_islands(*out, room, island);
+    size_t dense = cs_data_need(*out, room < 64 ? room : 64);
+    (*out)->memory = by_islands > dense ? by_islands : dense;
   }
   return st;
 }

@@ -90,17 +90,30 @@ typedef struct csData {
      friction loss or equalities turned off then take no room, and turning them on later
      needs a new csData (rows beyond the room are dropped with a counted
      CS_WARN_CONTACTFULL). */
-  csContactProblem problem;   /* points into the arrays below */
-  int nefc_max;               /* rows the arrays below hold this step */
-  int nblock_max;             /* capacity for blocks */
-  double* efc_J;              /* (nefc_max x nv) Jacobian */
-  double* efc_Y;              /* (3 ncon x nv) scratch of the build: L^-T J^T (M = L^T D L) on
-                                 the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
-                                 says */
-  double* efc_G;              /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used) */
-  double* efc_g;              /* (nefc_max) free velocity J v_free + stabilisation */
-  double* efc_mu;             /* (ncon) */
-  double* efc_lambda;         /* (nefc_max) impulses, N s (N m s on a rotational dof) */
+  csContactProblem problem; /* points into the arrays below */
+  int nefc_max;             /* rows the arrays below hold this step */
+  int nblock_max;           /* capacity for blocks */
+  double* efc_J;            /* (nefc_max x nv) Jacobian */
+  double* efc_Y;            /* (3 ncon x nv) scratch of the build: L^-T J^T (M = L^T D L) on
+                               the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
+                               says */
+  double* efc_G;            /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used) */
+  double* efc_g;            /* (nefc_max) free velocity J v_free + stabilisation */
+  double* efc_mu;           /* (ncon) */
+  double* efc_lambda;       /* (nefc_max) impulses, N s (N m s on a rotational dof) */
+  /* The contact rows by islands (problem.nisland > 0; docs/memory.md, "Islands"): the step
+     found contacts in two or more islands (kinematic trees that touch, the world apart) of a
+     model without block rows. efc_J, efc_Y and efc_G are NULL then and J is stored sparse,
+     one column list per contact shared by its three rows: contact i's dofs are
+     efc_Jcol[efc_Jadr[i] .. efc_Jadr[i + 1]) (its bodies' chains to the root, descending),
+     its rows n, t1, t2 at efc_Jval + 3 efc_Jadr[i], each of efc_Jadr[i + 1] - efc_Jadr[i]
+     entries. NULL when the problem is dense. */
+  int* efc_Jadr;              /* (ncon + 1) */
+  int* efc_Jcol;              /* (efc_Jadr[ncon]) */
+  double* efc_Jval;           /* (3 efc_Jadr[ncon]) */
+  csIsland* efc_island;       /* (problem.nisland) */
+  int* efc_island_contact;    /* (ncon) the islands' contact lists, one after the other */
+  double* efc_island_G;       /* the islands' G (3 nc_k)^2 each, one after the other */
   csBlock* efc_block;         /* (nblock_max) the problem's blocks after the contacts */
   int* efc_block_src;         /* (nblock_max x 2) what made each block: csEfcSource, object id
                                  (joint for limits, dof for friction loss, equality) */
@@ -159,6 +172,13 @@ CS_API csStatus cs_data_copy(const csModel* m, csData* dst, const csData* src);
    arrays (dense: J and G grow as (3 ncon + block rows)), the problem build's scratch, the
    selected solver's workspace with its fall-back chain, and the dynamics' scratch. */
 CS_API size_t cs_data_need(const csModel* m, int ncon);
+/* The same for a step whose ncon contacts are stored by islands (docs/memory.md,
+   "Islands": a model without block rows whose contacts touch several kinematic trees) of
+   at most island_ncon contacts each: the islands' G grow as (3 island_ncon)^2 each, J with
+   the contacts' dofs, the solver's workspace with the largest island. For sizing
+   csModel.memory of scenes of many objects (the pile); a step whose islands do not fit
+   is built as one dense problem, and keeps the contacts that fit. */
+CS_API size_t cs_data_need_islands(const csModel* m, int ncon, int island_ncon);
 /* The most contacts (up to ncon_max) a step of d can take with the model's current options:
    the room of d's arena. 0 if not even a step without contacts fits. */
 CS_API int cs_data_room(const csModel* m, const csData* d);

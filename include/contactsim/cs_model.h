@@ -98,7 +98,9 @@ enum {
   CS_DISABLE_SELFCOLLISION = 1 << 5, /* geoms of one kinematic tree (same body_rootid) never
                                         collide; set by the URDF loader unless asked */
   CS_DISABLE_EQUALITY = 1 << 6,      /* equality constraints not enforced */
-  CS_DISABLE_FRICTIONLOSS = 1 << 7   /* joint friction loss not applied */
+  CS_DISABLE_FRICTIONLOSS = 1 << 7,  /* joint friction loss not applied */
+  CS_DISABLE_ISLAND = 1 << 8         /* contacts in several islands are built and solved as one
+                                        dense problem (docs/memory.md, "Islands") */
 };
 
 /* Equality constraints (csModel.eq_type, csEqualitySpec.type). */

@@ -8,10 +8,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "constraint/cs_contact_islands.h"
 #include "math/cs_math.h"
 
 void csi_contact_anchors(const csModel* m, csData* d, const double* vnew) {
-  int nv = m->nv;
   double dt = m->opt.timestep, vmax = 100 * m->opt.tolerance;
   for (int i = 0; i < d->ncon; i++) {
     csContact* c = d->contact + i;
@@ -21,9 +21,7 @@ void csi_contact_anchors(const csModel* m, csData* d, const double* vnew) {
     double lt = l[1] * l[1] + l[2] * l[2], lim = c->mu * l[0] * (1 - 1e-6);
     double v1 = 0, v2 = 0;
     if (l[0] > 0 && lt < lim * lim) {
-      const double* J1 = d->efc_J + (size_t)(3 * i + 1) * nv;
-      const double* J2 = J1 + nv;
-      for (int k = 0; k < nv; k++) v1 += J1[k] * vnew[k], v2 += J2[k] * vnew[k];
+      csi_contact_tangent_vel(m, d, i, vnew, &v1, &v2);
     } else {
       v1 = INFINITY;
     }

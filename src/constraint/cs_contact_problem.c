@@ -23,25 +23,17 @@
    (found by cs_contact_match.c: a search in order, or a hash table for many contacts),
    carried through the world frame into the new contact frame (the cone projection is done
    by the solver); none at new impacts and none after a failed solve. */
+#include "constraint/cs_contact_problem.h"
+
 #include <math.h>
 #include <string.h>
 
+#include "constraint/cs_contact_jac.h"
 #include "constraint/cs_contact_match.h"
 #include "contactsim/cs_dynamics.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "math/cs_math.h"
-
-/* The velocity of the point p carried by dof k's motion (S = [w; v_O]: v_O + w x p) in the
-   contact frame F (rows n, t1, t2): one column of the contact's three Jacobian rows. */
-static inline void contact_jac_col(const double* S, const double* p, const double* F, double j[3]) {
-  double v0 = S[1] * p[2] - S[2] * p[1] + S[3];
-  double v1 = S[2] * p[0] - S[0] * p[2] + S[4];
-  double v2 = S[0] * p[1] - S[1] * p[0] + S[5];
-  j[0] = F[0] * v0 + F[1] * v1 + F[2] * v2;
-  j[1] = F[3] * v0 + F[4] * v1 + F[5] * v2;
-  j[2] = F[6] * v0 + F[7] * v1 + F[8] * v2;
-}
 
 /* rows (3 x nv) += sign * frame * (point Jacobian of body at p) */
 static void contact_jac_add(const csModel* m, const csData* d, int body, const double* p,
@@ -49,7 +41,7 @@ static void contact_jac_add(const csModel* m, const csData* d, int body, const d
   int nv = m->nv;
   for (int k = m->body_lastdof[body]; k >= 0; k = m->dof_parent[k]) {
     double j[3];
-    contact_jac_col(d->cdof + 6 * k, p, frame, j);
+    csi_contact_jac_col(d->cdof + 6 * k, p, frame, j);
     rows[k] += sign * j[0], rows[nv + k] += sign * j[1], rows[2 * nv + k] += sign * j[2];
   }
 }
@@ -102,27 +94,6 @@ static CSI_INLINE csStatus warmstart_all(const csModel* m, csData* d) {
   return CS_OK;
 }
 
-/* The dofs that move contact i: the union of both bodies' chains to the root, in
-   descending order (dof_parent[k] < k, so each walk descends; once the walks meet they
-   share the rest). Returns their number. */
-static CSI_INLINE int contact_chain(const csModel* m, int b0, int b1, int* chain) {
-  int n = 0;
-  int k1 = m->body_lastdof[b1], k0 = b0 > 0 ? m->body_lastdof[b0] : -1;
-  while (k1 >= 0 || k0 >= 0) {
-    if (k1 == k0) {
-      chain[n++] = k1;
-      k1 = m->dof_parent[k1], k0 = m->dof_parent[k0];
-    } else if (k1 > k0) {
-      chain[n++] = k1;
-      k1 = m->dof_parent[k1];
-    } else {
-      chain[n++] = k0;
-      k0 = m->dof_parent[k0];
-    }
-  }
-  return n;
-}
-
 /* J's rows of a contact against the world on one path to the root: along the chain, written
    compactly into the contact's Y block (where the half solve continues) and into J */
 static CSI_INLINE void general_jac_world(const csData* d, const csContact* c, const int* ch,
@@ -130,7 +101,7 @@ static CSI_INLINE void general_jac_world(const csData* d, const csContact* c, co
   for (int e = 0; e < nch; e++) {
     int k = ch[e];
     double j[3];
-    contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
+    csi_contact_jac_col(d->cdof + 6 * k, c->pos, c->frame, j);
     y[e] = j[0], y[nch + e] = j[1], y[2 * nch + e] = j[2];
     rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
   }
@@ -280,40 +251,6 @@ static CSI_INLINE void general_block_tails(const double* Yi, const int* chi, int
   }
 }
 
-/* The 3x3 block Yi^T Yj of other chains (a contact between two moving bodies): their
-   descending dof lists merged, summed over the dofs both hold (B starts at 0) */
-static CSI_INLINE void general_block_merge(const double* Yi, const int* chi, int ni,
-                                           const double* Yj, const int* chj, int nj, double B[9]) {
-  int ei = 0, ej = 0;
-  while (ei < ni && ej < nj) {
-    int ki = chi[ei], kj = chj[ej];
-    if (ki > kj) {
-      ei++;
-    } else if (kj > ki) {
-      ej++;
-    } else {
-      double a0 = Yi[ei], a1 = Yi[ni + ei], a2 = Yi[2 * ni + ei];
-      double b0 = Yj[ej], b1 = Yj[nj + ej], b2 = Yj[2 * nj + ej];
-      B[0] += a0 * b0, B[1] += a0 * b1, B[2] += a0 * b2;
-      B[3] += a1 * b0, B[4] += a1 * b1, B[5] += a1 * b2;
-      B[6] += a2 * b0, B[7] += a2 * b1, B[8] += a2 * b2;
-      ei++, ej++;
-    }
-  }
-}
-
-/* G's block (i, j) = B and its mirror (j, i) = B^T (G: n x n) */
-static CSI_INLINE void general_block_store(double* G, int n, int i, int j, const double B[9]) {
-  double* Gij = G + (size_t)(3 * i) * n + 3 * j;
-  double* Gji = G + (size_t)(3 * j) * n + 3 * i;
-  Gij[0] = B[0], Gij[1] = B[1], Gij[2] = B[2];
-  Gij[n] = B[3], Gij[n + 1] = B[4], Gij[n + 2] = B[5];
-  Gij[2 * n] = B[6], Gij[2 * n + 1] = B[7], Gij[2 * n + 2] = B[8];
-  Gji[0] = B[0], Gji[1] = B[3], Gji[2] = B[6];
-  Gji[n] = B[1], Gji[n + 1] = B[4], Gji[n + 2] = B[7];
-  Gji[2 * n] = B[2], Gji[2 * n + 1] = B[5], Gji[2 * n + 2] = B[8];
-}
-
 /* G = Y^T Y, one 3x3 block per pair of contacts: the sum over the dofs their chains share,
    the upper triangle and its mirror written together */
 static CSI_INLINE void general_gram(const csModel* m, csData* d, const int* chain,
@@ -329,8 +266,8 @@ static CSI_INLINE void general_gram(const csModel* m, csData* d, const int* chai
       if (single[i] && single[j])
         general_block_tails(Yi, chi, nchain[i], Yj, chj, nchain[j], B);
       else
-        general_block_merge(Yi, chi, nchain[i], Yj, chj, nchain[j], B);
-      general_block_store(d->efc_G, n, i, j, B);
+        csi_block_merge(Yi, chi, nchain[i], Yj, chj, nchain[j], B);
+      csi_block_store(d->efc_G, n, i, j, B);
     }
   }
 }
@@ -468,7 +405,7 @@ static inline void path_col(const csModel* m, const double* cdof, const double* 
   if (tk >= 0) /* translation of a free joint, S = (0, e_tk): F's column tk */
     j[0] = F[tk], j[1] = F[3 + tk], j[2] = F[6 + tk];
   else
-    contact_jac_col(cdof + 6 * k, P, F, j);
+    csi_contact_jac_col(cdof + 6 * k, P, F, j);
   rows[k] = j[0], rows[nv + k] = j[1], rows[2 * nv + k] = j[2];
   double v = vfree[k];
   g[0] += j[0] * v, g[1] += j[1] * v, g[2] += j[2] * v;
@@ -721,9 +658,17 @@ CSI_HOT static void build_paths(const csModel* m, csData* d, const double* vfree
   paths_own_blocks(&p, chadr, nchain, ownadr);
 }
 
+csStatus csi_contact_problem_finish(const csModel* m, csData* d) {
+  double dt = m->opt.timestep, beta = m->opt.baumgarte;
+  for (int i = 0; i < d->ncon; i++) {
+    double phi = d->contact[i].dist;
+    d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;
+  }
+  return warmstart_all(m, d);
+}
+
 CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
-  double dt = m->opt.timestep, beta = m->opt.baumgarte;
   csContactProblem* p = &d->problem;
   /* the constraint arrays for nc contacts (laid out by the step already, csi_efc_fit) */
   if (d->nefc_max != n + d->nefc_room_ && csi_efc_layout(m, d, nc) != CS_OK) {
@@ -791,7 +736,7 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
       const csContact* c = d->contact + i;
       int b0 = m->geom_body[c->geom[0]], b1 = m->geom_body[c->geom[1]];
       int* ch = chain + (size_t)i * nv;
-      int nch = nchain[i] = contact_chain(m, b0, b1, ch);
+      int nch = nchain[i] = csi_contact_chain(m, b0, b1, ch);
       /* one path iff its first dof has all the others as ancestors (row length
        * of M) */
       single[i] = nch > 0 && m->dof_Mnum[ch[0]] == nch;
@@ -800,11 +745,7 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
     build_general(m, d, vfree, chain, nchain, single, sd, za);
   }
   csi_stack_free(d, mark);
-  for (int i = 0; i < nc; i++) {
-    double phi = d->contact[i].dist;
-    d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;
-  }
-  csStatus st = warmstart_all(m, d);
+  csStatus st = csi_contact_problem_finish(m, d);
   if (st != CS_OK) {
     p->nc = 0;
     return st;

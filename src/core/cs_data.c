@@ -170,12 +170,24 @@ static void copy_constraint(const csData* src, csData* dst) {
   dst->efc_g = rebase(src, dst, src->efc_g);
   dst->efc_lambda = rebase(src, dst, src->efc_lambda);
   dst->efc_mu = rebase(src, dst, src->efc_mu);
+  dst->efc_Jadr = rebase(src, dst, src->efc_Jadr);
+  dst->efc_Jcol = rebase(src, dst, src->efc_Jcol);
+  dst->efc_Jval = rebase(src, dst, src->efc_Jval);
+  dst->efc_island = rebase(src, dst, src->efc_island);
+  dst->efc_island_contact = rebase(src, dst, src->efc_island_contact);
+  dst->efc_island_G = rebase(src, dst, src->efc_island_G);
   dst->problem = src->problem;
   dst->problem.mu = dst->efc_mu;
   dst->problem.G = dst->efc_G;
   dst->problem.g = dst->efc_g;
   dst->problem.J = dst->efc_J;
   dst->problem.block = src->problem.block ? dst->efc_block : NULL;
+  dst->problem.island = dst->problem.nisland > 0 ? dst->efc_island : NULL;
+  for (int k = 0; k < dst->problem.nisland; k++) { /* the table's lists, in dst's arena */
+    csIsland* I = dst->efc_island + k;
+    I->contact = rebase(src, dst, I->contact);
+    I->G = rebase(src, dst, I->G);
+  }
 }
 
 csStatus cs_data_copy(const csModel* m, csData* dst, const csData* src) {

@@ -17,6 +17,7 @@
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "solvers/cs_solver.h"
+#include "solvers/cs_solver_island.h"
 
 #define ALIGN 64
 /* alignment padding of the stack allocations a step makes (about 30) and slack */
@@ -46,8 +47,59 @@ static size_t efc_place(const csModel* m, csData* d, int nc, int nr) {
     d->efc_lambda = (double*)(d->arena_ + ol);
     d->efc_mu = (double*)(d->arena_ + om);
     d->nefc_max = (int)n;
+    d->efc_Jadr = d->efc_Jcol = d->efc_island_contact = NULL;
+    d->efc_Jval = d->efc_island_G = NULL;
+    d->efc_island = NULL;
   }
   return (off + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+}
+
+/* The constraint arrays by islands (NULL d: bytes only): s's contacts, islands, their G's
+   doubles and their rows' dof entries */
+static size_t island_place(csData* d, const csiIslandSizes* s) {
+  size_t nc = (size_t)s->nc, off = 0, D = sizeof(double), I = sizeof(int);
+  size_t og = place(NULL, &off, D * 3 * nc);
+  size_t ol = place(NULL, &off, D * 3 * nc);
+  size_t om = place(NULL, &off, D * nc);
+  size_t oG = place(NULL, &off, D * s->ngram);
+  size_t oV = place(NULL, &off, D * 3 * s->nnz);
+  size_t oT = place(NULL, &off, sizeof(csIsland) * (size_t)s->nisland);
+  size_t oC = place(NULL, &off, I * nc);
+  size_t oA = place(NULL, &off, I * (nc + 1));
+  size_t oK = place(NULL, &off, I * s->nnz);
+  if (d) {
+    d->efc_J = d->efc_Y = d->efc_G = NULL;
+    d->efc_g = (double*)(d->arena_ + og);
+    d->efc_lambda = (double*)(d->arena_ + ol);
+    d->efc_mu = (double*)(d->arena_ + om);
+    d->efc_island_G = (double*)(d->arena_ + oG);
+    d->efc_Jval = (double*)(d->arena_ + oV);
+    d->efc_island = (csIsland*)(void*)(d->arena_ + oT);
+    d->efc_island_contact = (int*)(void*)(d->arena_ + oC);
+    d->efc_Jadr = (int*)(void*)(d->arena_ + oA);
+    d->efc_Jcol = (int*)(void*)(d->arena_ + oK);
+    d->nefc_max = 3 * s->nc;
+  }
+  return (off + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+}
+
+csStatus csi_efc_layout_islands(csData* d, const csiIslandSizes* s) {
+  size_t bytes = island_place(NULL, s);
+  if (bytes > d->pstack_)
+    return csi_error(CS_ERR_MEMORY,
+                     "constraint arrays: %d contacts in %d islands need %zu bytes, "
+                     "%zu free",
+                     s->nc, s->nisland, bytes, d->pstack_);
+  island_place(d, s);
+  d->pefc_ = bytes;
+  return CS_OK;
+}
+
+size_t csi_need_islands(const csModel* m, const csiIslandSizes* s, size_t solver) {
+  size_t nv = (size_t)m->nv, c = (size_t)s->nc, I = sizeof(int), D = sizeof(double);
+  size_t build = D * (3 * s->nnz + nv) + I * (nv + 2 * c);
+  size_t match = I * c + csi_contact_match_bytes(m->ncon_max);
+  return m->arena_bytes + island_place(NULL, s) + build + match + D * nv + solver + STEP_PAD;
 }
 
 /* The block shape the room allows (the equalities' free blocks, then 1-row blocks), as
@@ -70,7 +122,7 @@ static size_t solver_bytes(const csModel* m, int nc, int nb, csBlock* blk) {
   room_blocks(m, nc, nb, blk);
   csContactProblem shape = {0};
   shape.nc = nc, shape.nblock = nb, shape.block = nb > 0 ? blk : NULL;
-  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1, m->opt.fallback};
+  csSolverOptions so = csi_step_solver_options(&m->opt);
   return s->workspace_bytes(&shape, &so);
 }
 
@@ -95,6 +147,42 @@ size_t cs_data_need(const csModel* m, int ncon) {
   size_t b = need(m, ncon, nb, nr, blk);
   cs_free(blk);
   return b;
+}
+
+/* The largest number of dofs a contact moves: its two bodies' chains to the root */
+static int max_contact_dofs(const csModel* m) {
+  int depth = 0;
+  for (int k = 0; k < m->nv; k++)
+    if (m->dof_Mnum[k] > depth) depth = m->dof_Mnum[k];
+  return 2 * depth;
+}
+
+size_t cs_data_need_islands(const csModel* m, int ncon, int island_ncon) {
+  if (!m) return 0;
+  if (ncon < 0) ncon = 0;
+  if (island_ncon < 1) island_ncon = 1;
+  if (island_ncon > ncon) island_ncon = ncon > 0 ? ncon : 1;
+  int nisland = (ncon + island_ncon - 1) / island_ncon;
+  csIsland* table = csi_calloc(nisland > 0 ? (size_t)nisland : 1, sizeof(csIsland));
+  if (!table) return SIZE_MAX / 2;
+  csiIslandSizes s = {ncon, nisland, 0, (size_t)ncon * (size_t)max_contact_dofs(m)};
+  double dummy = 0;
+  int id = 0;
+  for (int k = 0, left = ncon; k < nisland; k++, left -= island_ncon) {
+    table[k].nc = left < island_ncon ? left : island_ncon;
+    table[k].contact = &id, table[k].G = &dummy; /* sizes only */
+    s.ngram += 9 * (size_t)table[k].nc * (size_t)table[k].nc;
+  }
+  csContactProblem shape = {0};
+  shape.nc = ncon, shape.nisland = nisland, shape.island = table;
+  size_t solver = 0;
+  const csSolver* sv = cs_solver_get((csSolverType)m->opt.solver);
+  if (sv && m->opt.solver != CS_SOLVER_NONE) {
+    csSolverOptions so = csi_step_solver_options(&m->opt);
+    solver = csi_island_workspace_bytes_wellformed(sv, &shape, &so);
+  }
+  cs_free(table);
+  return csi_need_islands(m, &s, solver);
 }
 
 /* The most contacts (up to ncon_max) whose need fits the arena's bytes with nb blocks of nr

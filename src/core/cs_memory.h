@@ -26,4 +26,19 @@ csStatus csi_efc_layout(const csModel* m, csData* d, int nc);
    constraint arrays for the rest. CS_ERR_MEMORY if not even the block rows fit. */
 csStatus csi_efc_fit(const csModel* m, csData* d);
 
+/* The sizes of a step's constraint arrays stored by islands (docs/memory.md, "Islands"). */
+typedef struct csiIslandSizes {
+  int nc;       /* contacts */
+  int nisland;  /* islands */
+  size_t ngram; /* doubles of the islands' G: the sum of (3 nc_k)^2 */
+  size_t nnz;   /* entries of the contacts' dof lists: the sum of their lengths */
+} csiIslandSizes;
+/* Lays out the constraint arrays by islands (efc_g, efc_lambda, efc_mu, efc_island*,
+   efc_Jadr, efc_Jcol, efc_Jval; efc_J, efc_Y and efc_G NULL) at the arena's bottom;
+   CS_ERR_MEMORY if they do not fit under the stack (nothing changed then). */
+csStatus csi_efc_layout_islands(csData* d, const csiIslandSizes* s);
+/* The arena a step needs with contacts by islands of sizes s: the layout above, the build's
+   and the warm start's scratch, the solve's workspace (solver bytes) and the dynamics'. */
+size_t csi_need_islands(const csModel* m, const csiIslandSizes* s, size_t solver);
+
 #endif

@@ -923,6 +923,7 @@ static csStatus mj_flag(mjCtx* c, mjNode nd) {
       {"fwdinv", 0, 0},
       {"midphase", 0, 1},
       {"eulerdamp", 0, 1},
+      {"island", CS_DISABLE_ISLAND, 1}, /* MuJoCo 3's switch; contactsim's default: on */
   };
   static const char* const words[] = {"disable", "enable", NULL};
   for (const xmlAttr* a = nd.n->properties; a; a = a->next) {

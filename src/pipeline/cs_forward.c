@@ -25,10 +25,13 @@
 
 #include "constraint/cs_constraint_rows.h"
 #include "constraint/cs_contact_anchor.h"
+#include "constraint/cs_contact_islands.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
 #include "dynamics/cs_dyn.h"
 #include "math/cs_math.h"
+#include "solvers/cs_solver.h"
+#include "solvers/cs_solver_island.h"
 
 /* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
    is 0 for a finite x, NaN for an infinite or NaN one) */
@@ -177,7 +180,7 @@ static double now_ns(void) {
 /* The contact rows (collision, cs_contact_problem_build) and the blocks after them (limits,
    friction loss, equalities). Returns 0 if there is nothing to solve. */
 static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* tclock) {
-  d->problem.nc = 0, d->problem.nblock = 0;
+  d->problem.nc = 0, d->problem.nblock = 0, d->problem.nisland = 0, d->problem.island = NULL;
   if (!(m->opt.disable & CS_DISABLE_CONTACT)) {
     cs_geom_poses(m, d);
     cs_collide(m, d); /* keeps the last step's contacts for the warm start */
@@ -185,6 +188,13 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* 
     d->ncon = 0;
   }
   if (d->profile) tclock[1] = now_ns();
+  if (csi_contact_islands_plan(m, d)) { /* contacts in islands: stored and solved by them */
+    if (csi_contact_islands_build(m, d, vnew) != CS_OK) {
+      csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
+      d->ncon = 0;
+    }
+    return d->ncon > 0;
+  }
   if (csi_efc_fit(m, d) != CS_OK) { /* not even the block rows fit */
     csi_warning(d, CS_WARN_CONTACTFULL,
                 "arena full for the constraint arrays; constraints ignored");
@@ -208,6 +218,10 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* 
    rows' terms in row order, as row by row would) in the two lanes of a vector */
 static void fwd_contact_force(const csModel* m, const csData* d, double* restrict fc) {
   int nv = m->nv;
+  if (d->problem.nisland > 0) {
+    csi_contact_islands_force(d, fc);
+    return;
+  }
   for (int c = 0; c < d->ncon; c++) {
     const double* lam = d->efc_lambda + 3 * c;
     if (lam[0] == 0 && lam[1] == 0 && lam[2] == 0) continue;
@@ -228,14 +242,19 @@ static void fwd_contact_force(const csModel* m, const csData* d, double* restric
 /* The solve of d->problem; 0 if the solver could not run (a warning says why) */
 static int fwd_solve(const csModel* m, csData* d) {
   const csSolver* s = cs_solver_get((csSolverType)m->opt.solver);
-  csSolverOptions so = {m->opt.iterations, m->opt.tolerance, 1.0, 1, m->opt.fallback};
+  csSolverOptions so = csi_step_solver_options(&m->opt);
   size_t mark = csi_stack_mark(d);
-  void* ws = csi_stack_alloc(d, s->workspace_bytes(&d->problem, &so));
+  const csContactProblem* p = &d->problem;
+  int isl = p->nisland > 0; /* island by island through cs_solve */
+  void* ws = csi_stack_alloc(
+      d, isl ? csi_island_workspace_bytes_wellformed(s, p, &so) : s->workspace_bytes(p, &so));
   if (!ws) {
     csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the solver; constraints ignored");
     return 0;
   }
-  csStatus sst = s->solve(&d->problem, &so, ws, d->efc_lambda, &d->solver_stats);
+  csStatus sst =
+      isl ? cs_solve((csSolverType)m->opt.solver, p, &so, ws, d->efc_lambda, &d->solver_stats)
+          : s->solve(p, &so, ws, d->efc_lambda, &d->solver_stats);
   csi_stack_free(d, mark);
   if (sst != CS_OK) { /* the solver refused the problem (e.g. too large for it) */
     csi_warning(d, CS_WARN_SOLVER, "%s: %s; constraints ignored this step", s->name,
@@ -299,7 +318,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     csi_stack_free(d, mk);
     memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
     d->ncon = 0;
-    d->problem.nc = 0, d->problem.nblock = 0;
+    d->problem.nc = 0, d->problem.nblock = 0, d->problem.nisland = 0;
     csi_constraint_rows_keep(d, 1);
     return;
   }

@@ -9,6 +9,12 @@
    options). */
 size_t csi_solver_max_workspace(const csContactProblem* shape);
 
+/* The options the step solves with: the model's iterations, tolerance and fall-back. */
+static inline csSolverOptions csi_step_solver_options(const csOption* o) {
+  csSolverOptions so = {o->iterations, o->tolerance, 1.0, 1, o->fallback};
+  return so;
+}
+
 /* Solver entries, one per family file. */
 extern const csSolver cs_solver_ncp_pgs;
 extern const csSolver cs_solver_bisection;

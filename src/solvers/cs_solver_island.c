@@ -166,6 +166,11 @@ size_t csi_island_workspace_bytes(const csSolver* s, const csContactProblem* p,
   /* a malformed table gets the marks only: enough for cs_solve to refuse it */
   if (cs_problem_check(p) != CS_OK || cs_problem_check_islands(p, NULL) != CS_OK)
     return marks_bytes(p);
+  return csi_island_workspace_bytes_wellformed(s, p, opt);
+}
+
+size_t csi_island_workspace_bytes_wellformed(const csSolver* s, const csContactProblem* p,
+                                             const csSolverOptions* opt) {
   IslandShape m = island_shape(p);
   csBlock stack[ISLAND_STACK_BLOCKS];
   csBlock* blk =

@@ -12,6 +12,9 @@ int csi_island_rows(const csContactProblem* p, const csIsland* I);
    (csi_solve_dense_bytes) plus the gather buffers and the check's marks. */
 size_t csi_island_workspace_bytes(const csSolver* s, const csContactProblem* p,
                                   const csSolverOptions* opt);
+/* The same for a table known to be well formed (the step's: no check, no heap). */
+size_t csi_island_workspace_bytes_wellformed(const csSolver* s, const csContactProblem* p,
+                                             const csSolverOptions* opt);
 
 /* cs_solve for p stored by islands: the island table checked, then each island gathered
    into the workspace, solved by csi_solve_dense on its own G and scattered back. */

@@ -33,11 +33,30 @@ static void test_default(void) {
   cs_model_free(m);
 }
 
-/* 20 resting boxes make 80 contacts: the default arena keeps 64 with a counted warning;
-   the model's memory at the need of 80 keeps them all */
+/* 20 resting boxes make 80 contacts in 20 islands: stored by islands, the default arena
+   holds them all (each island's G is 12 x 12) */
+static void test_islands(void) {
+  csModel* m = boxes(20, 0);
+  if (!m) return;
+  csData* d = cs_data_new(m);
+  int bad = 0;
+  for (int k = 0; k < 50 && d; k++) bad |= cs_step(m, d) != CS_OK;
+  CHECK(d && !bad && d->ncon == 80 && d->problem.nisland == 20 && d->problem.G == NULL);
+  CHECK(d && d->warning[CS_WARN_CONTACTFULL].count == 0);
+  double sum = 0;
+  for (int i = 0; d && i < d->ncon; i++) sum += d->contact[i].lambda[0];
+  CHECK_MSG(fabs(sum - 20 * 9.81 * m->opt.timestep) < 1e-3 * 20 * 9.81 * m->opt.timestep,
+            "total normal impulse %g", sum);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
+/* The same 80 contacts as one dense problem (CS_DISABLE_ISLAND): the default arena keeps 64
+   with a counted warning; the model's memory at the need of 80 keeps them all */
 static void test_room(void) {
   csModel* m = boxes(20, 0);
   if (!m) return;
+  m->opt.disable |= CS_DISABLE_ISLAND;
   csData* d = cs_data_new(m);
   int bad = 0;
   for (int k = 0; k < 50 && d; k++) {
@@ -82,20 +101,42 @@ static void test_limits(void) {
   cs_model_free(m);
 }
 
-/* a copy carries the last step's problem in its own arena, and steps on identically */
-static void test_copy(void) {
+static int in_arena(const csData* d, const void* p) {
+  return (const unsigned char*)p >= d->arena_ && (const unsigned char*)p < d->arena_ + d->narena_;
+}
+
+/* b's problem is a's, in b's own arena: dense G, or the island table, lists and G's */
+static void check_copied_problem(const csData* a, const csData* b) {
+  int n = 3 * a->problem.nc;
+  CHECK(n == 36 && b->problem.nc == a->problem.nc && b->problem.nisland == a->problem.nisland);
+  if (a->problem.nisland == 0) {
+    CHECK(b->problem.G != a->problem.G && in_arena(b, b->problem.G));
+    CHECK(!memcmp(a->problem.G, b->problem.G, sizeof(double) * (size_t)n * (size_t)n));
+    return;
+  }
+  CHECK(a->problem.nisland == 3 && in_arena(b, b->problem.island));
+  for (int k = 0; k < 3; k++) {
+    const csIsland* I = a->problem.island + k;
+    const csIsland* J = b->problem.island + k;
+    int r = 3 * I->nc;
+    CHECK(J->nc == I->nc && in_arena(b, J->G) && in_arena(b, J->contact));
+    CHECK(!memcmp(I->contact, J->contact, sizeof(int) * (size_t)I->nc));
+    CHECK(!memcmp(I->G, J->G, sizeof(double) * (size_t)r * (size_t)r));
+  }
+}
+
+/* a copy carries the last step's problem in its own arena, and steps on identically; with
+   the three boxes by islands and as one dense problem */
+static void test_copy(int disable) {
   csModel* m = boxes(3, 0);
   if (!m) return;
+  m->opt.disable |= disable;
   csData* a = cs_data_new(m);
   csData* b = cs_data_new(m);
   for (int k = 0; k < 30 && a; k++) cs_step(m, a);
   CHECK(a && b && cs_data_copy(m, b, a) == CS_OK);
   if (!a || !b) return;
-  int n = 3 * a->problem.nc;
-  CHECK(n == 36 && b->problem.nc == a->problem.nc && b->problem.G != a->problem.G);
-  CHECK((unsigned char*)b->problem.G >= b->arena_ &&
-        (unsigned char*)b->problem.G < b->arena_ + b->narena_);
-  CHECK(!memcmp(a->problem.G, b->problem.G, sizeof(double) * (size_t)n * (size_t)n));
+  check_copied_problem(a, b);
   for (int k = 0; k < 30; k++) cs_step(m, a), cs_step(m, b);
   CHECK(!memcmp(a->qpos, b->qpos, sizeof(double) * (size_t)m->nq));
   CHECK(!memcmp(a->qvel, b->qvel, sizeof(double) * (size_t)m->nv));
@@ -105,8 +146,10 @@ static void test_copy(void) {
 
 int main(void) {
   test_default();
+  test_islands();
   test_room();
   test_limits();
-  test_copy();
+  test_copy(0);
+  test_copy(CS_DISABLE_ISLAND);
   return cs_test_finish("test_memory");
 }
