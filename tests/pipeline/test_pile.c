@@ -1,10 +1,13 @@
-/* The pile scene (docs/scenes.md, "Pile"): PILE_N free boxes (16: 3 layers of 6 columns)
+/* The pile scene (docs/scenes.md, "Pile"): PILE_N free boxes (50: 4 layers of 13 columns)
    dropped in a grid onto a plane, with the default solver and with ncp_admm:
    - it settles: the kinetic energy 0.5 v^T M v falls below 1e-3 J within 5 s simulated and
      stays there to the end;
    - no step fails, no NaN, no CS_WARN_CONTACTFULL; no box corner below the plane by more
      than 3 mm; every column still stands where it was dropped (each box within 2 cm of
-     its column's axis), so the next check applies;
+     its column's axis), so the next checks apply;
+   - the step stores and solves the problem by islands, one per column (docs/memory.md,
+     "Islands"); the csData is smaller than the arena the same contacts would need as one
+     dense problem (cs_data_need);
    - analytic: at the end each bottom box's normal impulses from the plane sum to the
      weight of its column over the step, m g dt times the boxes in the column, to 1e-3
      relative;
@@ -12,10 +15,8 @@
      trajectory, bit for bit, for 300 steps; the layout's sizes for 1 to 100,000 boxes;
      sizes 0, 2.5 and 100,001 refused; the pile is not among cs_scene_names() (the scenes
      the determinism hashes pin).
-   PILE_N is 16 (10 under ASan) and not the issue's 50 while the contact storage is dense:
-   a 5 s 50-box pile takes many minutes per solver (docs/benchmarks/pile.md).
-   `test_pile N` runs the pile of N boxes instead (the settling, energy and impulse checks;
-   it prints the wall time of each 5 s run). */
+   `test_pile N` runs the pile of N boxes instead (the settling, island, energy and impulse
+   checks; it prints the wall time of each 5 s run). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -27,11 +28,7 @@
 #include "cs_scene.h"
 #include "cs_test.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PILE_N 10 /* 2 layers of 5 columns: the sanitizer build is about 10 times slower */
-#else
-#define PILE_N 16
-#endif
+#define PILE_N 50
 #define SECONDS 5.0
 #define KE_STILL 1e-3
 
@@ -144,6 +141,12 @@ static void check_pile(int n, int solver) {
             1e3 * r.drift_max);
   CHECK_MSG(full == 0, "pile %d %s: %d contact overflows", n, sname, full);
   CHECK_MSG(werr < 1e-3, "pile %d %s: column weight error %.3g", n, sname, werr);
+  /* by islands, one per column; less memory than the dense problem of these contacts */
+  size_t dense = cs_data_need(s.m, s.d->ncon);
+  CHECK_MSG(s.d->problem.nisland == p.columns, "pile %d %s: %d islands, %d columns", n, sname,
+            s.d->problem.nisland, p.columns);
+  CHECK_MSG(s.d->nbuffer_ < dense, "pile %d %s: csData %zu bytes, the dense need %zu", n, sname,
+            s.d->nbuffer_, dense);
   cs_scene_free(&s);
 }
 
