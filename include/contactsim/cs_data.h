@@ -93,11 +93,12 @@ typedef struct csData {
   csContactProblem problem; /* points into the arrays below */
   int nefc_max;             /* rows the arrays below hold this step */
   int nblock_max;           /* capacity for blocks */
-  double* efc_J;            /* (nefc_max x nv) Jacobian */
+  double* efc_J;            /* (nefc_max x nv) Jacobian (NULL when stored by islands, below) */
   double* efc_Y;            /* (3 ncon x nv) scratch of the build: L^-T J^T (M = L^T D L) on
                                the contacts' dof chains, laid out as src/constraint/cs_contact_problem.c
                                says */
-  double* efc_G;            /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used) */
+  double* efc_G;            /* (nefc_max x nefc_max) Delassus J M^-1 J^T (nrow x nrow used;
+                               NULL when stored by islands) */
   double* efc_g;            /* (nefc_max) free velocity J v_free + stabilisation */
   double* efc_mu;           /* (ncon) */
   double* efc_lambda;       /* (nefc_max) impulses, N s (N m s on a rotational dof) */

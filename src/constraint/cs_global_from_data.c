@@ -73,22 +73,41 @@ static csStatus step_matrix(const csModel* m, const csData* d, csSparseMatrix* A
   return st;
 }
 
-/* H = J^T (nv x 3nc) from the dense rows of efc_J, non-zeros only */
+/* Row a of J: its entries vals[e] at dofs cols[e] (cols NULL: the dense row, dof e), either
+   from efc_J or, stored by islands, from its contact's sparse rows. Returns their number. */
+static int j_row(const csModel* m, const csData* d, int a, const int** cols, const double** vals) {
+  if (!d->efc_Jadr) {
+    *cols = NULL, *vals = d->efc_J + (size_t)a * (size_t)m->nv;
+    return m->nv;
+  }
+  const int i = a / 3, e0 = d->efc_Jadr[i], n = d->efc_Jadr[i + 1] - e0;
+  *cols = d->efc_Jcol + e0, *vals = d->efc_Jval + 3 * (size_t)e0 + (size_t)(a % 3) * n;
+  return n;
+}
+
+/* H = J^T (nv x 3nc) from J's rows, non-zeros only */
 static csStatus step_h(const csModel* m, const csData* d, int nc, csSparseMatrix* H) {
   const int nv = m->nv, nr = 3 * nc;
   size_t cnt = 0;
-  for (size_t e = 0; e < (size_t)nr * (size_t)nv; e++) cnt += d->efc_J[e] != 0;
+  for (int a = 0; a < nr; a++) {
+    const int* cols;
+    const double* vals;
+    const int n = j_row(m, d, a, &cols, &vals);
+    for (int e = 0; e < n; e++) cnt += vals[e] != 0;
+  }
   int* row = csi_malloc((cnt ? cnt : 1) * sizeof(int));
   int* col = csi_malloc((cnt ? cnt : 1) * sizeof(int));
   double* x = csi_malloc((cnt ? cnt : 1) * sizeof(double));
   csStatus st = CS_OK;
   if (!row || !col || !x) st = csi_error(CS_ERR_MEMORY, "cs_global_from_data: out of memory for H");
   size_t k = 0;
-  for (int a = 0; !st && a < nr; a++)
-    for (int j = 0; j < nv; j++) {
-      const double v = d->efc_J[(size_t)a * nv + j];
-      if (v != 0) row[k] = j, col[k] = a, x[k++] = v;
-    }
+  for (int a = 0; !st && a < nr; a++) {
+    const int* cols;
+    const double* vals;
+    const int n = j_row(m, d, a, &cols, &vals);
+    for (int e = 0; e < n; e++)
+      if (vals[e] != 0) row[k] = cols ? cols[e] : e, col[k] = a, x[k++] = vals[e];
+  }
   if (!st) st = csi_sparse_from_triplets(nv, nr, cnt, row, col, x, H);
   cs_free(row), cs_free(col), cs_free(x);
   return st;
@@ -108,9 +127,11 @@ static csStatus step_vectors(const csModel* m, const csData* d, csGlobalProblem*
     return csi_error(CS_ERR_MEMORY, "cs_global_from_data: out of memory (%d contacts)", g->nc);
   csi_sparse_gaxpy(&g->M, d->qvel_free, g->f);
   for (int a = 0; a < nr; a++) {
-    const double* J = d->efc_J + (size_t)a * nv;
+    const int* cols;
+    const double* vals;
+    const int n = j_row(m, d, a, &cols, &vals);
     double jv = 0;
-    for (int j = 0; j < nv; j++) jv += J[j] * d->qvel_free[j];
+    for (int e = 0; e < n; e++) jv += vals[e] * d->qvel_free[cols ? cols[e] : e];
     g->w[a] = d->efc_g[a] - jv;
   }
   memcpy(g->mu, d->efc_mu, (size_t)g->nc * sizeof(double));
