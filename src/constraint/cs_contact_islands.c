@@ -22,8 +22,6 @@
 #include "constraint/cs_contact_problem.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
-#include "solvers/cs_solver.h"
-#include "solvers/cs_solver_island.h"
 
 /* ------------------------------------------------------------------ the islands */
 
@@ -114,7 +112,7 @@ static void fill_layout(const csModel* m, csData* d, int nisland, const int* isl
   p->nisland = nisland, p->island = d->efc_island;
 }
 
-int csi_contact_islands_plan(const csModel* m, csData* d) {
+int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s) {
   int nc = d->ncon;
   if ((m->opt.disable & CS_DISABLE_ISLAND) || d->nblock_max > 0 || nc < 2) return 0;
   size_t mark = csi_stack_mark(d);
@@ -130,19 +128,11 @@ int csi_contact_islands_plan(const csModel* m, csData* d) {
   }
   /* parent and label are free again: the counts and the chain scratch */
   int* count = nisland <= m->nbody ? parent : CSI_STACK_ALLOC(d, int, nisland);
-  csiIslandSizes s = {0, 0, 0, 0};
-  if (count) s = island_sizes(m, d, nisland, island, count, label);
-  ok = count && csi_efc_layout_islands(d, &s) == CS_OK;
-  if (ok) {
-    fill_layout(m, d, nisland, island, count);
-    const csSolver* sv = cs_solver_get((csSolverType)m->opt.solver);
-    csSolverOptions so = csi_step_solver_options(&m->opt);
-    size_t need =
-        csi_need_islands(m, &s, csi_island_workspace_bytes_wellformed(sv, &d->problem, &so));
-    ok = need - m->arena_bytes <= mark; /* what the step takes from here on */
-  }
+  memset(s, 0, sizeof *s);
+  if (count) *s = island_sizes(m, d, nisland, island, count, label);
+  ok = count && csi_efc_layout_islands(d, s) == CS_OK;
+  if (ok) fill_layout(m, d, nisland, island, count);
   csi_stack_free(d, mark);
-  if (!ok) memset(&d->problem, 0, sizeof d->problem);
   return ok;
 }
 

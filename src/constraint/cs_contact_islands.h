@@ -6,14 +6,16 @@
 
 #include "contactsim/cs_data.h"
 #include "contactsim/cs_model.h"
+#include "core/cs_memory.h"
 
-/* After collision: lays out this step's constraint arrays by islands and returns 1 if the
-   contacts form two or more islands, the model has no block rows, CS_DISABLE_ISLAND is off
-   and the step (layout, build, warm start, the selected solver's workspace) fits the arena;
-   else returns 0 and leaves the layout to the dense build (csi_efc_fit). */
-int csi_contact_islands_plan(const csModel* m, csData* d);
+/* After collision: if the contacts form two or more islands, the model has no block rows
+   and CS_DISABLE_ISLAND is off, lays out this step's constraint arrays by islands at the
+   arena's bottom with the island table and the contacts' dof lists (d->problem set to
+   them; sizes in s) and returns 1; else returns 0 and leaves the layout to the dense build
+   (csi_efc_fit). Whether the step's scratch and solve fit as well is the caller's check. */
+int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s);
 
-/* The problem on the layout of csi_contact_islands_plan: J on each contact's dofs,
+/* The problem on the layout of csi_contact_islands_layout: J on each contact's dofs,
    g = J v_free, the islands' G = J M^-1 J^T, the stabilisation and warm start. */
 csStatus csi_contact_islands_build(const csModel* m, csData* d, const double* vfree);
 

@@ -177,6 +177,20 @@ static double now_ns(void) {
   return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
+/* The layout by islands (csi_contact_islands_layout) if the step's scratch and the selected
+   solver's workspace fit beside it; 0 (the dense build) otherwise */
+static int fwd_islands(const csModel* m, csData* d) {
+  size_t free_bytes = csi_stack_mark(d); /* below the stack: the layout and the rest */
+  csiIslandSizes s;
+  if (!csi_contact_islands_layout(m, d, &s)) return 0;
+  const csSolver* sv = cs_solver_get((csSolverType)m->opt.solver);
+  csSolverOptions so = csi_step_solver_options(&m->opt);
+  size_t ws = csi_island_workspace_bytes_wellformed(sv, &d->problem, &so);
+  if (csi_need_islands(m, &s, ws) - m->arena_bytes <= free_bytes) return 1;
+  memset(&d->problem, 0, sizeof d->problem);
+  return 0;
+}
+
 /* The contact rows (collision, cs_contact_problem_build) and the blocks after them (limits,
    friction loss, equalities). Returns 0 if there is nothing to solve. */
 static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* tclock) {
@@ -188,7 +202,7 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* 
     d->ncon = 0;
   }
   if (d->profile) tclock[1] = now_ns();
-  if (csi_contact_islands_plan(m, d)) { /* contacts in islands: stored and solved by them */
+  if (fwd_islands(m, d)) { /* contacts in islands: stored and solved by them */
     if (csi_contact_islands_build(m, d, vnew) != CS_OK) {
       csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
       d->ncon = 0;

@@ -51,6 +51,31 @@ static void test_islands(void) {
   cs_model_free(m);
 }
 
+/* 100 resting boxes, 400 contacts: cs_data_need_islands for 100 islands of 4 contacts is
+   enough (the step's own check, no warning); an arena without room for them (the need of a
+   step without contacts) builds the dense problem and keeps the contacts that fit, with a
+   counted warning each step */
+static void test_islands_room(void) {
+  csModel* m = boxes(100, 0);
+  if (!m) return;
+  size_t need = cs_data_need_islands(m, 400, 4);
+  CHECK(need < cs_data_need(m, 400) && need > cs_data_need_islands(m, 200, 4));
+  for (int small = 0; small < 2; small++) {
+    m->memory = small ? cs_data_need(m, 0) : need;
+    csData* e = cs_data_new(m);
+    for (int k = 0; k < 10 && e; k++) CHECK(cs_step(m, e) == CS_OK);
+    int full = e ? e->warning[CS_WARN_CONTACTFULL].count : -1, nc = e ? e->ncon : -1;
+    if (!small)
+      CHECK_MSG(nc == 400 && e->problem.nisland == 100 && full == 0, "%d contacts, %d warnings", nc,
+                full);
+    else
+      CHECK_MSG(nc < 400 && e->problem.nisland == 0 && full == 10, "%d contacts, %d warnings", nc,
+                full);
+    cs_data_free(e);
+  }
+  cs_model_free(m);
+}
+
 /* The same 80 contacts as one dense problem (CS_DISABLE_ISLAND): the default arena keeps 64
    with a counted warning; the model's memory at the need of 80 keeps them all */
 static void test_room(void) {
@@ -147,6 +172,7 @@ static void test_copy(int disable) {
 int main(void) {
   test_default();
   test_islands();
+  test_islands_room();
   test_room();
   test_limits();
   test_copy(0);
