@@ -17,6 +17,9 @@
                          cs_contact_problem_build: J, G, g (+ warm start);
                          csi_constraint_rows_build: limits, friction loss, equalities;
                          solver table[opt.solver].solve -> lambda; v+ = v_free + M^-1 (J^T lambda)
+                         (contacts in several islands of a model without block rows: J
+                         sparse, one G per island, cs_solve island by island; fwd_islands,
+                         src/constraint/cs_contact_islands.c)
      integrate           q+ = q (+) dt v+   (rolled back if not finite) */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
