@@ -323,15 +323,25 @@ static int run_dump(runOpts* o, csData* d, long k) {
 /* What the summary line counts over the steps */
 typedef struct {
   long con_sum, iter_sum, unconverged;
+  long island_sum, island_steps; /* the steps whose problem was stored by islands */
 } runStats;
+
+/* On a terminal, the share of the steps done, once a second after the first two seconds */
+static void run_progress(long k, long steps, double t0, double* last) {
+  double now = cs_cli_now_ns();
+  if (now - t0 < 2e9 || now - *last < 1e9) return;
+  *last = now;
+  fprintf(stderr, "\r%3ld%% (%ld of %ld steps)", 100 * k / steps, k, steps);
+}
 
 /* The steps (the scene's control before each), a trajectory row every o->every steps
    (the last state included), the dump, the counts, and on a terminal a progress percentage
    for long runs. 0, or 1 if a step or the dump failed. */
 static int run_loop(runOpts* o, csScene* sc, csModel* m, csData* d, FILE* f, runStats* s) {
   long steps = o->steps;
-  int tty = isatty(2);
+  int tty = isatty(2), shown = 0;
   int rc = 0;
+  double t0 = cs_cli_now_ns(), last = t0;
   for (long k = 0; k <= steps; k++) {
     if (f && k % o->every == 0) write_row(f, m, d);
     if (k == steps) break;
@@ -351,10 +361,14 @@ static int run_loop(runOpts* o, csScene* sc, csModel* m, csData* d, FILE* f, run
       s->iter_sum += d->solver_stats.iterations;
       s->unconverged += !d->solver_stats.converged;
     }
-    if (tty && steps >= 10000 && k % (steps / 100) == 0)
-      fprintf(stderr, "\r%3ld%%", 100 * k / steps);
+    if (d->problem.nisland > 0) s->island_sum += d->problem.nisland, s->island_steps++;
+    if (tty) {
+      double before = last;
+      run_progress(k, steps, t0, &last);
+      shown |= last != before;
+    }
   }
-  if (tty && steps >= 10000) fprintf(stderr, "\r100%%\n");
+  if (shown) fprintf(stderr, "\r100%% (%ld of %ld steps)\n", steps, steps);
   return rc;
 }
 
@@ -365,6 +379,9 @@ static void run_summary(const runOpts* o, const csModel* m, const csData* d, con
   if (d->nstep)
     printf(", %.3g contacts/step, %.3g iterations/step, %ld unconverged",
            (double)s->con_sum / d->nstep, (double)s->iter_sum / d->nstep, s->unconverged);
+  if (s->island_steps)
+    printf(", %.3g islands/step in the %ld steps stored by islands",
+           (double)s->island_sum / s->island_steps, s->island_steps);
   int nw = 0;
   for (int w = 0; w < CS_WARN_COUNT; w++) nw += d->warning[w].count;
   printf(", %d warnings%s%s\n", nw, o->out ? ", trajectory in " : "", o->out ? o->out : "");
@@ -390,7 +407,7 @@ int cs_cli_run(int argc, char** argv) {
   if (o.out && !(f = run_open_trajectory(o.out, m))) {
     rc = 1;
   } else {
-    runStats s = {0, 0, 0};
+    runStats s = {0, 0, 0, 0, 0};
     if (run_loop(&o, &sc, m, d, f, &s)) rc = 1;
     run_summary(&o, m, d, &s);
     if (!rc && o.dump) { /* not written: no step qualified */
