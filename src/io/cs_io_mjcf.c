@@ -5,7 +5,8 @@
    1. Top-level sections are gathered from the model file, <include> files spliced in place
       (recursively, relative to the including file, with cycle detection). Sections are
       then processed in MuJoCo's order, whatever their order in the file: compiler, option,
-      default, asset, worldbody, contact, actuator, then everything else (noted).
+      default, asset, worldbody, contact, actuator, then everything else (<equality> read
+      into builder equalities, the rest noted).
    2. The body tree is read into pending arrays (bodies, joints, geoms, sites) so that a
       body's inertia can be computed from its geoms before it is added, and so that
       compiler settotalmass can rescale every body; then everything is handed to the
@@ -18,7 +19,8 @@
    from its parent's values; an element uses its own class=, else the nearest enclosing
    body's childclass=, else "main". Lookups walk the class chain (nearest definition
    wins); "size" and "friction" are merged number by number as MuJoCo does. Actuator
-   defaults (<general>, <motor>, <position>, ...) share one set of values per class. */
+   defaults (<general>, <motor>, <position>, ...) share one set of values per class, and so
+   do equality defaults (<default><equality active=...>) for connect, weld and joint. */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
@@ -53,7 +55,7 @@ typedef struct {
   int n, cap;
 } mjList;
 
-enum { MJ_KJOINT = 0, MJ_KGEOM, MJ_KSITE, MJ_KACT, MJ_KMESH, MJ_NKIND };
+enum { MJ_KJOINT = 0, MJ_KGEOM, MJ_KSITE, MJ_KACT, MJ_KMESH, MJ_KEQ, MJ_NKIND };
 
 typedef struct {
   const char* name;
@@ -500,6 +502,41 @@ static const mjAttr mj_attr_compiler[] = {
     {"exactmeshinertia", 'p', NULL, "mesh inertia is always computed from the closed mesh"},
     {"fitaabb", 'p', "false", "no fitting of primitives to meshes"},
     {NULL, 0, NULL, NULL}};
+
+#define MJ_EQ_HARD "no soft-constraint parameters: the equality is a hard constraint"
+
+static const mjAttr mj_attr_connect[] = {{"name", 'u', NULL, NULL},
+                                         {"class", 'u', NULL, NULL},
+                                         {"active", 'u', NULL, NULL},
+                                         {"solref", 'p', NULL, MJ_EQ_HARD},
+                                         {"solimp", 'p', NULL, MJ_EQ_HARD},
+                                         {"body1", 'u', NULL, NULL},
+                                         {"body2", 'u', NULL, NULL},
+                                         {"anchor", 'u', NULL, NULL},
+                                         {NULL, 0, NULL, NULL}};
+
+static const mjAttr mj_attr_weld[] = {
+    {"name", 'u', NULL, NULL},
+    {"class", 'u', NULL, NULL},
+    {"active", 'u', NULL, NULL},
+    {"solref", 'p', NULL, MJ_EQ_HARD},
+    {"solimp", 'p', NULL, MJ_EQ_HARD},
+    {"body1", 'u', NULL, NULL},
+    {"body2", 'u', NULL, NULL},
+    {"anchor", 'u', NULL, NULL},
+    {"relpose", 'u', NULL, NULL},
+    {"torquescale", 'p', "1", "no torque scale: the weld's rotation is held as a hard constraint"},
+    {NULL, 0, NULL, NULL}};
+
+static const mjAttr mj_attr_eqjoint[] = {{"name", 'u', NULL, NULL},
+                                         {"class", 'u', NULL, NULL},
+                                         {"active", 'u', NULL, NULL},
+                                         {"solref", 'p', NULL, MJ_EQ_HARD},
+                                         {"solimp", 'p', NULL, MJ_EQ_HARD},
+                                         {"joint1", 'u', NULL, NULL},
+                                         {"joint2", 'u', NULL, NULL},
+                                         {"polycoef", 'u', NULL, NULL},
+                                         {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_exclude[] = {{"name", 'u', NULL, NULL},
                                          {"body1", 'u', NULL, NULL},
@@ -1031,6 +1068,7 @@ static int mj_default_kind(const char* name) {
   if (strcmp(name, "geom") == 0) return MJ_KGEOM;
   if (strcmp(name, "site") == 0) return MJ_KSITE;
   if (strcmp(name, "mesh") == 0) return MJ_KMESH;
+  if (strcmp(name, "equality") == 0) return MJ_KEQ;
   for (int i = 0; acts[i]; i++)
     if (strcmp(name, acts[i]) == 0) return MJ_KACT;
   return -1;
@@ -1076,8 +1114,7 @@ static csStatus mj_default(mjCtx* c, mjNode nd, int cls) {
     } else if (strcmp(nm, "material") == 0 || strcmp(nm, "camera") == 0 ||
                strcmp(nm, "light") == 0 || strcmp(nm, "texture") == 0) {
       mj_vis(c, nm);
-    } else if (strcmp(nm, "pair") == 0 || strcmp(nm, "equality") == 0 ||
-               strcmp(nm, "tendon") == 0) {
+    } else if (strcmp(nm, "pair") == 0 || strcmp(nm, "tendon") == 0) {
       /* defaults of elements that are themselves noted when used */
     } else {
       mj_note_elem(c, k, "default", "unknown element");
@@ -2155,6 +2192,171 @@ static csStatus mj_actuator(mjCtx* c, mjNode nd) {
   return st;
 }
 
+/* ------------------------------------------------------------------ equality */
+/* World pose of pending body lb at the reference configuration qpos0, where every hinge and
+   slide is at 0, every ball at the identity and a free body at its own pose: the bodies'
+   poses in their parents composed from the world down (as the builder computes it). */
+static void mj_ref_pose(const mjCtx* c, int lb, double pos[3], double quat[4]) {
+  if (lb <= 0) {
+    csi_zero(pos, 3);
+    csi_quat_identity(quat);
+    return;
+  }
+  mj_ref_pose(c, c->body[lb].parent, pos, quat);
+  const csBodySpec* s = &c->body[lb].s;
+  double q[4] = {s->quat[0], s->quat[1], s->quat[2], s->quat[3]}, t[3], r[4];
+  csi_quat_normalize(q);
+  csi_quat_rotate(t, quat, s->pos);
+  csi_add3(pos, pos, t);
+  csi_quat_mul(r, quat, q);
+  memcpy(quat, r, sizeof r);
+  csi_quat_normalize(quat);
+}
+
+/* body1 / body2 of a connect or weld: the local body (0: the world) into *lb and the name the
+   builder resolves into *name (NULL for the world). body2 may be absent (the world). */
+static csStatus mj_eq_body(mjCtx* c, mjNode nd, const char* attr, int* lb, const char** name) {
+  char* v = csi_xml_attr(nd.n, attr);
+  *lb = 0;
+  *name = NULL;
+  if (!v) {
+    if (strcmp(attr, "body1") == 0) return mj_err(CS_ERR_PARSE, nd, "missing attribute 'body1'");
+    return CS_OK;
+  }
+  *lb = mj_body_by_name(c, v);
+  if (*lb > 0) *name = mj_keep(c, v);
+  xmlFree(v);
+  if (*lb < 0) return mj_err_attr(CS_ERR_MODEL, nd, attr, "unknown body");
+  if (*lb == 0 && strcmp(attr, "body1") == 0)
+    return mj_err_attr(CS_ERR_UNSUPPORTED, nd, attr,
+                       "body1 is the world: give the moving body as body1 (body2 defaults to "
+                       "the world)");
+  if (*lb > 0 && !*name) return mj_oom();
+  return CS_OK;
+}
+
+/* joint1 / joint2 of a joint equality: a hinge or slide joint's name into *name (joint2 may be
+   absent: NULL). */
+static csStatus mj_eq_joint(mjCtx* c, mjNode nd, const char* attr, const char** name) {
+  char* v = csi_xml_attr(nd.n, attr);
+  *name = NULL;
+  if (!v) {
+    if (strcmp(attr, "joint1") == 0) return mj_err(CS_ERR_PARSE, nd, "missing attribute 'joint1'");
+    return CS_OK;
+  }
+  int lj = -1;
+  for (int i = 0; i < c->njnt && lj < 0; i++)
+    if (strcmp(c->jnt[i].s.name, v) == 0) lj = i;
+  *name = lj >= 0 ? mj_keep(c, v) : NULL;
+  xmlFree(v);
+  if (lj < 0) return mj_err_attr(CS_ERR_MODEL, nd, attr, "unknown joint");
+  int t = c->jnt[lj].s.type;
+  if (t != CS_JNT_REVOLUTE && t != CS_JNT_PRISMATIC)
+    return mj_err_attr(CS_ERR_MODEL, nd, attr,
+                       "a joint equality couples hinge or slide joints; this is a %s joint",
+                       t == CS_JNT_FREE ? "free" : "ball");
+  if (!*name) return mj_oom();
+  return CS_OK;
+}
+
+/* A weld's anchor and relpose as MuJoCo reads them: anchor (default 0) is a point of body2 in
+   its frame; a relpose whose quaternion is 0 0 0 0 (the default) means the relative pose at
+   qpos0. The builder's anchor is the same point on body1 (in body1's frame at qpos0). */
+static csStatus mj_weld_anchor(const mjCtx* c, mjNode nd, int lb1, int lb2, double anchor[3]) {
+  double a2[3] = {0, 0, 0}, rel[7] = {0, 0, 0, 0, 0, 0, 0};
+  if (csi_xml_doubles(nd.file, nd.n, "anchor", a2, 3) < 0 ||
+      csi_xml_doubles(nd.file, nd.n, "relpose", rel, 7) < 0)
+    return CS_ERR_PARSE;
+  if (rel[3] != 0 || rel[4] != 0 || rel[5] != 0 || rel[6] != 0)
+    return mj_err_attr(CS_ERR_UNSUPPORTED, nd, "relpose",
+                       "a weld holds the relative pose of the reference configuration (qpos0); "
+                       "a relpose with a non-zero quaternion is not supported (leave it out or "
+                       "set its quaternion to 0 0 0 0)");
+  double p1[3], q1[4], p2[3], q2[4], t[3], w[3];
+  mj_ref_pose(c, lb1, p1, q1);
+  mj_ref_pose(c, lb2, p2, q2);
+  csi_quat_rotate(t, q2, a2);
+  csi_add3(w, p2, t);
+  csi_sub3(t, w, p1);
+  double R1[9];
+  csi_quat2mat(R1, q1);
+  csi_mulmat3tvec(anchor, R1, t);
+  return CS_OK;
+}
+
+/* One <connect>, <weld> or <joint> of <equality> (MuJoCo 2.2.2's body-based forms). */
+static csStatus mj_equality_one(mjCtx* c, mjNode nd, int type) {
+  static const mjAttr* const tabs[] = {mj_attr_connect, mj_attr_weld, mj_attr_eqjoint};
+  const char* en = mj_name(nd.n);
+  int cls;
+  csStatus st = mj_elem_class(c, nd, 0, &cls);
+  if (st != CS_OK) return st;
+  if (xmlHasProp(nd.n, (const xmlChar*)"site1") || xmlHasProp(nd.n, (const xmlChar*)"site2"))
+    return mj_err(CS_ERR_UNSUPPORTED, nd,
+                  "site1/site2 (MuJoCo 3's site-based form) is not supported; give body1 "
+                  "(and body2)");
+  mj_check_attrs(c, nd, MJ_KEQ, cls, en, tabs[type]);
+  csEqualitySpec s;
+  cs_equality_spec_default(&s);
+  s.type = type == 0 ? CS_EQ_CONNECT : type == 1 ? CS_EQ_WELD : CS_EQ_JOINT;
+  s.source = mj_source(c, nd);
+  char* nm = csi_xml_attr(nd.n, "name");
+  s.name = nm ? mj_keep(c, nm) : "";
+  if (nm) xmlFree(nm);
+  if (!s.source || !s.name) return mj_oom();
+  int active = mj_bool(c, nd, MJ_KEQ, cls, "active", &st);
+  if (st != CS_OK) return st;
+  if (active >= 0) s.active = active;
+  if (s.type == CS_EQ_JOINT) {
+    if ((st = mj_eq_joint(c, nd, "joint1", &s.obj1)) != CS_OK ||
+        (st = mj_eq_joint(c, nd, "joint2", &s.obj2)) != CS_OK)
+      return st;
+    if (s.obj2 && strcmp(s.obj1, s.obj2) == 0)
+      return mj_err_attr(CS_ERR_MODEL, nd, "joint2", "couples joint1 with itself");
+    /* 1 to 5 numbers; the rest keep the default 0 1 0 0 0 (as MuJoCo reads them) */
+    if (csi_xml_doubles(nd.file, nd.n, "polycoef", s.polycoef, -5) < 0) return CS_ERR_PARSE;
+  } else {
+    int lb1, lb2;
+    if ((st = mj_eq_body(c, nd, "body1", &lb1, &s.obj1)) != CS_OK ||
+        (st = mj_eq_body(c, nd, "body2", &lb2, &s.obj2)) != CS_OK)
+      return st;
+    if (lb1 == lb2) return mj_err_attr(CS_ERR_MODEL, nd, "body2", "the same body as body1");
+    if (s.type == CS_EQ_CONNECT) {
+      int r = csi_xml_doubles(nd.file, nd.n, "anchor", s.anchor, 3);
+      if (r < 0) return CS_ERR_PARSE;
+      if (r == 0) return mj_err(CS_ERR_PARSE, nd, "missing attribute 'anchor'");
+    } else if ((st = mj_weld_anchor(c, nd, lb1, lb2, s.anchor)) != CS_OK) {
+      return st;
+    }
+  }
+  if (cs_builder_add_equality(c->b, &s) < 0) return mj_err_wrap(CS_ERR_MODEL, nd, en);
+  return CS_OK;
+}
+
+static csStatus mj_equality(mjCtx* c, mjNode nd) {
+  static const char* const kinds[] = {"connect", "weld", "joint", NULL};
+  mjList L = {NULL, 0, 0};
+  csStatus st = mj_children(c, nd, &L);
+  for (int i = 0; st == CS_OK && i < L.n; i++) {
+    mjNode k = L.a[i];
+    int t = 0;
+    while (kinds[t] && !mj_is(k.n, kinds[t])) t++;
+    if (kinds[t])
+      st = mj_equality_one(c, k, t);
+    else if (mj_is(k.n, "tendon"))
+      mj_note_elem(c, k, "equality", "contactsim has no tendons; the constraint is dropped");
+    else if (mj_is(k.n, "flex"))
+      mj_note_elem(c, k, "equality", "contactsim has no flexes; the constraint is dropped");
+    else if (mj_is(k.n, "distance"))
+      st = mj_err(CS_ERR_PARSE, k,
+                  "distance equality constraints were removed in MuJoCo 2.2.2 (not supported)");
+    else
+      mj_note_elem(c, k, "equality", "unknown element");
+  }
+  cs_free(L.a);
+  return st;
+}
+
 /* sections that contactsim does not simulate: one note each, with a count */
 static csStatus mj_ignored_section(mjCtx* c, mjNode nd, const char* why) {
   mjList L = {NULL, 0, 0};
@@ -2238,9 +2440,7 @@ static csStatus mj_load(mjCtx* c, const char* path) {
       if (strcmp(nm, order[s]) == 0) known = 1;
     if (known || strcmp(nm, "contact") == 0 || strcmp(nm, "actuator") == 0) continue;
     if (strcmp(nm, "equality") == 0)
-      st = mj_ignored_section(c, k,
-                              "the MJCF loader does not read equality constraints; builders add "
-                              "them with cs_builder_add_equality");
+      st = mj_equality(c, k);
     else if (strcmp(nm, "tendon") == 0)
       st = mj_ignored_section(c, k, "contactsim has no tendons");
     else if (strcmp(nm, "sensor") == 0)

@@ -6,9 +6,10 @@
    attaches it, its inertia and its collision geoms. A link's frame is its parent joint's
    frame, so the body pose is the joint origin and the joint anchor is the body origin.
 
-   Joint <dynamics friction> becomes the joint's friction loss (csJointSpec.frictionloss).
-   What the library does not simulate (effort and velocity limits, mimic joints,
-   simulator-specific tags, non-STL collision meshes) is never dropped silently:
+   Joint <dynamics friction> becomes the joint's friction loss (csJointSpec.frictionloss);
+   <mimic> becomes a joint equality (u_mimics). What the library does not simulate (effort
+   and velocity limits, a mimic on a fixed joint, simulator-specific tags, non-STL collision
+   meshes) is never dropped silently:
    it becomes a note, one line per kind with a count and the first place it occurs. Visual
    elements are ignored without a note. Also here: cs_load_model, which dispatches on the
    file extension and compiles. */
@@ -558,11 +559,9 @@ static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
       if (!moving1) s.damping = s.frictionloss = 0;
       continue;
     }
+    if (u_is(e, "mimic")) continue; /* u_mimics */
     char key[200];
-    if (u_is(e, "mimic"))
-      snprintf(key, sizeof key, "<mimic> joint coupling not simulated (the joint moves freely)");
-    else
-      snprintf(key, sizeof key, "<joint><%.64s> ignored", en);
+    snprintf(key, sizeof key, "<joint><%.64s> ignored", en);
     u_note(c, key, J->name, e);
   }
   if ((J->type == U_REVOLUTE || J->type == U_PRISMATIC) && !u_child(n, "limit"))
@@ -604,6 +603,86 @@ static int u_joint_link(const uCtx* c, const uJoint* J, const char* which, csSta
     *st = u_err(c, CS_ERR_MODEL, e, "joint '%s': %s link '%s' does not exist", J->name, which, ln);
   xmlFree(ln);
   return id;
+}
+
+/* ------------------------------------------------------------------ mimic joints */
+static int u_moving1(int type) {
+  return type == U_REVOLUTE || type == U_CONTINUOUS || type == U_PRISMATIC;
+}
+
+/* Joint j's <mimic joint="J" multiplier="m" offset="o"/>: the master joint's index into
+ *master (-1: no mimic, or one on a fixed or floating joint, noted and dropped), m and o. */
+static csStatus u_mimic_read(uCtx* c, int j, int* master, double* mult, double* off) {
+  const uJoint* J = &c->jnt[j];
+  const xmlNode* e = u_child(J->node, "mimic");
+  *master = -1;
+  *mult = 1;
+  *off = 0;
+  if (!e) return CS_OK;
+  if (!u_moving1(J->type)) {
+    u_note(c, "<mimic> on a fixed or floating joint ignored", J->name, e);
+    return CS_OK;
+  }
+  char* jn = csi_xml_attr(e, "joint");
+  if (!jn) return u_err(c, CS_ERR_PARSE, e, "joint '%s': <mimic> without 'joint'", J->name);
+  int k = -1;
+  for (int i = 0; i < c->njnt && k < 0; i++)
+    if (strcmp(c->jnt[i].name, jn) == 0) k = i;
+  csStatus st = CS_OK;
+  if (k < 0)
+    st = u_err(c, CS_ERR_MODEL, e, "joint '%s': <mimic joint=\"%s\">: no such joint", J->name, jn);
+  else if (k == j)
+    st = u_err(c, CS_ERR_MODEL, e, "joint '%s': <mimic joint=\"%s\">: a joint cannot mimic itself",
+               J->name, jn);
+  else if (!u_moving1(c->jnt[k].type))
+    st = u_err(c, CS_ERR_MODEL, e,
+               "joint '%s': <mimic joint=\"%s\">: '%s' is a %s joint; <mimic> couples revolute, "
+               "continuous and prismatic joints",
+               J->name, jn, jn, c->jnt[k].type == U_FIXED ? "fixed" : "floating");
+  xmlFree(jn);
+  if (st != CS_OK) return st;
+  if (u_num(c, e, "multiplier", mult) < 0 || u_num(c, e, "offset", off) < 0) return CS_ERR_PARSE;
+  *master = k;
+  return CS_OK;
+}
+
+/* Every <mimic> as a joint equality: q = m q_J + o is q - q_0 = o + m (q_J - q_J0) with the
+   reference q_0 = q_J0 = 0 of hinges and slides, so polycoef = (o, m, 0, 0, 0); the equality
+   is named after the mimicking joint. Mimics that form a cycle are an error. */
+static csStatus u_mimics(uCtx* c) {
+  if (c->njnt == 0) return CS_OK;
+  int* master = csi_malloc(sizeof(int) * (size_t)c->njnt);
+  double* coef = csi_malloc(sizeof(double) * 2 * (size_t)c->njnt);
+  csStatus st = master && coef ? CS_OK : csi_error(CS_ERR_MEMORY, "%s: out of memory", c->file);
+  for (int j = 0; j < c->njnt && st == CS_OK; j++)
+    st = u_mimic_read(c, j, &master[j], &coef[2 * j], &coef[2 * j + 1]);
+  for (int j = 0; j < c->njnt && st == CS_OK; j++) {
+    int k = master[j], steps = 0;
+    while (k >= 0 && k != j && steps++ < c->njnt) k = master[k];
+    if (k == j)
+      st = u_err(c, CS_ERR_MODEL, u_child(c->jnt[j].node, "mimic"),
+                 "joint '%s': its <mimic> chain leads back to it (mimic joints form a cycle)",
+                 c->jnt[j].name);
+  }
+  for (int j = 0; j < c->njnt && st == CS_OK; j++) {
+    if (master[j] < 0) continue;
+    const xmlNode* e = u_child(c->jnt[j].node, "mimic");
+    char src[U_PATH + 32];
+    u_source(c, e, src, sizeof src);
+    csEqualitySpec s;
+    cs_equality_spec_default(&s);
+    s.name = c->jnt[j].name;
+    s.type = CS_EQ_JOINT;
+    s.obj1 = c->jnt[j].name;
+    s.obj2 = c->jnt[master[j]].name;
+    s.polycoef[0] = coef[2 * j + 1];
+    s.polycoef[1] = coef[2 * j];
+    s.source = src;
+    if (cs_builder_add_equality(c->b, &s) < 0) st = u_builder_failed();
+  }
+  cs_free(master);
+  cs_free(coef);
+  return st;
 }
 
 /* ------------------------------------------------------------------ the whole file */
@@ -881,6 +960,7 @@ csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o) {
   if ((st = u_order(&c, root, order)) != CS_OK) goto done;
   cs_builder_set_source(b, path);
   if ((st = u_build(&c, order)) != CS_OK) goto done;
+  if ((st = u_mimics(&c)) != CS_OK) goto done;
   if (!c.o->self_collision) cs_builder_option(b)->disable |= CS_DISABLE_SELFCOLLISION;
   u_flush_notes(&c);
 

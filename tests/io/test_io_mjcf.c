@@ -499,7 +499,7 @@ static void test_size(void) {
 /* frictionloss and margin: from the joint, from its class (nested classes override), or 0;
    margin is not converted from degrees (as MuJoCo), frictionloss goes to every dof of a ball
    joint; a negative value is an error naming the file, line and joint; the frictionloss and
-   equality flags map to CS_DISABLE_FRICTIONLOSS / CS_DISABLE_EQUALITY; <equality> is noted. */
+   equality flags map to CS_DISABLE_FRICTIONLOSS / CS_DISABLE_EQUALITY. */
 static void test_frictionloss_margin(void) {
   char dir[] = "/tmp/cs_test_mjcf_XXXXXX";
   if (!mkdtemp(dir)) {
@@ -549,9 +549,9 @@ static void test_frictionloss_margin(void) {
     }
     CHECK((m->opt.disable & CS_DISABLE_FRICTIONLOSS) != 0);
     CHECK((m->opt.disable & CS_DISABLE_EQUALITY) != 0);
-    CHECK(m->neq == 0); /* <equality> is not read: noted */
-    CHECK_MSG(strstr(m->notes, "good.xml:21: <connect> element ignored") != NULL, "notes: %s",
-              m->notes);
+    /* <equality> is read (tests/io/test_io_equality.c), the flag turns it off */
+    CHECK(m->neq == 1 && m->eq_type[0] == CS_EQ_CONNECT);
+    CHECK_MSG(strstr(m->notes, "connect") == NULL, "notes: %s", m->notes);
     CHECK_MSG(strstr(m->notes, "frictionloss") == NULL && strstr(m->notes, "margin") == NULL,
               "notes: %s", m->notes);
     cs_model_free(m);
