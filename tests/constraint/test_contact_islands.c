@@ -12,6 +12,7 @@
      contact whose dofs are the union of two chains, one of depth 7), a third box another;
    - the model's flag: CS_DISABLE_ISLAND keeps the dense problem (nisland 0). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,10 @@ static int cross_check(csModel* m, csData* a, const char* what) {
             what, eG, gmax, across);
   csNcpReport rep;
   cs_ncp_report(&b->problem, a->efc_lambda, &rep);
+  printf(
+      "%-7s %3d contacts, %2d islands: |G - G_dense| / max|G| %.2g, islands' lambda on the "
+      "dense problem: eps_abs %.2g\n",
+      what, nc, a->problem.nisland, eG / gmax, rep.eps_abs);
   CHECK_MSG(rep.eps_abs <= m->opt.tolerance && a->solver_stats.converged,
             "%s: the islands' solution on the dense problem: eps_abs %g", what, rep.eps_abs);
   free(J), free(G);
