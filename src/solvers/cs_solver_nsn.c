@@ -52,6 +52,18 @@
      has them (so converged covers the blocks). Not on a step test. A run whose best error
      has not halved over CS_NSN_STALL iterations stops (converged = 0); an unconverged run
      returns its best iterate.
+   - Late stall: where the last halving came at iteration CS_NSN_LATE or later and delta is
+     below its largest, the run does not stop but restarts delta at CS_NSN_DELTA_MAX for
+     another CS_NSN_STALL iterations (once per halving). On the settled pile's columns of
+     stacked boxes (W of rank <= 60 for 144-216 rows, contacts at the cone's edge with u_T = 0
+     at the solution) two ways of stalling end there: (a) a tail where delta sits at 1e-6
+     to 1e-7 because the steps are accepted at t = 1/8 to 1/2 (never short): F has a part
+     that J + delta I can reach only through its 1/delta-sized near-null directions, so d
+     keeps the same length, r drifts along them and the error converges to ~2e-8 instead
+     of 0; (b) delta alternating between 1e-3 and 1e-2 with the error falling ~3 % per
+     iteration, not a halving in 30. A larger delta damps the drift, and Newton's rate
+     returns once the states settle. The runs that stall in contactbench (robots: the
+     last halving at iterations 0-4) stop as before; the pile's last halvings are at 9-99.
    - Warm start: lambda is kept when its natural-map residual (the blocks' included) is
      below that of lambda = 0. A cold start is lambda = 0, without Gauss-Seidel pre-sweeps
      (not measured: Newton from 0 already takes 4-21 iterations on the FCLIB files).
@@ -67,7 +79,8 @@
 enum {
   CS_NSN_BACKTRACK = 40, /* halvings of the step before the fallback */
   CS_NSN_SWEEPS = 10,    /* Gauss-Seidel sweeps of the fallback */
-  CS_NSN_STALL = 30      /* iterations without halving the best error: stalled */
+  CS_NSN_STALL = 30,     /* iterations without halving the best error: stalled */
+  CS_NSN_LATE = 8        /* a stall after a halving from this iteration on: delta restarts */
 };
 #define CS_NSN_ARMIJO 1e-4     /* sufficient decrease of phi */
 #define CS_NSN_ERR_DROP 0.5    /* ... or of the Siconos error */
@@ -779,7 +792,7 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
 
   double err = INFINITY, best = INFINITY, stall_ref = INFINITY;
   double lm = CS_NSN_DELTA0; /* the damping delta */
-  int it = 0, done = 0, stall_it = 0;
+  int it = 0, done = 0, stall_it = 0, restarted = 0;
   for (;;) {
     nsn_mulw(&s, r, 1, u); /* fresh: no drift from the updates u + t W d */
     err = nsn_error(&s, r, u);
@@ -792,8 +805,11 @@ static csStatus nsn_solve(const csContactProblem* p, const csSolverOptions* opt,
       break;
     }
     if (!isfinite(err) || it >= cap) break;
-    if (best <= 0.5 * stall_ref) stall_ref = best, stall_it = it;
-    if (it - stall_it >= CS_NSN_STALL) break; /* no progress: stalled */
+    if (best <= 0.5 * stall_ref) stall_ref = best, stall_it = it, restarted = 0;
+    if (it - stall_it >= CS_NSN_STALL) { /* no progress: stalled */
+      if (restarted || stall_it < CS_NSN_LATE || !(lm < CS_NSN_DELTA_MAX)) break;
+      lm = CS_NSN_DELTA_MAX, stall_ref = best, stall_it = it, restarted = 1; /* late stall */
+    }
     it++;
 
     /* Newton direction: (J + delta I) d = -F */
