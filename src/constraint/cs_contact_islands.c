@@ -112,9 +112,23 @@ static void fill_layout(const csModel* m, csData* d, int nisland, const int* isl
   p->nisland = nisland, p->island = d->efc_island;
 }
 
+/* Every contact moves one and the same tree (a robot on the ground): one island, found
+   without the union-find */
+static int one_tree(const csModel* m, const csData* d) {
+  int t = -1;
+  for (int i = 0; i < d->ncon; i++) {
+    const csContact* c = d->contact + i;
+    int t0 = body_tree(m, m->geom_body[c->geom[0]]), t1 = body_tree(m, m->geom_body[c->geom[1]]);
+    if (t1 < 0 || (t0 >= 0 && t0 != t1) || (t >= 0 && t1 != t)) return 0;
+    t = t1;
+  }
+  return 1;
+}
+
 int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s) {
   int nc = d->ncon;
-  if ((m->opt.disable & CS_DISABLE_ISLAND) || d->nblock_max > 0 || nc < 2) return 0;
+  if ((m->opt.disable & CS_DISABLE_ISLAND) || d->nblock_max > 0 || nc < 2 || one_tree(m, d))
+    return 0;
   size_t mark = csi_stack_mark(d);
   int* tree = CSI_STACK_ALLOC(d, int, 2 * nc);
   int* island = CSI_STACK_ALLOC(d, int, nc);
