@@ -834,16 +834,8 @@ static void at_rest(void) {
 static char tmpdir[256];
 
 static const char* write_file(const char* name, const char* text) {
-  static char path[4][512];
-  static int slot = 0;
-  char* p = path[slot++ & 3];
-  snprintf(p, 512, "%s/%s", tmpdir, name);
-  FILE* f = fopen(p, "w");
-  CHECK(f != NULL);
-  if (f) {
-    fputs(text, f);
-    fclose(f);
-  }
+  const char* p = cs_test_write_file(tmpdir, name, text);
+  CHECK(p != NULL);
   return p;
 }
 

@@ -18,19 +18,8 @@
 
 static char tmpdir[64];
 
-/* Writes text to tmpdir/name; the path in a static buffer (one at a time). */
-static const char* write_file(const char* name, const char* text) {
-  static char path[256];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE* f = fopen(path, "w");
-  if (!f) return NULL;
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
-
 static csModel* load_text(const char* name, const char* text) {
-  const char* path = write_file(name, text);
+  const char* path = cs_test_write_file(tmpdir, name, text);
   CHECK(path != NULL);
   if (!path) return NULL;
   csModel* m = NULL;
@@ -42,7 +31,7 @@ static csModel* load_text(const char* name, const char* text) {
 /* The load fails with status want and a message naming name:line and containing also. */
 static void expect_error(const char* name, const char* text, csStatus want, int line,
                          const char* also) {
-  const char* path = write_file(name, text);
+  const char* path = cs_test_write_file(tmpdir, name, text);
   CHECK(path != NULL);
   if (!path) return;
   csModel* m = NULL;

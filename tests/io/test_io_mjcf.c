@@ -419,16 +419,6 @@ static void test_radian_mesh(void) {
 }
 
 /* ------------------------------------------------------------------ friction loss, margin */
-/* Writes text to dir/name; returns the path (static buffer, one at a time) or NULL. */
-static const char* write_file(const char* dir, const char* name, const char* text) {
-  static char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE* f = fopen(path, "w");
-  if (!f) return NULL;
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
 
 /* <size nconmax="N"> sets the contact capacity (and with it csData's size); the default
    otherwise; a capacity below 1 is an error naming the attribute; the builder refuses a
@@ -445,12 +435,12 @@ static void test_size(void) {
       "  </worldbody>\n</mujoco>\n";
   char text[1024];
   snprintf(text, sizeof text, fmt, "nconmax=\"8\" njmax=\"100\" nstack=\"1000\"");
-  const char* path = write_file(dir, "size.xml", text);
+  const char* path = cs_test_write_file(dir, "size.xml", text);
   csModel* m = path ? load(path, NULL) : NULL;
   CHECK(m && m->ncon_max == 8);
   csData* d8 = m ? cs_data_new(m) : NULL;
   snprintf(text, sizeof text, fmt, "njmax=\"100\"");
-  path = write_file(dir, "size.xml", text);
+  path = cs_test_write_file(dir, "size.xml", text);
   csModel* m2 = path ? load(path, NULL) : NULL;
   CHECK(m2 && m2->ncon_max == 64 + 8 * m2->ngeom);
   csData* d2 = m2 ? cs_data_new(m2) : NULL;
@@ -461,7 +451,7 @@ static void test_size(void) {
   }
   cs_data_free(d8), cs_data_free(d2), cs_model_free(m), cs_model_free(m2);
   snprintf(text, sizeof text, fmt, "nconmax=\"0\"");
-  path = write_file(dir, "size.xml", text);
+  path = cs_test_write_file(dir, "size.xml", text);
   csModel* m3 = NULL;
   CHECK(path && cs_load_model(path, NULL, &m3) != CS_OK && m3 == NULL);
   CHECK_MSG(strstr(cs_last_error(), "nconmax") != NULL, "'%s'", cs_last_error());
@@ -471,14 +461,14 @@ static void test_size(void) {
   cs_builder_free(b);
   /* memory: the arena of each csData, with MuJoCo's suffixes */
   snprintf(text, sizeof text, fmt, "memory=\"3M\"");
-  path = write_file(dir, "size.xml", text);
+  path = cs_test_write_file(dir, "size.xml", text);
   csModel* m4 = path ? load(path, NULL) : NULL;
   CHECK(m4 && m4->memory == (size_t)3 << 20);
   csData* d4 = m4 ? cs_data_new(m4) : NULL;
   CHECK(d4 && d4->narena_ == (size_t)3 << 20 && cs_data_room(m4, d4) == m4->ncon_max);
   cs_data_free(d4), cs_model_free(m4);
   snprintf(text, sizeof text, fmt, "memory=\"100\""); /* loads; too small for any step */
-  path = write_file(dir, "size.xml", text);
+  path = cs_test_write_file(dir, "size.xml", text);
   csModel* m5 = path ? load(path, NULL) : NULL;
   CHECK(m5 && m5->memory == 100 && cs_data_new(m5) == NULL);
   CHECK_MSG(strstr(cs_last_error(), "memory") != NULL, "'%s'", cs_last_error());
@@ -487,7 +477,7 @@ static void test_size(void) {
                        "memory=\"2T\"", "memory=\"M\"",   "memory=\"4MB\""};
   for (int k = 0; k < 6; k++) {
     snprintf(text, sizeof text, fmt, bad[k]);
-    path = write_file(dir, "size.xml", text);
+    path = cs_test_write_file(dir, "size.xml", text);
     csModel* mb = NULL;
     CHECK_MSG(path && cs_load_model(path, NULL, &mb) != CS_OK && mb == NULL, "%s", bad[k]);
     CHECK_MSG(strstr(cs_last_error(), "memory") != NULL, "%s: '%s'", bad[k], cs_last_error());
@@ -530,7 +520,7 @@ static void test_frictionloss_margin(void) {
       "  </worldbody>\n"
       "  <equality><connect body1=\"a\" body2=\"b\" anchor=\"0 0 0\"/></equality>\n"
       "</mujoco>\n";
-  const char* path = write_file(dir, "good.xml", good);
+  const char* path = cs_test_write_file(dir, "good.xml", good);
   CHECK(path != NULL);
   csModel* m = path ? load(path, NULL) : NULL;
   CHECK(m != NULL);
@@ -573,7 +563,7 @@ static void test_frictionloss_margin(void) {
              "  </worldbody>\n"
              "</mujoco>\n",
              bad[k].attr);
-    path = write_file(dir, "bad.xml", text);
+    path = cs_test_write_file(dir, "bad.xml", text);
     CHECK(path != NULL);
     if (!path) continue;
     csBuilder* b = cs_builder_new();

@@ -74,6 +74,9 @@ void cs_test_geom(struct csiCollGeom* g, int type, double s0, double s1, double 
                   const double pos[3], const double mat[9]);
 /* Adds body bs to b with a free joint named "free"; returns the body's index. */
 int cs_test_add_free_body(struct csBuilder* b, const struct csBodySpec* bs);
+/* Writes text to dir/name; returns the path (one of four static buffers, used in turn) or NULL
+   if the file cannot be written. */
+const char* cs_test_write_file(const char* dir, const char* name, const char* text);
 /* Adds a ground plane and n free 1 kg cubes of 0.1 m resting on it (0.1 mm deep) in rows of
    8, 0.3 m apart: four contacts each. */
 void cs_test_box_grid(struct csBuilder* b, int n);

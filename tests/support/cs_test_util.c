@@ -128,3 +128,15 @@ void cs_test_box_grid(csBuilder* b, int n) {
     cs_builder_add_geom(b, &g);
   }
 }
+
+const char* cs_test_write_file(const char* dir, const char* name, const char* text) {
+  static char path[4][4200];
+  static int slot = 0;
+  char* p = path[slot++ & 3];
+  snprintf(p, sizeof path[0], "%s/%s", dir, name);
+  FILE* f = fopen(p, "w");
+  if (!f) return NULL;
+  fputs(text, f);
+  fclose(f);
+  return p;
+}
