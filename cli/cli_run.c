@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cs_cli.h"
@@ -90,6 +91,8 @@ static void run_usage(FILE* f) {
           "  --dump-step K      the step to dump (default: the first step with contacts)\n"
           "  --fixed-base       URDF: weld the root link to the world\n"
           "  --floating-base    URDF: attach the root link by a free joint (default)\n"
+          "  --floor            add a ground plane (geom 'floor') at the height of the\n"
+          "                     model's lowest collision point at its initial pose\n"
           "  --package-path P   URDF: directories for package:// URIs, ':'-separated\n"
           "  --balance-inertia  repair inertias violating the triangle inequality (noted)\n"
           "  --self-collision   URDF: let the robot's links collide with each other\n"
@@ -128,6 +131,7 @@ typedef struct {
   long dump_step;
   long steps, every, iters, boxes;
   double dt, tol, ratio;
+  int floor; /* --floor */
   int nograv, nocontact, dt_given, tol_given, ratio_given, boxes_given, solver_type, fallback_type;
   csLoadOptions lo;
 } runOpts;
@@ -179,6 +183,8 @@ static int run_parse_options(int argc, char** argv, runOpts* o, int* ok) {
       o->every = parse_count("--every", argv[++i], 1, LONG_MAX, ok);
     else if (!strcmp(argv[i], "--no-gravity"))
       o->nograv = 1;
+    else if (!strcmp(argv[i], "--floor"))
+      o->floor = 1;
     else if (!strcmp(argv[i], "--no-contact"))
       o->nocontact = 1;
     else if (argv[i][0] != '-' && !o->model)
@@ -224,6 +230,10 @@ static int run_check_options(runOpts* o) {
     fprintf(stderr, "contactsim run: --ratio must be > 0 (got %g)\n", o->ratio);
     return 2;
   }
+  if (o->floor && o->scene_name) {
+    fprintf(stderr, "contactsim run: --floor applies to a MODEL file, not to --scene\n");
+    return 2;
+  }
   if (o->dump_step >= 0 && !o->dump) {
     fprintf(stderr, "contactsim run: --dump-step needs --dump-fclib\n");
     return 2;
@@ -248,6 +258,96 @@ static int run_check_options(runOpts* o) {
   return 0;
 }
 
+/* ------------------------------------------------------------------ --floor */
+/* Height of the lowest point of collision geom g as placed in d (its support point along
+   -z), or +inf for a plane or heightfield (unbounded or static ground). geom_xmat is
+   row-major: its last row holds the world z of the geom's axes. */
+static double geom_lowest(const csModel* m, const csData* d, int g) {
+  const double* p = d->geom_xpos + 3 * g;
+  const double* R = d->geom_xmat + 9 * g;
+  const double* sz = m->geom_size + 3 * g;
+  double cz = fabs(R[8]); /* world z of the geom's z axis */
+  switch (m->geom_type[g]) {
+    case CS_GEOM_SPHERE:
+      return p[2] - sz[0];
+    case CS_GEOM_CAPSULE:
+      return p[2] - sz[1] * cz - sz[0];
+    case CS_GEOM_CYLINDER:
+      return p[2] - sz[1] * cz - sz[0] * sqrt(fmax(0, 1 - cz * cz));
+    case CS_GEOM_BOX:
+      return p[2] - sz[0] * fabs(R[6]) - sz[1] * fabs(R[7]) - sz[2] * fabs(R[8]);
+    case CS_GEOM_MESH: {
+      double lo = INFINITY;
+      const double* v = m->geom_vert + 3 * m->geom_vertadr[g];
+      for (int k = 0; k < m->geom_vertnum[g]; k++, v += 3)
+        lo = fmin(lo, p[2] + R[6] * v[0] + R[7] * v[1] + R[8] * v[2]);
+      return lo;
+    }
+    default:
+      return INFINITY;
+  }
+}
+
+/* Lowest point of m's collision geoms (contype or conaffinity set) at qpos0 into *z: 0, or
+   -1 (reported) when m has no bounded collision geom or no data could be made */
+static int model_lowest(const csModel* m, const char* path, double* z) {
+  csData* d = cs_data_new(m);
+  if (!d) {
+    fprintf(stderr, "contactsim run: %s\n", cs_last_error());
+    return -1;
+  }
+  memcpy(d->qpos, m->qpos0, sizeof(double) * (size_t)m->nq);
+  cs_kinematics(m, d);
+  cs_geom_poses(m, d);
+  double lo = INFINITY;
+  for (int g = 0; g < m->ngeom; g++)
+    if (m->geom_contype[g] || m->geom_conaffinity[g]) lo = fmin(lo, geom_lowest(m, d, g));
+  cs_data_free(d);
+  if (!isfinite(lo)) {
+    fprintf(stderr,
+            "contactsim run: --floor: %s has no collision geom (other than planes or "
+            "heightfields) to place the floor under\n",
+            path);
+    return -1;
+  }
+  *z = lo;
+  return 0;
+}
+
+/* The model file (by its extension, as cs_load_model) compiled with a ground plane, geom
+   "floor" on the world, at its lowest collision point at qpos0; NULL (reported) on failure */
+static csModel* run_load_floor(const char* path, const csLoadOptions* lo) {
+  const char* dot = strrchr(path, '.');
+  int urdf = dot && !strcasecmp(dot, ".urdf");
+  if (!dot || (!urdf && strcasecmp(dot, ".xml"))) return cs_cli_load(path, lo); /* its error */
+  csBuilder* b = cs_builder_new();
+  if (!b) {
+    fprintf(stderr, "contactsim run: out of memory (builder)\n");
+    return NULL;
+  }
+  cs_builder_set_source(b, path);
+  cs_builder_set_balance_inertia(b, lo->balance_inertia);
+  csModel *m0 = NULL, *m = NULL;
+  csStatus st = urdf ? cs_load_urdf(b, path, lo) : cs_load_mjcf(b, path, lo);
+  if (st == CS_OK) st = cs_compile(b, &m0);
+  double z = 0;
+  if (st == CS_OK && model_lowest(m0, path, &z) == 0) {
+    csGeomSpec g;
+    cs_geom_spec_default(&g);
+    g.name = cs_name2id(m0, "geom", "floor") < 0 ? "floor" : "run_floor";
+    g.body = 0;
+    g.type = CS_GEOM_PLANE;
+    g.pos[2] = z;
+    g.source = "contactsim run --floor";
+    st = cs_builder_add_geom(b, &g) < 0 ? CS_ERR_MODEL : cs_compile(b, &m);
+    if (st == CS_OK) printf("floor: plane at z = %.9g m (lowest collision point at qpos0)\n", z);
+  }
+  if (st != CS_OK) fprintf(stderr, "contactsim: %s: %s\n", cs_status_name(st), cs_last_error());
+  cs_model_free(m0);
+  cs_builder_free(b);
+  return m;
+}
+
 /* The scene (its model path into o->model) or the model file with new data; then the
    options that override the model's. -1 on success, else the exit code (an unknown scene:
    2 with the list; a load failure: 1). */
@@ -270,7 +370,7 @@ static int run_setup(runOpts* o, csScene* sc, csModel** mp, csData** dp) {
     m = sc->m, d = sc->d;
     o->model = sc->model_path;
   } else {
-    m = cs_cli_load(o->model, &o->lo);
+    m = o->floor ? run_load_floor(o->model, &o->lo) : cs_cli_load(o->model, &o->lo);
     if (!m) return 1;
     d = cs_data_new(m);
     if (!d) {
@@ -391,7 +491,6 @@ int cs_cli_run(int argc, char** argv) {
   runOpts o = {
       .dump_step = -1, .steps = 1000, .every = 1, .tol = -1, .ratio = NAN, .solver_type = -1};
   cs_load_options_default(&o.lo);
-  o.lo.floating_base = 1;
   int ok = 1;
   int rc = run_parse_options(argc, argv, &o, &ok);
   if (rc >= 0) return rc;
@@ -472,7 +571,6 @@ int cs_cli_check(int argc, char** argv) {
   const char* model = NULL;
   csLoadOptions lo;
   cs_load_options_default(&lo);
-  lo.floating_base = 1;
   for (int i = 1; i < argc; i++) {
     int used;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

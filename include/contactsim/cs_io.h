@@ -9,7 +9,10 @@ extern "C" {
 #endif
 
 typedef struct csLoadOptions {
-  int floating_base;         /* URDF: attach the root link to the world by a free joint */
+  int floating_base;         /* URDF: attach the root link to the world by a free joint
+                                (default 1, as the CLI); 0: weld it to the world, as a
+                                static body of the robot's tree (body_rootid), so that
+                                self_collision 0 keeps its geoms off the robot's links */
   const char* package_path;  /* URDF: search path(s), ':'-separated, for package:// URIs */
   int skip_collision_meshes; /* do not load STL meshes (faster; geoms dropped with a note) */
   int balance_inertia;       /* repair inertias violating the triangle inequality (noted) */

@@ -72,9 +72,10 @@ static csiCollideFn pair_fn(int ta, int tb) {
   }
 }
 
-/* May geoms a and b touch? contype/conaffinity as MuJoCo, never within one body, never
-   between parent and child bodies (unless the parent is the world), never two world geoms,
-   never an excluded body pair, and never two bodies of one tree if self-collision is off. */
+/* May geoms a and b touch? contype/conaffinity as MuJoCo, never within one body, never two
+   bodies that do not move (the world and static bodies: no dof on their path to the world),
+   never between parent and child bodies (unless the parent is the world), never an excluded
+   body pair, and never two bodies of one tree if self-collision is off. */
 static int pair_allowed(const csModel* m, int a, int b) {
   if (!((m->geom_contype[a] & m->geom_conaffinity[b]) ||
         (m->geom_contype[b] & m->geom_conaffinity[a])))
@@ -85,6 +86,7 @@ static int pair_allowed(const csModel* m, int a, int b) {
     int t = ba;
     ba = bb, bb = t;
   }
+  if (m->body_lastdof[ba] < 0 && m->body_lastdof[bb] < 0) return 0;
   if (ba != 0 && m->body_parent[bb] == ba) return 0;
   if ((m->opt.disable & CS_DISABLE_SELFCOLLISION) && ba != 0 &&
       m->body_rootid[ba] == m->body_rootid[bb])

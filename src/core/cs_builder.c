@@ -1,4 +1,6 @@
 /* csBuilder: collects bodies, joints, geoms, ... and compiles them into a csModel. */
+#include "core/cs_builder.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 
 typedef struct {
   csBodySpec s;
+  int keep; /* a model body even without a moving joint (csi_builder_keep_body) */
 } bBody;
 
 typedef struct {
@@ -248,10 +251,20 @@ int cs_builder_add_body(csBuilder* b, const csBodySpec* s) {
   if (!GROW(body, nbody, cbody)) return -1;
   bBody* bb = &b->body[b->nbody];
   bb->s = *s;
+  bb->keep = 0;
   bb->s.name = csi_strdup(s->name ? s->name : "");
   bb->s.source = s->source ? csi_strdup(s->source) : NULL;
   csi_quat_normalize(bb->s.quat);
   return b->nbody++;
+}
+
+int csi_builder_keep_body(csBuilder* b, int body) {
+  if (!b || body <= 0 || body >= b->nbody) {
+    csi_error(CS_ERR_ARG, "csi_builder_keep_body: body %d does not exist (or is the world)", body);
+    return -1;
+  }
+  b->body[body].keep = 1;
+  return 0;
 }
 
 int cs_builder_add_joint(csBuilder* b, const csJointSpec* s) {
@@ -695,7 +708,8 @@ typedef struct {
   const char* file; /* source named in model-wide errors */
   int nb;           /* builder bodies */
   int nkept;        /* model bodies: the world and every movable body */
-  int* movable;     /* (nb) the body has a joint that is not fixed */
+  int* movable;     /* (nb) 1: the body has a joint that is not fixed; 2: it has none but is
+                       kept as a static model body (csi_builder_keep_body); 0: merged */
   int* target;      /* (nb) builder body it is welded into: itself when movable, 0 = world */
   int* newid;       /* (nb) model body id, -1 for a merged body */
   double* relp;     /* (nb x 3) pose of builder body in target */
@@ -751,12 +765,15 @@ static void compile_free_scratch(bCompile* c) {
   cs_free(c->hullnum);
 }
 
-/* Marks the bodies that move (have a joint that is not fixed) and checks the joint rules: a free
-   joint is the only joint of its body, and the joints of one body come one after another. */
+/* Marks the bodies that move (have a joint that is not fixed) and the static ones kept as model
+   bodies, and checks the joint rules: a free joint is the only joint of its body, and the joints
+   of one body come one after another. */
 static csStatus compile_validate_joints(bCompile* c) {
   const csBuilder* b = c->b;
   for (int j = 0; j < b->njnt; j++)
     if (b->jnt[j].type != CS_JNT_FIXED) c->movable[b->jnt[j].body] = 1;
+  for (int i = 1; i < c->nb; i++)
+    if (b->body[i].keep && !c->movable[i]) c->movable[i] = 2;
   /* a free joint must be the only joint of its body and attached to the world */
   for (int j = 0; j < b->njnt; j++) {
     const csJointSpec* J = &b->jnt[j];
@@ -1006,6 +1023,7 @@ static csStatus compile_bodies(bCompile* c) {
     I[3] = a[7] + mass * com[0] * com[1];
     I[4] = a[8] + mass * com[0] * com[2];
     I[5] = a[9] + mass * com[1] * com[2];
+    if (c->movable[i] == 2) continue; /* static: its mass moves nothing */
     char where[512];
     snprintf(where, sizeof where, "%s", s->source ? s->source : c->file);
     csStatus st = check_inertia(where, s->name, mass, I, b->balance_inertia, m->notes);

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "contactsim/cs_io.h"
+#include "core/cs_builder.h"
 #include "core/cs_error.h"
 #include "io/cs_io_xml.h"
 #include "math/cs_math.h"
@@ -902,6 +903,11 @@ static csStatus u_build(uCtx* c, const int* order) {
     if (st != CS_OK) return st;
     L->body = cs_builder_add_body(c->b, &s);
     if (L->body < 0) return u_builder_failed();
+    /* a link welded to the world (the root of a fixed base, or a fixed joint to the 'world'
+       link) stays a static body of its own: its geoms belong to the robot's tree, so the
+       self-collision filter keeps them apart from the links below (body_rootid) */
+    int welded = J ? s.parent == 0 && J->type == U_FIXED : !c->o->floating_base;
+    if (welded && csi_builder_keep_body(c->b, L->body) < 0) return u_builder_failed();
     if (J) {
       if ((st = u_joint(c, J, L->body)) != CS_OK) return st;
     } else if (c->o->floating_base) {
@@ -922,6 +928,7 @@ static csStatus u_build(uCtx* c, const int* order) {
 void cs_load_options_default(csLoadOptions* o) {
   if (!o) return;
   memset(o, 0, sizeof *o);
+  o->floating_base = 1;
 }
 
 csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o) {

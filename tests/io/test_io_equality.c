@@ -23,7 +23,10 @@ static csModel* load_text(const char* name, const char* text) {
   CHECK(path != NULL);
   if (!path) return NULL;
   csModel* m = NULL;
-  csStatus st = cs_load_model(path, NULL, &m);
+  csLoadOptions o;
+  cs_load_options_default(&o);
+  o.floating_base = 0; /* the URDF fingers hang from a base welded to the world */
+  csStatus st = cs_load_model(path, &o, &m);
   CHECK_MSG(st == CS_OK, "%s: %s", name, cs_last_error());
   return m;
 }

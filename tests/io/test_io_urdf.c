@@ -71,16 +71,21 @@ static void test_basic(void) {
   csStatus st = load(path, 0, &m);
   CHECK_MSG(st == CS_OK, "%s", cs_last_error());
   if (st != CS_OK) return;
-  /* base welded to the world: bodies world, arm, wheel, slide */
-  CHECK(m->nbody == 4);
+  /* base welded to the world, a static body of its own: bodies world, base, arm, wheel,
+     slide, all in the tree of the base */
+  CHECK(m->nbody == 5);
   CHECK(m->njnt == 3 && m->nv == 3 && m->nq == 3);
-  int arm = cs_name2id(m, "body", "arm");
-  CHECK(arm == 1);
-  if (arm < 0) {
+  int base = cs_name2id(m, "body", "base"), arm = cs_name2id(m, "body", "arm");
+  CHECK(base == 1 && arm == 2);
+  if (base != 1 || arm < 0) {
     cs_model_free(m);
     return;
   }
-  CHECK(m->body_parent[arm] == 0);
+  CHECK(m->body_parent[base] == 0 && m->body_jntnum[base] == 0 && m->body_dofnum[base] == 0);
+  CHECK(m->body_lastdof[base] == -1);
+  CHECK_NEAR(m->body_mass[base], 5, 0);
+  CHECK(m->body_parent[arm] == base);
+  for (int k = 1; k < m->nbody; k++) CHECK(m->body_rootid[k] == base);
   /* joint origin: xyz 1 2 3, rpy 0.3 -0.5 1.2 */
   double pos[3] = {1, 2, 3};
   CHECK(max_abs_diff(m->body_pos + 3 * arm, pos, 3) < 1e-12);
@@ -130,7 +135,7 @@ static void test_basic(void) {
   CHECK(gb >= 0 && gc >= 0 && gs >= 0 && m->ngeom == 3);
   if (gb >= 0 && gc >= 0 && gs >= 0) {
     double box[3] = {0.5, 1, 1.5}, bpos[3] = {0, 0, 0.05};
-    CHECK(m->geom_type[gb] == CS_GEOM_BOX && m->geom_body[gb] == 0);
+    CHECK(m->geom_type[gb] == CS_GEOM_BOX && m->geom_body[gb] == base);
     CHECK(max_abs_diff(m->geom_size + 3 * gb, box, 3) == 0);
     CHECK(max_abs_diff(m->geom_pos + 3 * gb, bpos, 3) < 1e-15);
     CHECK(m->geom_type[gc] == CS_GEOM_CYLINDER && m->geom_body[gc] == arm);
@@ -149,8 +154,8 @@ static void test_basic(void) {
   CHECK_MSG(strstr(m->notes, "velocity") != NULL, "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "2 times") != NULL, "notes aggregated: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "visual") == NULL, "visual noted: %s", m->notes);
-  /* the welded root leaves a site */
-  CHECK(cs_name2id(m, "site", "base") >= 0);
+  /* the welded root is a body, not a merged frame */
+  CHECK(cs_name2id(m, "site", "base") < 0);
   cs_model_free(m);
 
   /* floating base */
@@ -175,12 +180,12 @@ static void test_fixed_merge(void) {
   csStatus st = load(path, 0, &m);
   CHECK_MSG(st == CS_OK, "%s", cs_last_error());
   if (st != CS_OK) return;
-  /* base welded to the world, tool merged into upper */
-  CHECK(m->nbody == 2 && m->njnt == 1 && m->nv == 1);
+  /* base welded to the world (a static body), tool merged into upper */
+  CHECK(m->nbody == 3 && m->njnt == 1 && m->nv == 1);
   int up = cs_name2id(m, "body", "upper");
-  CHECK(up == 1);
+  CHECK(up == 2);
   CHECK(cs_name2id(m, "body", "tool") < 0);
-  if (up != 1) {
+  if (up != 2) {
     cs_model_free(m);
     return;
   }
@@ -189,11 +194,11 @@ static void test_fixed_merge(void) {
      parallel axis about x and y: 2 (1/3)^2 + 1 (2/3)^2 = 2/3. */
   CHECK_NEAR(m->body_mass[up], 3, 1e-15);
   double com[3] = {0, 0, 1.0 / 3};
-  CHECK(max_abs_diff(m->body_ipos + 3, com, 3) < 1e-15);
+  CHECK(max_abs_diff(m->body_ipos + 3 * up, com, 3) < 1e-15);
   double Iexp[6] = {0.1 + 0.02 + 2.0 / 3, 0.2 + 0.01 + 2.0 / 3, 0.3 + 0.03, 0, 0, 0};
-  CHECK_MSG(max_abs_diff(m->body_inertia + 6, Iexp, 6) < 1e-12, "merged inertia %g %g %g %g %g %g",
-            m->body_inertia[6], m->body_inertia[7], m->body_inertia[8], m->body_inertia[9],
-            m->body_inertia[10], m->body_inertia[11]);
+  CHECK_MSG(max_abs_diff(m->body_inertia + 6 * up, Iexp, 6) < 1e-12,
+            "merged inertia %g %g %g %g %g %g", m->body_inertia[6], m->body_inertia[7],
+            m->body_inertia[8], m->body_inertia[9], m->body_inertia[10], m->body_inertia[11]);
   /* the merged link leaves a site, at its frame */
   int s = cs_name2id(m, "site", "tool");
   CHECK(s >= 0);
@@ -213,7 +218,7 @@ static void test_fixed_merge(void) {
     CHECK(max_abs_diff(m->geom_pos, gp, 3) < 1e-12);
   }
   double hp[3] = {0, 0, 0.5};
-  CHECK(max_abs_diff(m->body_pos + 3, hp, 3) == 0);
+  CHECK(max_abs_diff(m->body_pos + 3 * up, hp, 3) == 0);
   cs_model_free(m);
 }
 
@@ -569,11 +574,15 @@ static int test_robots(void) {
       CHECK(mx->nq == c->nmov);
     }
     if (st == CS_OK && st2 == CS_OK) {
-      /* welded: the root body of the floating model (root link + its fixed children) goes
-         into the world */
-      double welded = mf->body_mass[1];
-      CHECK_MSG(fabs(total_mass(mx) - (fmass - welded)) <= 1e-9 * fmass,
-                "%s fixed: mass %.12g, expected %.12g", c->rel, total_mass(mx), fmass - welded);
+      /* welded: the root body of the floating model (root link + its fixed children) is a
+         static body of the fixed one, the tree every other body belongs to */
+      CHECK_MSG(fabs(total_mass(mx) - fmass) <= 1e-9 * fmass, "%s fixed: mass %.12g, file %.12g",
+                c->rel, total_mass(mx), fmass);
+      CHECK(mx->nbody == mf->nbody && mx->body_mass[1] == mf->body_mass[1]);
+      CHECK(mx->body_dofnum[1] == 0 && mx->body_lastdof[1] == -1);
+      int tree = 1;
+      for (int k = 1; k < mx->nbody; k++) tree &= mx->body_rootid[k] == 1;
+      CHECK_MSG(tree, "%s fixed: a body outside the tree of the root", c->rel);
       CHECK(mx->ngeom == mf->ngeom && mx->nmesh == mf->nmesh);
       printf(
           "%-48s floating: nq %2d nv %2d nbody %2d ngeom %2d nmesh %2d mass %.4f kg | "

@@ -65,11 +65,20 @@ bad --fallback --scene cube_slide --fallback nosuch
 bad "unknown solver" --scene cube_slide --solver nosuch
 bad "unknown scene" --scene nosuch
 bad "unknown or incomplete option" --scene cube_slide --steps
+bad --floor --scene cube_slide --floor
 if "$cs" --help | grep -q FCLIB; then
   bad "nothing written" --scene drop --steps 5 --dump-fclib "$tmp/p.h5"
   [ ! -e "$tmp/p.h5" ] || fail "run --dump-fclib without contacts wrote $tmp/p.h5"
 fi
 echo "ok   run: bad option values refused with a message naming the option"
+
+# --floor: a plane at the lowest collision point at qpos0 (basic.urdf: its base box, half
+# height 1.5 at z 0.05, is lowest: -1.45), and the robot falls onto it
+"$cs" run "$src/tests/data/urdf/basic.urdf" --floor --steps 200 >"$tmp/a" 2>&1 ||
+  fail "run --floor: $(cat "$tmp/a")"
+grep -q "floor: plane at z = -1.45 m" "$tmp/a" || fail "run --floor: $(head -2 "$tmp/a")"
+grep -q " 0 contacts/step" "$tmp/a" && fail "run --floor: no contact with the floor: $(cat "$tmp/a")"
+echo "ok   run --floor: plane at z = -1.45 m under basic.urdf, in contact"
 
 # handed over (argv unchanged): each benchmark's own --help
 for b in dynamics fclib anymal build limits grasp pile single-contact table2 contactbench; do

@@ -1,0 +1,13 @@
+/* Builder internals for the loaders. */
+#ifndef CS_BUILDER_INTERNAL_H
+#define CS_BUILDER_INTERNAL_H
+
+#include "contactsim/cs_model.h"
+
+/* Keep builder body `body` as a model body of its own at compile even when it has no moving
+   joint (it is not merged into its parent): a static body, for example a robot's base welded
+   to the world, whose geoms then belong to the robot's kinematic tree (body_rootid) rather
+   than to the world. Returns 0, or -1 with an error set for a bad index. */
+int csi_builder_keep_body(csBuilder* b, int body);
+
+#endif
