@@ -205,23 +205,18 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* 
     d->ncon = 0;
   }
   if (d->profile) tclock[1] = now_ns();
-  if (fwd_islands(m, d)) { /* contacts in islands: stored and solved by them */
-    if (csi_contact_islands_build(m, d, vnew) != CS_OK) {
-      csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
-      d->ncon = 0;
-    }
-    return d->ncon > 0;
-  }
-  if (csi_efc_fit(m, d) != CS_OK) { /* not even the block rows fit */
+  int isl = fwd_islands(m, d);              /* contacts in islands: stored and solved by them */
+  if (!isl && csi_efc_fit(m, d) != CS_OK) { /* not even the block rows fit */
     csi_warning(d, CS_WARN_CONTACTFULL,
                 "arena full for the constraint arrays; constraints ignored");
     d->ncon = 0;
     return 0;
   }
-  if (d->ncon > 0 && cs_contact_problem_build(m, d, vnew) != CS_OK) {
+  if (d->ncon > 0 && (isl ? csi_contact_islands_build(m, d, vnew)
+                          : cs_contact_problem_build(m, d, vnew)) != CS_OK) {
     csi_warning(d, CS_WARN_CONTACTFULL, "arena full for the contact problem; contacts ignored");
     d->ncon = 0;
-    d->problem.nc = 0;
+    d->problem.nc = 0, d->problem.nisland = 0;
   }
   if (csi_constraint_rows_build(m, d, vnew, NULL) != CS_OK) {
     csi_warning(d, CS_WARN_CONTACTFULL,
