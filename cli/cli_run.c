@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "cs_cli.h"
@@ -314,21 +313,16 @@ static int model_lowest(const csModel* m, const char* path, double* z) {
   return 0;
 }
 
-/* The model file (by its extension, as cs_load_model) compiled with a ground plane, geom
-   "floor" on the world, at its lowest collision point at qpos0; NULL (reported) on failure */
+/* The model file (cs_load_file) compiled with a ground plane, geom "floor" on the world, at
+   its lowest collision point at qpos0; NULL (reported) on failure */
 static csModel* run_load_floor(const char* path, const csLoadOptions* lo) {
-  const char* dot = strrchr(path, '.');
-  int urdf = dot && !strcasecmp(dot, ".urdf");
-  if (!dot || (!urdf && strcasecmp(dot, ".xml"))) return cs_cli_load(path, lo); /* its error */
   csBuilder* b = cs_builder_new();
   if (!b) {
     fprintf(stderr, "contactsim run: out of memory (builder)\n");
     return NULL;
   }
-  cs_builder_set_source(b, path);
-  cs_builder_set_balance_inertia(b, lo->balance_inertia);
   csModel *m0 = NULL, *m = NULL;
-  csStatus st = urdf ? cs_load_urdf(b, path, lo) : cs_load_mjcf(b, path, lo);
+  csStatus st = cs_load_file(b, path, lo);
   if (st == CS_OK) st = cs_compile(b, &m0);
   double z = 0;
   if (st == CS_OK && model_lowest(m0, path, &z) == 0) {

@@ -27,7 +27,12 @@ CS_API void cs_load_options_default(csLoadOptions* o);
    cs_last_error() names the file, line and element. */
 CS_API csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o);
 CS_API csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o);
-/* Load by extension (.xml: MJCF, .urdf: URDF) and compile. */
+/* Fill a builder from a file by its extension (.xml: MJCF, .urdf: URDF), with the builder's
+   source set to path and its inertia repair to o->balance_inertia (o may be NULL); an
+   unknown extension is CS_ERR_ARG naming it. For callers that add to the file's model
+   before compiling (a ground plane, say). */
+CS_API csStatus cs_load_file(csBuilder* b, const char* path, const csLoadOptions* o);
+/* cs_load_file into a new builder, then compile. */
 CS_API csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out);
 
 /* Binary or ASCII STL: vertices deduplicated. *vert and *face are allocated with the

@@ -988,9 +988,8 @@ done:
   return st;
 }
 
-csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out) {
-  if (out) *out = NULL;
-  if (!path || !out) return csi_error(CS_ERR_ARG, "cs_load_model: NULL path or output");
+csStatus cs_load_file(csBuilder* b, const char* path, const csLoadOptions* o) {
+  if (!b || !path) return csi_error(CS_ERR_ARG, "cs_load_file: NULL builder or path");
   const char* base = u_basename(path);
   const char* dot = strrchr(base, '.');
   int kind = !dot ? 0 : strcasecmp(dot, ".xml") == 0 ? 1 : strcasecmp(dot, ".urdf") == 0 ? 2 : 0;
@@ -999,11 +998,17 @@ csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out) 
                      "%s: unknown model file extension '%s' (expected .xml for MJCF "
                      "or .urdf for URDF)",
                      path, dot ? dot : "");
-  csBuilder* b = cs_builder_new();
-  if (!b) return csi_error(CS_ERR_MEMORY, "%s: out of memory (builder)", path);
   cs_builder_set_source(b, path);
   if (o) cs_builder_set_balance_inertia(b, o->balance_inertia);
-  csStatus st = kind == 1 ? cs_load_mjcf(b, path, o) : cs_load_urdf(b, path, o);
+  return kind == 1 ? cs_load_mjcf(b, path, o) : cs_load_urdf(b, path, o);
+}
+
+csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out) {
+  if (out) *out = NULL;
+  if (!path || !out) return csi_error(CS_ERR_ARG, "cs_load_model: NULL path or output");
+  csBuilder* b = cs_builder_new();
+  if (!b) return csi_error(CS_ERR_MEMORY, "%s: out of memory (builder)", path);
+  csStatus st = cs_load_file(b, path, o);
   if (st == CS_OK) st = cs_compile(b, out);
   cs_builder_free(b);
   return st;
