@@ -597,9 +597,9 @@ int cs_cli_check(int argc, char** argv) {
   for (int b = 1; b < m->nbody; b++) mass += m->body_mass[b];
   printf("model        %s\n", model);
   printf(
-      "sizes        nq %d  nv %d  nbody %d (world included)  njnt %d  ngeom %d  nsite %d  nu %d  "
-      "nmesh %d\n",
-      m->nq, m->nv, m->nbody, m->njnt, m->ngeom, m->nsite, m->nu, m->nmesh);
+      "sizes        nq %d  nv %d  nbody %d (world included)  njnt %d  ngeom %d (%d visual)  "
+      "nsite %d  nu %d  nmesh %d\n",
+      m->nq, m->nv, m->nbody, m->njnt, m->ngeom, m->ngeomvisual, m->nsite, m->nu, m->nmesh);
   printf("mass         %.6g kg total\n", mass);
   printf("mass matrix  %d nonzeros (lower triangle), %.1f%% of dense\n", m->nM,
          m->nv ? 100.0 * m->nM / (0.5 * m->nv * (m->nv + 1)) : 0.0);

@@ -146,7 +146,7 @@ typedef struct csModel {
   int nv;             /* generalized velocities (degrees of freedom) */
   int nbody;          /* bodies, including the world (body 0) */
   int njnt;           /* joints (movable only: fixed joints are merged at compile) */
-  int ngeom;          /* collision geoms */
+  int ngeom;          /* geoms (collision and visual: ngeomvisual) */
   int nsite;          /* sites and frames: named points/frames attached to bodies */
   int nu;             /* actuators */
   int nmesh;          /* meshes */
@@ -319,6 +319,12 @@ typedef struct csModel {
   double* hfield_data; /* (nhfielddata) elevations in [0, 1], row-major (row = y) */
   int* hfield_name;    /* (nhfield) */
 
+  /* visual geoms (URDF <visual>, MJCF geoms with contype = conaffinity = 0): kept in the
+     model with their pose and shape, never collided (their masks are 0, which the collision
+     skips before any other work) */
+  int ngeomvisual;  /* geoms with geom_visual set */
+  int* geom_visual; /* (ngeom) 1: a visual geom, else 0 */
+
   char* names; /* (nnames) NUL-separated names */
   char* notes; /* (nnote) loader notes: ignored attributes etc., one per line */
 
@@ -380,6 +386,8 @@ typedef struct csGeomSpec {
   int hfield; /* heightfield index for CS_GEOM_HFIELD (default -1); size is then
                  ignored (the heightfield's own size applies) */
   const char* source;
+  int visual; /* 1: a visual geom (csModel.geom_visual): compiled with contype and
+                 conaffinity 0, so it never collides (default 0) */
 } csGeomSpec;
 
 typedef struct csSiteSpec {
@@ -463,7 +471,8 @@ CS_API int cs_builder_njoint(const csBuilder* b);
 CS_API void cs_builder_set_balance_inertia(csBuilder* b, int on);
 /* The model's contact capacity (csModel.ncon_max): contacts beyond it in a step are dropped
    with a counted warning; csData's memory grows with its square (the dense Delassus matrix
-   and the solvers' workspaces). 0 (the default): 64 + 8 ngeom. MJCF: <size nconmax="N">.
+   and the solvers' workspaces). 0 (the default): 64 + 8 (ngeom - ngeomvisual). MJCF:
+   <size nconmax="N">.
    Returns 0, or -1 for a value outside 0..CS_NCON_MAX_LIMIT. */
 #define CS_NCON_MAX_LIMIT 1000000
 /* The largest csData arena a model may ask for: 1 TiB. */

@@ -194,7 +194,8 @@ int cs_collide(const csModel* m, csData* d) {
   double mean[3] = {0, 0, 0}, var[3] = {0, 0, 0};
   int nb = 0, np = 0, nh = 0;
   for (int g = 0; g < ng; g++) {
-    if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue; /* collides with nothing */
+    /* collides with nothing: visual geoms (geom_visual) have both masks 0 */
+    if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue;
     coll_geom(m, d, g, cg + g);
     if (m->geom_type[g] == CS_GEOM_PLANE) {
       planes[np++] = g;

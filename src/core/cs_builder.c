@@ -382,6 +382,7 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
   g->name = csi_strdup(nm);
   g->source = s->source ? csi_strdup(s->source) : NULL;
   csi_quat_normalize(g->quat);
+  if (s->visual) g->visual = 1, g->contype = g->conaffinity = 0; /* drawn, never collided */
   return b->ngeom++;
 }
 
@@ -1258,6 +1259,8 @@ static void compile_geoms(bCompile* c) {
             sqrt(hs[0] * hs[0] + hs[1] * hs[1] + fmax(hs[2], hs[3]) * fmax(hs[2], hs[3]));
       }
       m->geom_name[gi] = put_name(c, G->name);
+      m->geom_visual[gi] = G->visual;
+      m->ngeomvisual += G->visual;
       gi++;
     }
   }
@@ -1501,7 +1504,7 @@ static csStatus compile_derive(bCompile* c) {
   if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep))
     return csi_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", c->file, m->opt.timestep);
   csi_model_derive(m);
-  m->ncon_max = c->b->ncon_max > 0 ? c->b->ncon_max : 64 + 8 * m->ngeom;
+  m->ncon_max = c->b->ncon_max > 0 ? c->b->ncon_max : 64 + 8 * (m->ngeom - m->ngeomvisual);
   m->memory = c->b->memory;
   /* the dynamics' scratch (ABA: 90 doubles per body and 7 per dof; the step: 5 per dof and
      the positions) and the collision's (a placed geom, its bounds and indices) */

@@ -120,6 +120,7 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(hfield_adr, m->nhfield);
   TAKE(hfield_data, m->nhfielddata);
   TAKE(hfield_name, m->nhfield);
+  TAKE(geom_visual, ng);
   TAKE(names, m->nnames);
   TAKE(notes, m->nnote);
   return off + CS_ALIGN;

@@ -37,6 +37,7 @@
 #include "contactsim/cs_io.h"
 #include "core/cs_error.h"
 #include "core/cs_model.h"
+#include "io/cs_io_mesh.h"
 #include "io/cs_io_xml.h"
 #include "math/cs_math.h"
 
@@ -75,6 +76,9 @@ typedef struct {
   double vol;        /* volume */
   double com[3];     /* centre of volume in the mesh frame */
   double inertia[6]; /* about com, per unit density */
+  const char* unread; /* why its file was not read (missing, or a format not read), else NULL:
+                         visual geoms on it are dropped, a colliding one is an error */
+  csStatus unread_st;
 } mjMesh;
 
 typedef struct {
@@ -1203,6 +1207,26 @@ static csStatus mj_num_list(mjNode nd, const char* attr, double** out, int* n) {
   return CS_OK;
 }
 
+/* A mesh asset whose file is missing or in a format not read (st, with the message just
+   raised): recorded without a builder mesh, with a note. Only a geom that collides with it
+   makes it an error (mj_geom_mesh), so absent visual meshes do not stop a load. */
+static csStatus mj_mesh_unread(mjCtx* c, mjNode nd, const char* name, csStatus st) {
+  if (!MJ_GROW(c->mesh, c->nmesh, c->cmesh)) return mj_oom();
+  mjMesh* m = &c->mesh[c->nmesh];
+  memset(m, 0, sizeof *m);
+  m->name = mj_keep(c, name);
+  m->id = -1;
+  m->unread = mj_keep(c, cs_last_error());
+  m->unread_st = st;
+  if (!m->name || !m->unread) return mj_oom();
+  c->nmesh++;
+  mj_note(c, "unreadmesh", nd,
+          "<mesh> file not read (missing, or a format other than STL and OBJ; first: "
+          "'%s'): visual geoms (contype = conaffinity = 0) using these meshes are dropped",
+          name);
+  return CS_OK;
+}
+
 static csStatus mj_mesh(mjCtx* c, mjNode nd) {
   int cls = 0;
   csStatus st = mj_elem_class(c, nd, 0, &cls);
@@ -1246,19 +1270,18 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
     else
       snprintf(dir, sizeof dir, "%s", c->maindir);
     csi_path_join(dir, rel, path, sizeof path);
-    const char* ext = strrchr(path, '.');
-    if (!ext || strcasecmp(ext, ".stl") != 0) {
+    if (!csi_mesh_format_known(path)) {
       st = mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file",
-                       "mesh '%s': only STL mesh files are "
-                       "supported",
-                       name);
+                       "mesh '%s': only STL and OBJ mesh files are supported", name);
+      st = mj_mesh_unread(c, nd, name, st);
       goto done;
     }
     if (access(path, R_OK) != 0) {
       st = mj_err_attr(CS_ERR_IO, nd, "file", "mesh '%s': cannot open mesh file '%s'", name, path);
+      st = mj_mesh_unread(c, nd, name, st);
       goto done;
     }
-    st = cs_load_stl(path, &nv, &vert, &nf, &face);
+    st = csi_load_mesh(path, &nv, &vert, &nf, &face);
     if (st != CS_OK) {
       char what[700];
       snprintf(what, sizeof what, "mesh '%s'", name);
@@ -1333,7 +1356,7 @@ record_skipped:
   c->nmesh++;
 done:
   if (file) xmlFree(file);
-  cs_free(vert); /* from cs_load_stl or from the inline lists: both library allocations */
+  cs_free(vert); /* from the mesh file or from the inline lists: both library allocations */
   cs_free(face);
   return st;
 }
@@ -1627,6 +1650,11 @@ static csStatus mj_geom_mesh(mjCtx* c, mjNode nd, int cls, int t, csGeomSpec* s,
       return st;
     }
     xmlFree(mn);
+    if ((*mesh)->unread && !s->visual)
+      return mj_err((*mesh)->unread_st, nd,
+                    "a colliding geom (contype or conaffinity not 0) on mesh '%s', whose file "
+                    "was not read: %s",
+                    (*mesh)->name, (*mesh)->unread);
     s->mesh = (*mesh)->id;
     memset(s->size, 0, sizeof s->size);
   } else if (mj_find(c, nd, MJ_KGEOM, cls, "mesh").n) {
@@ -1783,6 +1811,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   int group = 0;
   st = mj_geom_attrs(c, nd, cls, t, &s, size, fr, &group);
   if (st != CS_OK) return st;
+  s.visual = !s.contype && !s.conaffinity; /* as MuJoCo: collides with nothing */
   s.friction = fr[0];
   memcpy(s.size, size, sizeof size);
   char* nm = csi_xml_attr(nd.n, "name");

@@ -8,11 +8,12 @@
 
    Joint <dynamics friction> becomes the joint's friction loss (csJointSpec.frictionloss);
    <mimic> becomes a joint equality (u_mimics). What the library does not simulate (effort
-   and velocity limits, a mimic on a fixed joint, simulator-specific tags, non-STL collision
-   meshes) is never dropped silently:
-   it becomes a note, one line per kind with a count and the first place it occurs. Visual
-   elements are ignored without a note. Also here: cs_load_model, which dispatches on the
-   file extension and compiles. */
+   and velocity limits, a mimic on a fixed joint, simulator-specific tags, collision meshes
+   in a format other than STL and OBJ) is never dropped silently:
+   it becomes a note, one line per kind with a count and the first place it occurs. <visual>
+   elements become visual geoms (csGeomSpec.visual: never collided); a visual mesh that is
+   missing or in a format not read is a note, its geom dropped. Also here: cs_load_model,
+   which dispatches on the file extension and compiles. */
 #define _XOPEN_SOURCE 700 /* realpath */
 
 #include <libxml/tree.h>
@@ -28,6 +29,7 @@
 #include "contactsim/cs_io.h"
 #include "core/cs_builder.h"
 #include "core/cs_error.h"
+#include "io/cs_io_mesh.h"
 #include "io/cs_io_xml.h"
 #include "math/cs_math.h"
 
@@ -281,7 +283,7 @@ static void u_ext(const char* uri, char* ext, size_t n) {
 
 /* Builder mesh for (file, scale), loading the file the first time. */
 static csStatus u_mesh(uCtx* c, const char* path, const double* scale, const xmlNode* n,
-                       const char* link, const char* uri, int* id) {
+                       const char* link, const char* uri, const char* kind, int* id) {
   for (int i = 0; i < c->nmesh; i++)
     if (strcmp(c->mesh[i].path, path) == 0 && c->mesh[i].scale[0] == scale[0] &&
         c->mesh[i].scale[1] == scale[1] && c->mesh[i].scale[2] == scale[2]) {
@@ -291,11 +293,11 @@ static csStatus u_mesh(uCtx* c, const char* path, const double* scale, const xml
   int nv, nf;
   double* v;
   int* f;
-  csStatus st = cs_load_stl(path, &nv, &v, &nf, &f);
+  csStatus st = csi_load_mesh(path, &nv, &v, &nf, &f);
   if (st != CS_OK) {
     char why[1024];
     snprintf(why, sizeof why, "%s", cs_last_error());
-    return u_err(c, st, n, "link '%s': collision mesh '%s': %s", link, uri, why);
+    return u_err(c, st, n, "link '%s': %s mesh '%s': %s", link, kind, uri, why);
   }
   /* name: the file's base name without extension, made unique */
   char name[256];
@@ -316,7 +318,7 @@ static csStatus u_mesh(uCtx* c, const char* path, const double* scale, const xml
   if (mid < 0) {
     char why[1024];
     snprintf(why, sizeof why, "%s", cs_last_error());
-    return u_err(c, u_builder_failed(), n, "link '%s': collision mesh '%s' (%s): %s", link, uri,
+    return u_err(c, u_builder_failed(), n, "link '%s': %s mesh '%s' (%s): %s", link, kind, uri,
                  path, why);
   }
   if (c->nmesh == c->cmesh) {
@@ -367,14 +369,26 @@ static csStatus u_inertial(const uCtx* c, const uLink* L, csBodySpec* s) {
   return CS_OK;
 }
 
-static csStatus u_collisions(uCtx* c, const uLink* L) {
+/* A visual mesh that is not loaded: a note, and the geom is dropped. */
+static void u_visual_unread(uCtx* c, const uLink* L, const xmlNode* vis, const char* what,
+                            const char* ext) {
+  char key[160];
+  snprintf(key, sizeof key, "visual mesh %s (.%s): visual geom dropped", what, ext);
+  u_note(c, key, L->name, vis);
+}
+
+/* The link's <collision> elements (visual = 0) or its <visual> elements (visual = 1) as
+   geoms. */
+static csStatus u_link_geoms(uCtx* c, const uLink* L, int visual) {
+  const char* elem = visual ? "visual" : "collision";
   int k = 0;
   for (const xmlNode* col = L->node->children; col; col = col->next) {
-    if (!u_is(col, "collision")) continue;
+    if (!u_is(col, elem)) continue;
     int index = k++;
     csGeomSpec g;
     cs_geom_spec_default(&g);
     g.body = L->body;
+    g.visual = visual;
     csStatus st = u_origin(c, col, g.pos, g.quat);
     if (st != CS_OK) return st;
     const xmlNode* geo = u_child(col, "geometry");
@@ -384,9 +398,7 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
         if (s->type == XML_ELEMENT_NODE) shape = s;
     if (!shape)
       return u_err(c, CS_ERR_PARSE, geo ? geo : col,
-                   "link '%s': <collision> without a shape "
-                   "in <geometry>",
-                   L->name);
+                   "link '%s': <%s> without a shape in <geometry>", L->name, elem);
     const char* sh = csi_xml_name(shape);
     char src[U_PATH + 32];
     u_source(c, col, src, sizeof src);
@@ -396,7 +408,7 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
     if (cname)
       snprintf(gname, sizeof gname, "%s", cname);
     else
-      snprintf(gname, sizeof gname, "%s_collision%d", L->name, index);
+      snprintf(gname, sizeof gname, "%s_%s%d", L->name, elem, index);
     xmlFree(cname);
     g.name = gname;
     if (strcmp(sh, "box") == 0) {
@@ -429,21 +441,30 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
       char ext[16];
       u_ext(uri, ext, sizeof ext);
       if (c->o->skip_collision_meshes) {
-        u_note(c, "collision mesh geoms skipped (option skip_collision_meshes)", L->name, col);
+        u_note(c,
+               visual ? "visual mesh geoms skipped (option skip_collision_meshes)"
+                      : "collision mesh geoms skipped (option skip_collision_meshes)",
+               L->name, col);
         xmlFree(uri);
         continue;
       }
-      if (strcmp(ext, "stl") != 0) {
+      char path[U_PATH];
+      if (visual && (!csi_mesh_format_known(uri) || !u_resolve(c, uri, path, sizeof path))) {
+        u_visual_unread(c, L, col, csi_mesh_format_known(uri) ? "not found" : "format not read",
+                        ext);
+        xmlFree(uri);
+        continue;
+      }
+      if (!csi_mesh_format_known(uri)) {
         char key[128];
         snprintf(key, sizeof key,
-                 "collision mesh in a format other than STL (.%s) not loaded: "
+                 "collision mesh in a format other than STL and OBJ (.%s) not loaded: "
                  "geom skipped",
                  ext);
         u_note(c, key, L->name, col);
         xmlFree(uri);
         continue;
       }
-      char path[U_PATH];
       if (!u_resolve(c, uri, path, sizeof path)) {
         st = u_err(c, CS_ERR_IO, shape,
                    "link '%s': collision mesh '%s' not found (searched "
@@ -453,7 +474,7 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
         return st;
       }
       int mid = -1;
-      st = u_mesh(c, path, scale, shape, L->name, uri, &mid);
+      st = u_mesh(c, path, scale, shape, L->name, uri, elem, &mid);
       xmlFree(uri);
       if (st != CS_OK) return st;
       if (scale[0] * scale[1] * scale[2] < 0)
@@ -465,12 +486,18 @@ static csStatus u_collisions(uCtx* c, const uLink* L) {
       g.mesh = mid;
       csi_copy3(g.size, scale);
     } else {
-      return u_err(c, CS_ERR_PARSE, shape, "link '%s': unknown collision geometry <%s>", L->name,
+      return u_err(c, CS_ERR_PARSE, shape, "link '%s': unknown %s geometry <%s>", L->name, elem,
                    sh);
     }
     if (cs_builder_add_geom(c->b, &g) < 0) return u_builder_failed();
   }
   return CS_OK;
+}
+
+/* The link's collision geoms, then its visual geoms. */
+static csStatus u_collisions(uCtx* c, const uLink* L) {
+  csStatus st = u_link_geoms(c, L, 0);
+  return st != CS_OK ? st : u_link_geoms(c, L, 1);
 }
 
 static void u_link_extras(uCtx* c, const uLink* L) {
