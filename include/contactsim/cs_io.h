@@ -38,6 +38,9 @@ CS_API csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel*
 /* Binary or ASCII STL: vertices deduplicated. *vert and *face are allocated with the
    library allocator; free with cs_free. */
 CS_API csStatus cs_load_stl(const char* path, int* nvert, double** vert, int* nface, int** face);
+/* Wavefront OBJ (v and f lines; polygons fan-triangulated; vertices a face uses, deduplicated,
+   numbered by first use); the same outputs and ownership as cs_load_stl. */
+CS_API csStatus cs_load_obj(const char* path, int* nvert, double** vert, int* nface, int** face);
 CS_API void cs_free(void* p);
 
 #ifdef __cplusplus

@@ -21,7 +21,7 @@ int csi_mesh_format_known(const char* path) {
 csStatus csi_load_mesh(const char* path, int* nvert, double** vert, int* nface, int** face) {
   const char* e = mesh_ext(path);
   if (strcasecmp(e, "stl") == 0) return cs_load_stl(path, nvert, vert, nface, face);
-  if (strcasecmp(e, "obj") == 0) return csi_load_obj(path, nvert, vert, nface, face);
+  if (strcasecmp(e, "obj") == 0) return cs_load_obj(path, nvert, vert, nface, face);
   if (nvert) *nvert = 0;
   if (vert) *vert = NULL;
   if (nface) *nface = 0;

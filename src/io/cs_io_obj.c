@@ -293,13 +293,13 @@ done:
 }
 
 /* ------------------------------------------------------------------ entry */
-csStatus csi_load_obj(const char* path, int* nvert, double** vert, int* nface, int** face) {
+csStatus cs_load_obj(const char* path, int* nvert, double** vert, int* nface, int** face) {
   if (nvert) *nvert = 0;
   if (vert) *vert = NULL;
   if (nface) *nface = 0;
   if (face) *face = NULL;
   if (!path || !nvert || !vert || !nface || !face)
-    return csi_error(CS_ERR_ARG, "csi_load_obj: NULL argument");
+    return csi_error(CS_ERR_ARG, "cs_load_obj: NULL argument");
   char* text;
   size_t size;
   csStatus st = obj_read_file(path, &text, &size);

@@ -66,7 +66,7 @@ static void check_same_as_stl(const char* obj, const char* stl) {
   int nv1 = 0, nf1 = 0, nv2 = 0, nf2 = 0;
   double *v1 = NULL, *v2 = NULL;
   int *f1 = NULL, *f2 = NULL;
-  csStatus s1 = csi_load_obj(obj, &nv1, &v1, &nf1, &f1);
+  csStatus s1 = cs_load_obj(obj, &nv1, &v1, &nf1, &f1);
   CHECK_MSG(s1 == CS_OK, "%s", cs_last_error());
   csStatus s2 = cs_load_stl(stl, &nv2, &v2, &nf2, &f2);
   CHECK_MSG(s2 == CS_OK, "%s", cs_last_error());
@@ -151,7 +151,7 @@ static void check_fails(const char* what, const char* name, const char* text, cs
   int nv = 5, nf = 5;
   double* v = (double*)1;
   int* f = (int*)1;
-  csStatus st = csi_load_obj(path, &nv, &v, &nf, &f);
+  csStatus st = cs_load_obj(path, &nv, &v, &nf, &f);
   CHECK_MSG(st == want, "%s: status %s, want %s (%s)", what, cs_status_name(st),
             cs_status_name(want), cs_last_error());
   CHECK_MSG(strstr(cs_last_error(), name) != NULL, "%s: message does not name the file: %s", what,
@@ -212,7 +212,7 @@ int main(void) {
   snprintf(buf, sizeof buf, "%sfoo 1 2 3\nf 1 2 3\n", tri);
   check_fails("unknown statement", "test_io_obj_kw.obj", buf, CS_ERR_PARSE,
               "test_io_obj_kw.obj:4: OBJ: unknown statement 'foo'");
-  CHECK(csi_load_obj(NULL, NULL, NULL, NULL, NULL) == CS_ERR_ARG);
+  CHECK(cs_load_obj(NULL, NULL, NULL, NULL, NULL) == CS_ERR_ARG);
 
   /* dispatch by extension */
   CHECK(csi_mesh_format_known("a/b.Stl") && csi_mesh_format_known("x.OBJ"));
