@@ -10,6 +10,8 @@ int cs_cli_check(int argc, char** argv);
 int cs_cli_demo(int argc, char** argv);
 /* contactsim fclib info|solve FILE ... (cli_fclib.c) */
 int cs_cli_fclib(int argc, char** argv);
+/* contactsim impact EXAMPLE ... (cli_impact.c) */
+int cs_cli_impact(int argc, char** argv);
 
 /* Common model options: --fixed-base, --floating-base, --package-path P. Returns the index
    of the next unparsed argument, or -1 on a bad option (message printed). */

@@ -27,6 +27,7 @@ static void usage(FILE* f) {
           "                          machine-readable lines (from a build tree)\n"
           "  demo [--out DIR]        the built-in demo scene, with a summary and a PNG plot\n"
           "  fclib info|solve FILE   FCLIB contact problems: describe, or solve with a solver\n"
+          "  impact EXAMPLE [opts]   set-valued planar impacts: sample the post-impact set\n"
           "  help [COMMAND], --help  this text, or a command's own (= contactsim COMMAND --help)\n"
           "  version, --version      print the version\n",
           CS_VERSION_STRING);
@@ -62,7 +63,7 @@ static void help_usage(FILE* f) {
   fprintf(f,
           "usage: contactsim help [COMMAND]\n"
           "Without COMMAND, the list of commands; with one (run, check, bench, demo, fclib,\n"
-          "help, version), that command's help, as `contactsim COMMAND --help` prints it.\n");
+          "impact, help, version), that command's help, as `contactsim COMMAND --help` prints it.\n");
 }
 
 static void version_usage(FILE* f) {
@@ -144,6 +145,7 @@ static int command_help(const char* cmd) {
   if (!strcmp(cmd, "check")) return cs_cli_check(2, av);
   if (!strcmp(cmd, "demo")) return cs_cli_demo(2, av);
   if (!strcmp(cmd, "fclib")) return cs_cli_fclib(2, av);
+  if (!strcmp(cmd, "impact")) return cs_cli_impact(2, av);
   if (!strcmp(cmd, "bench")) {
     bench_usage(stdout);
     return 0;
@@ -158,7 +160,7 @@ static int command_help(const char* cmd) {
   }
   fprintf(stderr,
           "contactsim help: unknown command '%s'; commands: run, check, bench, demo, fclib, "
-          "help, version\n",
+          "impact, help, version\n",
           cmd);
   return 2;
 }
@@ -203,6 +205,7 @@ int main(int argc, char** argv) {
   if (!strcmp(cmd, "check")) return cs_cli_check(argc - 1, argv + 1);
   if (!strcmp(cmd, "demo")) return cs_cli_demo(argc - 1, argv + 1);
   if (!strcmp(cmd, "fclib")) return fclib(argc, argv);
+  if (!strcmp(cmd, "impact")) return cs_cli_impact(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) return bench(argc, argv);
   fprintf(stderr, "contactsim: unknown command '%s' (try --help)\n", cmd);
   return 2;
