@@ -68,6 +68,7 @@ static csStatus scene_anymal(csScene* s, const char* dir) {
   /* PD torques through qfrc_applied; the file's servos are off, as on the MuJoCo side; no
      joint limits and no friction loss (docs/scenes.md), on both sides */
   m->opt.disable |= CS_DISABLE_ACTUATION | CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS;
+  m->opt.recovery_speed = 0; /* the scenes' plain Baumgarte rule (docs/scenes.md) */
   c->kp = 100, c->kd = 2, c->tau_max = 80;
   c->npd = 0;
   for (int l = 0; l < 4; l++) {

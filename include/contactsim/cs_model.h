@@ -124,7 +124,17 @@ typedef struct csOption {
   int disable;       /* CS_DISABLE_* bits (default 0) */
   int fallback;      /* the solver's fall-back chain (csSolverOptions.fallback, cs_contact.h):
                         0 the default (bisection: ncp_admm), -1 none, else a csSolverType */
+  /* bounded recovery (docs/physics.md, "Starting in penetration") */
+  double recovery_speed; /* > 0: the largest speed at which the Baumgarte term pushes a
+                            crossed constraint back (a contact's or a prismatic limit's in
+                            m/s, a hinge or ball limit's in rad/s, an equality's error
+                            vector by its norm); 0: unbounded (default 0; cs_load_mjcf and
+                            cs_load_urdf: CS_RECOVERY_SPEED_FILE, MJCF <custom><numeric
+                            name="contactsim_recovery_speed">) */
 } csOption;
+
+/* csOption.recovery_speed of a model loaded from a file (m/s) */
+#define CS_RECOVERY_SPEED_FILE 0.1
 
 CS_API void cs_option_default(csOption* opt);
 

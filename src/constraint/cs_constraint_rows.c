@@ -15,7 +15,8 @@
                         velocity difference), joint 1 (q1 - poly(q2)).
    Stabilisation as for contacts: a limit's free velocity gets phi / dt for phi > 0 (the gap
    may close within the step) and beta phi / dt when crossed; an equality's gets
-   beta err / dt, so its error decays by (1 - beta) per step.
+   beta err / dt, so its error decays by (1 - beta) per step; both push-outs bounded by
+   csOption.recovery_speed when it is set (cs_recovery.h).
    G grows from the contacts' 3nc x 3nc to all rows: with x_e = M^-1 J_e^T (one solve with
    the step's factor per block row), G_ce = J_c x_e for the contact rows and G_ee' = J_e x_e'
    (the sparse rows make these cheap; G stays exactly symmetric). Warm start: each possible
@@ -25,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "constraint/cs_recovery.h"
 #include "contactsim/cs_dynamics.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
@@ -69,7 +71,7 @@ typedef struct Rows {
   csData* d;
   const double* vfree;
   const double* vplus; /* a previous pass's velocity after the solve, or NULL */
-  double dt, beta;
+  double dt, beta, vmax; /* vmax: csOption.recovery_speed */
   int r0;    /* first block row: 3 nc */
   int nrow;  /* rows so far */
   int nb;    /* blocks so far */
@@ -127,7 +129,8 @@ static void limit_row(Rows* s, int j, int src, double sign, const double* axis, 
   if (r < 0) return;
   double* J = s->d->efc_J + (size_t)r * m->nv;
   for (int k = 0; k < nd; k++) J[dof + k] = axis ? -axis[k] : sign;
-  s->d->efc_g[r] = jv + (phi > 0 ? phi / s->dt : s->beta * phi / s->dt);
+  s->d->efc_g[r] =
+      jv + (phi > 0 ? phi / s->dt : csi_recovery_crossed(s->beta, phi, s->dt, s->vmax));
 }
 
 /* A ball joint's rotation angle (rad) and unit axis (zero rotation: angle 0) */
@@ -269,7 +272,9 @@ static void rows_equalities(Rows* s) {
       if (t == CS_EQ_WELD) eq_weld_rot_rows(s, e, r + 3, err + 3);
     }
     rows_jv(s, r, n);
-    for (int k = 0; k < n; k++) s->d->efc_g[r + k] += s->beta * err[k] / s->dt;
+    for (int k = 0; k < n; k += 3) /* a weld's point, then its rotation */
+      csi_recovery_equality(s->beta, err + k, n - k < 3 ? n - k : 3, s->dt, s->vmax,
+                            s->d->efc_g + r + k);
   }
 }
 
@@ -321,7 +326,8 @@ csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vf
   }
   size_t mark = csi_stack_mark(d);
   int r0 = 3 * d->ncon;
-  Rows s = {m, d, vfree, vplus, m->opt.timestep, m->opt.baumgarte, r0, r0, 0, NULL};
+  Rows s = {m,  d,  vfree, vplus, m->opt.timestep, m->opt.baumgarte, m->opt.recovery_speed,
+            r0, r0, 0,     NULL};
   s.slot = CSI_STACK_ALLOC(d, int, d->nefc_max - r0 + 1);
   if (!s.slot) return csi_error(CS_ERR_MEMORY, "constraint rows: arena full");
   rows_limits(&s);

@@ -14,7 +14,8 @@
               between two branches): Y per contact, G block by block over shared dofs;
      g = J v_free + stabilisation on the normal rows (docs/scenes.md "Common settings"):
             gap phi > 0: the gap may close within the step (v_N >= -phi/dt);
-            phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt);
+            phi < 0: Baumgarte pushes out at beta (v_N >= -beta phi/dt), at most at
+                     csOption.recovery_speed when it is set (cs_recovery.h);
           and on the tangent rows of a contact that sticks, beta s_T / dt with s its
           stiction anchor (csContact.slip: the tangential displacement the solves' residual
           velocities have let it slide since it began to stick), so that velocity errors
@@ -30,6 +31,7 @@
 
 #include "constraint/cs_contact_jac.h"
 #include "constraint/cs_contact_match.h"
+#include "constraint/cs_recovery.h"
 #include "contactsim/cs_dynamics.h"
 #include "core/cs_error.h"
 #include "core/cs_memory.h"
@@ -659,7 +661,14 @@ CSI_HOT static void build_paths(const csModel* m, csData* d, const double* vfree
 }
 
 csStatus csi_contact_problem_finish(const csModel* m, csData* d) {
-  double dt = m->opt.timestep, beta = m->opt.baumgarte;
+  double dt = m->opt.timestep, beta = m->opt.baumgarte, vmax = m->opt.recovery_speed;
+  if (vmax > 0) {
+    for (int i = 0; i < d->ncon; i++) {
+      double phi = d->contact[i].dist;
+      d->efc_g[3 * i] += phi > 0 ? phi / dt : csi_recovery_crossed(beta, phi, dt, vmax);
+    }
+    return warmstart_all(m, d);
+  }
   for (int i = 0; i < d->ncon; i++) {
     double phi = d->contact[i].dist;
     d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;

@@ -1033,6 +1033,36 @@ static csStatus mj_size(mjCtx* c, mjNode nd) {
   return CS_OK;
 }
 
+/* <custom>: <numeric name="contactsim_recovery_speed" data="V"> sets csOption.recovery_speed
+   (V >= 0, 0: unbounded; docs/physics.md); the rest is user data MuJoCo keeps for the
+   application, noted as not simulated */
+static csStatus mj_custom(mjCtx* c, mjNode nd) {
+  mjList L = {NULL, 0, 0};
+  csStatus st = mj_children(c, nd, &L);
+  int other = 0;
+  for (int i = 0; st == CS_OK && i < L.n; i++) {
+    char* name = mj_is(L.a[i].n, "numeric") ? csi_xml_attr(L.a[i].n, "name") : NULL;
+    int ours = name && strcmp(name, "contactsim_recovery_speed") == 0;
+    xmlFree(name);
+    if (!ours) {
+      other = 1;
+      continue;
+    }
+    double v;
+    int r = csi_xml_doubles(L.a[i].file, L.a[i].n, "data", &v, 1);
+    if (r < 0)
+      st = CS_ERR_PARSE;
+    else if (r == 0 || !(v >= 0) || !isfinite(v))
+      st = mj_err_attr(CS_ERR_MODEL, L.a[i], "data",
+                       "contactsim_recovery_speed must be one finite number >= 0 (m/s)");
+    else
+      cs_builder_option(c->b)->recovery_speed = v;
+  }
+  if (other) mj_vis(c, "custom");
+  cs_free(L.a);
+  return st;
+}
+
 static csStatus mj_option(mjCtx* c, mjNode nd) {
   csOption* o = cs_builder_option(c->b);
   mj_check_attrs(c, nd, -1, 0, "option", mj_attr_option);
@@ -2480,7 +2510,9 @@ static csStatus mj_load(mjCtx* c, const char* path) {
       mj_note_elem(c, k, "mujoco", "plugins are not supported");
     else if (strcmp(nm, "size") == 0)
       st = mj_size(c, k);
-    else if (strcmp(nm, "visual") == 0 || strcmp(nm, "statistic") == 0 || strcmp(nm, "custom") == 0)
+    else if (strcmp(nm, "custom") == 0)
+      st = mj_custom(c, k);
+    else if (strcmp(nm, "visual") == 0 || strcmp(nm, "statistic") == 0)
       mj_vis(c, nm);
     else
       mj_note_elem(c, k, "mujoco", "unknown element");
@@ -2504,6 +2536,7 @@ csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o) {
   /* the builder repairs the merged bodies' inertias at compile (cs_load_model sets the
      same switch); compiler balanceinertia is applied here, per MJCF body, as MuJoCo does */
   if (o && o->balance_inertia) cs_builder_set_balance_inertia(b, 1);
+  cs_builder_option(b)->recovery_speed = CS_RECOVERY_SPEED_FILE; /* the file may set it */
   csStatus st = mj_load(c, path);
   if (st == CS_OK) cs_builder_set_source(b, path);
   for (int i = 0; i < c->ndoc; i++) xmlFreeDoc(c->doc[i]);

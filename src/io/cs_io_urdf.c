@@ -996,6 +996,7 @@ csStatus cs_load_urdf(csBuilder* b, const char* path, const csLoadOptions* o) {
   if ((st = u_build(&c, order)) != CS_OK) goto done;
   if ((st = u_mimics(&c)) != CS_OK) goto done;
   if (!c.o->self_collision) cs_builder_option(b)->disable |= CS_DISABLE_SELFCOLLISION;
+  cs_builder_option(b)->recovery_speed = CS_RECOVERY_SPEED_FILE; /* docs/physics.md */
   u_flush_notes(&c);
 
 done:
