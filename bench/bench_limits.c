@@ -147,6 +147,7 @@ int cs_bench_limits_main(int argc, char** argv) {
     return 1;
   }
   m->opt.solver = solver;
+  m->opt.recovery_speed = 0; /* the plain Baumgarte rule, as the table in docs/constraints.md */
   m->opt.disable |= CS_DISABLE_CONTACT | CS_DISABLE_FRICTIONLOSS | CS_DISABLE_EQUALITY;
   csData* d = cs_data_new(m);
   double* tau = malloc(sizeof(double) * (size_t)(m->nv + 1));

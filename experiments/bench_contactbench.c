@@ -1338,6 +1338,7 @@ static void place(const csModel* m, csData* d) {
 static int robot_finish(Robot* r, int pd, double drop, double kp, double kd, double tau_max) {
   csModel* m = r->m;
   m->opt.timestep = 1e-3;
+  m->opt.recovery_speed = 0; /* the plain Baumgarte rule the figures were recorded with */
   /* friction-contact problems, as paper 002's: the files' limits and friction loss off */
   m->opt.disable |= CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS | CS_DISABLE_EQUALITY;
   m->opt.tolerance = CB_ROBOT_TOL;

@@ -68,7 +68,6 @@ static csStatus scene_anymal(csScene* s, const char* dir) {
   /* PD torques through qfrc_applied; the file's servos are off, as on the MuJoCo side; no
      joint limits and no friction loss (docs/scenes.md), on both sides */
   m->opt.disable |= CS_DISABLE_ACTUATION | CS_DISABLE_LIMIT | CS_DISABLE_FRICTIONLOSS;
-  m->opt.recovery_speed = 0; /* the scenes' plain Baumgarte rule (docs/scenes.md) */
   c->kp = 100, c->kd = 2, c->tau_max = 80;
   c->npd = 0;
   for (int l = 0; l < 4; l++) {
@@ -192,6 +191,7 @@ csStatus cs_scene_load(const char* name, const char* dir, double param, csScene*
     return st;
   }
   csModel* m = s->m;
+  m->opt.recovery_speed = 0; /* every scene keeps the plain Baumgarte rule (docs/scenes.md) */
   if (!s->qpos0) {
     s->qpos0 = calloc((size_t)m->nq, sizeof(double));
     s->qvel0 = calloc((size_t)m->nv, sizeof(double));

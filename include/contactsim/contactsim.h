@@ -7,6 +7,7 @@
 #include "cs_dynamics.h"
 #include "cs_export.h"
 #include "cs_io.h"
+#include "cs_impact.h"
 #include "cs_model.h"
 #include "cs_parallel.h"
 

@@ -93,6 +93,9 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
     return csi_error(CS_ERR_ARG, "option margin = %g must be >= 0", o->margin);
   if (!(o->baumgarte >= 0 && o->baumgarte <= 1))
     return csi_error(CS_ERR_ARG, "option baumgarte = %g must be in [0, 1]", o->baumgarte);
+  if (!(o->recovery_speed >= 0) || !isfinite(o->recovery_speed))
+    return csi_error(CS_ERR_ARG, "option recovery_speed = %g must be finite and >= 0 (m/s)",
+                     o->recovery_speed);
   if (o->solver < 0 || o->solver >= CS_SOLVER_COUNT)
     return csi_error(CS_ERR_ARG, "option solver = %d is not a solver", o->solver);
   if (o->fallback < -1 || o->fallback >= CS_SOLVER_COUNT ||
