@@ -1,10 +1,10 @@
 /* MJCF as MuJoCo 3 files write it: <frame> (poses composed by hand here), <keyframe> (qpos,
    qvel, ctrl, time exactly as in the file; cs_data_reset_key), ellipsoid geoms (inertia
-   against the closed form, contact heights against the analytic support height, a plane
-   and a box under a resting ellipsoid), MuJoCo's default timestep 0.002 and the
-   autolimits default (true) with compiler autolimits="false" reading MuJoCo 2.2.2 files.
-   Every feature also has a bad input whose error names the file, the line and the
-   element. Files are written to a temporary directory. */
+   against the closed form, contact distances against the analytic support height over a
+   plane, box, sphere, cylinder and ellipsoid, a plane and a box under a resting ellipsoid),
+   MuJoCo's default timestep 0.002 and the autolimits default (true) with compiler
+   autolimits="false" reading MuJoCo 2.2.2 files. Every feature also has a bad input whose error
+   names the file, the line and the element. Files are written to a temporary directory. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +276,16 @@ static void ellipsoid_inertia(void) {
   cs_model_free(m);
 }
 
+/* The type="..." of a geom element, for messages. */
+static const char* floor_type(const char* geom) {
+  static char t[32];
+  const char* p = strstr(geom, "type=\"");
+  snprintf(t, sizeof t, "%s", p ? p + 6 : "?");
+  char* q = strchr(t, '"');
+  if (q) *q = 0;
+  return t;
+}
+
 /* An ellipsoid (free) over a floor that is a plane or a box top at z = 0, turned by the
    quaternion q and placed gap above its support height: the contact's distance is gap. */
 static void ellipsoid_gap(const char* floor, const double q[4], double gap, double tol) {
@@ -304,8 +314,8 @@ static void ellipsoid_gap(const char* floor, const double q[4], double gap, doub
   if (n >= 1) {
     CHECK_NEAR(d->contact[0].dist, gap, tol);
     printf("ellipsoid over a %s, q = (%g %g %g %g): dist %.17g, want %g (error %.2g)\n",
-           strstr(floor, "plane") ? "plane" : "box", q[0], q[1], q[2], q[3], d->contact[0].dist,
-           gap, d->contact[0].dist - gap);
+           floor_type(floor), q[0], q[1], q[2], q[3], d->contact[0].dist, gap,
+           d->contact[0].dist - gap);
     CHECK_NEAR(fabs(d->contact[0].frame[2]), 1, 1e-6);
     /* the point is under the ellipsoid's lowest point, midway between the surfaces */
     double lo[3] = {0, 0, -1}, loc[3], p[3];
@@ -336,7 +346,7 @@ static void ellipsoid_rest(const char* floor) {
   for (int i = 0; i < 250; i++) CHECK(cs_step(m, d) == CS_OK);
   CHECK_NEAR(d->qpos[2], 0.3, 2e-4);
   printf("ellipsoid resting on a %s after 0.5 s: z = %.9f (vertical radius 0.3), |v_z| = %.2g\n",
-         strstr(floor, "plane") ? "plane" : "box", d->qpos[2], fabs(d->qvel[2]));
+         floor_type(floor), d->qpos[2], fabs(d->qvel[2]));
   CHECK_NEAR(d->qpos[0], 0, 1e-6);
   CHECK_NEAR(d->qpos[1], 0, 1e-6);
   for (int k = 0; k < 6; k++) CHECK_NEAR(d->qvel[k], 0, 1e-3);
@@ -358,6 +368,11 @@ static void test_ellipsoid(void) {
   ellipsoid_gap(box, q0, -1e-3, 1e-9);
   ellipsoid_gap(box, q1, -2e-3, 1e-9);
   ellipsoid_gap(box, q2, 5e-4, 1e-9);
+  /* the other solids under an upright ellipsoid, their top at z = 0 below its lowest point */
+  ellipsoid_gap("<geom type=\"sphere\" size=\"1\" pos=\"0.01 -0.02 -1\"/>", q0, -1e-3, 1e-9);
+  ellipsoid_gap("<geom type=\"cylinder\" size=\"1 0.1\" pos=\"0 0 -0.1\"/>", q0, 2e-4, 1e-9);
+  ellipsoid_gap("<geom type=\"ellipsoid\" size=\"0.5 0.4 0.2\" pos=\"0.01 -0.02 -0.2\"/>", q0,
+                -5e-4, 1e-9);
   ellipsoid_rest(plane);
   ellipsoid_rest(box);
   /* bad input: an ellipsoid needs three radii; it cannot collide with a heightfield */
