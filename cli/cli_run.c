@@ -77,7 +77,7 @@ static void run_usage(FILE* f) {
           "  --ratio R          stack_ratio: top/bottom mass ratio (default 1)\n"
           "  --boxes N          pile: number of boxes, 1 to %d (default %d)\n"
           "  --steps N          number of steps (default 1000)\n"
-          "  --dt S             time step in seconds (default: the model's, 0.001)\n"
+          "  --dt S             time step in seconds (default: the model's)\n"
           "  --solver S         contact solver (default: the model's; list below)\n"
           "  --fallback F       where the bisection's sweeps stall, hand the rest to solver F,\n"
           "                     or 'none' (default: ncp_admm; docs/solvers.md)\n"
@@ -90,6 +90,7 @@ static void run_usage(FILE* f) {
           "  --dump-step K      the step to dump (default: the first step with contacts)\n"
           "  --fixed-base       URDF: weld the root link to the world\n"
           "  --floating-base    URDF: attach the root link by a free joint (default)\n"
+          "  --key K            start from keyframe K of the model (its name or index)\n"
           "  --floor            add a ground plane (geom 'floor') at the height of the\n"
           "                     model's lowest collision point at its initial pose\n"
           "  --package-path P   URDF: directories for package:// URIs, ':'-separated\n"
@@ -130,7 +131,8 @@ typedef struct {
   long dump_step;
   long steps, every, iters, boxes;
   double dt, tol, ratio;
-  int floor; /* --floor */
+  int floor;       /* --floor */
+  const char* key; /* --key: a keyframe's name or index */
   int nograv, nocontact, dt_given, tol_given, ratio_given, boxes_given, solver_type, fallback_type;
   csLoadOptions lo;
 } runOpts;
@@ -182,6 +184,8 @@ static int run_parse_options(int argc, char** argv, runOpts* o, int* ok) {
       o->every = parse_count("--every", argv[++i], 1, LONG_MAX, ok);
     else if (!strcmp(argv[i], "--no-gravity"))
       o->nograv = 1;
+    else if (!strcmp(argv[i], "--key") && has)
+      o->key = argv[++i];
     else if (!strcmp(argv[i], "--floor"))
       o->floor = 1;
     else if (!strcmp(argv[i], "--no-contact"))
@@ -227,6 +231,10 @@ static int run_check_options(runOpts* o) {
   }
   if (o->ratio_given && !(o->ratio > 0)) {
     fprintf(stderr, "contactsim run: --ratio must be > 0 (got %g)\n", o->ratio);
+    return 2;
+  }
+  if (o->key && o->scene_name) {
+    fprintf(stderr, "contactsim run: --key applies to a MODEL file, not to --scene\n");
     return 2;
   }
   if (o->floor && o->scene_name) {
@@ -342,6 +350,21 @@ static csModel* run_load_floor(const char* path, const csLoadOptions* lo) {
   return m;
 }
 
+/* --key: d reset to the keyframe named key, or of index key */
+static csStatus run_reset_key(const csModel* m, csData* d, const char* key) {
+  int k = cs_name2id(m, "key", key);
+  char* end;
+  long i = strtol(key, &end, 10);
+  if (k < 0 && end != key && !*end && i >= 0 && i < m->nkey) k = (int)i;
+  if (k < 0) {
+    fprintf(stderr,
+            "contactsim run: --key '%s': no keyframe of that name or index (%d keyframes)\n", key,
+            m->nkey);
+    return CS_ERR_ARG;
+  }
+  return cs_data_reset_key(m, d, k);
+}
+
 /* The scene (its model path into o->model) or the model file with new data; then the
    options that override the model's. -1 on success, else the exit code (an unknown scene:
    2 with the list; a load failure: 1). */
@@ -369,6 +392,11 @@ static int run_setup(runOpts* o, csScene* sc, csModel** mp, csData** dp) {
     d = cs_data_new(m);
     if (!d) {
       fprintf(stderr, "contactsim run: %s\n", cs_last_error());
+      cs_model_free(m);
+      return 1;
+    }
+    if (o->key && run_reset_key(m, d, o->key) != CS_OK) {
+      cs_data_free(d);
       cs_model_free(m);
       return 1;
     }

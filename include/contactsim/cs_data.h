@@ -164,6 +164,10 @@ CS_API csData* cs_data_new(const csModel* m);
 CS_API void cs_data_free(csData* d);
 /* Reset to qpos0, zero velocity, time 0, warnings cleared. */
 CS_API void cs_data_reset(const csModel* m, csData* d);
+/* Reset d (as cs_data_reset) to keyframe key of m: its qpos, qvel, ctrl and time.
+   CS_ERR_ARG for an index outside 0..nkey-1 (d unchanged). cs_name2id(m, "key", name)
+   gives the index of a named key. */
+CS_API csStatus cs_data_reset_key(const csModel* m, csData* d, int key);
 /* Copy state and derived quantities of src into dst (same model), the last step's
    constraint arrays included. CS_ERR_MEMORY (dst unchanged) if those do not fit dst's arena
    (a csData re-sized for other options by cs_data_fit). */

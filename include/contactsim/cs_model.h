@@ -57,6 +57,7 @@ typedef enum csGeomType {
   CS_GEOM_BOX,       /* size[0..2] half sizes */
   CS_GEOM_MESH,      /* geom_mesh: index of a mesh; size = mesh scale */
   CS_GEOM_HFIELD,    /* geom_hfield: index of a heightfield; static (world body only) */
+  CS_GEOM_ELLIPSOID, /* size[0..2] radii along the geom's x, y, z */
   CS_GEOM_NTYPES
 } csGeomType;
 
@@ -334,6 +335,14 @@ typedef struct csModel {
      skips before any other work) */
   int ngeomvisual;  /* geoms with geom_visual set */
   int* geom_visual; /* (ngeom) 1: a visual geom, else 0 */
+  /* keyframes (nkey): named states to start from (MJCF <keyframe>, cs_builder_add_key;
+     cs_data_reset_key) */
+  int nkey;         /* keyframes */
+  double* key_time; /* (nkey) simulation time */
+  double* key_qpos; /* (nkey x nq) */
+  double* key_qvel; /* (nkey x nv) */
+  double* key_ctrl; /* (nkey x nu) */
+  int* key_name;    /* (nkey) offset into names */
 
   char* names; /* (nnames) NUL-separated names */
   char* notes; /* (nnote) loader notes: ignored attributes etc., one per line */
@@ -347,7 +356,7 @@ CS_API void cs_model_free(csModel* m);
 /* Index of a named object of a kind (as cs_id2name's), or -1. */
 CS_API int cs_name2id(const csModel* m, const char* kind, const char* name);
 /* The name of object id of a kind ("body", "joint", "geom", "site", "actuator", "mesh",
-   "hfield", "equality"). */
+   "hfield", "equality", "key"). */
 CS_API const char* cs_id2name(const csModel* m, const char* kind, int id);
 /* Deep copy (options may then be changed on the copy). */
 CS_API csModel* cs_model_copy(const csModel* m);
@@ -434,6 +443,22 @@ typedef struct csEqualitySpec {
   const char* source;
 } csEqualitySpec;
 
+/* A keyframe: a named state. The arrays are copied; a NULL array (or length 0) takes the
+   model's default: qpos0, zero velocities, zero controls. A given array's length must be
+   the compiled model's nq, nv or nu (checked at compile, naming the key and its source). */
+typedef struct csKeySpec {
+  const char* name;
+  double time;
+  const double* qpos;
+  int nqpos;
+  const double* qvel;
+  int nqvel;
+  const double* ctrl;
+  int nctrl;
+  const char* source;
+} csKeySpec;
+
+
 /* Default-filled specs (identity quaternions, friction 1, contype/conaffinity 1, gear 1,
    axis z, polycoef 0 1 0 0 0, active). */
 CS_API void cs_body_spec_default(csBodySpec* s);
@@ -442,6 +467,7 @@ CS_API void cs_geom_spec_default(csGeomSpec* s);
 CS_API void cs_site_spec_default(csSiteSpec* s);
 CS_API void cs_actuator_spec_default(csActuatorSpec* s);
 CS_API void cs_equality_spec_default(csEqualitySpec* s);
+CS_API void cs_key_spec_default(csKeySpec* s);
 
 CS_API csBuilder* cs_builder_new(void);
 CS_API void cs_builder_free(csBuilder* b);
@@ -465,6 +491,8 @@ CS_API int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int n
                                  const double size[4], const double* data);
 /* An equality constraint (csEqualitySpec); returns its index. */
 CS_API int cs_builder_add_equality(csBuilder* b, const csEqualitySpec* s);
+/* A keyframe (csKeySpec); returns its index. */
+CS_API int cs_builder_add_key(csBuilder* b, const csKeySpec* s);
 /* Exclude contacts between two bodies (builder indices). */
 CS_API int cs_builder_add_exclude(csBuilder* b, int body1, int body2);
 /* A note for the user (ignored attribute etc.); shown by `contactsim check`. */

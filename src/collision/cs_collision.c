@@ -14,7 +14,12 @@
 /* Pair table indexed [type(a)][type(b)] with type(a) <= type(b); NULL: no contact
    (plane-plane, plane-heightfield and heightfield-heightfield: static geoms). */
 static csiCollideFn pair_fn(int ta, int tb) {
-  if (tb == CS_GEOM_HFIELD) /* the heightfield is the last type: always b */
+  if (tb == CS_GEOM_ELLIPSOID) /* the last type: always b; never against a heightfield
+                                  (cs_compile refuses such a pair) */
+    return ta == CS_GEOM_PLANE    ? csi_collide_plane_ellipsoid
+           : ta == CS_GEOM_HFIELD ? NULL
+                                  : csi_collide_convex;
+  if (tb == CS_GEOM_HFIELD) /* the heightfield comes after the other types: always b */
     return ta >= CS_GEOM_SPHERE && ta <= CS_GEOM_MESH ? csi_collide_hfield : NULL;
   switch (ta) {
     case CS_GEOM_PLANE:

@@ -1,7 +1,8 @@
 /* Collision detection internals: the geometry a pair function sees and the pair table.
 
    A pair function gets two geoms already placed in the world, with type(a) <= type(b)
-   (csGeomType order: plane, sphere, capsule, cylinder, box, mesh, hfield), and writes up to
+   (csGeomType order: plane, sphere, capsule, cylinder, box, mesh, hfield, ellipsoid), and
+   writes up to
    CSI_MAX_PAIR_CONTACTS contacts whose signed distance is <= margin. For each contact it
    fills pos (the point midway between the two surfaces), frame[0..2] (the unit normal n,
    pointing from a into b: moving b along +n separates the pair), dist (signed distance
@@ -59,6 +60,8 @@ int csi_collide_plane_cylinder(const csiCollGeom* a, const csiCollGeom* b, doubl
                                csContact* con);
 int csi_collide_plane_box(const csiCollGeom* a, const csiCollGeom* b, double margin,
                           csContact* con);
+int csi_collide_plane_ellipsoid(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                                csContact* con);
 int csi_collide_sphere_sphere(const csiCollGeom* a, const csiCollGeom* b, double margin,
                               csContact* con);
 int csi_collide_sphere_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,
@@ -72,7 +75,8 @@ int csi_collide_capsule_box(const csiCollGeom* a, const csiCollGeom* b, double m
 int csi_collide_box_box(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
 
 /* ---- convex pairs through libccd (cs_collision_convex.c): any two of sphere, capsule,
-   cylinder, box, mesh, with a multi-point manifold for resting faces; and plane-mesh. */
+   cylinder, box, mesh, ellipsoid, with a multi-point manifold for resting faces; and
+   plane-mesh. */
 int csi_collide_convex(const csiCollGeom* a, const csiCollGeom* b, double margin, csContact* con);
 int csi_collide_plane_mesh(const csiCollGeom* a, const csiCollGeom* b, double margin,
                            csContact* con);

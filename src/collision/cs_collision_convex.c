@@ -1,5 +1,5 @@
-/* Convex-convex contacts (sphere, capsule, cylinder, box, mesh in any pairing) and
-   plane-mesh.
+/* Convex-convex contacts (sphere, capsule, cylinder, box, mesh, ellipsoid in any pairing)
+   and plane-mesh.
 
    Why not libccd alone: measured on 851 random penetrating box-box poses, libccd 2.1's
    ccdMPRPenetration returns the depth along the centre-to-centre ray, not the minimum
@@ -10,7 +10,8 @@
    So the primary path is our own, stack-only:
 
    - Each shape is a core plus a rounding radius: sphere = point + r, capsule = segment + r,
-     box, mesh (hull vertices) and cylinder with radius 0. Core supports are exact, so
+     box, mesh (hull vertices), cylinder and ellipsoid (a smooth core, like the cylinder's
+     rim) with radius 0. Core supports are exact, so
      points, segments, boxes and meshes are polytopes and GJK/EPA on them terminate exactly.
    - GJK distance between the cores. Cores apart: the signed distance is the core distance
      minus both radii (exact for every pair, so separations within the margin are real
@@ -102,6 +103,9 @@ static int cv_shape_init(cvShape* s, const csiCollGeom* g) {
     case CS_GEOM_BOX:
       s->scale = csi_norm3(g->size);
       break;
+    case CS_GEOM_ELLIPSOID:
+      s->scale = fmax(g->size[0], fmax(g->size[1], g->size[2]));
+      break;
     case CS_GEOM_MESH: {
       if (!g->vert || g->nvert < 1) return 0;
       double r2 = 0;
@@ -143,6 +147,14 @@ static int cv_core_support(const cvShape* s, const double d[3], double out[3]) {
         if (dl[k] >= 0) id |= 1 << k;
       }
       break;
+    case CS_GEOM_ELLIPSOID: { /* A^2 d / |A d|, A = diag(radii) */
+      double ad[3] = {s->size[0] * dl[0], s->size[1] * dl[1], s->size[2] * dl[2]};
+      double l = csi_norm3(ad);
+      if (l > 0)
+        for (int k = 0; k < 3; k++) loc[k] = s->size[k] * ad[k] / l;
+      id = -1;
+      break;
+    }
     case CS_GEOM_MESH: {
       double best = -INFINITY;
       for (int i = 0; i < s->nvert; i++) {
@@ -167,6 +179,7 @@ static int cv_core_support(const cvShape* s, const double d[3], double out[3]) {
 static int cv_nsamples(const cvShape* s) {
   switch (s->type) {
     case CS_GEOM_SPHERE:
+    case CS_GEOM_ELLIPSOID:
       return 1;
     case CS_GEOM_CAPSULE:
       return 2;
@@ -727,6 +740,18 @@ static void cv_feature(const cvShape* s, double sg, const double n[3], const dou
   }
   int ns = cv_nsamples(s);
   double hmax = -INFINITY, p[3];
+  if (s->type == CS_GEOM_ELLIPSOID) { /* smooth: the one sample is the support point */
+    cv_core_support(s, d, p);
+    double r[3];
+    csi_sub3(r, p, o);
+    F->n = 1;
+    F->p[0][0] = csi_dot3(t1, r), F->p[0][1] = csi_dot3(t2, r), F->p[0][2] = csi_dot3(n, r);
+    F->id[0] = 0;
+    F->model = 0;
+    F->o[0] = F->p[0][0], F->o[1] = F->p[0][1];
+    F->c[0] = F->p[0][2];
+    return;
+  }
   for (int i = 0; i < ns; i++) {
     cv_sample(s, i, phase, p);
     hmax = fmax(hmax, csi_dot3(d, p));
@@ -1155,7 +1180,8 @@ int csi_collide_convex(const csiCollGeom* a, const csiCollGeom* b, double margin
   double dc[3];
   csi_sub3(dc, b->pos, a->pos);
   if (csi_norm3(dc) > A.scale + B.scale + margin) return 0;
-  int curved = A.type == CS_GEOM_CYLINDER || B.type == CS_GEOM_CYLINDER;
+  int curved = A.type == CS_GEOM_CYLINDER || B.type == CS_GEOM_CYLINDER ||
+               A.type == CS_GEOM_ELLIPSOID || B.type == CS_GEOM_ELLIPSOID;
   double tol_gap = (curved ? 1e-10 : 1e-13) * scale, tol_touch = 1e-10 * scale;
   double rsum = A.radius + B.radius;
   cvSimplex s;

@@ -161,6 +161,26 @@ int csi_collide_plane_sphere(const csiCollGeom* a, const csiCollGeom* b, double 
   return 1;
 }
 
+/* The ellipsoid's support point along -n: with the plane normal n in the ellipsoid frame
+   and A = diag(radii), the point -A^2 n / |A n|, whose height above its centre along n is
+   -|A n|. One contact there. */
+int csi_collide_plane_ellipsoid(const csiCollGeom* a, const csiCollGeom* b, double margin,
+                                csContact* con) {
+  double n[3], d[3], nl[3], an[3], loc[3], p[3], pa[3];
+  col3(n, a->mat, 2);
+  csi_mulmat3tvec(nl, b->mat, n);
+  for (int k = 0; k < 3; k++) an[k] = b->size[k] * nl[k];
+  double h = csi_norm3(an); /* support height of the ellipsoid along n */
+  csi_sub3(d, b->pos, a->pos);
+  double dist = csi_dot3(n, d) - h;
+  if (dist > margin || !(h > 0)) return 0;
+  for (int k = 0; k < 3; k++) loc[k] = -b->size[k] * an[k] / h;
+  csi_geom_to_world(p, b, loc);
+  for (int k = 0; k < 3; k++) pa[k] = p[k] - dist * n[k]; /* on the plane */
+  put_contact(con, pa, n, dist, 0);
+  return 1;
+}
+
 /* The two segment ends, each a sphere of the capsule radius against the plane: a capsule
    lying flat gets a two-point support, a tilted one the lower end only (within margin). */
 int csi_collide_plane_capsule(const csiCollGeom* a, const csiCollGeom* b, double margin,

@@ -30,6 +30,14 @@ typedef struct {
   double* data; /* (nrow x ncol) in [0, 1] */
 } bHfield;
 
+typedef struct {
+  char* name;
+  char* source;
+  double time;
+  double* val; /* qpos, then qvel, then ctrl */
+  int nqpos, nqvel, nctrl;
+} bKey;
+
 struct csBuilder {
   csOption opt;
   bBody* body;
@@ -57,6 +65,8 @@ struct csBuilder {
   int failed;          /* an allocation failed: compile reports it */
   int ncon_max;        /* contact capacity asked for, 0: the default */
   size_t memory;       /* arena bytes asked for, 0: sized by need */
+  bKey* key;           /* keyframes */
+  int nkey, ckey;
 };
 
 void cs_builder_set_balance_inertia(csBuilder* b, int on) { b->balance_inertia = on; }
@@ -129,6 +139,7 @@ void cs_actuator_spec_default(csActuatorSpec* s) {
   memset(s, 0, sizeof *s);
   s->gear = 1;
 }
+void cs_key_spec_default(csKeySpec* s) { memset(s, 0, sizeof *s); }
 void cs_equality_spec_default(csEqualitySpec* s) {
   memset(s, 0, sizeof *s);
   s->type = CS_EQ_CONNECT;
@@ -209,6 +220,12 @@ void cs_builder_free(csBuilder* b) {
     cs_free((void*)b->eq[i].source);
   }
   cs_free(b->eq);
+  for (int i = 0; i < b->nkey; i++) {
+    cs_free(b->key[i].name);
+    cs_free(b->key[i].source);
+    cs_free(b->key[i].val);
+  }
+  cs_free(b->key);
   cs_free(b->excl);
   cs_free(b->notes);
   cs_free(b->source);
@@ -218,6 +235,10 @@ void cs_builder_free(csBuilder* b) {
 csOption* cs_builder_option(csBuilder* b) { return &b->opt; }
 int cs_builder_nbody(const csBuilder* b) { return b->nbody; }
 int cs_builder_njoint(const csBuilder* b) { return b->njnt; }
+int csi_builder_nactuator(const csBuilder* b) { return b->nact; }
+const char* csi_builder_actuator_source(const csBuilder* b, int i) {
+  return i >= 0 && i < b->nact && b->act[i].source ? b->act[i].source : "";
+}
 void cs_builder_set_source(csBuilder* b, const char* file) {
   cs_free(b->source);
   b->source = csi_strdup(file);
@@ -353,7 +374,7 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
   }
   int nsz = s->type == CS_GEOM_SPHERE                                     ? 1
             : (s->type == CS_GEOM_CAPSULE || s->type == CS_GEOM_CYLINDER) ? 2
-            : (s->type == CS_GEOM_BOX)                                    ? 3
+            : (s->type == CS_GEOM_BOX || s->type == CS_GEOM_ELLIPSOID)    ? 3
                                                                           : 0;
   for (int i = 0; i < nsz; i++)
     if (!(s->size[i] > 0)) {
@@ -579,6 +600,42 @@ int cs_builder_add_exclude(csBuilder* b, int b1, int b2) {
   return b->nexcl / 2 - 1;
 }
 
+int cs_builder_add_key(csBuilder* b, const csKeySpec* s) {
+  const char* nm = s->name ? s->name : "";
+  int n[3] = {s->qpos ? s->nqpos : 0, s->qvel ? s->nqvel : 0, s->ctrl ? s->nctrl : 0};
+  const double* v[3] = {s->qpos, s->qvel, s->ctrl};
+  for (int k = 0; k < 3; k++)
+    if (n[k] < 0 || !all_finite_n(v[k], n[k])) {
+      csi_error(CS_ERR_MODEL, "%s: key '%s': negative length or NaN/Inf in its %s",
+                source_name(s->source), nm,
+                k == 0   ? "qpos"
+                : k == 1 ? "qvel"
+                         : "ctrl");
+      return -1;
+    }
+  if (!isfinite(s->time)) {
+    csi_error(CS_ERR_MODEL, "%s: key '%s': time is not finite", source_name(s->source), nm);
+    return -1;
+  }
+  if (!GROW(key, nkey, ckey)) return -1;
+  bKey* k = &b->key[b->nkey];
+  memset(k, 0, sizeof *k);
+  k->name = csi_strdup(nm);
+  k->source = s->source ? csi_strdup(s->source) : NULL;
+  k->val = csi_calloc((size_t)(n[0] + n[1] + n[2]) + 1, sizeof(double));
+  if (!k->name || (s->source && !k->source) || !k->val) {
+    cs_free(k->name), cs_free(k->source), cs_free(k->val);
+    b->failed = 1;
+    csi_error(CS_ERR_MEMORY, "builder: out of memory");
+    return -1;
+  }
+  for (int j = 0, off = 0; j < 3; off += n[j], j++)
+    if (n[j]) memcpy(k->val + off, v[j], sizeof(double) * (size_t)n[j]);
+  k->time = s->time;
+  k->nqpos = n[0], k->nqvel = n[1], k->nctrl = n[2];
+  return b->nkey++;
+}
+
 void cs_builder_add_note(csBuilder* b, const char* fmt, ...) {
   char buf[1024];
   va_list ap;
@@ -687,6 +744,8 @@ static double geom_rbound(int type, const double* size, const double* vert, int 
       return sqrt(size[0] * size[0] + size[1] * size[1]);
     case CS_GEOM_BOX:
       return csi_norm3(size);
+    case CS_GEOM_ELLIPSOID:
+      return fmax(size[0], fmax(size[1], size[2]));
     case CS_GEOM_MESH: {
       double r = 0;
       for (int i = 0; i < nvert; i++) {
@@ -860,6 +919,7 @@ static void compile_size_counts(bCompile* c) {
     if (!c->movable[i]) m->nsite++; /* a frame for each merged body */
   m->nu = b->nact;
   m->neq = b->neq;
+  m->nkey = b->nkey;
   m->nmesh = b->nmesh;
   for (int i = 0; i < b->nmesh; i++) {
     m->nmeshvert += b->mesh[i].nvert;
@@ -925,6 +985,29 @@ static csStatus compile_size_hfields(bCompile* c) {
   return CS_OK;
 }
 
+/* An ellipsoid and a heightfield that may touch (contype/conaffinity) are refused: the
+   heightfield collides sphere, capsule, cylinder, box and mesh geoms only. */
+static csStatus compile_check_ellipsoids(bCompile* c) {
+  const csBuilder* b = c->b;
+  for (int e = 0; e < b->ngeom; e++) {
+    const csGeomSpec* E = &b->geom[e];
+    if (E->type != CS_GEOM_ELLIPSOID) continue;
+    for (int h = 0; h < b->ngeom; h++) {
+      const csGeomSpec* H = &b->geom[h];
+      if (H->type != CS_GEOM_HFIELD ||
+          !((E->contype & H->conaffinity) || (H->contype & E->conaffinity)))
+        continue;
+      return csi_error(CS_ERR_UNSUPPORTED,
+                       "%s: geom '%s': an ellipsoid cannot collide with heightfield geom '%s' "
+                       "(not implemented); give one of them contype/conaffinity that exclude "
+                       "the other",
+                       source_name(E->source), E->name && E->name[0] ? E->name : "(unnamed)",
+                       H->name && H->name[0] ? H->name : "(unnamed)");
+    }
+  }
+  return CS_OK;
+}
+
 /* Sizes the exclude pairs, the name pool (offset 0 is the empty string; equality names
    included) and the notes (loader
    notes, plus room for one balancing note per body when balance_inertia is on). */
@@ -941,6 +1024,7 @@ static void compile_size_names(bCompile* c) {
   for (int i = 0; i < b->nmesh; i++) nn += strlen(b->mesh[i].name) + 1;
   for (int i = 0; i < b->nhfield; i++) nn += strlen(b->hfield[i].name) + 1;
   for (int i = 0; i < b->neq; i++) nn += strlen(b->eq[i].name) + 1;
+  for (int i = 0; i < b->nkey; i++) nn += strlen(b->key[i].name) + 1;
   m->nnames = (int)nn;
   m->nnote = (int)b->nnotes + 1 + (b->balance_inertia ? 256 * c->nkept : 0);
 }
@@ -1315,6 +1399,36 @@ static csStatus compile_actuators(bCompile* c) {
   return CS_OK;
 }
 
+/* Fills the keyframes: each given array must have the model's length (nq, nv, nu), the
+   others take qpos0, zero velocities and zero controls. */
+static csStatus compile_keys(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  for (int k = 0; k < b->nkey; k++) {
+    const bKey* K = &b->key[k];
+    const int have[3] = {K->nqpos, K->nqvel, K->nctrl}, want[3] = {m->nq, m->nv, m->nu};
+    static const char* const what[3] = {"qpos", "qvel", "ctrl"};
+    static const char* const size[3] = {"nq", "nv", "nu"};
+    for (int j = 0; j < 3; j++)
+      if (have[j] && have[j] != want[j])
+        return csi_error(CS_ERR_MODEL, "%s: key '%s': %s has %d numbers, the model has %s = %d",
+                         source_name(K->source), K->name, what[j], have[j], size[j], want[j]);
+    double* qpos = m->key_qpos + (size_t)k * m->nq;
+    if (K->nqpos)
+      memcpy(qpos, K->val, sizeof(double) * (size_t)m->nq);
+    else
+      memcpy(qpos, m->qpos0, sizeof(double) * (size_t)m->nq);
+    if (K->nqvel)
+      memcpy(m->key_qvel + (size_t)k * m->nv, K->val + K->nqpos, sizeof(double) * (size_t)m->nv);
+    if (K->nctrl)
+      memcpy(m->key_ctrl + (size_t)k * m->nu, K->val + K->nqpos + K->nqvel,
+             sizeof(double) * (size_t)m->nu);
+    m->key_time[k] = K->time;
+    m->key_name[k] = put_name(c, K->name);
+  }
+  return CS_OK;
+}
+
 /* The builder body named name: its index, -1 if no body has that name, -2 if several do. */
 static int find_body(const csBuilder* b, const char* name) {
   int found = -1;
@@ -1528,6 +1642,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) compile_size_counts(&c);
   if (st == CS_OK) st = compile_mesh_hulls(&c);
   if (st == CS_OK) st = compile_size_hfields(&c);
+  if (st == CS_OK) st = compile_check_ellipsoids(&c);
   if (st == CS_OK) compile_size_names(&c);
   if (st == CS_OK) st = compile_size_mass_matrix(&c);
   if (st == CS_OK) st = compile_layout(&c);
@@ -1542,6 +1657,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) compile_sites(&c);
   if (st == CS_OK) st = compile_actuators(&c);
   if (st == CS_OK) st = compile_equalities(&c);
+  if (st == CS_OK) st = compile_keys(&c);
   if (st == CS_OK) compile_excludes_notes(&c);
   /* derive */
   if (st == CS_OK) st = compile_derive(&c);

@@ -10,4 +10,9 @@
    than to the world. Returns 0, or -1 with an error set for a bad index. */
 int csi_builder_keep_body(csBuilder* b, int body);
 
+/* Actuators added so far, and the source string of actuator i ("" if none): the MJCF
+   loader matches a keyframe's ctrl entries to the actuators it added. */
+int csi_builder_nactuator(const csBuilder* b);
+const char* csi_builder_actuator_source(const csBuilder* b, int i);
+
 #endif

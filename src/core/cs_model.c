@@ -121,6 +121,11 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(hfield_data, m->nhfielddata);
   TAKE(hfield_name, m->nhfield);
   TAKE(geom_visual, ng);
+  TAKE(key_time, m->nkey);
+  TAKE(key_qpos, (size_t)m->nkey * m->nq);
+  TAKE(key_qvel, (size_t)m->nkey * m->nv);
+  TAKE(key_ctrl, (size_t)m->nkey * m->nu);
+  TAKE(key_name, m->nkey);
   TAKE(names, m->nnames);
   TAKE(notes, m->nnote);
   return off + CS_ALIGN;
@@ -214,6 +219,7 @@ static const int* kind_names(const csModel* m, const char* kind, int* n) {
   if (!strcmp(kind, "mesh")) return *n = m->nmesh, m->mesh_name;
   if (!strcmp(kind, "hfield")) return *n = m->nhfield, m->hfield_name;
   if (!strcmp(kind, "equality")) return *n = m->neq, m->eq_name;
+  if (!strcmp(kind, "key")) return *n = m->nkey, m->key_name;
   *n = 0;
   return NULL;
 }

@@ -1,12 +1,12 @@
-/* MJCF loader: the subset of MuJoCo 2.2.2's XML format that contactsim simulates, read
-   with libxml2 into a csBuilder.
+/* MJCF loader: the subset of MuJoCo's XML format (2.2.2 and 3: <frame>, autolimits and
+   timestep defaults) that contactsim simulates, read with libxml2 into a csBuilder.
 
    How it works:
    1. Top-level sections are gathered from the model file, <include> files spliced in place
       (recursively, relative to the including file, with cycle detection). Sections are
       then processed in MuJoCo's order, whatever their order in the file: compiler, option,
       default, asset, worldbody, contact, actuator, then everything else (<equality> read
-      into builder equalities, the rest noted).
+      into builder equalities, <keyframe> into builder keys, the rest noted).
    2. The body tree is read into pending arrays (bodies, joints, geoms, sites) so that a
       body's inertia can be computed from its geoms before it is added, and so that
       compiler settotalmass can rescale every body; then everything is handed to the
@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "contactsim/cs_io.h"
+#include "core/cs_builder.h"
 #include "core/cs_error.h"
 #include "core/cs_model.h"
 #include "io/cs_io_mesh.h"
@@ -109,6 +110,11 @@ typedef struct {
 } mjSite;
 
 typedef struct {
+  double pos[3], quat[4]; /* composed pose of the enclosing <frame>s in the body */
+  int depth;              /* enclosing frames, 0: none (pos, quat unused) */
+} mjFrame;
+
+typedef struct {
   csBuilder* b;
   csLoadOptions opt;
   const char* mainfile;
@@ -146,6 +152,7 @@ typedef struct {
   int nnote, cnote;
   int nvis;
   char visnames[512];
+  mjFrame frame; /* <frame>: the enclosing frames' pose in the current body */
 } mjCtx;
 
 /* ------------------------------------------------------------------ small utilities */
@@ -316,6 +323,23 @@ static const mjAttr mj_attr_body[] = {
     {"mocap", 'p', "false", "mocap bodies are treated as bodies welded to the world"},
     {"gravcomp", 'p', "0", "no gravity compensation"},
     {"user", 'v', NULL, NULL},
+    {NULL, 0, NULL, NULL}};
+
+static const mjAttr mj_attr_frame[] = {{"name", 'u', NULL, NULL},
+                                       {"childclass", 'u', NULL, NULL},
+                                       {"pos", 'u', NULL, NULL},
+                                       MJ_ORIENT_U,
+                                       {NULL, 0, NULL, NULL}};
+
+static const mjAttr mj_attr_key[] = {
+    {"name", 'u', NULL, NULL},
+    {"time", 'u', NULL, NULL},
+    {"qpos", 'u', NULL, NULL},
+    {"qvel", 'u', NULL, NULL},
+    {"ctrl", 'u', NULL, NULL},
+    {"act", 'p', NULL, "no actuator activation"},
+    {"mpos", 'p', NULL, "mocap bodies are treated as bodies welded to the world"},
+    {"mquat", 'p', NULL, "mocap bodies are treated as bodies welded to the world"},
     {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_inertial[] = {
@@ -1541,6 +1565,18 @@ static int mj_fix_inertia(const mjCtx* c, double* I) {
 }
 
 /* ------------------------------------------------------------------ body tree */
+/* A pose (pos, quat) given inside <frame> elements moved into the enclosing body's frame
+   through the frames' composed pose; unchanged outside any frame. */
+static void mj_frame_apply(const mjCtx* c, double pos[3], double quat[4]) {
+  if (c->frame.depth == 0) return;
+  double p[3], q[4];
+  csi_quat_rotate(p, c->frame.quat, pos);
+  csi_add3(pos, p, c->frame.pos);
+  csi_quat_mul(q, c->frame.quat, quat);
+  csi_quat_normalize(q);
+  memcpy(quat, q, sizeof q);
+}
+
 static const char* mj_source(mjCtx* c, mjNode nd) {
   return mj_keepf(c, "%s:%d", nd.file, mj_line(nd.n));
 }
@@ -1802,18 +1838,12 @@ static csStatus mj_geom_inertia(mjCtx* c, mjNode nd, int cls, int t, const doubl
   return CS_OK;
 }
 
-/* The collision geom s of type t on loader body lb; an ellipsoid is dropped with a note, and a
-   mesh geom whose meshes were skipped too (noted with the asset). */
-static csStatus mj_geom_add(mjCtx* c, mjNode nd, int t, const mjMesh* mesh, csGeomSpec* s, int lb) {
-  if (t == MJ_ELLIPSOID) {
-    mj_note_elem(c, nd, "body",
-                 "ellipsoid geoms are not supported for collision: dropped "
-                 "(their mass is counted)");
-    return CS_OK;
-  }
+/* The collision geom s of type t on loader body lb; a mesh geom whose meshes were skipped is
+   dropped (noted with the asset). */
+static csStatus mj_geom_add(mjCtx* c, int t, const mjMesh* mesh, csGeomSpec* s, int lb) {
   if (t == MJ_MESH && mesh->id < 0) return CS_OK; /* noted with the asset */
-  static const int map[] = {CS_GEOM_PLANE,    CS_GEOM_HFIELD, CS_GEOM_SPHERE, CS_GEOM_CAPSULE, -1,
-                            CS_GEOM_CYLINDER, CS_GEOM_BOX,    CS_GEOM_MESH};
+  static const int map[] = {CS_GEOM_PLANE,     CS_GEOM_HFIELD,   CS_GEOM_SPHERE, CS_GEOM_CAPSULE,
+                            CS_GEOM_ELLIPSOID, CS_GEOM_CYLINDER, CS_GEOM_BOX,    CS_GEOM_MESH};
   s->type = map[t];
   if (!MJ_GROW(c->geom, c->ngeom, c->cgeom)) return mj_oom();
   c->geom[c->ngeom].s = *s;
@@ -1842,6 +1872,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   st = mj_geom_attrs(c, nd, cls, t, &s, size, fr, &group);
   if (st != CS_OK) return st;
   s.visual = !s.contype && !s.conaffinity; /* as MuJoCo: collides with nothing */
+  mj_frame_apply(c, s.pos, s.quat);
   s.friction = fr[0];
   memcpy(s.size, size, sizeof size);
   char* nm = csi_xml_attr(nd.n, "name");
@@ -1858,7 +1889,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
     st = mj_geom_inertia(c, nd, cls, t, size, mesh, &s, acc);
     if (st != CS_OK) return st;
   }
-  return mj_geom_add(c, nd, t, mesh, &s, lb);
+  return mj_geom_add(c, t, mesh, &s, lb);
 }
 
 static csStatus mj_site(mjCtx* c, mjNode nd, int lb, int cc) {
@@ -1871,6 +1902,7 @@ static csStatus mj_site(mjCtx* c, mjNode nd, int lb, int cc) {
   if (mj_num(c, nd, MJ_KSITE, cls, "pos", s.pos, 3) < 0) return CS_ERR_PARSE;
   st = mj_orient(c, nd, MJ_KSITE, cls, s.quat);
   if (st != CS_OK) return st;
+  mj_frame_apply(c, s.pos, s.quat);
   char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
   if (nm) xmlFree(nm);
@@ -1926,6 +1958,61 @@ static csStatus mj_inertial(mjCtx* c, mjNode nd, double* mass, double* ipos, dou
 
 static csStatus mj_body(mjCtx* c, mjNode nd, int parent, int childclass, int world);
 
+/* One child of a <frame> in loader body lb: pass 0 the geoms and sites (and nested frames),
+   pass 1 the bodies; joints and inertials belong to a body, not to a frame. */
+static csStatus mj_frame(mjCtx* c, mjNode nd, int lb, int cc, double* acc, int pass);
+
+static csStatus mj_frame_child(mjCtx* c, mjNode k, int lb, int cc, double* acc, int pass) {
+  const char* nm = mj_name(k.n);
+  if (strcmp(nm, "frame") == 0) return mj_frame(c, k, lb, cc, acc, pass);
+  if (pass == 1) return strcmp(nm, "body") == 0 ? mj_body(c, k, lb, cc, 0) : CS_OK;
+  if (strcmp(nm, "geom") == 0) return mj_geom(c, k, lb, cc, acc);
+  if (strcmp(nm, "site") == 0) return mj_site(c, k, lb, cc);
+  if (strcmp(nm, "body") == 0) return CS_OK;
+  if (strcmp(nm, "joint") == 0 || strcmp(nm, "freejoint") == 0 || strcmp(nm, "inertial") == 0)
+    return mj_err(CS_ERR_PARSE, k,
+                  "not allowed inside a <frame>: it belongs to a body (put it in the <body>)");
+  if (strcmp(nm, "camera") == 0 || strcmp(nm, "light") == 0) {
+    mj_vis(c, nm);
+  } else if (strcmp(nm, "composite") == 0 || strcmp(nm, "flexcomp") == 0 ||
+             strcmp(nm, "replicate") == 0 || strcmp(nm, "attach") == 0) {
+    return mj_err(CS_ERR_UNSUPPORTED, k, "element not supported (it would generate bodies)");
+  } else {
+    mj_note_elem(c, k, "frame", "unknown element");
+  }
+  return CS_OK;
+}
+
+/* <frame> (MuJoCo 3): a pose and a childclass applied to its children, which belong to the
+   enclosing body (lb): the frame's pose is composed onto the enclosing frames' while its
+   children are read, and childclass replaces the inherited class. */
+static csStatus mj_frame(mjCtx* c, mjNode nd, int lb, int cc, double* acc, int pass) {
+  if (pass == 0) mj_check_attrs(c, nd, -1, 0, "frame", mj_attr_frame);
+  char* ccn = csi_xml_attr(nd.n, "childclass");
+  if (ccn) {
+    cc = mj_find_class(c, ccn);
+    xmlFree(ccn);
+    if (cc < 0) return mj_err_attr(CS_ERR_PARSE, nd, "childclass", "unknown default class");
+  }
+  double pos[3] = {0, 0, 0}, quat[4];
+  int found;
+  if (csi_xml_doubles(nd.file, nd.n, "pos", pos, 3) < 0) return CS_ERR_PARSE;
+  csStatus st = mj_orient_node(c, nd, quat, &found, 0);
+  if (st != CS_OK) return st;
+  if (!found) csi_quat_identity(quat);
+  mjFrame outer = c->frame;
+  mj_frame_apply(c, pos, quat); /* the frame's own pose through the enclosing frames */
+  csi_copy3(c->frame.pos, pos);
+  memcpy(c->frame.quat, quat, sizeof quat);
+  c->frame.depth++;
+  mjList L = {NULL, 0, 0};
+  st = mj_children(c, nd, &L);
+  for (int i = 0; st == CS_OK && i < L.n; i++) st = mj_frame_child(c, L.a[i], lb, cc, acc, pass);
+  cs_free(L.a);
+  c->frame = outer;
+  return st;
+}
+
 static csStatus mj_body_children(mjCtx* c, mjNode nd, int lb, int cc, int world) {
   mjList L = {NULL, 0, 0};
   csStatus st = mj_children(c, nd, &L);
@@ -1960,6 +2047,8 @@ static csStatus mj_body_children(mjCtx* c, mjNode nd, int lb, int cc, int world)
       st = mj_geom(c, k, lb, cc, fromgeom ? acc : NULL);
     } else if (strcmp(nm, "site") == 0) {
       st = mj_site(c, k, lb, cc);
+    } else if (strcmp(nm, "frame") == 0) {
+      st = mj_frame(c, k, lb, cc, fromgeom ? acc : NULL, 0);
     } else if (strcmp(nm, "inertial") == 0 || strcmp(nm, "body") == 0) {
       /* handled separately */
     } else if (strcmp(nm, "camera") == 0 || strcmp(nm, "light") == 0) {
@@ -2001,8 +2090,10 @@ static csStatus mj_body_children(mjCtx* c, mjNode nd, int lb, int cc, int world)
               s->name);
   }
   /* child bodies */
-  for (int i = 0; st == CS_OK && i < L.n; i++)
+  for (int i = 0; st == CS_OK && i < L.n; i++) {
     if (mj_is(L.a[i].n, "body")) st = mj_body(c, L.a[i], lb, cc, 0);
+    if (mj_is(L.a[i].n, "frame")) st = mj_frame(c, L.a[i], lb, cc, NULL, 1);
+  }
 done:
   cs_free(L.a);
   return st;
@@ -2024,6 +2115,7 @@ static csStatus mj_body(mjCtx* c, mjNode nd, int parent, int childclass, int wor
   int found;
   csStatus st = mj_orient_node(c, nd, s.quat, &found, 0);
   if (st != CS_OK) return st;
+  mj_frame_apply(c, s.pos, s.quat);
   char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
   if (nm) xmlFree(nm);
@@ -2034,7 +2126,11 @@ static csStatus mj_body(mjCtx* c, mjNode nd, int parent, int childclass, int wor
   c->body[lb].s = s;
   c->body[lb].parent = parent;
   c->body[lb].bid = -1;
-  return mj_body_children(c, nd, lb, cc, 0);
+  mjFrame outer = c->frame; /* the body's children: in its own frame */
+  c->frame.depth = 0;
+  st = mj_body_children(c, nd, lb, cc, 0);
+  c->frame = outer;
+  return st;
 }
 
 /* ------------------------------------------------------------------ to the builder */
@@ -2416,6 +2512,102 @@ static csStatus mj_equality(mjCtx* c, mjNode nd) {
   return st;
 }
 
+/* ------------------------------------------------------------------ keyframe */
+/* The file's actuator elements in order (MuJoCo's ctrl order) into *out. */
+static csStatus mj_actuator_elems(mjCtx* c, const mjList* top, mjList* out) {
+  csStatus st = CS_OK;
+  for (int i = 0; st == CS_OK && i < top->n; i++) {
+    if (!mj_is(top->a[i].n, "actuator")) continue;
+    mjList L = {NULL, 0, 0};
+    st = mj_children(c, top->a[i], &L);
+    for (int k = 0; st == CS_OK && k < L.n; k++)
+      if (mj_default_kind(mj_name(L.a[k].n)) == MJ_KACT || mj_is(L.a[k].n, "plugin"))
+        st = mj_push(out, L.a[k]);
+    cs_free(L.a);
+  }
+  return st;
+}
+
+/* A key's ctrl (one number per actuator element of the file, as MuJoCo's) onto the
+   builder's actuators, matched by their source; values of actuators contactsim does not
+   simulate are dropped with a note. *ctrl (cs_free it) has csi_builder_nactuator entries. */
+static csStatus mj_key_ctrl(mjCtx* c, mjNode nd, const mjList* acts, const double* v, int n,
+                            double** ctrl, int* nctrl) {
+  int nu = csi_builder_nactuator(c->b);
+  *nctrl = nu;
+  *ctrl = csi_calloc((size_t)nu + 1, sizeof(double));
+  if (!*ctrl) return mj_oom();
+  for (int i = 0; i < n; i++) {
+    char src[MJ_PATH + 32];
+    snprintf(src, sizeof src, "%s:%d", acts->a[i].file, mj_line(acts->a[i].n));
+    int j = nu - 1;
+    while (j >= 0 && strcmp(csi_builder_actuator_source(c->b, j), src) != 0) j--;
+    if (j >= 0)
+      (*ctrl)[j] = v[i];
+    else if (v[i] != 0)
+      mj_note(c, "key-ctrl-dropped", nd,
+              "<key> ctrl values of actuators contactsim does not simulate are dropped");
+  }
+  return CS_OK;
+}
+
+/* One <key>: qpos, qvel and ctrl must have the file's nq, nv and number of actuators
+   (MuJoCo's sizes); absent ones take qpos0, zero velocities and zero controls. */
+static csStatus mj_key(mjCtx* c, mjNode nd, const mjList* acts) {
+  mj_check_attrs(c, nd, -1, 0, "key", mj_attr_key);
+  int nq = 0, nv = 0;
+  for (int i = 0; i < c->njnt; i++) {
+    int t = c->jnt[i].s.type;
+    nq += t == CS_JNT_FREE ? 7 : t == CS_JNT_BALL ? 4 : 1;
+    nv += t == CS_JNT_FREE ? 6 : t == CS_JNT_BALL ? 3 : 1;
+  }
+  csKeySpec k;
+  cs_key_spec_default(&k);
+  char* nm = csi_xml_attr(nd.n, "name");
+  k.name = nm ? mj_keep(c, nm) : "";
+  if (nm) xmlFree(nm);
+  k.source = mj_source(c, nd);
+  if (!k.name || !k.source) return mj_oom();
+  if (csi_xml_doubles(nd.file, nd.n, "time", &k.time, 1) < 0) return CS_ERR_PARSE;
+  double* v[3] = {NULL, NULL, NULL};
+  int n[3] = {0, 0, 0};
+  static const char* const attr[3] = {"qpos", "qvel", "ctrl"};
+  const int want[3] = {nq, nv, acts->n};
+  static const char* const size[3] = {"nq", "nv", "actuators"};
+  csStatus st = CS_OK;
+  for (int j = 0; st == CS_OK && j < 3; j++) {
+    st = mj_num_list(nd, attr[j], &v[j], &n[j]);
+    if (st == CS_OK && n[j] && n[j] != want[j])
+      st = mj_err_attr(CS_ERR_MODEL, nd, attr[j], "key '%s': %d numbers, the model has %s = %d",
+                       k.name, n[j], size[j], want[j]);
+  }
+  double* ctrl = NULL;
+  if (st == CS_OK && n[2]) st = mj_key_ctrl(c, nd, acts, v[2], n[2], &ctrl, &k.nctrl);
+  if (st == CS_OK) {
+    k.qpos = v[0], k.nqpos = n[0], k.qvel = v[1], k.nqvel = n[1], k.ctrl = ctrl;
+    if (cs_builder_add_key(c->b, &k) < 0) st = mj_err_wrap(CS_ERR_MODEL, nd, "key");
+  }
+  for (int j = 0; j < 3; j++) cs_free(v[j]);
+  cs_free(ctrl);
+  return st;
+}
+
+/* <keyframe>: its <key> elements into builder keyframes. */
+static csStatus mj_keyframe(mjCtx* c, mjNode nd, const mjList* top) {
+  mjList acts = {NULL, 0, 0}, L = {NULL, 0, 0};
+  csStatus st = mj_actuator_elems(c, top, &acts);
+  if (st == CS_OK) st = mj_children(c, nd, &L);
+  for (int i = 0; st == CS_OK && i < L.n; i++) {
+    if (mj_is(L.a[i].n, "key"))
+      st = mj_key(c, L.a[i], &acts);
+    else
+      mj_note_elem(c, L.a[i], "keyframe", "unknown element");
+  }
+  cs_free(L.a);
+  cs_free(acts.a);
+  return st;
+}
+
 /* sections that contactsim does not simulate: one note each, with a count */
 static csStatus mj_ignored_section(mjCtx* c, mjNode nd, const char* why) {
   mjList L = {NULL, 0, 0};
@@ -2505,7 +2697,7 @@ static csStatus mj_load(mjCtx* c, const char* path) {
     else if (strcmp(nm, "sensor") == 0)
       st = mj_ignored_section(c, k, "contactsim has no sensors (physics unaffected)");
     else if (strcmp(nm, "keyframe") == 0)
-      st = mj_ignored_section(c, k, "keyframes are not loaded");
+      st = mj_keyframe(c, k, &top);
     else if (strcmp(nm, "extension") == 0 || strcmp(nm, "plugin") == 0)
       mj_note_elem(c, k, "mujoco", "plugins are not supported");
     else if (strcmp(nm, "size") == 0)
@@ -2528,7 +2720,9 @@ csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o) {
   if (!c) return mj_oom();
   c->b = b;
   if (o) c->opt = *o;
-  c->degree = 1; /* MuJoCo's default unit for angles */
+  c->degree = 1;     /* MuJoCo's default unit for angles */
+  c->autolimits = 1; /* MuJoCo 3's default (2.2.2's was false: compiler autolimits="false") */
+  cs_builder_option(b)->timestep = 0.002; /* MuJoCo's default; <option timestep> sets it */
   c->inertiafromgeom = 2;
   c->igroup[0] = 0;
   c->igroup[1] = 5;

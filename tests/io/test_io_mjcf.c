@@ -634,7 +634,7 @@ static void test_errors(void) {
   expect_load_error("bad_mesh.xml", CS_ERR_IO, NULL, 3, "ghost");
   expect_load_error("bad_class.xml", CS_ERR_PARSE, NULL, 8, "imaginary");
   expect_load_error("bad_actuator.xml", CS_ERR_MODEL, NULL, 9, "nope");
-  expect_load_error("bad_limited.xml", CS_ERR_PARSE, NULL, 4, "limited");
+  expect_load_error("bad_limited.xml", CS_ERR_PARSE, NULL, 5, "limited");
 
   expect_compile_error("bad_inertia_triangle.xml", 5, "lopsided");
   expect_compile_error("bad_inertia_zero.xml", 5, "flat");

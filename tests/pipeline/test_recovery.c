@@ -27,7 +27,7 @@ static csModel* load_text(const char* name, const char* text) {
 }
 
 #define SPHERE(extra)                                                                         \
-  "<mujoco><option gravity=\"0 0 0\"/>" extra                                                 \
+  "<mujoco><option gravity=\"0 0 0\" timestep=\"0.001\"/>" extra                                                 \
   "<worldbody><geom type=\"plane\" size=\"1 1 1\" friction=\"0 0 0\"/>"                       \
   "<body pos=\"0 0 0.09\"><freejoint/><geom type=\"sphere\" size=\"0.1\" friction=\"0 0 0\" " \
   "mass=\"1\"/></body></worldbody></mujoco>\n"
@@ -75,7 +75,7 @@ static void options(void) {
 
 static void hinge(void) {
   csModel* m = load_text("hinge.xml",
-                         "<mujoco><option gravity=\"0 0 0\"/><compiler angle=\"radian\"/>"
+                         "<mujoco><option gravity=\"0 0 0\" timestep=\"0.001\"/><compiler angle=\"radian\"/>"
                          "<worldbody><body><joint type=\"hinge\" range=\"0.1 1\" limited=\"true\"/>"
                          "<geom type=\"capsule\" fromto=\"0 0 0 1 0 0\" size=\"0.05\" "
                          "mass=\"1\" contype=\"0\" conaffinity=\"0\"/></body></worldbody>"
@@ -94,7 +94,7 @@ static void hinge(void) {
 
 static void connect(void) {
   csModel* m = load_text("connect.xml",
-                         "<mujoco><option gravity=\"0 0 0\"/><worldbody>"
+                         "<mujoco><option gravity=\"0 0 0\" timestep=\"0.001\"/><worldbody>"
                          "<body name=\"b\" pos=\"0 0 1\"><freejoint/><geom type=\"sphere\" "
                          "size=\"0.1\" mass=\"1\" contype=\"0\" conaffinity=\"0\"/></body>"
                          "</worldbody><equality><connect body1=\"b\" anchor=\"0 0 0\"/>"
