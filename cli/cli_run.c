@@ -588,6 +588,12 @@ static void print_constraints(const csModel* m) {
   if (m->neq)
     printf(" (connect %d, weld %d, joint %d; %d inactive)", ntype[CS_EQ_CONNECT], ntype[CS_EQ_WELD],
            ntype[CS_EQ_JOINT], ninactive);
+  if (m->ntendon) {
+    int nl = 0;
+    for (int t = 0; t < m->ntendon; t++) nl += m->tendon_limited[t];
+    printf("  fixed tendons %d (%d limited)", m->ntendon, nl);
+  }
+  if (m->njntfrc) printf("  joints with an actuator-force range %d", m->njntfrc);
   printf("\n");
 }
 

@@ -2558,7 +2558,8 @@ static csStatus mj_equality(mjCtx* c, mjNode nd) {
     if (kinds[t])
       st = mj_equality_one(c, k, t);
     else if (mj_is(k.n, "tendon"))
-      mj_note_elem(c, k, "equality", "contactsim has no tendons; the constraint is dropped");
+      mj_note_elem(c, k, "equality",
+                   "tendon equalities are not supported; the constraint is dropped");
     else if (mj_is(k.n, "flex"))
       mj_note_elem(c, k, "equality", "contactsim has no flexes; the constraint is dropped");
     else if (mj_is(k.n, "distance"))
