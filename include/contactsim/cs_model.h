@@ -249,7 +249,7 @@ typedef struct csModel {
 
   /* actuators (nu) */
   int* actuator_type;          /* (nu) csActuatorType */
-  int* actuator_jnt;           /* (nu) joint (single-dof joints only) */
+  int* actuator_jnt;           /* (nu) joint (single-dof joints only; -1: actuator_tendon) */
   double* actuator_gear;       /* (nu) */
   double* actuator_kp;         /* (nu) position gain */
   double* actuator_kd;         /* (nu) velocity gain */
