@@ -509,6 +509,48 @@ static void run_summary(const runOpts* o, const csModel* m, const csData* d, con
   printf(", %d warnings%s%s\n", nw, o->out ? ", trajectory in " : "", o->out ? o->out : "");
 }
 
+/* The occurrences one loader note stands for: its "; N occurrences" (MJCF) or "(N time"
+   (URDF) count, else 1 */
+static long note_count(const char* p, int n) {
+  const char* keys[] = {"; ", "("};
+  for (int k = 0; k < 2; k++)
+    for (const char* q = p; (q = strstr(q, keys[k])) && q < p + n; q++) {
+      char* e;
+      long v = strtol(q + strlen(keys[k]), &e, 10);
+      if (e > q + strlen(keys[k]) && (!strncmp(e, " occurrence", 11) || !strncmp(e, " time", 5)))
+        return v;
+    }
+  return 1;
+}
+
+/* One line for what the model file had that is read but not simulated (m->notes, one note
+   per kind): the kinds counted as attributes, elements and others with their occurrences,
+   and the visual-only items apart (they change no physics) */
+static void run_notes_summary(const csModel* m) {
+  if (!m->notes || !m->notes[0]) return;
+  long kinds[3] = {0, 0, 0}, occ = 0, vis = 0;
+  for (const char* p = m->notes; *p;) {
+    const char* e = strchr(p, '\n');
+    int n = e ? (int)(e - p) : (int)strlen(p);
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", n, p);
+    const char* v = strstr(line, " visual-only");
+    if (v) {
+      while (v > line && v[-1] >= '0' && v[-1] <= '9') v--;
+      vis += strtol(v, NULL, 10);
+    } else if (n > 0) {
+      int k = strstr(line, "attribute") ? 0 : strstr(line, "element") ? 1 : 2;
+      kinds[k]++, occ += note_count(line, (int)strlen(line));
+    }
+    p += n + (e ? 1 : 0);
+  }
+  long nk = kinds[0] + kinds[1] + kinds[2];
+  printf("read but not simulated: %ld item%s of %ld kind%s (%ld attribute, %ld element, %ld other)",
+         occ, occ == 1 ? "" : "s", nk, nk == 1 ? "" : "s", kinds[0], kinds[1], kinds[2]);
+  if (vis) printf(", and %ld visual-only item%s", vis, vis == 1 ? "" : "s");
+  printf("; `contactsim check` lists them\n");
+}
+
 int cs_cli_run(int argc, char** argv) {
   runOpts o = {
       .dump_step = -1, .steps = 1000, .every = 1, .tol = -1, .ratio = NAN, .solver_type = -1};
@@ -531,6 +573,7 @@ int cs_cli_run(int argc, char** argv) {
     runStats s = {0, 0, 0, 0, 0};
     if (run_loop(&o, &sc, m, d, f, &s)) rc = 1;
     run_summary(&o, m, d, &s);
+    run_notes_summary(m);
     if (!rc && o.dump) { /* not written: no step qualified */
       if (o.dump_step >= 0)
         fprintf(stderr, "contactsim run: --dump-fclib: nothing written to %s: step %ld %s\n",
@@ -574,6 +617,12 @@ static void print_constraints(const csModel* m) {
   if (m->neq)
     printf(" (connect %d, weld %d, joint %d; %d inactive)", ntype[CS_EQ_CONNECT], ntype[CS_EQ_WELD],
            ntype[CS_EQ_JOINT], ninactive);
+  if (m->ntendon) {
+    int nl = 0;
+    for (int t = 0; t < m->ntendon; t++) nl += m->tendon_limited[t];
+    printf("  fixed tendons %d (%d limited)", m->ntendon, nl);
+  }
+  if (m->njntfrc) printf("  joints with an actuator-force range %d", m->njntfrc);
   printf("\n");
 }
 

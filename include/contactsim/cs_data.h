@@ -24,7 +24,9 @@ typedef enum csEfcSource {
   CS_EFC_LIMIT_LOW = 0, /* a joint at its lower bound (the joint id) */
   CS_EFC_LIMIT_HIGH,    /* at its upper bound, or a ball joint at its largest angle */
   CS_EFC_FRICTIONLOSS,  /* a dof's friction loss (the dof) */
-  CS_EFC_EQUALITY       /* an equality constraint (its id) */
+  CS_EFC_EQUALITY,      /* an equality constraint (its id) */
+  CS_EFC_TENDON_LOW,    /* a fixed tendon at its lower length bound (the tendon id) */
+  CS_EFC_TENDON_HIGH    /* a fixed tendon at its upper length bound (the tendon id) */
 } csEfcSource;
 
 typedef struct csWarning {

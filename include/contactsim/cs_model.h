@@ -63,7 +63,10 @@ typedef enum csGeomType {
 
 typedef enum csActuatorType {
   CS_ACT_MOTOR = 0, /* tau = gear * ctrl */
-  CS_ACT_POSITION   /* tau = kp (ctrl - q) - kd qdot */
+  CS_ACT_POSITION,  /* tau = kp (ctrl - q) - kd qdot */
+  CS_ACT_GENERAL    /* MuJoCo's general actuator with a fixed gain and an affine bias:
+                       force = gainprm ctrl + biasprm[0] + biasprm[1] L + biasprm[2] Ldot,
+                       L = gear q (a tendon: gear times its length), tau = gear force */
 } csActuatorType;
 
 typedef enum csSolverType {
@@ -257,7 +260,7 @@ typedef struct csModel {
 
   /* actuators (nu) */
   int* actuator_type;          /* (nu) csActuatorType */
-  int* actuator_jnt;           /* (nu) joint (single-dof joints only) */
+  int* actuator_jnt;           /* (nu) joint (single-dof joints only; -1: actuator_tendon) */
   double* actuator_gear;       /* (nu) */
   double* actuator_kp;         /* (nu) position gain */
   double* actuator_kd;         /* (nu) velocity gain */
@@ -282,6 +285,25 @@ typedef struct csModel {
                       CS_EQ_JOINT: polycoef (0..4), q1 - q1_0 = sum_k c_k (q2 - q2_0)^k
                       with q_0 from qpos0 */
   int* eq_name;    /* (neq) offset into names */
+
+  /* actuator gains and transmissions, fixed tendons, joint actuator-force limits */
+  int ntendon;              /* fixed tendons: length = sum of coef q over their joints */
+  int nwrap;                /* joint terms over all tendons */
+  int njntfrc;              /* joints whose summed actuator force is clamped */
+  double* actuator_gainprm; /* (nu) CS_ACT_GENERAL: the gain of ctrl */
+  double* actuator_biasprm; /* (nu x 3) CS_ACT_GENERAL: b0 + b1 L + b2 Ldot */
+  int* actuator_tendon;     /* (nu) the tendon an actuator pulls (actuator_jnt -1 then), or
+                               -1: it drives actuator_jnt */
+  int* tendon_adr;          /* (ntendon) first term in wrap_jnt, wrap_coef */
+  int* tendon_num;          /* (ntendon) number of terms */
+  int* tendon_limited;      /* (ntendon) 1 if tendon_range applies (a unilateral row) */
+  double* tendon_range;     /* (ntendon x 2) lower, upper length */
+  int* tendon_name;         /* (ntendon) offset into names */
+  int* wrap_jnt;            /* (nwrap) a single-dof joint */
+  double* wrap_coef;        /* (nwrap) its coefficient in the tendon's length */
+  int* jntfrc_jnt;          /* (njntfrc) a single-dof joint ... */
+  double* jntfrc_range;     /* (njntfrc x 2) ... and the range its actuators' summed force
+                               (qfrc_actuator at its dof) is clamped to */
 
   /* ---- derived at compile from the fields above (cs_compile), for the dynamics' fast
      paths; a model is immutable, so they stay consistent (cs_model_copy copies them) */
@@ -356,7 +378,7 @@ CS_API void cs_model_free(csModel* m);
 /* Index of a named object of a kind (as cs_id2name's), or -1. */
 CS_API int cs_name2id(const csModel* m, const char* kind, const char* name);
 /* The name of object id of a kind ("body", "joint", "geom", "site", "actuator", "mesh",
-   "hfield", "equality", "key"). */
+   "hfield", "equality", "key", "tendon"). */
 CS_API const char* cs_id2name(const csModel* m, const char* kind, int id);
 /* Deep copy (options may then be changed on the copy). */
 CS_API csModel* cs_model_copy(const csModel* m);
@@ -388,6 +410,9 @@ typedef struct csJointSpec {
   const char* source;
   double margin;       /* limit activation distance, >= 0 (default 0) */
   double frictionloss; /* dry friction, N m or N, >= 0 (default 0) */
+  int actfrclimited;   /* 1: the actuators' summed force on this (single-dof) joint is
+                          clamped to actfrcrange (MJCF actuatorfrcrange, URDF effort) */
+  double actfrcrange[2]; /* N m or N, lower <= upper */
 } csJointSpec;
 
 typedef struct csGeomSpec {
@@ -427,7 +452,23 @@ typedef struct csActuatorSpec {
   int forcelimited;
   double forcerange[2];
   const char* source;
+  double gainprm;    /* CS_ACT_GENERAL: gain (default 1) */
+  double biasprm[3]; /* CS_ACT_GENERAL: affine bias (default 0) */
+  int tendon;        /* builder tendon index for a tendon transmission (joint is then
+                        ignored), -1 (the default): the joint */
 } csActuatorSpec;
+
+/* A fixed tendon: length = sum_i coef[i] q(joint[i]) over single-dof joints (builder
+   indices); with limited, its length is kept within range by a unilateral row per bound. */
+typedef struct csTendonSpec {
+  const char* name;
+  int n;              /* terms, >= 1 */
+  const int* joint;   /* (n) builder joint indices */
+  const double* coef; /* (n) coefficients */
+  int limited;
+  double range[2]; /* lower <= upper */
+  const char* source;
+} csTendonSpec;
 
 /* An equality constraint; objects are named, and resolved at compile (a missing or
    unsuitable name is a compile error naming the equality). */
@@ -478,6 +519,8 @@ CS_API int cs_builder_add_joint(csBuilder* b, const csJointSpec* s);
 CS_API int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s);
 CS_API int cs_builder_add_site(csBuilder* b, const csSiteSpec* s);
 CS_API int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s);
+/* A fixed tendon (csTendonSpec); returns its index, the one csActuatorSpec.tendon takes. */
+CS_API int cs_builder_add_tendon(csBuilder* b, const csTendonSpec* s);
 /* Mesh: nvert vertices (x y z), nface triangles (vertex indices). */
 CS_API int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double* vert,
                                int nface, const int* face);

@@ -12,7 +12,9 @@
    largest rotation angle, J = -(the rotation axis) on its three dofs; friction loss      box row on
    a dof, J = e_dof, bound = frictionloss dt (an impulse); equality           free block: connect 3
    rows (the two points' world velocity difference), weld 6 (connect at the anchor, then the angular
-                        velocity difference), joint 1 (q1 - poly(q2)).
+                        velocity difference), joint 1 (q1 - poly(q2)); fixed tendon   unilateral
+                        rows like a joint's limits over its length L = sum coef_i q_i, J =
+                        +-coef_i on the joints' dofs (margin 0).
    Stabilisation as for contacts: a limit's free velocity gets phi / dt for phi > 0 (the gap
    may close within the step) and beta phi / dt when crossed; an equality's gets
    beta err / dt, so its error decays by (1 - beta) per step; both push-outs bounded by
@@ -53,6 +55,9 @@ void csi_efc_capacity(const csModel* m, int* nblock, int* nrow, int* nslot) {
     if (!(off & CS_DISABLE_EQUALITY)) nb++, nr += eq_rows(m->eq_type[e]);
     ns += eq_rows(m->eq_type[e]);
   }
+  for (int t = 0; t < m->ntendon && !(off & CS_DISABLE_LIMIT); t++)
+    if (m->tendon_limited[t]) nb += 2, nr += 2;
+  ns += 2 * m->ntendon;
   *nblock = nb, *nrow = nr, *nslot = ns;
 }
 
@@ -62,6 +67,8 @@ int csi_efc_sources(const csModel* m) {
     if (jnt_limitable(m, j)) bits |= CS_DISABLE_LIMIT;
   for (int i = 0; m->dof_frictionloss && i < m->nv; i++)
     if (m->dof_frictionloss[i] > 0) bits |= CS_DISABLE_FRICTIONLOSS;
+  for (int t = 0; t < m->ntendon; t++)
+    if (m->tendon_limited[t]) bits |= CS_DISABLE_LIMIT;
   return bits;
 }
 
@@ -278,6 +285,44 @@ static void rows_equalities(Rows* s) {
   }
 }
 
+/* A tendon limit's row: J = sign coef_i on each joint's dof, phi its distance to the bound;
+   in the problem under the joint limits' rule (limit_row) with margin 0 */
+static void tendon_row(Rows* s, int t, int src, double sign, double phi, int slot) {
+  const csModel* m = s->m;
+  int w0 = m->tendon_adr[t], w1 = w0 + m->tendon_num[t];
+  double jv = 0, jp = 0;
+  for (int w = w0; w < w1; w++) {
+    int dof = m->jnt_dofadr[m->wrap_jnt[w]];
+    jv += sign * m->wrap_coef[w] * s->vfree[dof];
+    if (s->vplus) jp += sign * m->wrap_coef[w] * s->vplus[dof];
+  }
+  double reach = phi + s->dt * ((jv < 0 ? jv : 0) + (jp < 0 ? jp : 0));
+  if (!(reach < 0)) return;
+  int r = add_block(s, CS_CONE_UNILATERAL, 1, 0, src, t, slot, phi);
+  if (r < 0) return;
+  double* J = s->d->efc_J + (size_t)r * m->nv;
+  for (int w = w0; w < w1; w++) J[m->jnt_dofadr[m->wrap_jnt[w]]] += sign * m->wrap_coef[w];
+  s->d->efc_g[r] = jv + (phi > 0 ? phi / s->dt : s->beta * phi / s->dt);
+}
+
+/* Limited tendons: length L = sum coef q, rows for L >= lower and L <= upper; their slots
+   follow the equalities' */
+static void rows_tendons(Rows* s) {
+  const csModel* m = s->m;
+  if ((m->opt.disable & CS_DISABLE_LIMIT) || m->ntendon == 0) return;
+  int slot = 2 * m->njnt + m->nv;
+  for (int e = 0; e < m->neq; e++) slot += eq_rows(m->eq_type[e]);
+  for (int t = 0; t < m->ntendon; t++) {
+    if (!m->tendon_limited[t]) continue;
+    double len = 0;
+    for (int w = m->tendon_adr[t], e = w + m->tendon_num[t]; w < e; w++)
+      len += m->wrap_coef[w] * s->d->qpos[m->jnt_qposadr[m->wrap_jnt[w]]];
+    const double* rg = m->tendon_range + 2 * t;
+    tendon_row(s, t, CS_EFC_TENDON_LOW, 1.0, len - rg[0], slot + 2 * t);
+    tendon_row(s, t, CS_EFC_TENDON_HIGH, -1.0, rg[1] - len, slot + 2 * t + 1);
+  }
+}
+
 /* G from the contacts' 3nc x 3nc (leading dimension 3nc) to nrow x nrow: the contacts' rows
    moved to their new stride (last first: they only move up), then the blocks' rows and
    columns from x_e = M^-1 J_e^T */
@@ -333,6 +378,7 @@ csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vf
   rows_limits(&s);
   rows_frictionloss(&s);
   rows_equalities(&s);
+  rows_tendons(&s);
   if (s.nb == 0) {
     csi_stack_free(d, mark);
     return CS_OK;

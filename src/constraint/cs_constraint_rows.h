@@ -1,6 +1,6 @@
 /* Rows of the constraint problem beyond the contacts (internal; docs/constraints.md): joint
-   limits (unilateral), friction loss (box) and equality constraints (free), appended to the
-   contacts' problem in d->problem. */
+   limits (unilateral), friction loss (box), equality constraints (free) and fixed tendons'
+   length limits (unilateral), appended to the contacts' problem in d->problem. */
 #ifndef CS_CONSTRAINT_ROWS_H
 #define CS_CONSTRAINT_ROWS_H
 
@@ -10,7 +10,7 @@
 /* The most blocks and block rows the model can have in one step with its options as they
    are (limits, friction loss, equalities that CS_DISABLE_* turns off take no room), and its
    warm-start slots (2 per joint for limits, 1 per dof for friction loss, each equality's
-   rows, whatever the options). */
+   rows, 2 per tendon, whatever the options). */
 void csi_efc_capacity(const csModel* m, int* nblock, int* nrow, int* nslot);
 
 /* The CS_DISABLE_LIMIT / _FRICTIONLOSS / _EQUALITY bits of the kinds of block rows the model

@@ -33,6 +33,9 @@ static csStatus check_contacts_only(const csModel* m, const csData* d) {
                src == CS_EFC_LIMIT_LOW ? "lower" : "upper", m->names + m->jnt_name[id]);
     else if (src == CS_EFC_FRICTIONLOSS)
       snprintf(one, sizeof one, "friction loss of dof %d", id);
+    else if (src == CS_EFC_TENDON_LOW || src == CS_EFC_TENDON_HIGH)
+      snprintf(one, sizeof one, "%s limit of tendon '%s'",
+               src == CS_EFC_TENDON_LOW ? "lower" : "upper", m->names + m->tendon_name[id]);
     else
       snprintf(one, sizeof one, "equality '%s'", m->names + m->eq_name[id]);
     len += (size_t)snprintf(what + len, sizeof what - len, "%s%s", b ? ", " : "", one);

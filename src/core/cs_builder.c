@@ -38,6 +38,10 @@ typedef struct {
   int nqpos, nqvel, nctrl;
 } bKey;
 
+typedef struct {
+  csTendonSpec s; /* name, joint, coef, source owned by the builder */
+} bTendon;
+
 struct csBuilder {
   csOption opt;
   bBody* body;
@@ -67,6 +71,8 @@ struct csBuilder {
   size_t memory;       /* arena bytes asked for, 0: sized by need */
   bKey* key;           /* keyframes */
   int nkey, ckey;
+  bTendon* ten;
+  int nten, cten;
 };
 
 void cs_builder_set_balance_inertia(csBuilder* b, int on) { b->balance_inertia = on; }
@@ -138,6 +144,8 @@ void cs_site_spec_default(csSiteSpec* s) {
 void cs_actuator_spec_default(csActuatorSpec* s) {
   memset(s, 0, sizeof *s);
   s->gear = 1;
+  s->gainprm = 1;
+  s->tendon = -1;
 }
 void cs_key_spec_default(csKeySpec* s) { memset(s, 0, sizeof *s); }
 void cs_equality_spec_default(csEqualitySpec* s) {
@@ -226,6 +234,13 @@ void cs_builder_free(csBuilder* b) {
     cs_free(b->key[i].val);
   }
   cs_free(b->key);
+  for (int i = 0; i < b->nten; i++) {
+    cs_free((void*)b->ten[i].s.name);
+    cs_free((void*)b->ten[i].s.joint);
+    cs_free((void*)b->ten[i].s.coef);
+    cs_free((void*)b->ten[i].s.source);
+  }
+  cs_free(b->ten);
   cs_free(b->excl);
   cs_free(b->notes);
   cs_free(b->source);
@@ -288,6 +303,22 @@ int csi_builder_keep_body(csBuilder* b, int body) {
   return 0;
 }
 
+/* A joint's actuator-force range: a single-dof joint, finite, lower <= upper */
+static int actfrc_ok(const csJointSpec* s, const char* src, const char* nm) {
+  if (s->type != CS_JNT_REVOLUTE && s->type != CS_JNT_PRISMATIC) {
+    csi_error(CS_ERR_MODEL, "%s: joint '%s': an actuator-force range needs a hinge or slide", src,
+              nm);
+    return 0;
+  }
+  if (!all_finite_n(s->actfrcrange, 2) || s->actfrcrange[0] > s->actfrcrange[1]) {
+    csi_error(CS_ERR_MODEL,
+              "%s: joint '%s': actuator-force range (%g, %g) must be finite with lower <= upper",
+              src, nm, s->actfrcrange[0], s->actfrcrange[1]);
+    return 0;
+  }
+  return 1;
+}
+
 int cs_builder_add_joint(csBuilder* b, const csJointSpec* s) {
   const char* nm = s->name ? s->name : "";
   if (s->body <= 0 || s->body >= b->nbody) {
@@ -346,6 +377,7 @@ int cs_builder_add_joint(csBuilder* b, const csJointSpec* s) {
               s->range[1]);
     return -1;
   }
+  if (s->actfrclimited && !actfrc_ok(s, src, nm)) return -1;
   if (!GROW(jnt, njnt, cjnt)) return -1;
   csJointSpec* j = &b->jnt[b->njnt];
   *j = *s;
@@ -424,20 +456,37 @@ int cs_builder_add_site(csBuilder* b, const csSiteSpec* s) {
   return b->nsite++;
 }
 
+/* A tendon transmission's index and a general actuator's parameters; 0 if they are bad
+   (cs_last_error set) */
+static int actuator_extra_ok(const csBuilder* b, const csActuatorSpec* s, const char* nm) {
+  if (s->tendon >= b->nten) {
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': tendon %d does not exist", source_name(s->source),
+              nm, s->tendon);
+    return 0;
+  }
+  if (!isfinite(s->gainprm) || !all_finite_n(s->biasprm, 3)) {
+    csi_error(CS_ERR_MODEL, "%s: actuator '%s': NaN or Inf in gainprm or biasprm",
+              source_name(s->source), nm);
+    return 0;
+  }
+  return 1;
+}
+
 int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s) {
   const char* nm = s->name ? s->name : "";
-  if (s->joint < 0 || s->joint >= b->njnt) {
+  if (!actuator_extra_ok(b, s, nm)) return -1;
+  if (s->tendon < 0 && (s->joint < 0 || s->joint >= b->njnt)) {
     csi_error(CS_ERR_MODEL, "%s: actuator '%s': joint %d does not exist", source_name(s->source),
               nm, s->joint);
     return -1;
   }
-  int t = b->jnt[s->joint].type;
+  int t = s->tendon >= 0 ? CS_JNT_REVOLUTE : b->jnt[s->joint].type;
   if (t != CS_JNT_REVOLUTE && t != CS_JNT_PRISMATIC) {
     csi_error(CS_ERR_MODEL, "%s: actuator '%s': joint '%s' is not a single-dof joint",
               source_name(s->source), nm, b->jnt[s->joint].name);
     return -1;
   }
-  if (s->type != CS_ACT_MOTOR && s->type != CS_ACT_POSITION) {
+  if (s->type != CS_ACT_MOTOR && s->type != CS_ACT_POSITION && s->type != CS_ACT_GENERAL) {
     csi_error(CS_ERR_MODEL, "%s: actuator '%s': unknown type %d", source_name(s->source), nm,
               s->type);
     return -1;
@@ -458,6 +507,60 @@ int cs_builder_add_actuator(csBuilder* b, const csActuatorSpec* s) {
   a->name = csi_strdup(nm);
   a->source = s->source ? csi_strdup(s->source) : NULL;
   return b->nact++;
+}
+
+/* A tendon's terms: single-dof joints, finite coefficients, a finite ordered range; 0 if bad
+   (cs_last_error set) */
+static int tendon_ok(const csBuilder* b, const csTendonSpec* s, const char* src, const char* nm) {
+  if (s->n < 1 || !s->joint || !s->coef) {
+    csi_error(CS_ERR_MODEL, "%s: tendon '%s': no joint terms", src, nm);
+    return 0;
+  }
+  for (int i = 0; i < s->n; i++) {
+    int j = s->joint[i];
+    if (j < 0 || j >= b->njnt) {
+      csi_error(CS_ERR_MODEL, "%s: tendon '%s': joint %d does not exist", src, nm, j);
+      return 0;
+    }
+    if (b->jnt[j].type != CS_JNT_REVOLUTE && b->jnt[j].type != CS_JNT_PRISMATIC) {
+      csi_error(CS_ERR_MODEL, "%s: tendon '%s': joint '%s' is not a hinge or slide", src, nm,
+                b->jnt[j].name);
+      return 0;
+    }
+    if (!isfinite(s->coef[i])) {
+      csi_error(CS_ERR_MODEL, "%s: tendon '%s': coef of joint '%s' is not finite", src, nm,
+                b->jnt[j].name);
+      return 0;
+    }
+  }
+  if (s->limited && (!all_finite_n(s->range, 2) || s->range[0] > s->range[1])) {
+    csi_error(CS_ERR_MODEL, "%s: tendon '%s': range (%g, %g) must be finite with lower <= upper",
+              src, nm, s->range[0], s->range[1]);
+    return 0;
+  }
+  return 1;
+}
+
+int cs_builder_add_tendon(csBuilder* b, const csTendonSpec* s) {
+  const char* nm = s->name ? s->name : "";
+  if (!tendon_ok(b, s, source_name(s->source), nm)) return -1;
+  if (!GROW(ten, nten, cten)) return -1;
+  csTendonSpec* t = &b->ten[b->nten].s;
+  *t = *s;
+  int* jc = csi_malloc(sizeof(int) * (size_t)s->n);
+  double* cc = csi_malloc(sizeof(double) * (size_t)s->n);
+  t->name = csi_strdup(nm);
+  t->source = s->source ? csi_strdup(s->source) : NULL;
+  if (!jc || !cc || !t->name || (s->source && !t->source)) {
+    cs_free(jc), cs_free(cc), cs_free((void*)t->name), cs_free((void*)t->source);
+    b->failed = 1;
+    csi_error(CS_ERR_MEMORY, "builder: out of memory");
+    return -1;
+  }
+  memcpy(jc, s->joint, sizeof(int) * (size_t)s->n);
+  memcpy(cc, s->coef, sizeof(double) * (size_t)s->n);
+  t->joint = jc, t->coef = cc;
+  return b->nten++;
 }
 
 int cs_builder_add_mesh(csBuilder* b, const char* name, int nvert, const double* vert, int nface,
@@ -1029,6 +1132,20 @@ static void compile_size_names(bCompile* c) {
   m->nnote = (int)b->nnotes + 1 + (b->balance_inertia ? 256 * c->nkept : 0);
 }
 
+/* Sizes the tendons, their joint terms and the joints with an actuator-force range, and adds
+   the tendons' names to the name pool's size. */
+static void compile_size_tendons(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  m->ntendon = b->nten;
+  for (int i = 0; i < b->nten; i++) {
+    m->nwrap += b->ten[i].s.n;
+    m->nnames += (int)strlen(b->ten[i].s.name) + 1;
+  }
+  for (int j = 0; j < b->njnt; j++)
+    if (b->jnt[j].actfrclimited && b->jnt[j].type != CS_JNT_FIXED) m->njntfrc++;
+}
+
 /* Sizes the sparse mass matrix, nM: each dof stores one entry per dof on its path to the root
    (itself included), so nM sums the dof depths of the kept bodies' tree. */
 static csStatus compile_size_mass_matrix(bCompile* c) {
@@ -1379,8 +1496,8 @@ static csStatus compile_actuators(bCompile* c) {
   csModel* m = c->m;
   for (int a = 0; a < b->nact; a++) {
     const csActuatorSpec* A = &b->act[a];
-    int j = c->jntnew[A->joint];
-    if (j < 0)
+    int j = A->tendon >= 0 ? -1 : c->jntnew[A->joint];
+    if (j < 0 && A->tendon < 0)
       return csi_error(CS_ERR_MODEL, "%s: actuator '%s' drives a fixed joint",
                        source_name(A->source), A->name);
     m->actuator_type[a] = A->type;
@@ -1395,6 +1512,10 @@ static csStatus compile_actuators(bCompile* c) {
     m->actuator_forcerange[2 * a] = A->forcerange[0];
     m->actuator_forcerange[2 * a + 1] = A->forcerange[1];
     m->actuator_name[a] = put_name(c, A->name);
+    m->actuator_gainprm[a] = A->gainprm;
+    csi_copy3(m->actuator_biasprm + 3 * a, A->biasprm);
+    m->actuator_tendon[a] = A->tendon;
+    if (A->tendon >= 0) m->actuator_jnt[a] = -1;
   }
   return CS_OK;
 }
@@ -1426,6 +1547,36 @@ static csStatus compile_keys(bCompile* c) {
     m->key_time[k] = K->time;
     m->key_name[k] = put_name(c, K->name);
   }
+  return CS_OK;
+}
+
+/* Fills the tendons (a term on a fixed, merged joint is an error) and the joints' actuator-force
+   ranges. */
+static csStatus compile_tendons(bCompile* c) {
+  const csBuilder* b = c->b;
+  csModel* m = c->m;
+  int w = 0, k = 0;
+  for (int t = 0; t < b->nten; t++) {
+    const csTendonSpec* T = &b->ten[t].s;
+    m->tendon_adr[t] = w, m->tendon_num[t] = T->n;
+    m->tendon_limited[t] = T->limited;
+    m->tendon_range[2 * t] = T->range[0], m->tendon_range[2 * t + 1] = T->range[1];
+    m->tendon_name[t] = put_name(c, T->name);
+    for (int i = 0; i < T->n; i++, w++) {
+      m->wrap_jnt[w] = c->jntnew[T->joint[i]];
+      m->wrap_coef[w] = T->coef[i];
+      if (m->wrap_jnt[w] < 0)
+        return csi_error(CS_ERR_MODEL, "%s: tendon '%s' spans a fixed joint",
+                         source_name(T->source), T->name);
+    }
+  }
+  for (int j = 0; j < b->njnt; j++)
+    if (b->jnt[j].actfrclimited && c->jntnew[j] >= 0) {
+      m->jntfrc_jnt[k] = c->jntnew[j];
+      m->jntfrc_range[2 * k] = b->jnt[j].actfrcrange[0];
+      m->jntfrc_range[2 * k + 1] = b->jnt[j].actfrcrange[1];
+      k++;
+    }
   return CS_OK;
 }
 
@@ -1644,6 +1795,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) st = compile_size_hfields(&c);
   if (st == CS_OK) st = compile_check_ellipsoids(&c);
   if (st == CS_OK) compile_size_names(&c);
+  if (st == CS_OK) compile_size_tendons(&c);
   if (st == CS_OK) st = compile_size_mass_matrix(&c);
   if (st == CS_OK) st = compile_layout(&c);
   /* fill (names go into the pool in this order) */
@@ -1658,6 +1810,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) st = compile_actuators(&c);
   if (st == CS_OK) st = compile_equalities(&c);
   if (st == CS_OK) st = compile_keys(&c);
+  if (st == CS_OK) st = compile_tendons(&c);
   if (st == CS_OK) compile_excludes_notes(&c);
   /* derive */
   if (st == CS_OK) st = compile_derive(&c);

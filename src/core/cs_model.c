@@ -97,6 +97,18 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(eq_active, m->neq);
   TAKE(eq_data, 11 * m->neq);
   TAKE(eq_name, m->neq);
+  TAKE(actuator_gainprm, nu);
+  TAKE(actuator_biasprm, 3 * nu);
+  TAKE(actuator_tendon, nu);
+  TAKE(tendon_adr, m->ntendon);
+  TAKE(tendon_num, m->ntendon);
+  TAKE(tendon_limited, m->ntendon);
+  TAKE(tendon_range, 2 * m->ntendon);
+  TAKE(tendon_name, m->ntendon);
+  TAKE(wrap_jnt, m->nwrap);
+  TAKE(wrap_coef, m->nwrap);
+  TAKE(jntfrc_jnt, m->njntfrc);
+  TAKE(jntfrc_range, 2 * m->njntfrc);
   TAKE(body_kind, nb);
   TAKE(body_anchor, 3 * nb);
   TAKE(body_paxis, 3 * nb);
@@ -220,6 +232,7 @@ static const int* kind_names(const csModel* m, const char* kind, int* n) {
   if (!strcmp(kind, "hfield")) return *n = m->nhfield, m->hfield_name;
   if (!strcmp(kind, "equality")) return *n = m->neq, m->eq_name;
   if (!strcmp(kind, "key")) return *n = m->nkey, m->key_name;
+  if (!strcmp(kind, "tendon")) return *n = m->ntendon, m->tendon_name;
   *n = 0;
   return NULL;
 }

@@ -5,8 +5,8 @@
    1. Top-level sections are gathered from the model file, <include> files spliced in place
       (recursively, relative to the including file, with cycle detection). Sections are
       then processed in MuJoCo's order, whatever their order in the file: compiler, option,
-      default, asset, worldbody, contact, actuator, then everything else (<equality> read
-      into builder equalities, <keyframe> into builder keys, the rest noted).
+      default, asset, worldbody, contact, tendon, actuator, then everything else (<equality>
+      read into builder equalities, <keyframe> into builder keys, the rest noted).
    2. The body tree is read into pending arrays (bodies, joints, geoms, sites) so that a
       body's inertia can be computed from its geoms before it is added, and so that
       compiler settotalmass can rescale every body; then everything is handed to the
@@ -115,6 +115,11 @@ typedef struct {
 } mjFrame;
 
 typedef struct {
+  const char* name;
+  int id;
+} mjTendon;
+
+typedef struct {
   csBuilder* b;
   csLoadOptions opt;
   const char* mainfile;
@@ -147,6 +152,9 @@ typedef struct {
   int ngeom, cgeom;
   mjSite* site;
   int nsite, csite;
+  /* tendons by name: builder index, -1 for a spatial tendon (not simulated) */
+  mjTendon* ten;
+  int nten, cten;
   /* notes */
   mjNote* note;
   int nnote, cnote;
@@ -369,8 +377,8 @@ static const mjAttr mj_attr_joint[] = {
     {"solimplimit", 'p', NULL, "no soft-constraint parameters"},
     {"solreffriction", 'p', NULL, "no soft-constraint parameters"},
     {"solimpfriction", 'p', NULL, "no soft-constraint parameters"},
-    {"actuatorfrcrange", 'p', NULL, "no joint actuator-force limit"},
-    {"actuatorfrclimited", 'p', "false", "no joint actuator-force limit"},
+    {"actuatorfrcrange", 'u', NULL, NULL},
+    {"actuatorfrclimited", 'u', NULL, NULL},
     {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_freejoint[] = {
@@ -395,7 +403,7 @@ static const mjAttr mj_attr_geom[] = {
     {"rgba", 'v', NULL, NULL},
     {"material", 'v', NULL, NULL},
     {"user", 'v', NULL, NULL},
-    {"condim", 'p', "3", "contacts always have 3 dimensions: normal and sliding friction"},
+    {"condim", 'u', NULL, NULL},
     {"priority", 'p', "0", "no contact priority"},
     {"solmix", 'p', "1", "no soft-constraint parameters"},
     {"solref", 'p', NULL, "no soft-constraint parameters"},
@@ -426,6 +434,7 @@ static const mjAttr mj_attr_act[] = {{"name", 'u', NULL, NULL},
                                      {"class", 'u', NULL, NULL},
                                      {"joint", 'u', NULL, NULL},
                                      {"jointinparent", 'u', NULL, NULL},
+                                     {"tendon", 'u', NULL, NULL},
                                      {"ctrllimited", 'u', NULL, NULL},
                                      {"ctrlrange", 'u', NULL, NULL},
                                      {"forcelimited", 'u', NULL, NULL},
@@ -565,6 +574,27 @@ static const mjAttr mj_attr_eqjoint[] = {{"name", 'u', NULL, NULL},
                                          {"joint2", 'u', NULL, NULL},
                                          {"polycoef", 'u', NULL, NULL},
                                          {NULL, 0, NULL, NULL}};
+
+static const mjAttr mj_attr_tendon[] = {
+    {"name", 'u', NULL, NULL},
+    {"limited", 'u', NULL, NULL},
+    {"range", 'u', NULL, NULL},
+    {"class", 'p', NULL, "tendon defaults are not applied"},
+    {"stiffness", 'p', "0", "no tendon springs"},
+    {"springlength", 'p', NULL, "no tendon springs"},
+    {"damping", 'p', "0", "no tendon damping"},
+    {"frictionloss", 'p', "0", "no tendon friction loss"},
+    {"margin", 'p', "0", "a tendon limit's row is active from the bound on (margin 0)"},
+    {"solreflimit", 'p', NULL, "no soft-constraint parameters"},
+    {"solimplimit", 'p', NULL, "no soft-constraint parameters"},
+    {"solreffriction", 'p', NULL, "no soft-constraint parameters"},
+    {"solimpfriction", 'p', NULL, "no soft-constraint parameters"},
+    {"group", 'v', NULL, NULL},
+    {"rgba", 'v', NULL, NULL},
+    {"material", 'v', NULL, NULL},
+    {"width", 'v', NULL, NULL},
+    {"user", 'v', NULL, NULL},
+    {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_exclude[] = {{"name", 'u', NULL, NULL},
                                          {"body1", 'u', NULL, NULL},
@@ -1581,6 +1611,22 @@ static const char* mj_source(mjCtx* c, mjNode nd) {
   return mj_keepf(c, "%s:%d", nd.file, mj_line(nd.n));
 }
 
+/* actuatorfrcrange / actuatorfrclimited (MuJoCo 3's; limited absent or "auto": limited when
+   the range is given): the range the summed force of the joint's actuators is clamped to */
+static csStatus mj_joint_actfrc(mjCtx* c, mjNode nd, int cls, csJointSpec* s) {
+  int hr = mj_num(c, nd, MJ_KJOINT, cls, "actuatorfrcrange", s->actfrcrange, 2);
+  if (hr < 0) return CS_ERR_PARSE;
+  static const char* const lim[] = {"false", "true", "auto", NULL};
+  mjNode where;
+  int l = mj_keyword(c, nd, MJ_KJOINT, cls, "actuatorfrclimited", lim, &where);
+  if (l == -2)
+    return mj_err_attr(CS_ERR_PARSE, where, "actuatorfrclimited", "expected false, true or auto");
+  s->actfrclimited = (l == 0 || l == 1) ? l : hr > 0;
+  if (s->actfrclimited && s->type != CS_JNT_REVOLUTE && s->type != CS_JNT_PRISMATIC)
+    return mj_err_attr(CS_ERR_MODEL, nd, "actuatorfrcrange", "needs a hinge or slide joint");
+  return CS_OK;
+}
+
 static csStatus mj_joint(mjCtx* c, mjNode nd, int lb, int cc) {
   csJointSpec s;
   cs_joint_spec_default(&s);
@@ -1629,6 +1675,8 @@ static csStatus mj_joint(mjCtx* c, mjNode nd, int lb, int cc) {
       s.limited = 0;
       s.range[0] = s.range[1] = 0;
     }
+    st = mj_joint_actfrc(c, nd, cls, &s);
+    if (st != CS_OK) return st;
     if (c->degree && (s.type == CS_JNT_REVOLUTE || s.type == CS_JNT_BALL)) {
       s.range[0] *= MJ_PI / 180.0;
       s.range[1] *= MJ_PI / 180.0;
@@ -1856,6 +1904,28 @@ static csStatus mj_geom_add(mjCtx* c, int t, const mjMesh* mesh, csGeomSpec* s, 
    heightfield it names, its mass and inertia into acc (the body's inertia accumulators, NULL
    when the geoms do not define the inertia; only geoms of the inertia groups count), and the
    collision geom. */
+/* condim (with defaults): 3 (normal and sliding friction, the default); 1 frictionless,
+   the geom's friction set to 0 (a contact takes the larger friction of its two geoms); 4
+   and 6 noted (torsional and rolling friction are not simulated: 3 dimensions); any other
+   value is an error naming the geom and line. */
+static csStatus mj_geom_condim(mjCtx* c, mjNode nd, int cls, csGeomSpec* s) {
+  mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "condim");
+  int cd = 3;
+  if (d.n && csi_xml_ints(d.file, d.n, "condim", &cd, 1) < 0) return CS_ERR_PARSE;
+  if (cd == 1) s->friction = 0;
+  if (cd == 4 || cd == 6)
+    mj_note_attr(c, d, "geom", "condim",
+                 "torsional and rolling friction are not simulated: contacts have 3 "
+                 "dimensions, normal and sliding friction");
+  if (cd == 1 || cd == 3 || cd == 4 || cd == 6) return CS_OK;
+  char* nm = csi_xml_attr(nd.n, "name");
+  csStatus st =
+      mj_err_attr(CS_ERR_PARSE, d, "condim", "geom '%s' (line %d): condim must be 1, 3, 4 or 6",
+                  nm ? nm : "", mj_line(nd.n));
+  if (nm) xmlFree(nm);
+  return st;
+}
+
 static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   csGeomSpec s;
   cs_geom_spec_default(&s);
@@ -1874,6 +1944,8 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   s.visual = !s.contype && !s.conaffinity; /* as MuJoCo: collides with nothing */
   mj_frame_apply(c, s.pos, s.quat);
   s.friction = fr[0];
+  st = mj_geom_condim(c, nd, cls, &s);
+  if (st != CS_OK) return st;
   memcpy(s.size, size, sizeof size);
   char* nm = csi_xml_attr(nd.n, "name");
   s.name = nm ? mj_keep(c, nm) : "";
@@ -2214,6 +2286,58 @@ static csStatus mj_contact(mjCtx* c, mjNode nd) {
   return st;
 }
 
+/* An actuator's transmission into a->joint or a->tendon: joint= (or jointinparent=) names a
+   joint, tendon= a fixed tendon; one on a spatial tendon is dropped with a note (both left
+   at -1). Anything else is an error naming the element. */
+static csStatus mj_act_transmission(mjCtx* c, mjNode nd, const char* en, csActuatorSpec* a) {
+  a->joint = -1;
+  char* tn = csi_xml_attr(nd.n, "tendon");
+  if (tn) {
+    int k = -1;
+    for (int i = 0; i < c->nten; i++)
+      if (strcmp(c->ten[i].name, tn) == 0) k = i;
+    csStatus st =
+        k < 0 ? mj_err_attr(CS_ERR_MODEL, nd, "tendon", "unknown tendon '%s'", tn) : CS_OK;
+    xmlFree(tn);
+    if (k >= 0 && c->ten[k].id < 0)
+      mj_note_attr(c, nd, en, "tendon",
+                   "spatial tendons are not simulated; actuator dropped, so ctrl has fewer "
+                   "entries than in MuJoCo");
+    if (k >= 0) a->tendon = c->ten[k].id;
+    return st;
+  }
+  char* jn = csi_xml_attr(nd.n, "joint");
+  if (!jn) jn = csi_xml_attr(nd.n, "jointinparent");
+  if (!jn) return mj_err(CS_ERR_PARSE, nd, "actuator without a joint or tendon transmission");
+  int lj = -1;
+  for (int i = 0; i < c->njnt; i++)
+    if (strcmp(c->jnt[i].s.name, jn) == 0) lj = i;
+  csStatus st = lj < 0 ? mj_err(CS_ERR_MODEL, nd, "unknown joint '%s'", jn) : CS_OK;
+  xmlFree(jn);
+  if (lj >= 0) a->joint = c->jnt[lj].jid;
+  return st;
+}
+
+/* A <general> actuator that is neither motor- nor position-like: gaintype fixed, biastype
+   none or affine, dyntype none (CS_ACT_GENERAL); activation dynamics and other gain or bias
+   types are refused, naming the element. g, b, dy: the keywords' indices. */
+static csStatus mj_act_general(mjNode nd, int g, int b, int dy, const double* gp, const double* bp,
+                               csActuatorSpec* a) {
+  static const char* const dt[] = {"none", "integrator", "filter", "muscle", "user"};
+  if (dy != 0)
+    return mj_err(CS_ERR_UNSUPPORTED, nd,
+                  "activation dynamics (dyntype \"%s\") are not supported: only "
+                  "dyntype \"none\"",
+                  dt[dy]);
+  if (g != 0) return mj_err(CS_ERR_UNSUPPORTED, nd, "only gaintype \"fixed\" is supported");
+  if (b != 0 && b != 1)
+    return mj_err(CS_ERR_UNSUPPORTED, nd, "only biastype \"none\" or \"affine\" is supported");
+  a->type = CS_ACT_GENERAL;
+  a->gainprm = gp[0];
+  for (int k = 0; k < 3; k++) a->biasprm[k] = b == 1 ? bp[k] : 0;
+  return CS_OK;
+}
+
 static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
   const char* en = mj_name(nd.n);
   int cls;
@@ -2227,30 +2351,19 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
   char drop[256];
   snprintf(drop, sizeof drop, "actuator dropped: ctrl has fewer entries than in MuJoCo");
   /* transmission */
-  static const char* const trn[] = {"tendon", "site", "cranksite", "slidersite", "body", NULL};
+  static const char* const trn[] = {"site", "cranksite", "slidersite", "body", NULL};
   for (int i = 0; trn[i]; i++)
     if (xmlHasProp(nd.n, (const xmlChar*)trn[i])) {
       mj_note_attr(c, nd, en, trn[i],
-                   "only joint transmissions are supported; actuator "
+                   "only joint and fixed-tendon transmissions are supported; actuator "
                    "dropped, so ctrl has fewer entries than in MuJoCo");
       return CS_OK;
     }
-  char* jn = csi_xml_attr(nd.n, "joint");
-  if (!jn) jn = csi_xml_attr(nd.n, "jointinparent");
-  if (!jn) return mj_err(CS_ERR_PARSE, nd, "actuator without a joint transmission");
-  int lj = -1;
-  for (int i = 0; i < c->njnt; i++)
-    if (strcmp(c->jnt[i].s.name, jn) == 0) lj = i;
-  if (lj < 0) {
-    st = mj_err(CS_ERR_MODEL, nd, "unknown joint '%s'", jn);
-    xmlFree(jn);
-    return st;
-  }
-  xmlFree(jn);
   csActuatorSpec a;
   cs_actuator_spec_default(&a);
+  st = mj_act_transmission(c, nd, en, &a);
+  if (st != CS_OK || (a.joint < 0 && a.tendon < 0)) return st; /* error, or dropped */
   a.name = name;
-  a.joint = c->jnt[lj].jid;
   a.source = mj_source(c, nd);
   if (!a.source) return mj_oom();
   double gear[6] = {1, 0, 0, 0, 0, 0};
@@ -2264,6 +2377,12 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
       return CS_ERR_PARSE;
   } else if (strcmp(en, "motor") == 0) {
     a.type = CS_ACT_MOTOR;
+  } else if (strcmp(en, "velocity") == 0) {
+    double kv = 1;
+    if (mj_num(c, nd, MJ_KACT, cls, "kv", &kv, 1) < 0) return CS_ERR_PARSE;
+    a.type = CS_ACT_GENERAL; /* MuJoCo's: gainprm kv, biasprm 0 0 -kv */
+    a.gainprm = kv;
+    a.biasprm[2] = -kv;
   } else if (strcmp(en, "general") == 0) {
     static const char* const gt[] = {"fixed", "affine", "muscle", "user", NULL};
     static const char* const bt[] = {"none", "affine", "muscle", "user", NULL};
@@ -2287,16 +2406,13 @@ static csStatus mj_actuator_one(mjCtx* c, mjNode nd) {
       a.kp = gp[0];
       a.kd = -bp[2];
     } else {
-      mj_note_elem(c, nd, "actuator",
-                   "this <general> actuator is neither a motor nor a "
-                   "position servo; actuator dropped, so ctrl has fewer entries than in MuJoCo");
-      return CS_OK;
+      st = mj_act_general(nd, g, b, d, gp, bp, &a);
+      if (st != CS_OK) return st;
     }
   } else {
     mj_note_elem(c, nd, "actuator",
-                 "actuator type not supported (motor, position and "
-                 "motor- or position-like general only); actuator dropped, so ctrl has fewer "
-                 "entries than in MuJoCo");
+                 "actuator type not supported (motor, position, velocity and general "
+                 "only); actuator dropped, so ctrl has fewer entries than in MuJoCo");
     return CS_OK;
   }
   if (a.type == CS_ACT_POSITION && a.gear != 1)
@@ -2342,6 +2458,104 @@ static csStatus mj_actuator(mjCtx* c, mjNode nd) {
       st = mj_actuator_one(c, L.a[i]);
     else
       mj_note_elem(c, L.a[i], "actuator", "unknown element");
+  }
+  cs_free(L.a);
+  return st;
+}
+
+/* ------------------------------------------------------------------ tendon */
+/* A <fixed> tendon's <joint joint= coef=> terms into joint (builder indices) and coef (up
+   to max); *n their count */
+static csStatus mj_tendon_terms(mjCtx* c, mjNode nd, int* joint, double* coef, int max, int* n) {
+  mjList L = {NULL, 0, 0};
+  csStatus st = mj_children(c, nd, &L);
+  *n = 0;
+  for (int i = 0; st == CS_OK && i < L.n; i++) {
+    mjNode k = L.a[i];
+    if (!mj_is(k.n, "joint")) {
+      mj_note_elem(c, k, "fixed", "unknown element");
+      continue;
+    }
+    char* jn = csi_xml_attr(k.n, "joint");
+    int lj = -1;
+    for (int j = 0; jn && j < c->njnt; j++)
+      if (strcmp(c->jnt[j].s.name, jn) == 0) lj = j;
+    if (!jn)
+      st = mj_err(CS_ERR_PARSE, k, "missing attribute 'joint'");
+    else if (lj < 0)
+      st = mj_err_attr(CS_ERR_MODEL, k, "joint", "unknown joint");
+    else if (*n >= max)
+      st = mj_err(CS_ERR_MODEL, k, "more than %d joints in one tendon", max);
+    else {
+      int r = csi_xml_doubles(k.file, k.n, "coef", coef + *n, 1);
+      if (r == 1)
+        joint[(*n)++] = c->jnt[lj].jid;
+      else
+        st = r < 0 ? CS_ERR_PARSE : mj_err(CS_ERR_PARSE, k, "missing attribute 'coef'");
+    }
+    if (jn) xmlFree(jn);
+  }
+  if (st == CS_OK && *n == 0) st = mj_err(CS_ERR_MODEL, nd, "a fixed tendon needs a <joint>");
+  cs_free(L.a);
+  return st;
+}
+
+/* <fixed>: a builder tendon (length = sum coef q), its name kept for actuators */
+static csStatus mj_tendon_fixed(mjCtx* c, mjNode nd) {
+  mj_check_attrs(c, nd, -1, 0, "fixed", mj_attr_tendon);
+  csTendonSpec t;
+  memset(&t, 0, sizeof t);
+  char* nm = csi_xml_attr(nd.n, "name");
+  t.name = nm ? mj_keep(c, nm) : "";
+  if (nm) xmlFree(nm);
+  t.source = mj_source(c, nd);
+  if (!t.name || !t.source) return mj_oom();
+  int hr = mj_num(c, nd, -1, 0, "range", t.range, 2);
+  if (hr < 0) return CS_ERR_PARSE;
+  static const char* const lim[] = {"false", "true", "auto", NULL};
+  int l = mj_keyword(c, nd, -1, 0, "limited", lim, NULL);
+  if (l == -2) return mj_err_attr(CS_ERR_PARSE, nd, "limited", "expected false, true or auto");
+  if (l == 0 || l == 1)
+    t.limited = l;
+  else if (c->autolimits || l == 2)
+    t.limited = hr > 0;
+  else if (hr > 0)
+    return mj_err(CS_ERR_PARSE, nd,
+                  "tendon has 'range' but not 'limited': set compiler autolimits=\"true\", "
+                  "give limited explicitly, or remove the range (as MuJoCo 2.2.2 requires)");
+  int joint[64];
+  double coef[64];
+  csStatus st = mj_tendon_terms(c, nd, joint, coef, 64, &t.n);
+  if (st != CS_OK) return st;
+  t.joint = joint, t.coef = coef;
+  int id = cs_builder_add_tendon(c->b, &t);
+  if (id < 0) return mj_err_wrap(CS_ERR_MODEL, nd, "tendon");
+  if (!MJ_GROW(c->ten, c->nten, c->cten)) return mj_oom();
+  c->ten[c->nten++] = (mjTendon){t.name, id};
+  return CS_OK;
+}
+
+/* <tendon>: fixed tendons are simulated, spatial ones noted (their names kept, so that an
+   actuator on one is dropped with a note) */
+static csStatus mj_tendon(mjCtx* c, mjNode nd) {
+  mjList L = {NULL, 0, 0};
+  csStatus st = mj_children(c, nd, &L);
+  for (int i = 0; st == CS_OK && i < L.n; i++) {
+    mjNode k = L.a[i];
+    if (mj_is(k.n, "fixed")) {
+      st = mj_tendon_fixed(c, k);
+    } else if (mj_is(k.n, "spatial")) {
+      mj_note_elem(c, k, "tendon", "spatial tendons are not simulated");
+      char* nm = csi_xml_attr(k.n, "name");
+      const char* kn = nm ? mj_keep(c, nm) : "";
+      if (nm) xmlFree(nm);
+      if (!kn || !MJ_GROW(c->ten, c->nten, c->cten))
+        st = mj_oom();
+      else
+        c->ten[c->nten++] = (mjTendon){kn, -1};
+    } else {
+      mj_note_elem(c, k, "tendon", "unknown element");
+    }
   }
   cs_free(L.a);
   return st;
@@ -2499,7 +2713,8 @@ static csStatus mj_equality(mjCtx* c, mjNode nd) {
     if (kinds[t])
       st = mj_equality_one(c, k, t);
     else if (mj_is(k.n, "tendon"))
-      mj_note_elem(c, k, "equality", "contactsim has no tendons; the constraint is dropped");
+      mj_note_elem(c, k, "equality",
+                   "tendon equalities are not supported; the constraint is dropped");
     else if (mj_is(k.n, "flex"))
       mj_note_elem(c, k, "equality", "contactsim has no flexes; the constraint is dropped");
     else if (mj_is(k.n, "distance"))
@@ -2682,6 +2897,8 @@ static csStatus mj_load(mjCtx* c, const char* path) {
   for (int i = 0; st == CS_OK && i < top.n; i++)
     if (mj_is(top.a[i].n, "contact")) st = mj_contact(c, top.a[i]);
   for (int i = 0; st == CS_OK && i < top.n; i++)
+    if (mj_is(top.a[i].n, "tendon")) st = mj_tendon(c, top.a[i]);
+  for (int i = 0; st == CS_OK && i < top.n; i++)
     if (mj_is(top.a[i].n, "actuator")) st = mj_actuator(c, top.a[i]);
   for (int i = 0; st == CS_OK && i < top.n; i++) {
     mjNode k = top.a[i];
@@ -2689,11 +2906,11 @@ static csStatus mj_load(mjCtx* c, const char* path) {
     int known = 0;
     for (int s = 0; order[s]; s++)
       if (strcmp(nm, order[s]) == 0) known = 1;
-    if (known || strcmp(nm, "contact") == 0 || strcmp(nm, "actuator") == 0) continue;
+    if (known || strcmp(nm, "contact") == 0 || strcmp(nm, "actuator") == 0 ||
+        strcmp(nm, "tendon") == 0)
+      continue;
     if (strcmp(nm, "equality") == 0)
       st = mj_equality(c, k);
-    else if (strcmp(nm, "tendon") == 0)
-      st = mj_ignored_section(c, k, "contactsim has no tendons");
     else if (strcmp(nm, "sensor") == 0)
       st = mj_ignored_section(c, k, "contactsim has no sensors (physics unaffected)");
     else if (strcmp(nm, "keyframe") == 0)
@@ -2747,6 +2964,7 @@ csStatus cs_load_mjcf(csBuilder* b, const char* path, const csLoadOptions* o) {
   cs_free(c->geom);
   cs_free(c->site);
   cs_free(c->note);
+  cs_free(c->ten);
   cs_free(c);
   return st;
 }

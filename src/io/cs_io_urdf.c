@@ -6,14 +6,17 @@
    attaches it, its inertia and its collision geoms. A link's frame is its parent joint's
    frame, so the body pose is the joint origin and the joint anchor is the body origin.
 
-   Joint <dynamics friction> becomes the joint's friction loss (csJointSpec.frictionloss);
-   <mimic> becomes a joint equality (u_mimics). What the library does not simulate (effort
-   and velocity limits, a mimic on a fixed joint, simulator-specific tags, collision meshes
-   in a format other than STL and OBJ) is never dropped silently:
-   it becomes a note, one line per kind with a count and the first place it occurs. <visual>
-   elements become visual geoms (csGeomSpec.visual: never collided); a visual mesh that is
-   missing or in a format not read is a note, its geom dropped. Also here: cs_load_model,
-   which dispatches on the file extension and compiles. */
+   Joint <dynamics friction> becomes the joint's friction loss (csJointSpec.frictionloss),
+   <dynamics damping> its damping, <limit effort> > 0 the range [-effort, effort] that the
+   summed force of the actuators on the joint is clamped to (csJointSpec.actfrcrange; the
+   reader makes no actuators, a builder user adds them);
+   <mimic> becomes a joint equality (u_mimics). What the library does not simulate (velocity
+   limits, effort 0, a mimic on a fixed joint, simulator-specific tags, collision meshes in
+   a format other than STL and OBJ) is never dropped silently: it becomes a note, one line
+   per kind with a count and the first place it occurs. <visual> elements become visual
+   geoms (csGeomSpec.visual: never collided); a visual mesh that is missing or in a format
+   not read is a note, its geom dropped. Also here: cs_load_model, which dispatches on the
+   file extension and compiles. */
 #define _XOPEN_SOURCE 700 /* realpath */
 
 #include <libxml/tree.h>
@@ -514,6 +517,26 @@ static void u_link_extras(uCtx* c, const uLink* L) {
   }
 }
 
+/* <limit effort>: a hinge's or slide's actuator-force range [-effort, effort]; effort 0 is
+   read as no limit (noted), a negative or non-finite one is an error naming the joint. */
+static csStatus u_effort(uCtx* c, const xmlNode* e, const char* joint, int moving1, double v,
+                         csJointSpec* s) {
+  if (!moving1) {
+    u_note(c, "<limit effort> on a floating or planar joint ignored", joint, e);
+    return CS_OK;
+  }
+  if (!(v >= 0) || !isfinite(v))
+    return u_err(c, CS_ERR_MODEL, e, "joint '%s': <limit effort=\"%g\"> must be finite and >= 0",
+                 joint, v);
+  if (v == 0) {
+    u_note(c, "<limit effort=\"0\"> read as no actuator-force limit", joint, e);
+    return CS_OK;
+  }
+  s->actfrclimited = 1;
+  s->actfrcrange[0] = -v, s->actfrcrange[1] = v;
+  return CS_OK;
+}
+
 /* ------------------------------------------------------------------ joints */
 static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
   const xmlNode* n = J->node;
@@ -555,8 +578,10 @@ static csStatus u_joint(uCtx* c, const uJoint* J, int body) {
       if (rl < 0 || ru < 0) return CS_ERR_PARSE;
       int re = u_num(c, e, "effort", &v);
       if (re < 0) return CS_ERR_PARSE;
-      if (re > 0 && J->type != U_FIXED)
-        u_note(c, "joint effort limits (<limit effort>) not enforced", J->name, e);
+      if (re > 0 && J->type != U_FIXED) {
+        csStatus st = u_effort(c, e, J->name, moving1, v, &s);
+        if (st != CS_OK) return st;
+      }
       int rv = u_num(c, e, "velocity", &v);
       if (rv < 0) return CS_ERR_PARSE;
       if (rv > 0 && J->type != U_FIXED)

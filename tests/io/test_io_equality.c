@@ -149,8 +149,8 @@ static void test_mjcf_arrays(void) {
   CHECK_MSG(strstr(m->notes, "arrays.xml:14: <connect> attribute 'solref' ignored") != NULL,
             "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes,
-                   "arrays.xml:20: <tendon> element ignored (contactsim has no "
-                   "tendons; the constraint is dropped)") != NULL,
+                   "arrays.xml:20: <tendon> element ignored (tendon equalities are not "
+                   "supported; the constraint is dropped)") != NULL,
             "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "does not read") == NULL, "notes: %s", m->notes);
   cs_model_free(m);

@@ -148,9 +148,17 @@ static void test_basic(void) {
     CHECK(m->geom_type[gs] == CS_GEOM_SPHERE);
     CHECK_NEAR(m->geom_size[3 * gs], 0.3, 0);
   }
-  /* notes: effort/velocity limits are reported, not dropped; friction is read */
+  /* notes: velocity limits are reported, not dropped; friction and effort are read (effort:
+     the range the joint's summed actuator force is clamped to) */
   CHECK_MSG(strstr(m->notes, "friction") == NULL, "notes: %s", m->notes);
-  CHECK_MSG(strstr(m->notes, "effort") != NULL, "notes: %s", m->notes);
+  CHECK_MSG(strstr(m->notes, "effort") == NULL, "notes: %s", m->notes);
+  CHECK(m->njntfrc == 2);
+  for (int k = 0; k < m->njntfrc && k < 2; k++) {
+    const char* jn = cs_id2name(m, "joint", m->jntfrc_jnt[k]);
+    double e = jn && !strcmp(jn, "shoulder") ? 10 : 5;
+    CHECK(jn && (!strcmp(jn, "shoulder") || !strcmp(jn, "slider")));
+    CHECK(m->jntfrc_range[2 * k] == -e && m->jntfrc_range[2 * k + 1] == e);
+  }
   CHECK_MSG(strstr(m->notes, "velocity") != NULL, "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "2 times") != NULL, "notes aggregated: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "visual mesh format not read (.dae)") != NULL, "notes: %s",
