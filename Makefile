@@ -5,8 +5,9 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-# Debian packages: build (cmake, compiler, libxml2, libccd, libfclib + HDF5) and anchors/plots used by tests/demo.
-DEPS_BUILD = cmake gcc make pkg-config libxml2-dev libccd-dev libfclib-dev libhdf5-dev
+# Debian packages: build (cmake, compiler, libxml2, libccd, libfclib + HDF5, Assimp for COLLADA
+# meshes) and anchors/plots used by tests/demo.
+DEPS_BUILD = cmake gcc make pkg-config libxml2-dev libccd-dev libfclib-dev libhdf5-dev libassimp-dev
 DEPS_TEST  = libmujoco-dev libsiconos-numerics-dev
 DEPS_DEMO  = gnuplot-nox
 

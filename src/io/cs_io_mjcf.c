@@ -1305,7 +1305,7 @@ static csStatus mj_mesh_unread(mjCtx* c, mjNode nd, const char* name, csStatus s
   if (!m->name || !m->unread) return mj_oom();
   c->nmesh++;
   mj_note(c, "unreadmesh", nd,
-          "<mesh> file not read (missing, or a format other than STL and OBJ; first: "
+          "<mesh> file not read (missing, or a format not read; first: "
           "'%s'): visual geoms (contype = conaffinity = 0) using these meshes are dropped",
           name);
   return CS_OK;
@@ -1356,7 +1356,7 @@ static csStatus mj_mesh(mjCtx* c, mjNode nd) {
     csi_path_join(dir, rel, path, sizeof path);
     if (!csi_mesh_format_known(path)) {
       st = mj_err_attr(CS_ERR_UNSUPPORTED, nd, "file",
-                       "mesh '%s': only STL and OBJ mesh files are supported", name);
+                       "mesh '%s': mesh format not read (%s are)", name, csi_mesh_formats());
       st = mj_mesh_unread(c, nd, name, st);
       goto done;
     }

@@ -235,63 +235,6 @@ static csStatus obj_pass(objCtx* o, const char* text, size_t size, int faces) {
   return CS_OK;
 }
 
-/* ------------------------------------------------------------------ merging */
-typedef struct {
-  double x[3];
-  int i;
-} objKey;
-
-static int obj_cmp(const void* pa, const void* pb) {
-  const objKey *a = pa, *b = pb;
-  for (int k = 0; k < 3; k++)
-    if (a->x[k] != b->x[k]) return a->x[k] < b->x[k] ? -1 : 1;
-  return (a->i > b->i) - (a->i < b->i);
-}
-
-/* Vertices used by a face, equal positions merged (-0 and +0 alike), numbered by first use
-   in the faces. */
-static csStatus obj_compact(objCtx* o, int* nvert, double** vert) {
-  int n = o->nv;
-  objKey* key = csi_malloc(sizeof(objKey) * (size_t)n);
-  int* rep = csi_malloc(sizeof(int) * (size_t)n);
-  int* id = csi_malloc(sizeof(int) * (size_t)n);
-  double* out = csi_malloc(sizeof(double) * 3 * (size_t)n);
-  csStatus st = CS_OK;
-  if (!key || !rep || !id || !out) {
-    st = csi_error(CS_ERR_MEMORY, "%s: out of memory", o->path);
-    goto done;
-  }
-  for (int i = 0; i < n; i++) {
-    memcpy(key[i].x, o->v + 3 * (size_t)i, sizeof key[i].x);
-    key[i].i = i;
-    id[i] = -1;
-  }
-  qsort(key, (size_t)n, sizeof(objKey), obj_cmp);
-  for (int i = 0, r = 0; i < n; i++) { /* rep: the smallest index among equal positions */
-    const double *x = key[i].x, *y = key[r].x;
-    if (x[0] != y[0] || x[1] != y[1] || x[2] != y[2]) r = i;
-    rep[key[i].i] = key[r].i;
-  }
-  int nu = 0;
-  for (size_t t = 0; t < 3 * (size_t)o->nf; t++) {
-    int r = rep[o->f[t]];
-    if (id[r] < 0) {
-      id[r] = nu;
-      memcpy(out + 3 * (size_t)nu++, o->v + 3 * (size_t)r, 3 * sizeof(double));
-    }
-    o->f[t] = id[r];
-  }
-  *nvert = nu;
-  *vert = out;
-  out = NULL;
-done:
-  cs_free(key);
-  cs_free(rep);
-  cs_free(id);
-  cs_free(out);
-  return st;
-}
-
 /* ------------------------------------------------------------------ entry */
 csStatus cs_load_obj(const char* path, int* nvert, double** vert, int* nface, int** face) {
   if (nvert) *nvert = 0;
@@ -310,7 +253,7 @@ csStatus cs_load_obj(const char* path, int* nvert, double** vert, int* nface, in
   st = obj_pass(&o, text, size, 0);
   if (st == CS_OK) st = obj_pass(&o, text, size, 1);
   if (st == CS_OK && o.nf == 0) st = csi_error(CS_ERR_PARSE, "%s: OBJ file with no faces", path);
-  if (st == CS_OK) st = obj_compact(&o, nvert, vert);
+  if (st == CS_OK) st = csi_mesh_compact(o.path, o.nv, o.v, o.nf, o.f, nvert, vert);
   cs_free(text);
   cs_free(o.v);
   if (st != CS_OK) {

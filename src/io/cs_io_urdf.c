@@ -12,7 +12,7 @@
    reader makes no actuators, a builder user adds them);
    <mimic> becomes a joint equality (u_mimics). What the library does not simulate (velocity
    limits, effort 0, a mimic on a fixed joint, simulator-specific tags, collision meshes in
-   a format other than STL and OBJ) is never dropped silently: it becomes a note, one line
+   a format not read: csi_mesh_formats) is never dropped silently: it becomes a note, one line
    per kind with a count and the first place it occurs. <visual> elements become visual
    geoms (csGeomSpec.visual: never collided); a visual mesh that is missing or in a format
    not read is a note, its geom dropped. Also here: cs_load_model, which dispatches on the
@@ -461,7 +461,7 @@ static csStatus u_link_geoms(uCtx* c, const uLink* L, int visual) {
       if (!csi_mesh_format_known(uri)) {
         char key[128];
         snprintf(key, sizeof key,
-                 "collision mesh in a format other than STL and OBJ (.%s) not loaded: "
+                 "collision mesh in a format not read (.%s) not loaded: "
                  "geom skipped",
                  ext);
         u_note(c, key, L->name, col);

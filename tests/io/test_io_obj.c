@@ -216,12 +216,12 @@ int main(void) {
 
   /* dispatch by extension */
   CHECK(csi_mesh_format_known("a/b.Stl") && csi_mesh_format_known("x.OBJ"));
-  CHECK(!csi_mesh_format_known("x.dae") && !csi_mesh_format_known("obj") &&
+  CHECK(!csi_mesh_format_known("x.ply") && !csi_mesh_format_known("obj") &&
         !csi_mesh_format_known("dir.obj/x"));
   int nv, nf;
   double* v;
   int* f;
-  CHECK(csi_load_mesh("robot.dae", &nv, &v, &nf, &f) == CS_ERR_UNSUPPORTED);
-  CHECK(strstr(cs_last_error(), "robot.dae") && strstr(cs_last_error(), "'.dae'"));
+  CHECK(csi_load_mesh("robot.ply", &nv, &v, &nf, &f) == CS_ERR_UNSUPPORTED);
+  CHECK(strstr(cs_last_error(), "robot.ply") && strstr(cs_last_error(), "'.ply'"));
   return cs_test_finish("test_io_obj");
 }

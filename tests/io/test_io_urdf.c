@@ -161,7 +161,7 @@ static void test_basic(void) {
   }
   CHECK_MSG(strstr(m->notes, "velocity") != NULL, "notes: %s", m->notes);
   CHECK_MSG(strstr(m->notes, "2 times") != NULL, "notes aggregated: %s", m->notes);
-  CHECK_MSG(strstr(m->notes, "visual mesh format not read (.dae)") != NULL, "notes: %s",
+  CHECK_MSG(strstr(m->notes, "visual mesh format not read (.ply)") != NULL, "notes: %s",
             m->notes); /* the visual DAE: its visual geom dropped */
   /* the welded root is a body, not a merged frame */
   CHECK(cs_name2id(m, "site", "base") < 0);
@@ -264,7 +264,7 @@ static void test_meshes(void) {
   csStatus st = load(path, 1, &m);
   CHECK_MSG(st == CS_OK, "%s", cs_last_error());
   if (st == CS_OK) {
-    /* four STL geoms (package://, package:///, relative x2 with two scales); the .dae is
+    /* four STL geoms (package://, package:///, relative x2 with two scales); the .ply is
        skipped with a note */
     CHECK(m->ngeom == 4);
     CHECK(m->nmesh == 2); /* one per distinct file + scale */
@@ -278,7 +278,7 @@ static void test_meshes(void) {
         CHECK(m->geom_size[3 * g] == 1 && m->geom_size[3 * g + 2] == 1);
     }
     CHECK(nscaled == 1);
-    CHECK_MSG(strstr(m->notes, ".dae") != NULL, "notes: %s", m->notes);
+    CHECK_MSG(strstr(m->notes, ".ply") != NULL, "notes: %s", m->notes);
     cs_model_free(m);
   }
   /* skip_collision_meshes */
