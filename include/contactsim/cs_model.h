@@ -352,9 +352,9 @@ typedef struct csModel {
   double* hfield_data; /* (nhfielddata) elevations in [0, 1], row-major (row = y) */
   int* hfield_name;    /* (nhfield) */
 
-  /* visual geoms (URDF <visual>, MJCF geoms with contype = conaffinity = 0): kept in the
-     model with their pose and shape, never collided (their masks are 0, which the collision
-     skips before any other work) */
+  /* visual geoms (URDF <visual>, MJCF geoms with contype = conaffinity = 0 that no explicit
+     pair names): kept in the model with their pose and shape, never collided (their masks
+     are 0, which the collision skips before any other work) */
   int ngeomvisual;  /* geoms with geom_visual set */
   int* geom_visual; /* (ngeom) 1: a visual geom, else 0 */
   /* keyframes (nkey): named states to start from (MJCF <keyframe>, cs_builder_add_key;
@@ -365,6 +365,18 @@ typedef struct csModel {
   double* key_qvel; /* (nkey x nv) */
   double* key_ctrl; /* (nkey x nu) */
   int* key_name;    /* (nkey) offset into names */
+  /* contact dimensionality and explicit geom pairs (MJCF condim and <contact><pair>,
+     cs_builder_add_pair; docs/conventions.md, "Contacts"). A contact's condim is the larger
+     of its geoms' (its pair's for an explicit pair): 1 makes it frictionless, 3 gives it
+     the friction of the pair rule. An explicit pair collides whatever the masks, excludes
+     and body filters say, and the filtered generation skips it. */
+  int* geom_condim;      /* (ngeom) 1 (frictionless) or 3 (normal and sliding friction) */
+  int ngeomcondim1;      /* geoms with condim 1 (0: the collision skips its condim pass) */
+  int npair;             /* explicit geom pairs */
+  int* pair_geom;        /* (npair x 2) the two geoms, smaller id first */
+  double* pair_friction; /* (npair) Coulomb friction of the pair's contacts (not the geoms') */
+  double* pair_margin;   /* (npair) detection margin added to opt.margin (not the geoms'), m */
+  int* pair_condim;      /* (npair) 1 or 3 (not the geoms') */
 
   char* names; /* (nnames) NUL-separated names */
   char* notes; /* (nnote) loader notes: ignored attributes etc., one per line */
@@ -432,6 +444,8 @@ typedef struct csGeomSpec {
   const char* source;
   int visual; /* 1: a visual geom (csModel.geom_visual): compiled with contype and
                  conaffinity 0, so it never collides (default 0) */
+  int condim; /* contact dimensionality (csModel.geom_condim): 1 frictionless, 3 normal and
+                 sliding friction (default 3; 0 also means 3) */
 } csGeomSpec;
 
 typedef struct csSiteSpec {
@@ -499,9 +513,22 @@ typedef struct csKeySpec {
   const char* source;
 } csKeySpec;
 
+/* An explicit geom pair (MJCF <contact><pair>): its two geoms collide whatever their
+   contype/conaffinity, excludes and bodies say, with the pair's friction, margin and condim
+   in place of the geoms'. Geoms are named, and resolved at compile (a missing name, or two
+   geoms that cannot touch, is a compile error naming the pair and its source). */
+typedef struct csPairSpec {
+  const char* name;  /* for messages (may be NULL) */
+  const char* geom1; /* the geoms' names, two different geoms */
+  const char* geom2;
+  double friction; /* Coulomb friction, finite and >= 0 (default 1) */
+  double margin;   /* detection margin added to opt.margin, finite and >= 0 (default 0) */
+  int condim;      /* 1 or 3 (default 3) */
+  const char* source;
+} csPairSpec;
 
 /* Default-filled specs (identity quaternions, friction 1, contype/conaffinity 1, gear 1,
-   axis z, polycoef 0 1 0 0 0, active). */
+   axis z, polycoef 0 1 0 0 0, active, condim 3). */
 CS_API void cs_body_spec_default(csBodySpec* s);
 CS_API void cs_joint_spec_default(csJointSpec* s);
 CS_API void cs_geom_spec_default(csGeomSpec* s);
@@ -509,6 +536,7 @@ CS_API void cs_site_spec_default(csSiteSpec* s);
 CS_API void cs_actuator_spec_default(csActuatorSpec* s);
 CS_API void cs_equality_spec_default(csEqualitySpec* s);
 CS_API void cs_key_spec_default(csKeySpec* s);
+CS_API void cs_pair_spec_default(csPairSpec* s);
 
 CS_API csBuilder* cs_builder_new(void);
 CS_API void cs_builder_free(csBuilder* b);
@@ -536,6 +564,8 @@ CS_API int cs_builder_add_hfield(csBuilder* b, const char* name, int nrow, int n
 CS_API int cs_builder_add_equality(csBuilder* b, const csEqualitySpec* s);
 /* A keyframe (csKeySpec); returns its index. */
 CS_API int cs_builder_add_key(csBuilder* b, const csKeySpec* s);
+/* An explicit geom pair (csPairSpec); returns its index. */
+CS_API int cs_builder_add_pair(csBuilder* b, const csPairSpec* s);
 /* Exclude contacts between two bodies (builder indices). */
 CS_API int cs_builder_add_exclude(csBuilder* b, int body1, int body2);
 /* A note for the user (ignored attribute etc.); shown by `contactsim check`. */

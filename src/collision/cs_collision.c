@@ -1,6 +1,6 @@
 /* Collision driver: geoms placed in the world, broadphase (sweep and prune along the axis
-   of largest spread), filtering, the pair table, and the contact list with frames and
-   friction. Runs inside the step: stack scratch only. */
+   of largest spread), filtering, the explicit geom pairs, the pair table, and the contact
+   list with frames and friction. Runs inside the step: stack scratch only. */
 #include "collision/cs_collision.h"
 
 #include <math.h>
@@ -77,6 +77,17 @@ static csiCollideFn pair_fn(int ta, int tb) {
   }
 }
 
+/* Is the geom pair a < b (model ids) one of the explicit pairs? */
+static int pair_listed(const csModel* m, int a, int b) {
+  if (a > b) {
+    int t = a;
+    a = b, b = t;
+  }
+  for (int p = 0; p < m->npair; p++)
+    if (m->pair_geom[2 * p] == a && m->pair_geom[2 * p + 1] == b) return 1;
+  return 0;
+}
+
 /* May geoms a and b touch? contype/conaffinity as MuJoCo, never within one body, never two
    bodies that do not move (the world and static bodies: no dof on their path to the world),
    never between parent and child bodies (unless the parent is the world), never an excluded
@@ -101,7 +112,7 @@ static int pair_allowed(const csModel* m, int a, int b) {
   return 1;
 }
 
-static void coll_geom(const csModel* m, const csData* d, int g, csiCollGeom* out) {
+static CSI_INLINE void coll_geom(const csModel* m, const csData* d, int g, csiCollGeom* out) {
   out->type = m->geom_type[g];
   memcpy(out->size, m->geom_size + 3 * g, 3 * sizeof(double));
   memcpy(out->pos, d->geom_xpos + 3 * g, 3 * sizeof(double));
@@ -139,16 +150,17 @@ static void sort_by(const double* lo, int* idx, int n) {
   }
 }
 
-/* Collide geoms a and b (placed in cg) and append their contacts. The pair function writes
-   straight into d->contact when there is room for its largest output. */
-static void add_pair(const csModel* m, csData* d, const csiCollGeom* cg, int a, int b) {
+/* Collide geoms a and b (placed in cg) within margin and append their contacts, with the
+   larger of the geoms' frictions (as MuJoCo). The pair function writes straight into
+   d->contact when there is room for its largest output. */
+static void add_pair(const csModel* m, csData* d, const csiCollGeom* cg, int a, int b,
+                     double margin) {
   if (m->geom_type[a] > m->geom_type[b]) {
     int t = a;
     a = b, b = t;
   }
   csiCollideFn fn = pair_fn(m->geom_type[a], m->geom_type[b]);
   if (!fn) return;
-  double margin = m->opt.margin + csi_max(m->geom_margin[a], m->geom_margin[b]);
   csContact tmp[CSI_MAX_PAIR_CONTACTS];
   int direct = d->ncon + CSI_MAX_PAIR_CONTACTS <= m->ncon_max;
   csContact* out = direct ? d->contact + d->ncon : tmp;
@@ -174,6 +186,62 @@ static void add_pair(const csModel* m, csData* d, const csiCollGeom* cg, int a, 
     c->geom[0] = a, c->geom[1] = b;
     c->lambda[0] = c->lambda[1] = c->lambda[2] = 0;
   }
+}
+
+/* Detection margin of a filtered pair: opt.margin + the larger of the geoms' margins. */
+static CSI_INLINE double geoms_margin(const csModel* m, int a, int b) {
+  return m->opt.margin + csi_max(m->geom_margin[a], m->geom_margin[b]);
+}
+
+/* condim of the filtered contacts (run when some geom has condim 1): the larger of the
+   geoms' condims, so a contact is frictionless only when both geoms have condim 1. */
+static void apply_condim(const csModel* m, csData* d) {
+  for (int i = 0; i < d->ncon; i++) {
+    csContact* c = d->contact + i;
+    if (m->geom_condim[c->geom[0]] == 1 && m->geom_condim[c->geom[1]] == 1) c->mu = 0;
+  }
+}
+
+/* Drops the filtered contacts of the geom pairs listed as explicit pairs, keeping the order
+   of the others: a listed pair is collided once, by its own pass, as MuJoCo merges the two
+   sources. Filtering such pairs out of the broadphase would cost every model a test per
+   candidate pair; this pass runs only for a model with explicit pairs. */
+static void drop_listed(const csModel* m, csData* d) {
+  int n = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    if (pair_listed(m, d->contact[i].geom[0], d->contact[i].geom[1])) continue;
+    if (n != i) d->contact[n] = d->contact[i];
+    n++;
+  }
+  d->ncon = n;
+}
+
+/* Explicit pair p: its geoms placed (whatever their masks), a bounding test (a plane's
+   half-space or two spheres; a heightfield's collider culls for itself), then collided with
+   the pair's margin, and its contacts given the pair's condim and friction. */
+static void collide_explicit(const csModel* m, csData* d, csiCollGeom* cg, int p) {
+  int a = m->pair_geom[2 * p], b = m->pair_geom[2 * p + 1];
+  double margin = m->opt.margin + m->pair_margin[p];
+  if (m->geom_type[b] == CS_GEOM_PLANE) {
+    int t = a;
+    a = b, b = t;
+  }
+  double off[3];
+  csi_sub3(off, d->geom_xpos + 3 * b, d->geom_xpos + 3 * a);
+  if (m->geom_type[a] == CS_GEOM_PLANE) {
+    const double* R = d->geom_xmat + 9 * a;
+    double n[3] = {R[2], R[5], R[8]};
+    if (csi_dot3(off, n) > m->geom_rbound[b] + margin) return;
+  } else if (m->geom_type[a] != CS_GEOM_HFIELD && m->geom_type[b] != CS_GEOM_HFIELD) {
+    double r = m->geom_rbound[a] + m->geom_rbound[b] + margin;
+    if (csi_dot3(off, off) > r * r) return;
+  }
+  coll_geom(m, d, a, cg + a);
+  coll_geom(m, d, b, cg + b);
+  int n0 = d->ncon;
+  add_pair(m, d, cg, a, b, margin);
+  double mu = m->pair_condim[p] == 1 ? 0 : m->pair_friction[p];
+  for (int i = n0; i < d->ncon; i++) d->contact[i].mu = mu;
 }
 
 int cs_collide(const csModel* m, csData* d) {
@@ -241,7 +309,7 @@ int cs_collide(const csModel* m, csData* d) {
       double reach =
           m->geom_rbound[g] + m->opt.margin + csi_max(m->geom_margin[g], m->geom_margin[p]);
       if (csi_dot3(off, n) > reach) continue;
-      if (pair_allowed(m, p, g)) add_pair(m, d, cg, p, g);
+      if (pair_allowed(m, p, g)) add_pair(m, d, cg, p, g, geoms_margin(m, p, g));
     }
   }
   /* heightfields against every bounded geom whose bounding sphere meets the heightfield's
@@ -260,7 +328,7 @@ int cs_collide(const csModel* m, csData* d) {
       if (fabs(loc[0]) > hs[0] + reach || fabs(loc[1]) > hs[1] + reach || loc[2] > hs[2] + reach ||
           loc[2] < -hs[3] - reach)
         continue;
-      if (pair_allowed(m, h, g)) add_pair(m, d, cg, h, g);
+      if (pair_allowed(m, h, g)) add_pair(m, d, cg, h, g, geoms_margin(m, h, g));
     }
   }
   /* sweep and prune, then the bounding spheres */
@@ -274,8 +342,13 @@ int cs_collide(const csModel* m, csData* d) {
       double r = m->geom_rbound[a] + m->geom_rbound[b] + m->opt.margin +
                  csi_max(m->geom_margin[a], m->geom_margin[b]);
       if (csi_dot3(off, off) > r * r) continue;
-      if (pair_allowed(m, a, b)) add_pair(m, d, cg, a, b);
+      if (pair_allowed(m, a, b)) add_pair(m, d, cg, a, b, geoms_margin(m, a, b));
     }
+  }
+  if (m->ngeomcondim1) apply_condim(m, d);
+  if (m->npair) {
+    drop_listed(m, d);
+    for (int p = 0; p < m->npair; p++) collide_explicit(m, d, cg, p);
   }
   csi_stack_free(d, mark);
   return d->ncon;

@@ -73,6 +73,8 @@ struct csBuilder {
   int nkey, ckey;
   bTendon* ten;
   int nten, cten;
+  csPairSpec* pair; /* explicit geom pairs (names and source owned by the builder) */
+  int npair, cpair;
 };
 
 void cs_builder_set_balance_inertia(csBuilder* b, int on) { b->balance_inertia = on; }
@@ -136,6 +138,12 @@ void cs_geom_spec_default(csGeomSpec* s) {
   s->conaffinity = 1;
   s->mesh = -1;
   s->hfield = -1;
+  s->condim = 3;
+}
+void cs_pair_spec_default(csPairSpec* s) {
+  memset(s, 0, sizeof *s);
+  s->friction = 1;
+  s->condim = 3;
 }
 void cs_site_spec_default(csSiteSpec* s) {
   memset(s, 0, sizeof *s);
@@ -241,6 +249,13 @@ void cs_builder_free(csBuilder* b) {
     cs_free((void*)b->ten[i].s.source);
   }
   cs_free(b->ten);
+  for (int i = 0; i < b->npair; i++) {
+    cs_free((void*)b->pair[i].name);
+    cs_free((void*)b->pair[i].geom1);
+    cs_free((void*)b->pair[i].geom2);
+    cs_free((void*)b->pair[i].source);
+  }
+  cs_free(b->pair);
   cs_free(b->excl);
   cs_free(b->notes);
   cs_free(b->source);
@@ -419,6 +434,11 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
               s->friction);
     return -1;
   }
+  if (s->condim != 0 && s->condim != 1 && s->condim != 3) {
+    csi_error(CS_ERR_MODEL, "%s: geom '%s': condim %d must be 1 or 3", source_name(s->source), nm,
+              s->condim);
+    return -1;
+  }
   if (s->type == CS_GEOM_MESH && (s->mesh < 0 || s->mesh >= b->nmesh)) {
     csi_error(CS_ERR_MODEL, "%s: geom '%s': mesh %d does not exist", source_name(s->source), nm,
               s->mesh);
@@ -435,6 +455,7 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
   g->name = csi_strdup(nm);
   g->source = s->source ? csi_strdup(s->source) : NULL;
   csi_quat_normalize(g->quat);
+  if (!g->condim) g->condim = 3;
   if (s->visual) g->visual = 1, g->contype = g->conaffinity = 0; /* drawn, never collided */
   return b->ngeom++;
 }
@@ -689,6 +710,54 @@ int cs_builder_add_equality(csBuilder* b, const csEqualitySpec* s) {
     return -1;
   }
   return b->neq++;
+}
+
+/* A pair's numbers and names: friction and margin finite and >= 0, condim 1 or 3, two
+   different non-empty geom names. Returns 0, or -1 with the error set. */
+static int pair_spec_ok(const csPairSpec* s) {
+  const char *src = source_name(s->source), *nm = s->name ? s->name : "";
+  if (!isfinite(s->friction) || s->friction < 0 || !isfinite(s->margin) || s->margin < 0) {
+    csi_error(CS_ERR_MODEL, "%s: pair '%s': friction %g and margin %g must be finite and >= 0", src,
+              nm, s->friction, s->margin);
+    return -1;
+  }
+  if (s->condim != 1 && s->condim != 3) {
+    csi_error(CS_ERR_MODEL, "%s: pair '%s': condim %d must be 1 or 3", src, nm, s->condim);
+    return -1;
+  }
+  if (!s->geom1 || !s->geom1[0] || !s->geom2 || !s->geom2[0]) {
+    csi_error(CS_ERR_MODEL, "%s: pair '%s': both geoms must be named", src, nm);
+    return -1;
+  }
+  if (strcmp(s->geom1, s->geom2) == 0) {
+    csi_error(CS_ERR_MODEL, "%s: pair '%s': geom '%s' given twice (a pair joins two geoms)", src,
+              nm, s->geom1);
+    return -1;
+  }
+  return 0;
+}
+
+int cs_builder_add_pair(csBuilder* b, const csPairSpec* s) {
+  if (!b || !s) {
+    csi_error(CS_ERR_ARG, "cs_builder_add_pair: NULL argument");
+    return -1;
+  }
+  if (pair_spec_ok(s) < 0) return -1;
+  if (!GROW(pair, npair, cpair)) return -1;
+  csPairSpec* p = &b->pair[b->npair];
+  *p = *s;
+  p->name = csi_strdup(s->name ? s->name : "");
+  p->geom1 = csi_strdup(s->geom1);
+  p->geom2 = csi_strdup(s->geom2);
+  p->source = s->source ? csi_strdup(s->source) : NULL;
+  if (!p->name || !p->geom1 || !p->geom2 || (s->source && !p->source)) {
+    cs_free((void*)p->name), cs_free((void*)p->geom1), cs_free((void*)p->geom2);
+    cs_free((void*)p->source);
+    b->failed = 1;
+    csi_error(CS_ERR_MEMORY, "builder: out of memory");
+    return -1;
+  }
+  return b->npair++;
 }
 
 int cs_builder_add_exclude(csBuilder* b, int b1, int b2) {
@@ -1462,6 +1531,8 @@ static void compile_geoms(bCompile* c) {
       m->geom_name[gi] = put_name(c, G->name);
       m->geom_visual[gi] = G->visual;
       m->ngeomvisual += G->visual;
+      m->geom_condim[gi] = G->condim == 1 ? 1 : 3;
+      m->ngeomcondim1 += G->condim == 1;
       gi++;
     }
   }
@@ -1747,6 +1818,67 @@ static csStatus compile_equalities(bCompile* c) {
   return st;
 }
 
+/* Can geoms a and b (model ids) form an explicit pair? Not one geom twice, not two geoms of
+   one body (after welding) or of two bodies that do not move, and not two types without a
+   collision function. Returns CS_OK or an error naming the pair p. */
+static csStatus pair_geoms_ok(bCompile* c, int p, int a, int b) {
+  const csModel* m = c->m;
+  const csPairSpec* P = &c->b->pair[p];
+  const char *src = source_name(P->source), *nm = P->name;
+  int ba = m->geom_body[a], bb = m->geom_body[b];
+  if (a == b || ba == bb)
+    return csi_error(CS_ERR_MODEL,
+                     "%s: pair '%s': geoms '%s' and '%s' are on one body '%s' (after welding "
+                     "bodies without joints) and cannot collide",
+                     src, nm, P->geom1, P->geom2, m->names + m->body_name[ba]);
+  if (m->body_lastdof[ba] < 0 && m->body_lastdof[bb] < 0)
+    return csi_error(CS_ERR_MODEL, "%s: pair '%s': geoms '%s' and '%s' are both static", src, nm,
+                     P->geom1, P->geom2);
+  for (int k = 0; k < 2; k++) {
+    int g = k ? b : a;
+    if (m->geom_type[g] == CS_GEOM_MESH && m->geom_vertnum[g] == 0)
+      return csi_error(CS_ERR_MODEL, "%s: pair '%s': mesh geom '%s' is flat (no volume)", src, nm,
+                       k ? P->geom2 : P->geom1);
+  }
+  int ta = m->geom_type[a] < m->geom_type[b] ? m->geom_type[a] : m->geom_type[b];
+  int tb = m->geom_type[a] < m->geom_type[b] ? m->geom_type[b] : m->geom_type[a];
+  if ((ta == CS_GEOM_PLANE && (tb == CS_GEOM_PLANE || tb == CS_GEOM_HFIELD)) ||
+      (ta == CS_GEOM_HFIELD && tb >= CS_GEOM_HFIELD))
+    return csi_error(CS_ERR_UNSUPPORTED,
+                     "%s: pair '%s': geoms '%s' and '%s': no collision between a plane or "
+                     "heightfield and a plane, heightfield or ellipsoid",
+                     src, nm, P->geom1, P->geom2);
+  return CS_OK;
+}
+
+/* Resolves the explicit pairs' geom names (model ids, smaller first), checks them, and copies
+   their friction, margin and condim. A pair listed twice is an error. */
+static csStatus compile_pairs(bCompile* c) {
+  csModel* m = c->m;
+  for (int p = 0; p < m->npair; p++) {
+    const csPairSpec* P = &c->b->pair[p];
+    int g[2] = {cs_name2id(m, "geom", P->geom1), cs_name2id(m, "geom", P->geom2)};
+    for (int k = 0; k < 2; k++)
+      if (g[k] < 0)
+        return csi_error(CS_ERR_MODEL, "%s: pair '%s': unknown geom '%s'", source_name(P->source),
+                         P->name, k ? P->geom2 : P->geom1);
+    csStatus st = pair_geoms_ok(c, p, g[0], g[1]);
+    if (st != CS_OK) return st;
+    int a = g[0] < g[1] ? g[0] : g[1], b = g[0] < g[1] ? g[1] : g[0];
+    for (int q = 0; q < p; q++)
+      if (m->pair_geom[2 * q] == a && m->pair_geom[2 * q + 1] == b)
+        return csi_error(CS_ERR_MODEL, "%s: pair '%s': geoms '%s' and '%s' are paired twice",
+                         source_name(P->source), P->name, P->geom1, P->geom2);
+    m->pair_geom[2 * p] = a, m->pair_geom[2 * p + 1] = b;
+    for (int k = 0; k < 2; k++) /* a geom a pair collides is not a visual geom */
+      if (m->geom_visual[g[k]]) m->geom_visual[g[k]] = 0, m->ngeomvisual--;
+    m->pair_friction[p] = P->friction;
+    m->pair_margin[p] = P->margin;
+    m->pair_condim[p] = P->condim;
+  }
+  return CS_OK;
+}
+
 /* Maps the excluded body pairs onto kept bodies (lower id first), and puts the loader notes
    ahead of the compile notes written during the inertia checks. */
 static void compile_excludes_notes(bCompile* c) {
@@ -1769,7 +1901,8 @@ static csStatus compile_derive(bCompile* c) {
   if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep))
     return csi_error(CS_ERR_ARG, "%s: option timestep = %g must be > 0", c->file, m->opt.timestep);
   csi_model_derive(m);
-  m->ncon_max = c->b->ncon_max > 0 ? c->b->ncon_max : 64 + 8 * (m->ngeom - m->ngeomvisual);
+  m->ncon_max =
+      c->b->ncon_max > 0 ? c->b->ncon_max : 64 + 8 * (m->ngeom - m->ngeomvisual + m->npair);
   m->memory = c->b->memory;
   /* the dynamics' scratch (ABA: 90 doubles per body and 7 per dof; the step: 5 per dof and
      the positions) and the collision's (a placed geom, its bounds and indices) */
@@ -1796,6 +1929,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) st = compile_check_ellipsoids(&c);
   if (st == CS_OK) compile_size_names(&c);
   if (st == CS_OK) compile_size_tendons(&c);
+  if (st == CS_OK) c.m->npair = b->npair;
   if (st == CS_OK) st = compile_size_mass_matrix(&c);
   if (st == CS_OK) st = compile_layout(&c);
   /* fill (names go into the pool in this order) */
@@ -1807,6 +1941,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) compile_hfields(&c);
   if (st == CS_OK) compile_geoms(&c);
   if (st == CS_OK) compile_sites(&c);
+  if (st == CS_OK) st = compile_pairs(&c);
   if (st == CS_OK) st = compile_actuators(&c);
   if (st == CS_OK) st = compile_equalities(&c);
   if (st == CS_OK) st = compile_keys(&c);

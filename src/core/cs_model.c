@@ -138,6 +138,11 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(key_qvel, (size_t)m->nkey * m->nv);
   TAKE(key_ctrl, (size_t)m->nkey * m->nu);
   TAKE(key_name, m->nkey);
+  TAKE(geom_condim, ng);
+  TAKE(pair_geom, 2 * m->npair);
+  TAKE(pair_friction, m->npair);
+  TAKE(pair_margin, m->npair);
+  TAKE(pair_condim, m->npair);
   TAKE(names, m->nnames);
   TAKE(notes, m->nnote);
   return off + CS_ALIGN;

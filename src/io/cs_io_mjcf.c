@@ -57,7 +57,7 @@ typedef struct {
   int n, cap;
 } mjList;
 
-enum { MJ_KJOINT = 0, MJ_KGEOM, MJ_KSITE, MJ_KACT, MJ_KMESH, MJ_KEQ, MJ_NKIND };
+enum { MJ_KJOINT = 0, MJ_KGEOM, MJ_KSITE, MJ_KACT, MJ_KMESH, MJ_KEQ, MJ_KPAIR, MJ_NKIND };
 
 typedef struct {
   const char* name;
@@ -594,6 +594,20 @@ static const mjAttr mj_attr_tendon[] = {
     {"material", 'v', NULL, NULL},
     {"width", 'v', NULL, NULL},
     {"user", 'v', NULL, NULL},
+    {NULL, 0, NULL, NULL}};
+
+static const mjAttr mj_attr_pair[] = {
+    {"name", 'u', NULL, NULL},
+    {"class", 'u', NULL, NULL},
+    {"geom1", 'u', NULL, NULL},
+    {"geom2", 'u', NULL, NULL},
+    {"friction", 'u', NULL, NULL},
+    {"condim", 'u', NULL, NULL},
+    {"margin", 'u', NULL, NULL},
+    {"gap", 'p', "0", "no contact gap"},
+    {"solref", 'p', NULL, "no soft-constraint parameters"},
+    {"solreffriction", 'p', NULL, "no soft-constraint parameters"},
+    {"solimp", 'p', NULL, "no soft-constraint parameters"},
     {NULL, 0, NULL, NULL}};
 
 static const mjAttr mj_attr_exclude[] = {{"name", 'u', NULL, NULL},
@@ -1157,6 +1171,7 @@ static int mj_default_kind(const char* name) {
   if (strcmp(name, "site") == 0) return MJ_KSITE;
   if (strcmp(name, "mesh") == 0) return MJ_KMESH;
   if (strcmp(name, "equality") == 0) return MJ_KEQ;
+  if (strcmp(name, "pair") == 0) return MJ_KPAIR;
   for (int i = 0; acts[i]; i++)
     if (strcmp(name, acts[i]) == 0) return MJ_KACT;
   return -1;
@@ -1202,7 +1217,7 @@ static csStatus mj_default(mjCtx* c, mjNode nd, int cls) {
     } else if (strcmp(nm, "material") == 0 || strcmp(nm, "camera") == 0 ||
                strcmp(nm, "light") == 0 || strcmp(nm, "texture") == 0) {
       mj_vis(c, nm);
-    } else if (strcmp(nm, "pair") == 0 || strcmp(nm, "tendon") == 0) {
+    } else if (strcmp(nm, "tendon") == 0) {
       /* defaults of elements that are themselves noted when used */
     } else {
       mj_note_elem(c, k, "default", "unknown element");
@@ -1904,23 +1919,23 @@ static csStatus mj_geom_add(mjCtx* c, int t, const mjMesh* mesh, csGeomSpec* s, 
    heightfield it names, its mass and inertia into acc (the body's inertia accumulators, NULL
    when the geoms do not define the inertia; only geoms of the inertia groups count), and the
    collision geom. */
-/* condim (with defaults): 3 (normal and sliding friction, the default); 1 frictionless,
-   the geom's friction set to 0 (a contact takes the larger friction of its two geoms); 4
-   and 6 noted (torsional and rolling friction are not simulated: 3 dimensions); any other
-   value is an error naming the geom and line. */
-static csStatus mj_geom_condim(mjCtx* c, mjNode nd, int cls, csGeomSpec* s) {
-  mjNode d = mj_find(c, nd, MJ_KGEOM, cls, "condim");
+/* condim of element nd (kind, class cls; en names it in messages) into *out: 3 (normal and
+   sliding friction, the default) or 1 (frictionless); 4 and 6 load as 3 with a note
+   (torsional and rolling friction are not simulated); any other value is an error naming
+   the element's name and line. */
+static csStatus mj_condim(mjCtx* c, mjNode nd, int kind, int cls, const char* en, int* out) {
+  mjNode d = mj_find(c, nd, kind, cls, "condim");
   int cd = 3;
   if (d.n && csi_xml_ints(d.file, d.n, "condim", &cd, 1) < 0) return CS_ERR_PARSE;
-  if (cd == 1) s->friction = 0;
   if (cd == 4 || cd == 6)
-    mj_note_attr(c, d, "geom", "condim",
-                 "torsional and rolling friction are not simulated: contacts have 3 "
-                 "dimensions, normal and sliding friction");
+    mj_note_attr(c, d, en, "condim",
+                 "torsional and rolling friction are not simulated: loaded as 3, normal and "
+                 "sliding friction");
+  *out = cd == 1 ? 1 : 3;
   if (cd == 1 || cd == 3 || cd == 4 || cd == 6) return CS_OK;
   char* nm = csi_xml_attr(nd.n, "name");
   csStatus st =
-      mj_err_attr(CS_ERR_PARSE, d, "condim", "geom '%s' (line %d): condim must be 1, 3, 4 or 6",
+      mj_err_attr(CS_ERR_PARSE, d, "condim", "%s '%s' (line %d): condim must be 1, 3, 4 or 6", en,
                   nm ? nm : "", mj_line(nd.n));
   if (nm) xmlFree(nm);
   return st;
@@ -1944,7 +1959,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   s.visual = !s.contype && !s.conaffinity; /* as MuJoCo: collides with nothing */
   mj_frame_apply(c, s.pos, s.quat);
   s.friction = fr[0];
-  st = mj_geom_condim(c, nd, cls, &s);
+  st = mj_condim(c, nd, MJ_KGEOM, cls, "geom", &s.condim);
   if (st != CS_OK) return st;
   memcpy(s.size, size, sizeof size);
   char* nm = csi_xml_attr(nd.n, "name");
@@ -2253,6 +2268,65 @@ static int mj_body_by_name(const mjCtx* c, const char* name) {
   return -1;
 }
 
+/* geom1 or geom2 of <pair> nd into *out: it must name a geom of the model. */
+static csStatus mj_pair_geom(mjCtx* c, mjNode nd, const char* attr, const char** out) {
+  char* gn = csi_xml_attr(nd.n, attr);
+  if (!gn) return mj_err(CS_ERR_PARSE, nd, "missing attribute '%s'", attr);
+  int found = 0;
+  for (int i = 0; i < c->ngeom && !found && gn[0]; i++) found = strcmp(c->geom[i].s.name, gn) == 0;
+  *out = found ? mj_keep(c, gn) : NULL;
+  xmlFree(gn);
+  if (!found) return mj_err_attr(CS_ERR_MODEL, nd, attr, "unknown geom");
+  return *out ? CS_OK : mj_oom();
+}
+
+/* A <pair>'s friction (MuJoCo's 5 numbers, default 1 1 0.005 0.0001 0.0001: the first is the
+   sliding friction; a second that differs is noted, as anisotropic friction is not
+   simulated) and margin (default 0), both finite and >= 0, with its class's defaults. */
+static csStatus mj_pair_numbers(mjCtx* c, mjNode nd, int cls, csPairSpec* s) {
+  double fr[5] = {1, 1, 0.005, 0.0001, 0.0001};
+  if (mj_num_partial(c, nd, MJ_KPAIR, cls, "friction", fr, 5) < 0 ||
+      mj_num(c, nd, MJ_KPAIR, cls, "margin", &s->margin, 1) < 0)
+    return CS_ERR_PARSE;
+  mjNode d = mj_find(c, nd, MJ_KPAIR, cls, "friction");
+  if (!isfinite(fr[0]) || fr[0] < 0)
+    return mj_err_attr(CS_ERR_MODEL, d, "friction", "must be finite and >= 0");
+  if (fr[1] != fr[0])
+    mj_note_attr(c, d, "pair", "friction",
+                 "anisotropic friction is not simulated: the first value applies in every "
+                 "tangent direction");
+  s->friction = fr[0];
+  if (!isfinite(s->margin) || s->margin < 0)
+    return mj_err_attr(CS_ERR_MODEL, mj_find(c, nd, MJ_KPAIR, cls, "margin"), "margin",
+                       "must be finite and >= 0");
+  return CS_OK;
+}
+
+/* <contact><pair>: an explicit geom pair (csPairSpec) with its own friction, condim and
+   margin, and its class's defaults. */
+static csStatus mj_pair(mjCtx* c, mjNode nd) {
+  csPairSpec s;
+  cs_pair_spec_default(&s);
+  int cls;
+  csStatus st = mj_elem_class(c, nd, 0, &cls);
+  if (st != CS_OK) return st;
+  mj_check_attrs(c, nd, MJ_KPAIR, cls, "pair", mj_attr_pair);
+  st = mj_pair_geom(c, nd, "geom1", &s.geom1);
+  if (st == CS_OK) st = mj_pair_geom(c, nd, "geom2", &s.geom2);
+  if (st == CS_OK && strcmp(s.geom1, s.geom2) == 0)
+    st = mj_err_attr(CS_ERR_MODEL, nd, "geom2", "the same geom as geom1: a pair joins two geoms");
+  if (st == CS_OK) st = mj_pair_numbers(c, nd, cls, &s);
+  if (st == CS_OK) st = mj_condim(c, nd, MJ_KPAIR, cls, "pair", &s.condim);
+  if (st != CS_OK) return st;
+  char* nm = csi_xml_attr(nd.n, "name");
+  s.name = nm ? mj_keep(c, nm) : "";
+  if (nm) xmlFree(nm);
+  s.source = mj_source(c, nd);
+  if (!s.name || !s.source) return mj_oom();
+  if (cs_builder_add_pair(c->b, &s) < 0) return mj_err_wrap(CS_ERR_MODEL, nd, "pair");
+  return CS_OK;
+}
+
 static csStatus mj_contact(mjCtx* c, mjNode nd) {
   mjList L = {NULL, 0, 0};
   csStatus st = mj_children(c, nd, &L);
@@ -2275,9 +2349,7 @@ static csStatus mj_contact(mjCtx* c, mjNode nd) {
       if (st == CS_OK && cs_builder_add_exclude(c->b, c->body[lb[0]].bid, c->body[lb[1]].bid) < 0)
         st = mj_err_wrap(CS_ERR_MODEL, k, "exclude");
     } else if (mj_is(k.n, "pair")) {
-      mj_note_elem(c, k, "contact",
-                   "explicit contact pairs are not supported; geoms collide "
-                   "by contype/conaffinity");
+      st = mj_pair(c, k);
     } else {
       mj_note_elem(c, k, "contact", "unknown element");
     }
