@@ -40,6 +40,9 @@ struct csImpactModel {
   double q[CSI_IMP_MAXNV], v[CSI_IMP_MAXNV];
   double gravity;
   csImpactOptions opt;
+  /* 0: contact tangent t = (n_y, -n_x); 1: the reference implementation's friction row,
+     (n_y, n_x) applied to the relative velocity (statement `tangent reference`) */
+  int tangent_ref;
 };
 
 /* The problem. A, the 3m x 3m Delassus matrix J M^-1 J^T of J = [Jn; JD] (JD interleaves

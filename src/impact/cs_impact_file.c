@@ -6,6 +6,7 @@
      contact discs LINKA XA YA RA LINKB XB YB RB MU
      q ... / v ...                         the state (nq numbers each)
      h H / steps N / samples M / gravity G  Algorithm 2's defaults, gravity along -y
+     tangent perpendicular|reference       the friction row (docs/impacts.md)
    Every error is CS_ERR_PARSE or CS_ERR_MODEL naming the file and the line. */
 #include <errno.h>
 #include <math.h>
@@ -176,11 +177,21 @@ static csStatus parse_setting(const Line* L, csImpactModel* m) {
   return CS_OK;
 }
 
+/* tangent perpendicular | reference */
+static csStatus parse_tangent(const Line* L, csImpactModel* m) {
+  int perp = L->ntok == 2 && !strcmp(L->tok[1], "perpendicular");
+  int ref = L->ntok == 2 && !strcmp(L->tok[1], "reference");
+  if (!perp && !ref) return bad(L, CS_ERR_PARSE, "tangent perpendicular | tangent reference");
+  m->tangent_ref = ref;
+  return CS_OK;
+}
+
 static csStatus parse_line(Line* L, csImpactModel* m, int* seen_q, int* seen_v) {
   const char* k = L->tok[0];
   if (!strcmp(k, "link")) return parse_link(L, m);
   if (!strcmp(k, "mass")) return parse_mass(L, m);
   if (!strcmp(k, "contact")) return parse_contact(L, m);
+  if (!strcmp(k, "tangent")) return parse_tangent(L, m);
   if (!strcmp(k, "q")) return *seen_q = 1, parse_vector(L, m, m->q);
   if (!strcmp(k, "v")) return *seen_v = 1, parse_vector(L, m, m->v);
   if (!strcmp(k, "h") || !strcmp(k, "steps") || !strcmp(k, "samples") || !strcmp(k, "gravity"))

@@ -93,7 +93,8 @@ static void point_rows(const csImpactModel* m, const double* q, int l, const dou
   for (int i = 0; i < m->nq; i++) Jx[i] += -dy * Jt[i], Jy[i] += dx * Jt[i];
 }
 
-/* Contact k at q: its gap and rows Jn, Jf (normal n, tangent t = (n_y, -n_x)). */
+/* Contact k at q: its gap and rows Jn, Jf (normal n, tangent t = (n_y, -n_x), or the
+   reference's row (n_y, n_x) with `tangent reference`). */
 static double contact_rows(const csImpactModel* m, const double* q, int k, double* Jn, double* Jf) {
   const csiImpContact* c = &m->contact[k];
   double Ja[2][CSI_IMP_MAXNV], Jb[2][CSI_IMP_MAXNV], n[2], gap, ca[2], cb[2];
@@ -110,10 +111,11 @@ static double contact_rows(const csImpactModel* m, const double* q, int k, doubl
     memset(Jb, 0, sizeof Jb);
   }
   point_rows(m, q, c->a, c->at_a, c->r_a, n, 1, Ja[0], Ja[1]);
+  double tx = n[1], ty = m->tangent_ref ? n[0] : -n[0];
   for (int i = 0; i < m->nq; i++) {
     double vx = Ja[0][i] - Jb[0][i], vy = Ja[1][i] - Jb[1][i];
     Jn[i] = n[0] * vx + n[1] * vy;
-    Jf[i] = n[1] * vx - n[0] * vy;
+    Jf[i] = tx * vx + ty * vy;
   }
   return gap;
 }

@@ -2,9 +2,10 @@
    samples each:
    - kinetic energy never rises over a Routh step, on every sample of every example;
    - at most 1 % of the samples discarded, every LCP error below 1e-9;
-   - mean LCPs per terminated sample: printed beside the paper's Table 3, and equal to the
-     figures docs/impacts.md reports (a regression lock; the paper's figures are not met,
-     see docs/impacts.md);
+   - mean LCPs per sample over all samples (the reference implementation's total solves / M):
+     printed beside the paper's Table 3 and equal to the figures docs/impacts.md reports (a
+     regression lock); disk_stack_ref (the reference's disc mass and friction row) within 5 %
+     of Table 3's 9.04; the other examples do not match Table 3 (docs/impacts.md);
    - every enumerated Anitescu-Potra solution and every sequential outcome lies within 1 %
      of the diameter of the sample cloud's convex hull (in the full generalized-velocity
      space), for the two-contact examples;
@@ -19,7 +20,7 @@
 #include "cs_test.h"
 
 /* samples per set: 2^10, or env CS_IMPACT_SAMPLES (the regression lock of the LCP counts
-   holds at 2^10 only) */
+   applies at 2^10 only) */
 static int NS = 1024;
 
 typedef struct Set {
@@ -118,20 +119,37 @@ static void check_energy_and_errors(const char* name, const Set* s) {
   CHECK_MSG(err <= 1e-9, "%s: LCP error %g", name, err);
 }
 
-/* Mean LCPs over terminated samples. */
+/* Mean LCPs over all samples, as the reference implementation counts (total solves / M). */
 static double lcps(const Set* s) {
-  long n = 0, t = 0;
-  for (int i = 0; i < NS; i++)
-    if (s->info[i].terminated) n += s->info[i].nlcp, t++;
-  return (double)n / (double)t;
+  long n = 0;
+  for (int i = 0; i < NS; i++) n += s->info[i].nlcp;
+  return (double)n / (double)NS;
 }
 
-static void check_table3(const char* name, const Set* s, double ours, double paper) {
+/* ours: the figure at 2^10 samples in docs/impacts.md; match: assert Table 3 within 5 %. */
+static void check_table3(const char* name, const Set* s, double ours, double paper, int match) {
   double got = lcps(s);
   printf("%-14s LCPs/sample %.4f (paper Table 3: %.2f, ratio %.3f)\n", name, got, paper,
          got / paper);
-  CHECK_MSG(fabs(got - ours) <= 5e-4, "%s: %.4f LCPs per sample, docs/impacts.md has %.4f", name,
-            got, ours);
+  if (NS == 1024)
+    CHECK_MSG(fabs(got - ours) <= 5e-4, "%s: %.4f LCPs per sample, docs/impacts.md has %.4f", name,
+              got, ours);
+  if (match)
+    CHECK_MSG(fabs(got / paper - 1) <= 0.05, "%s: %.4f LCPs per sample, Table 3 has %.2f", name,
+              got, paper);
+}
+
+/* disk_stack_ref: the reference's model, checked against Table 3 only (its non-perpendicular
+   friction rows leave about 12 % of the samples unterminated after 10 steps). */
+static void check_reference_disks(void) {
+  Set s;
+  CHECK(load("disk_stack_ref", &s, NULL, CS_IMPACT_SOBOL));
+  if (!s.v) return;
+  int bad_ke = 0;
+  for (int i = 0; i < NS; i++) bad_ke += s.info[i].ke_rise > 1e-12;
+  CHECK_MSG(bad_ke == 0, "disk_stack_ref: %d samples with a step raising KE", bad_ke);
+  check_table3("disk_stack_ref", &s, 8.8125, 9.04, 1);
+  drop(&s);
 }
 
 static void check_inside(const char* name, const Set* s, double bound) {
@@ -213,15 +231,15 @@ int main(void) {
     const char* name;
     double ours, paper;
   } ex[4] = {{"rocking_block", 2.4688, 2.67},
-             {"compass_gait", 1.6879, 2.27},
+             {"compass_gait", 1.6943, 2.27},
              {"box_wall", 1.5352, 1.97},
-             {"disk_stack", 2.3516, 9.04}};
+             {"disk_stack", 6.6865, 9.04}};
   for (int e = 0; e < 4; e++) {
     Set s;
     CHECK_MSG(load(ex[e].name, &s, NULL, CS_IMPACT_SOBOL), "%s", ex[e].name);
     if (!s.v) continue;
     check_energy_and_errors(ex[e].name, &s);
-    check_table3(ex[e].name, &s, ex[e].ours, ex[e].paper);
+    check_table3(ex[e].name, &s, ex[e].ours, ex[e].paper, 0);
     /* box_wall meets 1 %; the others need more samples (docs/impacts.md) */
     if (cs_impact_info(s.imp)->m == 2) check_inside(ex[e].name, &s, e == 2 ? 0.01 : 0.1);
     if (!strcmp(ex[e].name, "disk_stack")) check_symmetry(&s), check_mirror_samples(&s);
@@ -232,5 +250,6 @@ int main(void) {
     check_threads(ex[e].name, &s, CS_IMPACT_UNIFORM);
     drop(&s);
   }
+  check_reference_disks();
   return cs_test_finish("test_impact_sets");
 }
