@@ -26,7 +26,7 @@
 #include "solvers/cs_solver_bsr_admm.h"
 
 /* The island size from which the step stores G block-sparse (docs/benchmarks/bin.md). */
-static int bsr_min = 64;
+static int bsr_min = 128;
 
 int csi_bsr_takes(const csSolver* s) {
   return s == &cs_solver_bisection || s == &cs_solver_bisection_desaxce || s == &cs_solver_ncp_admm;
