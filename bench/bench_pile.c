@@ -23,7 +23,10 @@
    (default 4096, setrlimit RLIMIT_AS, lifted after the allocation), so a size the storage
    cannot hold is reported instead of exhausting the machine. --dump-fclib DIR writes the
    contact problem of the last step (the settled pile) of the first solver to
-   DIR/pile_N.hdf5, when the library has FCLIB. Uses the public API only. */
+   DIR/pile_N.hdf5, when the library has FCLIB. --scene bin runs the bin of docs/scenes.md
+   ("Bin": the boxes packed into one island) instead; --bsr-min N sets the island size from
+   which the step stores G block-sparse (docs/benchmarks/bin.md; the library's internal
+   csi_bsr_set_min_contacts, the one call outside the public API). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +39,10 @@
 #include "cs_bench_pile.h"
 #include "cs_scene.h"
 
+/* The library's internal knob (src/solvers/cs_solver_bsr.h), for --bsr-min: the one call
+   outside the public API, as the threshold's benchmark needs it. */
+int csi_bsr_set_min_contacts(int nc);
+
 enum { MAXSIZES = 16, MAXSOLVERS = 16 };
 #define DEFAULT_SECONDS 5.0
 #define KE_STILL 1e-3
@@ -44,7 +51,7 @@ static void usage(FILE* f) {
   fprintf(f,
           "usage: contactsim bench pile [--sizes N,N,..] [--solver S | --solvers S,S,..]\n"
           "                             [--seconds T] [--max-memory MB] [--dump-fclib DIR]\n"
-          "                             [--json]\n"
+          "                             [--scene pile|bin] [--bsr-min N] [--json]\n"
           "\n"
           "The pile scene (docs/scenes.md): N free boxes of 0.1 m and 1 kg, mu 0.5, dropped\n"
           "in a grid onto a plane, T simulated seconds from rest, per size and solver:\n"
@@ -60,6 +67,10 @@ static void usage(FILE* f) {
           "                   larger one is reported as not created (default 4096)\n"
           "  --dump-fclib DIR write the last step's contact problem of the first solver to\n"
           "                   DIR/pile_N.hdf5 (FCLIB local problem; needs FCLIB)\n"
+          "  --scene bin      the bin instead: the boxes packed between four walls (one\n"
+          "                   island; docs/scenes.md)\n"
+          "  --bsr-min N      islands of N contacts or more store G block-sparse (default:\n"
+          "                   the library's threshold, docs/benchmarks/bin.md)\n"
           "  --json           one JSON object per size and solver and line:\n"
           "                   {\"bench\":\"pile\",\"n\":..,\"solver\":..,\"created\":..,\n"
           "                   \"ns_per_step\":..,\"solve_share\":..,\"settle_time_s\":..,\n"
@@ -189,10 +200,13 @@ static void dump_fclib(PileRun* r, const csData* d, const char* dir) {
 }
 
 /* One size with one solver: 0, or 1 if the model could not be built. */
-static int run_one(PileRun* r, double seconds, double max_mb, const char* dump) {
+static int run_one(PileRun* r, double seconds, double max_mb, const char* dump, int bin) {
   csModel* m = NULL;
-  csStatus st = cs_scene_pile_model(r->n, &m);
-  cs_scene_pile_layout(r->n, &r->layout);
+  csStatus st = bin ? cs_scene_bin_model(r->n, &m) : cs_scene_pile_model(r->n, &m);
+  if (bin)
+    cs_scene_bin_layout(r->n, &r->layout);
+  else
+    cs_scene_pile_layout(r->n, &r->layout);
   if (st != CS_OK) {
     snprintf(r->error, sizeof r->error, "model: %s", cs_last_error());
     return 1;
@@ -334,6 +348,8 @@ typedef struct PileOpts {
   double seconds, max_mb;
   const char* dump;
   int json;
+  int bin;     /* --scene bin */
+  int bsr_min; /* --bsr-min: csi_bsr_set_min_contacts, 0: the library's */
 } PileOpts;
 
 /* A comma-separated list: box counts (solvers 0) or solver names (solvers 1) into out;
@@ -392,6 +408,13 @@ static int parse_options(int argc, char** argv, PileOpts* o) {
       }
     } else if (!strcmp(a, "--dump-fclib") && v) {
       o->dump = v;
+    } else if (!strcmp(a, "--scene") && v && (!strcmp(v, "pile") || !strcmp(v, "bin"))) {
+      o->bin = !strcmp(v, "bin");
+    } else if (!strcmp(a, "--bsr-min")) {
+      if (!cs_cli_parse_int(v, 2, 2000000000, &o->bsr_min)) {
+        fprintf(stderr, "bench pile: --bsr-min needs a whole number of contacts, at least 2\n");
+        return 2;
+      }
     } else {
       fprintf(stderr, "bench pile: unknown or incomplete argument '%s' (try --help)\n", a);
       return 2;
@@ -406,6 +429,7 @@ int cs_bench_pile_main(int argc, char** argv) {
   o.seconds = DEFAULT_SECONDS, o.max_mb = 4096;
   int rc = parse_options(argc, argv, &o);
   if (rc >= 0) return rc;
+  if (o.bsr_min > 0) csi_bsr_set_min_contacts(o.bsr_min);
   PileRun* runs = calloc((size_t)(o.nsize * o.nsolver), sizeof *runs);
   if (!runs) return 1;
   if (!o.json)
@@ -419,7 +443,7 @@ int cs_bench_pile_main(int argc, char** argv) {
     for (int i = 0; i < o.nsize; i++) {
       PileRun* r = &runs[nrun++];
       r->n = o.sizes[i], r->solver = o.solvers[s];
-      if (run_one(r, o.seconds, o.max_mb, s == 0 ? o.dump : NULL)) status = 1;
+      if (run_one(r, o.seconds, o.max_mb, s == 0 ? o.dump : NULL, o.bin)) status = 1;
       if (r->failed) status = 1;
       if (o.json)
         print_json(r, o.seconds);

@@ -73,9 +73,10 @@ static void run_usage(FILE* f) {
           "       contactsim run --scene NAME [options]\n"
           "  --scene NAME       a built-in scene: hang drop trot random (ANYmal C),\n"
           "                     cube_slide cube_push stack_ratio (ContactBench cubes),\n"
-          "                     pile (boxes of 0.1 m dropped in a grid onto a plane)\n"
+          "                     pile (boxes of 0.1 m dropped in a grid onto a plane),\n"
+          "                     bin (the same boxes packed between four walls: one island)\n"
           "  --ratio R          stack_ratio: top/bottom mass ratio (default 1)\n"
-          "  --boxes N          pile: number of boxes, 1 to %d (default %d)\n"
+          "  --boxes N          pile, bin: number of boxes, 1 to %d (default %d)\n"
           "  --steps N          number of steps (default 1000)\n"
           "  --dt S             time step in seconds (default: the model's)\n"
           "  --solver S         contact solver (default: the model's; list below)\n"
@@ -225,8 +226,9 @@ static int run_check_options(runOpts* o) {
     fprintf(stderr, "contactsim run: --ratio applies to --scene stack_ratio only\n");
     return 2;
   }
-  if (o->boxes_given && (!o->scene_name || strcmp(o->scene_name, "pile"))) {
-    fprintf(stderr, "contactsim run: --boxes applies to --scene pile only\n");
+  if (o->boxes_given &&
+      (!o->scene_name || (strcmp(o->scene_name, "pile") && strcmp(o->scene_name, "bin")))) {
+    fprintf(stderr, "contactsim run: --boxes applies to --scene pile and bin only\n");
     return 2;
   }
   if (o->ratio_given && !(o->ratio > 0)) {

@@ -18,7 +18,8 @@ enum {
   TASK_CUBE_SLIDE,
   TASK_CUBE_PUSH,
   TASK_STACK,
-  TASK_PILE
+  TASK_PILE,
+  TASK_BIN
 };
 
 /* The scenes in task order; cs_scene_names() is the list without the last (the sized
@@ -165,11 +166,20 @@ static csStatus scene_pile(csScene* s, double n) {
   return st;
 }
 
+/* The bin of n boxes (cs_scene_pile.c); its start state is the model's qpos0, at rest. */
+static csStatus scene_bin(csScene* s, double n) {
+  if (!(n >= 1 && n <= CS_SCENE_PILE_MAX && n == floor(n))) return CS_ERR_ARG;
+  csStatus st = cs_scene_bin_model((int)n, &s->m);
+  if (st == CS_OK) snprintf(s->model_path, sizeof s->model_path, "(built in: bin %d)", (int)n);
+  return st;
+}
+
 csStatus cs_scene_load(const char* name, const char* dir, double param, csScene* s) {
   memset(s, 0, sizeof *s);
   int task = -1;
   for (int i = 0; cs_scene_all[i]; i++)
     if (!strcmp(name, cs_scene_all[i])) task = i;
+  if (!strcmp(name, "bin")) task = TASK_BIN; /* not in cs_scene_all (test_pile pins that list) */
   if (task < 0) return CS_ERR_ARG;
   snprintf(s->name, sizeof s->name, "%s", name);
   s->ctl.task = task;
@@ -180,6 +190,8 @@ csStatus cs_scene_load(const char* name, const char* dir, double param, csScene*
     st = scene_stack(s, isnan(param) ? 1.0 : param);
   } else if (task == TASK_PILE) {
     st = scene_pile(s, isnan(param) ? CS_SCENE_PILE_DEFAULT : param);
+  } else if (task == TASK_BIN) {
+    st = scene_bin(s, isnan(param) ? CS_SCENE_PILE_DEFAULT : param);
   } else {
     snprintf(s->model_path, sizeof s->model_path, "%s/cube.xml", dir);
     csLoadOptions lo;

@@ -65,11 +65,11 @@ typedef struct csScene {
 /* Names of the fixed scenes (no size parameter), NULL-terminated: the ANYmal and cube
    scenes, whose trajectories tests/data/determinism_hashes.txt pins. */
 const char* const* cs_scene_names(void);
-/* Every scene cs_scene_load builds: the fixed ones, then "pile". */
+/* The scenes cs_scene_load builds: the fixed ones, then "pile" (and "bin", not listed). */
 const char* const* cs_scene_all_names(void);
 /* Build a scene. models_dir holds contactsim's models (CS_MODELS_DIR by default); param is a
-   scene parameter (stack_ratio: the mass ratio; pile: the number of boxes, a whole number
-   from 1 to CS_SCENE_PILE_MAX; NaN for the default). Prints nothing; returns CS_ERR_ARG for
+   scene parameter (stack_ratio: the mass ratio; pile, bin: the number of boxes, a whole
+   number from 1 to CS_SCENE_PILE_MAX; NaN for the default). Prints nothing; returns CS_ERR_ARG for
    an unknown name or a pile size out of range, CS_ERR_MEMORY when cs_data_new fails. */
 csStatus cs_scene_load(const char* name, const char* models_dir, double param, csScene* s);
 /* Put the scene in its start state: cs_data_reset, the start state, a cs_forward (so the
@@ -133,5 +133,19 @@ int cs_scene_pile_column_size(const csScenePile* p, int column);
 /* The pile's model alone (no data): CS_ERR_ARG if n is outside 1..CS_SCENE_PILE_MAX, else
    cs_compile's status. Its start state is qpos0 with zero velocity. */
 csStatus cs_scene_pile_model(int n, csModel** out);
+
+/* ------------------------------------------------------------------ the bin
+   (cs_scene_pile.c, docs/scenes.md "Bin"): the pile's n boxes packed so that the settled
+   heap is one island. Layers alternate between a side x side grid and a (side - 1) x
+   (side - 1) grid shifted by half a pitch in x and y, so each box of an upper layer rests on
+   the corners of four below (a brick bond in both directions); pitch 0.103 m (3 mm between
+   neighbours), side = round(sqrt(n^(2/3))) at least 2, the layers filled from the bottom (the
+   top one may be partial), each box yawed by up to +-0.02 rad and shifted by up to +-1 mm
+   (seed 1), 5 mm between layers at the start. Four static walls of the world stand 3 mm
+   outside the grid. ncon_max = 24 n + 64. */
+/* The bin's layout for n boxes (layers: of either grid; columns: side^2; pitch). */
+void cs_scene_bin_layout(int n, csScenePile* p);
+/* The bin's model alone (no data), as cs_scene_pile_model. */
+csStatus cs_scene_bin_model(int n, csModel** out);
 
 #endif

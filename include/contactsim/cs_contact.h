@@ -57,9 +57,19 @@ typedef struct csIsland {
   const int* contact; /* (nc) their ids in the problem, strictly increasing */
   int nblock;         /* its blocks */
   const int* block;   /* (nblock) their ids in the problem, strictly increasing */
-  const double* G;    /* (n x n) row-major, n = 3 nc + its blocks' rows: its contacts' rows
-                         first (contact[a] at rows 3a..3a+2), then its blocks' rows, each in
-                         the order of the lists above */
+  const double* G;    /* ncouple = 0: (n x n) row-major, n = 3 nc + its blocks' rows: its
+                         contacts' rows first (contact[a] at rows 3a..3a+2), then its blocks'
+                         rows, each in the order of the lists above. ncouple > 0: the 3 x 3
+                         blocks of G on its coupling pattern, block k (row-major) at G + 9k */
+  /* G block-sparse (docs/solvers.md, "Block-sparse islands"): an island of contacts only
+     (nblock = 0) may store G as its non-zero 3 x 3 blocks, block compressed rows over its
+     contacts' local indices a = 0..nc - 1. ncouple = 0 (a zeroed struct's default): G dense
+     as above. Both triangles are stored; every row holds its diagonal block. */
+  int ncouple;           /* 3 x 3 blocks stored (0: G dense) */
+  const int* couple_ptr; /* (nc + 1) row a's blocks are couple_ptr[a] .. couple_ptr[a + 1] - 1;
+                            couple_ptr[0] = 0, couple_ptr[nc] = ncouple */
+  const int* couple_col; /* (ncouple) each block's column (a local contact index), strictly
+                            increasing within a row */
 } csIsland;
 
 /* The constraint problem: find lambda in the product of the blocks' cones with
@@ -102,12 +112,15 @@ CS_API int cs_problem_rows(const csContactProblem* p);
 CS_API csStatus cs_problem_check(const csContactProblem* p);
 /* CS_OK if p's island table is well formed (nisland = 0, or: every island non-empty with its
    G, its ids in range and strictly increasing, every contact and block in exactly one
-   island), else CS_ERR_ARG naming the island and the id. mark: scratch of nc + nblock bytes,
+   island; a block-sparse island: no blocks, its row pointers from 0 to ncouple and not
+   decreasing, its columns in range, strictly increasing in each row, the diagonal present),
+   else CS_ERR_ARG naming the island and the id or block. mark: scratch of nc + nblock bytes,
    or NULL to allocate it (cs_solve passes its workspace). */
 CS_API csStatus cs_problem_check_islands(const csContactProblem* p, unsigned char* mark);
 /* G (nrow x nrow, row-major) of p written out dense: p->G copied, or the islands' blocks
-   placed at their rows and zeros elsewhere. For the callers that need the whole matrix
-   (a conversion, a report); the island table must be well formed. */
+   placed at their rows (a block-sparse island's blocks at theirs) and zeros elsewhere. For the
+   callers that need the whole matrix (a conversion, a report); the island table must be well
+   formed. */
 CS_API void cs_problem_dense_G(const csContactProblem* p, double* G);
 
 /* The NCP report (paper 002 eq. 14; docs/solvers.md), the same for every solver. Over

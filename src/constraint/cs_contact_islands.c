@@ -67,6 +67,103 @@ static int label_islands(const csModel* m, const csData* d, int* tree, int* isla
   return n;
 }
 
+/* ------------------------------------------------------------------ block-sparse G
+   An island of bsr_min contacts or more (csi_bsr_min_contacts: the selected solver takes
+   block-sparse islands, and they pay from that size on) stores its G as the 3 x 3 blocks of
+   the pairs of contacts that share a tree (csIsland.ncouple): contact i's row holds the
+   contacts of its trees, both lists in increasing id, merged. Its part of efc_island_G holds
+   the blocks' values, then the row pointers and columns (ints, two to a double), so the
+   arena's layout by islands (csi_efc_layout_islands) needs only the doubles' count. */
+
+/* The contacts of each tree (by root body): tlist[tstart[t] .. tstart[t + 1] - 1], ids
+   increasing; a contact on one tree twice is listed once. */
+static void tree_lists(const csModel* m, int nc, const int* tree, int* tstart, int* tlist) {
+  memset(tstart, 0, sizeof(int) * ((size_t)m->nbody + 1));
+  for (int i = 0; i < nc; i++)
+    for (int e = 0; e < 2; e++) {
+      int t = tree[2 * i + e];
+      if (t >= 0 && !(e == 1 && t == tree[2 * i])) tstart[t + 1]++;
+    }
+  for (int t = 0; t < m->nbody; t++) tstart[t + 1] += tstart[t];
+  for (int i = 0; i < nc; i++)
+    for (int e = 0; e < 2; e++) {
+      int t = tree[2 * i + e];
+      if (t >= 0 && !(e == 1 && t == tree[2 * i])) tlist[tstart[t]++] = i;
+    }
+  for (int t = m->nbody; t > 0; t--) tstart[t] = tstart[t - 1]; /* back to the starts */
+  tstart[0] = 0;
+}
+
+/* Contact i's row: the contacts sharing a tree with it (itself among them), ids increasing,
+   into out (NULL: counted only). Returns their number. */
+static int couple_row(const int* tree, const int* tstart, const int* tlist, int i, int* out) {
+  int t0 = tree[2 * i], t1 = tree[2 * i + 1];
+  if (t1 == t0) t1 = -1;
+  if (t0 < 0) t0 = t1, t1 = -1;
+  if (t0 < 0) {
+    if (out) out[0] = i;
+    return 1;
+  }
+  int a = tstart[t0], ae = tstart[t0 + 1];
+  int b = t1 >= 0 ? tstart[t1] : 0, be = t1 >= 0 ? tstart[t1 + 1] : 0, n = 0;
+  while (a < ae || b < be) {
+    int x;
+    if (b >= be || (a < ae && tlist[a] < tlist[b])) {
+      x = tlist[a++];
+    } else if (a >= ae || tlist[b] < tlist[a]) {
+      x = tlist[b++];
+    } else {
+      x = tlist[a++], b++;
+    }
+    if (out) out[n] = x;
+    n++;
+  }
+  return n;
+}
+
+/* Doubles of efc_island_G for an island of nc contacts: dense, or ncouple blocks with their
+   row pointers and columns */
+static size_t island_doubles(int nc, int ncouple) {
+  if (ncouple <= 0) return 9 * (size_t)nc * (size_t)nc;
+  return 9 * (size_t)ncouple + ((size_t)nc + 1 + (size_t)ncouple + 1) / 2;
+}
+
+/* What the block-sparse islands need beside the dense layout: ncoup[k] (0: dense). */
+typedef struct Couple {
+  int* ncoup;  /* (nisland) blocks of each island, 0 for a dense one */
+  int* tstart; /* (nbody + 1) tree_lists */
+  int* tlist;  /* (2 nc) */
+  int* local;  /* (nc) each contact's index in its island */
+} Couple;
+
+/* c->ncoup for the islands of bsr_min contacts or more (count: their contacts); 0 if none is */
+static int couple_counts(const csModel* m, const csData* d, const int* tree, const int* island,
+                         const int* count, int nisland, int bsr_min, Couple* c) {
+  int any = 0;
+  for (int k = 0; k < nisland; k++) c->ncoup[k] = 0, any |= count[k] >= bsr_min;
+  if (!any) return 0;
+  tree_lists(m, d->ncon, tree, c->tstart, c->tlist);
+  for (int i = 0; i < d->ncon; i++)
+    if (count[island[i]] >= bsr_min)
+      c->ncoup[island[i]] += couple_row(tree, c->tstart, c->tlist, i, NULL);
+  return 1;
+}
+
+/* Island I's row pointers and columns (ncouple blocks after its values at I->G) */
+static void couple_fill(csIsland* I, const int* tree, const Couple* c) {
+  int* ptr = (int*)(void*)((double*)I->G + 9 * (size_t)I->ncouple);
+  int* col = ptr + I->nc + 1;
+  ptr[0] = 0;
+  for (int a = 0; a < I->nc; a++) {
+    int n = couple_row(tree, c->tstart, c->tlist, I->contact[a], col + ptr[a]);
+    for (int e = ptr[a]; e < ptr[a] + n; e++) col[e] = c->local[col[e]];
+    ptr[a + 1] = ptr[a] + n;
+  }
+  I->couple_ptr = ptr, I->couple_col = col;
+}
+
+/* ------------------------------------------------------------------ the layout */
+
 /* The sizes of the layout: the islands' G and the contacts' dof lists (chain: scratch of
    nv); count[k]: island k's contacts */
 static csiIslandSizes island_sizes(const csModel* m, const csData* d, int nisland,
@@ -83,9 +180,16 @@ static csiIslandSizes island_sizes(const csModel* m, const csData* d, int nislan
   return s;
 }
 
-/* The island table, the contact lists and the dof lists on the layout */
+/* s->ngram with the block-sparse islands of c */
+static void couple_sizes(int nisland, const int* count, const Couple* c, csiIslandSizes* s) {
+  s->ngram = 0;
+  for (int k = 0; k < nisland; k++) s->ngram += island_doubles(count[k], c->ncoup[k]);
+}
+
+/* The island table, the contact lists and the dof lists on the layout (cp: NULL, or the
+   block-sparse islands' counts and lists) */
 static void fill_layout(const csModel* m, csData* d, int nisland, const int* island,
-                        const int* count) {
+                        const int* count, const int* tree, const Couple* cp) {
   int* ids = d->efc_island_contact;
   double* G = d->efc_island_G;
   for (int k = 0, a = 0; k < nisland; k++) {
@@ -93,12 +197,16 @@ static void fill_layout(const csModel* m, csData* d, int nisland, const int* isl
     memset(I, 0, sizeof *I);
     I->contact = ids + a, I->G = G;
     a += count[k];
-    G += 9 * (size_t)count[k] * (size_t)count[k];
+    I->ncouple = cp ? cp->ncoup[k] : 0;
+    G += island_doubles(count[k], I->ncouple);
   }
   for (int i = 0; i < d->ncon; i++) {
     csIsland* I = d->efc_island + island[i];
+    if (cp) cp->local[i] = I->nc;
     ids[(I->contact - ids) + I->nc++] = i;
   }
+  for (int k = 0; cp && k < nisland; k++)
+    if (d->efc_island[k].ncouple > 0) couple_fill(d->efc_island + k, tree, cp);
   d->efc_Jadr[0] = 0;
   for (int i = 0; i < d->ncon; i++) {
     const csContact* c = d->contact + i;
@@ -125,10 +233,20 @@ static int one_tree(const csModel* m, const csData* d) {
   return 1;
 }
 
-int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s) {
+/* Stack room for the block-sparse islands' counts and lists; 0 if it does not fit */
+static int couple_alloc(const csModel* m, csData* d, int nisland, Couple* c) {
+  c->ncoup = CSI_STACK_ALLOC(d, int, nisland);
+  c->tstart = CSI_STACK_ALLOC(d, int, m->nbody + 1);
+  c->tlist = CSI_STACK_ALLOC(d, int, 2 * d->ncon);
+  c->local = CSI_STACK_ALLOC(d, int, d->ncon);
+  return c->ncoup && c->tstart && c->tlist && c->local;
+}
+
+int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s, int bsr_min) {
   int nc = d->ncon;
   if ((m->opt.disable & CS_DISABLE_ISLAND) || d->nblock_max > 0 || nc < 2 || one_tree(m, d))
     return 0;
+  if (bsr_min < 2) bsr_min = 2;
   size_t mark = csi_stack_mark(d);
   int* tree = CSI_STACK_ALLOC(d, int, 2 * nc);
   int* island = CSI_STACK_ALLOC(d, int, nc);
@@ -136,7 +254,8 @@ int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s) {
   int* label = CSI_STACK_ALLOC(d, int, m->nbody > m->nv ? m->nbody : m->nv);
   int ok = tree && island && parent && label;
   int nisland = ok ? label_islands(m, d, tree, island, parent, label) : 0;
-  if (nisland < 2) {
+  /* one island: the dense build, unless it is large enough to be block-sparse */
+  if (nisland < 1 || (nisland < 2 && nc < bsr_min)) {
     csi_stack_free(d, mark);
     return 0;
   }
@@ -144,8 +263,12 @@ int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s) {
   int* count = nisland <= m->nbody ? parent : CSI_STACK_ALLOC(d, int, nisland);
   memset(s, 0, sizeof *s);
   if (count) *s = island_sizes(m, d, nisland, island, count, label);
-  ok = count && csi_efc_layout_islands(d, s) == CS_OK;
-  if (ok) fill_layout(m, d, nisland, island, count);
+  Couple c;
+  int bsr = count && nc >= bsr_min && couple_alloc(m, d, nisland, &c) &&
+            couple_counts(m, d, tree, island, count, nisland, bsr_min, &c);
+  if (bsr) couple_sizes(nisland, count, &c, s);
+  ok = count && (nisland > 1 || bsr) && csi_efc_layout_islands(d, s) == CS_OK;
+  if (ok) fill_layout(m, d, nisland, island, count, tree, bsr ? &c : NULL);
   csi_stack_free(d, mark);
   return ok;
 }
@@ -225,6 +348,22 @@ static void island_gram(const csData* d, const csIsland* I, const double* Y, con
   }
 }
 
+/* Block-sparse island I's blocks Y_i^T Y_j on its pattern, each as the dense island_gram's
+   (its mirror block (j, i) has the same products: the transpose, bit for bit) */
+static void couple_gram(const csData* d, const csIsland* I, const double* Y) {
+  double* G = (double*)I->G; /* the layout's, in d's arena */
+  for (int a = 0; a < I->nc; a++) {
+    int i = I->contact[a], ai = d->efc_Jadr[i], ni = d->efc_Jadr[i + 1] - ai;
+    for (int e = I->couple_ptr[a]; e < I->couple_ptr[a + 1]; e++) {
+      int j = I->contact[I->couple_col[e]], aj = d->efc_Jadr[j];
+      double* B = G + 9 * (size_t)e;
+      memset(B, 0, sizeof(double) * 9);
+      csi_block_merge(Y + 3 * (size_t)ai, d->efc_Jcol + ai, ni, Y + 3 * (size_t)aj,
+                      d->efc_Jcol + aj, d->efc_Jadr[j + 1] - aj, B);
+    }
+  }
+}
+
 csStatus csi_contact_islands_build(const csModel* m, csData* d, const double* vfree) {
   int nc = d->ncon, nv = m->nv;
   size_t mark = csi_stack_mark(d);
@@ -247,7 +386,13 @@ csStatus csi_contact_islands_build(const csModel* m, csData* d, const double* vf
     for (int e = a; e < d->efc_Jadr[i + 1]; e++) pos[d->efc_Jcol[e]] = e - a;
     contact_rows(m, d, i, vfree, pos, sd, Y + 3 * (size_t)a);
   }
-  for (int k = 0; k < d->problem.nisland; k++) island_gram(d, d->efc_island + k, Y, tree);
+  for (int k = 0; k < d->problem.nisland; k++) {
+    const csIsland* I = d->efc_island + k;
+    if (I->ncouple > 0)
+      couple_gram(d, I, Y);
+    else
+      island_gram(d, I, Y, tree);
+  }
   csi_stack_free(d, mark);
   csStatus st = csi_contact_problem_finish(m, d);
   if (st != CS_OK) d->problem.nc = 0, d->problem.nisland = 0;

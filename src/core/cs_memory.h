@@ -30,7 +30,10 @@ csStatus csi_efc_fit(const csModel* m, csData* d);
 typedef struct csiIslandSizes {
   int nc;       /* contacts */
   int nisland;  /* islands */
-  size_t ngram; /* doubles of the islands' G: the sum of (3 nc_k)^2 */
+  size_t ngram; /* doubles of the islands' G: (3 nc_k)^2 for a dense one; for a
+                   block-sparse one 9 ncouple_k (its 3 x 3 blocks: the pairs of its
+                   contacts that share a tree, both orders and each contact with itself)
+                   and its block table (nc_k + 1 + ncouple_k ints, two to a double) */
   size_t nnz;   /* entries of the contacts' dof lists: the sum of their lengths */
 } csiIslandSizes;
 /* Lays out the constraint arrays by islands (efc_g, efc_lambda, efc_mu, efc_island*,

@@ -34,6 +34,7 @@
 #include "dynamics/cs_dyn.h"
 #include "math/cs_math.h"
 #include "solvers/cs_solver.h"
+#include "solvers/cs_solver_bsr.h"
 #include "solvers/cs_solver_island.h"
 
 /* s + the sum of a[i] * 0 in two lanes: 0 if every a[i] is finite, NaN if one is not (x * 0
@@ -237,13 +238,15 @@ static double now_ns(void) {
   return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
-/* The layout by islands (csi_contact_islands_layout) if the step's scratch and the selected
-   solver's workspace fit beside it; 0 (the dense build) otherwise */
+/* The layout by islands (csi_contact_islands_layout; an island of csi_bsr_min_contacts or
+   more with G block-sparse, for a solver that takes it) if the step's scratch and the
+   selected solver's workspace fit beside it; 0 (the dense build) otherwise */
 static int fwd_islands(const csModel* m, csData* d) {
   size_t free_bytes = csi_stack_mark(d); /* below the stack: the layout and the rest */
   csiIslandSizes s;
-  if (!csi_contact_islands_layout(m, d, &s)) return 0;
   const csSolver* sv = cs_solver_get((csSolverType)m->opt.solver);
+  /* block-sparse G only for islands the selected solver takes on their blocks */
+  if (!csi_contact_islands_layout(m, d, &s, csi_bsr_min_contacts(sv))) return 0;
   csSolverOptions so = csi_step_solver_options(&m->opt);
   size_t ws = csi_island_workspace_bytes_wellformed(sv, &d->problem, &so);
   if (csi_need_islands(m, &s, ws) - m->arena_bytes <= free_bytes) return 1;

@@ -97,6 +97,7 @@
 #include "constraint/cs_contact_cone.h"
 #include "math/cs_math.h"
 #include "solvers/cs_solver.h"
+#include "solvers/cs_solver_bsr_admm.h"
 
 /* ------------------------------------------------------------------ dense linear algebra */
 
@@ -2233,6 +2234,23 @@ static csStatus ccp_admm_solve(const csContactProblem* p, const csSolverOptions*
 static csStatus ncp_admm_solve(const csContactProblem* p, const csSolverOptions* opt, void* ws,
                                double* lambda, csSolverStats* st) {
   return admm_run(1, p, opt, ws, lambda, st);
+}
+
+/* ------------------------------------------------------------------ shared kernels
+   The per-contact steps of the iteration above, for ncp_admm on a block-sparse G
+   (cs_solver_bsr_admm.c). */
+
+void csi_admm_shift(int ncp, int nc, const double* mu, const double* v, const double* z, double tol,
+                    double* s) {
+  admm_shift(ncp, nc, mu, v, z, tol, s);
+}
+
+void csi_admm_normal_dual(const double* z, double mu, const double* w, double tol, double* gam) {
+  admm_normal_dual(z, mu, w, tol, gam);
+}
+
+double csi_admm_ncp_residual(int nc, const double* mu, const double* lambda, const double* v) {
+  return admm_ncp_residual(nc, mu, lambda, v);
 }
 
 const csSolver cs_solver_ccp_admm = {"ccp_admm", admm_workspace, ccp_admm_solve};

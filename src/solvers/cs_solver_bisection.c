@@ -994,7 +994,7 @@ enum { BIS_BLK = 20 };
 #define BIS_XRES 2
 #define BIS_SKIP 6
 /* Tangential speeds below this many tolerances do not reorder the sweep (csi_bis_order). */
-#define BIS_ORDER_VMIN 100
+#define BIS_ORDER_VMIN CSI_BIS_ORDER_VMIN
 /* A warm start impulse this close to its cone's boundary counts as slipping (csi_bis_order). */
 #define BIS_ORDER_EDGE 0.999
 /* Sweeps without progress that make a stall (bis_stall_guard). */
@@ -1734,6 +1734,15 @@ static CSI_INLINE void bis_work_layout(bisWork* w, void* ws, const csContactProb
   w->skind = w->sidx + m;
 }
 
+/* A contact's search intervals (b[10], b[11]) for the solve's tolerance tol, from its block
+   G_ii (b[0..8]; see bis_start). */
+static CSI_INLINE void bis_intervals(double* b, double tol) {
+  double gs = b[0] + b[4] + b[8];
+  double ti = 0.1 * tol / (gs > 1 ? gs : 1);
+  b[10] = ti < CSI_BISECTION_TOL ? ti : CSI_BISECTION_TOL;
+  b[11] = 0.1 * tol;
+}
+
 /* Per contact (blk, BIS_BLK each; n rows): its block G_ii, rank flag and cofactors
    (bis_block), and its search's intervals for the solve's tolerance tol (see bis_start). */
 static CSI_INLINE void bis_contact_blocks(const csContactProblem* p, int n, double tol,
@@ -1741,10 +1750,7 @@ static CSI_INLINE void bis_contact_blocks(const csContactProblem* p, int n, doub
   for (int i = 0; i < p->nc; i++) {
     double* b = blk + BIS_BLK * i;
     b[9] = bis_block(p, n, i, b);
-    double gs = b[0] + b[4] + b[8];
-    double ti = 0.1 * tol / (gs > 1 ? gs : 1);
-    b[10] = ti < CSI_BISECTION_TOL ? ti : CSI_BISECTION_TOL;
-    b[11] = 0.1 * tol;
+    bis_intervals(b, tol);
   }
 }
 
@@ -2105,6 +2111,30 @@ static csStatus bis_solve_desaxce(const csContactProblem* p, const csSolverOptio
                                   double* lambda, csSolverStats* st) {
   return bis_solve(p, opt, ws, lambda, st, 1);
 }
+
+/* ------------------------------------------------------------------ shared kernels
+   The per-contact steps of the sweeps above, for the sweeps on a block-sparse G
+   (cs_solver_bsr.c): the same functions, so a contact's answer is the same given the same
+   block, impulse and velocity. */
+
+void csi_bis_contact_setup(const double Gii[9], const double* R3, double tol, double* b) {
+  memcpy(b, Gii, sizeof(double) * 9);
+  if (R3) b[0] += R3[0], b[4] += R3[1], b[8] += R3[2];
+  b[9] = csi_single_cofactors(b, b + 12);
+  bis_intervals(b, tol);
+}
+
+void csi_bis_contact_solve(const double* b, const double* l, const double* vi, double mu,
+                           int desaxce, double ls[3]) {
+  bis_contact(b, l, vi, mu, desaxce, ls);
+}
+
+double csi_bis_violation(const double* b, const double* l, const double* v, double mu,
+                         int desaxce) {
+  return bis_violation(b, b[9] != 0, l, v, mu, desaxce);
+}
+
+double csi_bis_relax(double alpha) { return BIS_ALPHA_MIN + BIS_GAMMA * (alpha - BIS_ALPHA_MIN); }
 
 const csSolver cs_solver_bisection = {"bisection", bis_workspace, bis_solve_plain};
 const csSolver cs_solver_bisection_desaxce = {"bisection_desaxce", bis_workspace,

@@ -67,6 +67,25 @@ int csi_bisection_rot_table(int k, double* c, double* s);
 void csi_bis_order(const double* lambda, const double* v, const double* mu, int nc, double vmin,
                    double* key, int* ord);
 
+/* ------------------------------------------------------------------ the sweeps' kernels
+   One contact's steps of the multi-contact bisection (cs_solver_bisection.c), shared with its
+   sweeps on a block-sparse G (cs_solver_bsr.c). A contact's record b holds CSI_BIS_BLK
+   doubles: its block G_ii (+ R), rank flag, search intervals and cofactors. */
+enum { CSI_BIS_BLK = 20 };
+/* Tangential speeds below this many tolerances do not reorder the sweep (csi_bis_order). */
+#define CSI_BIS_ORDER_VMIN 100
+/* b from the contact's block Gii (row-major), its rows' R (R3, or NULL) and the solve's
+   tolerance. */
+void csi_bis_contact_setup(const double Gii[9], const double* R3, double tol, double* b);
+/* The contact's own solve given the others' impulses (Algorithm 2's inner step): ls from its
+   impulse l and velocity vi = (G lambda + g)_i. desaxce: the NCP variant. */
+void csi_bis_contact_solve(const double* b, const double* l, const double* vi, double mu,
+                           int desaxce, double ls[3]);
+/* The contact's term of the stop test (the exact violation of the model's conditions). */
+double csi_bis_violation(const double* b, const double* l, const double* v, double mu, int desaxce);
+/* Algorithm 2's relaxation after one more sweep (alpha decaying by 0.99 towards 0.7). */
+double csi_bis_relax(double alpha);
+
 /* The reduced solve of a rank-deficient G (rank 0, 1 or 2), for a closing contact (c_N > 0
    is handled before). Returns CSI_CASE_REDUCED with lambda set, or -1 (lambda untouched)
    when G has full rank after all. */

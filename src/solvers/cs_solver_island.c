@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "core/cs_error.h"
+#include "solvers/cs_solver.h"
+#include "solvers/cs_solver_bsr.h"
 
 /* Islands with up to this many blocks are sized with a block table on the stack. */
 enum { ISLAND_STACK_BLOCKS = 64 };
@@ -44,6 +46,55 @@ static csStatus check_ids(int k, const char* what, const int* id, int n, int cou
   return CS_OK;
 }
 
+/* Row a of block-sparse island k: its columns in range, strictly increasing, the diagonal
+   among them. */
+static csStatus check_couple_row(int k, const csIsland* I, int a) {
+  int diag = 0;
+  for (int e = I->couple_ptr[a]; e < I->couple_ptr[a + 1]; e++) {
+    int c = I->couple_col[e];
+    if (c < 0 || c >= I->nc)
+      return csi_error(CS_ERR_ARG,
+                       "problem island %d: block %d (row %d) has column %d, not in 0..%d", k, e, a,
+                       c, I->nc - 1);
+    if (e > I->couple_ptr[a] && c <= I->couple_col[e - 1])
+      return csi_error(CS_ERR_ARG,
+                       "problem island %d: block %d (row %d): columns not strictly increasing "
+                       "(%d after %d)",
+                       k, e, a, c, I->couple_col[e - 1]);
+    diag |= c == a;
+  }
+  if (!diag)
+    return csi_error(CS_ERR_ARG, "problem island %d: row %d of its blocks has no diagonal block", k,
+                     a);
+  return CS_OK;
+}
+
+/* The block table of block-sparse island k (ncouple != 0). */
+static csStatus check_couple(int k, const csIsland* I) {
+  if (I->ncouple < 0 || I->nblock != 0)
+    return csi_error(CS_ERR_ARG,
+                     "problem island %d: block-sparse with ncouple = %d and nblock = %d (a "
+                     "block-sparse island has contacts only)",
+                     k, I->ncouple, I->nblock);
+  if (!I->couple_ptr || !I->couple_col)
+    return csi_error(CS_ERR_ARG, "problem island %d: block-sparse without its %s", k,
+                     !I->couple_ptr ? "row pointers" : "columns");
+  if (I->couple_ptr[0] != 0 || I->couple_ptr[I->nc] != I->ncouple)
+    return csi_error(
+        CS_ERR_ARG,
+        "problem island %d: block row pointers run from %d to %d, not 0 to ncouple = %d", k,
+        I->couple_ptr[0], I->couple_ptr[I->nc], I->ncouple);
+  for (int a = 0; a < I->nc; a++) {
+    if (I->couple_ptr[a + 1] < I->couple_ptr[a])
+      return csi_error(CS_ERR_ARG,
+                       "problem island %d: block row pointer %d decreases (%d after %d)", k, a + 1,
+                       I->couple_ptr[a + 1], I->couple_ptr[a]);
+    csStatus st = check_couple_row(k, I, a);
+    if (st != CS_OK) return st;
+  }
+  return CS_OK;
+}
+
 static csStatus check_island(const csContactProblem* p, int k, unsigned char* mark) {
   const csIsland* I = p->island + k;
   if (I->nc < 0 || I->nblock < 0 || I->nc + I->nblock == 0)
@@ -55,6 +106,7 @@ static csStatus check_island(const csContactProblem* p, int k, unsigned char* ma
                      : (I->nc > 0 && !I->contact) ? "contact list"
                                                   : "block list");
   csStatus st = check_ids(k, "contact", I->contact, I->nc, p->nc, mark);
+  if (st == CS_OK && I->ncouple != 0) st = check_couple(k, I);
   if (st == CS_OK) st = check_ids(k, "block", I->block, I->nblock, p->nblock, mark + p->nc);
   return st;
 }
@@ -149,16 +201,41 @@ static size_t gather_bytes(IslandShape m) {
                  sizeof(csBlock) * (size_t)m.nblock);
 }
 
-/* The largest dense solve over the islands, blk holding the largest island's blocks. */
+/* A block-sparse island's solve: on its blocks if s takes them, else expanded dense (its
+   G, then the dense solve), or nothing if it is too large for that (cs_solve refuses it). */
+static size_t bsr_region(const csSolver* s, const csIsland* I, csContactProblem* q,
+                         const csSolverOptions* opt) {
+  if (csi_bsr_takes(s)) return csi_bsr_workspace_bytes(s, I->nc, opt);
+  if (I->nc > CSI_BSR_EXPAND_MAX) return 0;
+  size_t n = 3 * (size_t)I->nc;
+  return align64(sizeof(double) * n * n) + csi_solve_dense_bytes(s, q, opt);
+}
+
+/* The largest solve over the islands, blk holding the largest island's blocks. */
 static size_t dense_region(const csSolver* s, const csContactProblem* p, const csSolverOptions* opt,
                            csBlock* blk) {
   size_t best = 0;
   for (int k = 0; k < p->nisland; k++) {
     csContactProblem q = island_problem(p, p->island + k, blk);
-    size_t b = csi_solve_dense_bytes(s, &q, opt);
+    size_t b = p->island[k].ncouple > 0 ? bsr_region(s, p->island + k, &q, opt)
+                                        : csi_solve_dense_bytes(s, &q, opt);
     if (b > best) best = b;
   }
   return best;
+}
+
+/* 1 if an island of p stores its G block-sparse. */
+static int any_couple(const csContactProblem* p) {
+  for (int k = 0; k < p->nisland; k++)
+    if (p->island[k].ncouple > 0) return 1;
+  return 0;
+}
+
+/* The whole problem's velocity for the report of several islands, one of them block-sparse
+   (cs_ncp_report reads dense islands only): the problem's rows. */
+static size_t report_bytes(const csContactProblem* p) {
+  if (p->nisland < 2 || !any_couple(p)) return 0;
+  return align64(sizeof(double) * (size_t)cs_problem_rows(p));
 }
 
 size_t csi_island_workspace_bytes(const csSolver* s, const csContactProblem* p,
@@ -178,7 +255,7 @@ size_t csi_island_workspace_bytes_wellformed(const csSolver* s, const csContactP
   if (!blk) return SIZE_MAX / 2; /* an allocation of that size fails as out of memory */
   size_t b = dense_region(s, p, opt, blk);
   if (blk != stack) cs_free(blk);
-  return marks_bytes(p) + gather_bytes(m) + b;
+  return marks_bytes(p) + gather_bytes(m) + report_bytes(p) + b;
 }
 
 /* ------------------------------------------------------------------ the solve */
@@ -236,6 +313,17 @@ static int island_row(const csContactProblem* p, const csIsland* I, int r) {
   }
 }
 
+/* Block-sparse island I's blocks placed into the problem's dense G (n x n). */
+static void place_couple(const csIsland* I, size_t n, double* G) {
+  for (int a = 0; a < I->nc; a++)
+    for (int e = I->couple_ptr[a]; e < I->couple_ptr[a + 1]; e++) {
+      const double* B = I->G + 9 * (size_t)e;
+      size_t r0 = 3 * (size_t)I->contact[a], c0 = 3 * (size_t)I->contact[I->couple_col[e]];
+      for (size_t r = 0; r < 3; r++)
+        for (size_t c = 0; c < 3; c++) G[(r0 + r) * n + c0 + c] = B[3 * r + c];
+    }
+}
+
 void cs_problem_dense_G(const csContactProblem* p, double* G) {
   size_t n = (size_t)cs_problem_rows(p);
   if (p->nisland <= 0) {
@@ -245,6 +333,10 @@ void cs_problem_dense_G(const csContactProblem* p, double* G) {
   memset(G, 0, sizeof(double) * n * n);
   for (int k = 0; k < p->nisland; k++) {
     const csIsland* I = p->island + k;
+    if (I->ncouple > 0) {
+      place_couple(I, n, G);
+      continue;
+    }
     int m = csi_island_rows(p, I);
     for (int r = 0; r < m; r++)
       scatter_rows(p, I, I->G + (size_t)r * (size_t)m, G + (size_t)island_row(p, I, r) * n);
@@ -283,6 +375,49 @@ static csStatus island_error(csStatus st, int k) {
   return csi_error(st, "problem island %d: %s", k, msg);
 }
 
+/* Block-sparse island I's problem q: solved on its blocks, or expanded dense into ws. */
+static csStatus solve_couple(const csSolver* s, const csIsland* I, csContactProblem* q,
+                             const csSolverOptions* opt, void* ws, double* lambda,
+                             csSolverStats* one) {
+  if (csi_bsr_takes(s)) return csi_bsr_solve(s, q, I, opt, ws, lambda, one);
+  if (I->nc > CSI_BSR_EXPAND_MAX)
+    return csi_error(CS_ERR_ARG,
+                     "solver '%s' takes no block-sparse G, and the island's %d contacts are "
+                     "above the %d that cs_solve expands dense",
+                     s->name, I->nc, (int)CSI_BSR_EXPAND_MAX);
+  size_t n = 3 * (size_t)I->nc;
+  double* G = (double*)ws;
+  csi_bsr_dense(I, G);
+  q->G = G;
+  return csi_solve_dense(s, q, opt, (char*)ws + align64(sizeof(double) * n * n), lambda, one);
+}
+
+/* The report of several islands, one of them block-sparse: v = (G + R) lambda + g into v
+   (the problem's rows) island by island, each island's product in its own order (w's
+   lambda and R as scratch), then csi_ncp_report_v. */
+static void report_couple(const csContactProblem* p, const Gather* w, const double* lambda,
+                          double* v, csNcpReport* r) {
+  for (int k = 0; k < p->nisland; k++) {
+    const csIsland* I = p->island + k;
+    gather_rows(p, I, lambda, w->lambda);
+    int m = csi_island_rows(p, I);
+    if (I->ncouple > 0) {
+      csi_bsr_velocity(I, NULL, NULL, w->lambda, w->R);
+    } else {
+      for (int a = 0; a < m; a++) {
+        const double* Ga = I->G + (size_t)a * (size_t)m;
+        double t = 0;
+        for (int c = 0; c < m; c++) t += Ga[c] * w->lambda[c];
+        w->R[a] = t;
+      }
+    }
+    scatter_rows(p, I, w->R, v);
+  }
+  int n = cs_problem_rows(p);
+  for (int i = 0; i < n; i++) v[i] += p->g[i] + (p->R ? p->R[i] * lambda[i] : 0);
+  csi_ncp_report_v(p, lambda, v, r);
+}
+
 csStatus csi_island_solve(const csSolver* s, const csContactProblem* p, const csSolverOptions* opt,
                           void* ws, double* lambda, csSolverStats* stats) {
   char* at = (char*)ws;
@@ -291,7 +426,8 @@ csStatus csi_island_solve(const csSolver* s, const csContactProblem* p, const cs
   IslandShape m = island_shape(p);
   at += marks_bytes(p);
   Gather w = gather_layout(m, at);
-  void* dense = at + gather_bytes(m);
+  double* vall = (double*)(void*)(at + gather_bytes(m));
+  void* dense = at + gather_bytes(m) + report_bytes(p);
   memset(stats, 0, sizeof *stats);
   for (int k = 0; k < p->nisland; k++) {
     const csIsland* I = p->island + k;
@@ -299,12 +435,16 @@ csStatus csi_island_solve(const csSolver* s, const csContactProblem* p, const cs
     gather_island(p, I, &w, lambda, &q);
     csSolverStats one;
     memset(&one, 0, sizeof one);
-    st = csi_solve_dense(s, &q, opt, dense, w.lambda, &one);
+    st = I->ncouple > 0 ? solve_couple(s, I, &q, opt, dense, w.lambda, &one)
+                        : csi_solve_dense(s, &q, opt, dense, w.lambda, &one);
     if (st != CS_OK) return island_error(st, k);
     scatter_rows(p, I, w.lambda, lambda);
     merge_stats(stats, &one, k == 0);
     if (p->nisland == 1) stats->ncp = one.ncp; /* the whole problem's: as the dense solve */
   }
-  if (p->nisland > 1) cs_ncp_report(p, lambda, &stats->ncp);
+  if (p->nisland > 1 && report_bytes(p) > 0)
+    report_couple(p, &w, lambda, vall, &stats->ncp);
+  else if (p->nisland > 1)
+    cs_ncp_report(p, lambda, &stats->ncp);
   return CS_OK;
 }
