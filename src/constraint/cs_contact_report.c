@@ -110,6 +110,22 @@ static void island_v(const csContactProblem* p, const csIsland* I, size_t m, siz
   }
 }
 
+/* Contact a of a block-sparse island I (csIsland.ncouple > 0): its row blocks times the
+   problem's lambda at their contacts, plus g and R lambda. */
+static void island_bsr_v(const csContactProblem* p, const csIsland* I, int a, const double* lambda,
+                         double* v) {
+  double s[3] = {0, 0, 0};
+  for (int k = I->couple_ptr[a]; k < I->couple_ptr[a + 1]; k++) {
+    const double* B = I->G + 9 * (size_t)k;
+    const double* l = lambda + 3 * (size_t)I->contact[I->couple_col[k]];
+    for (int r = 0; r < 3; r++) s[r] += B[3 * r] * l[0] + B[3 * r + 1] * l[1] + B[3 * r + 2] * l[2];
+  }
+  for (int r = 0; r < 3; r++) {
+    size_t at = 3 * (size_t)I->contact[a] + (size_t)r;
+    v[r] = s[r] + p->g[at] + (p->R ? p->R[at] * lambda[at] : 0);
+  }
+}
+
 /* The report of a problem stored by islands, island by island (no scratch vector: this runs
    inside cs_solve). */
 static void report_islands(const csContactProblem* p, const double* lambda, ReportSums* s) {
@@ -119,7 +135,10 @@ static void report_islands(const csContactProblem* p, const double* lambda, Repo
     for (int b = 0; b < I->nblock; b++) m += (size_t)p->block[I->block[b]].n;
     for (int a = 0; a < I->nc; a++) {
       double v[3];
-      island_v(p, I, m, 3 * (size_t)a, 3 * I->contact[a], 3, lambda, v);
+      if (I->ncouple > 0)
+        island_bsr_v(p, I, a, lambda, v);
+      else
+        island_v(p, I, m, 3 * (size_t)a, 3 * I->contact[a], 3, lambda, v);
       report_contact(p, I->contact[a], lambda, v, s);
     }
     r0 = 3 * (size_t)I->nc;

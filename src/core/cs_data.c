@@ -187,6 +187,10 @@ static void copy_constraint(const csData* src, csData* dst) {
     csIsland* I = dst->efc_island + k;
     I->contact = rebase(src, dst, I->contact);
     I->G = rebase(src, dst, I->G);
+    if (I->ncouple > 0) {
+      I->couple_ptr = rebase(src, dst, I->couple_ptr);
+      I->couple_col = rebase(src, dst, I->couple_col);
+    }
   }
 }
 

@@ -434,10 +434,28 @@ static void island_where(const csContactProblem* p, int* where) {
 /* The kept entries of W's column c, rows increasing, into rowind, val (when not NULL);
    returns their count. Of islands (where from island_where), the column's island: the
    entries outside it are +0.0, never kept. */
+static size_t w_column_bsr(const csContactProblem* p, const csIsland* I, size_t c, int a,
+                           int* rowind, double* val) {
+  size_t n = 0;
+  for (int k = I->couple_ptr[a]; k < I->couple_ptr[a + 1]; k++) {
+    const double* B = I->G + 9 * (size_t)k; /* block (a, b); G symmetric: (b, a) = B^T */
+    for (int i = 0; i < 3; i++) {
+      size_t r = 3 * (size_t)I->contact[I->couple_col[k]] + (size_t)i;
+      double x = B[3 * (c % 3) + (size_t)i];
+      if (p->R && r == c && p->R[r] != 0) x += p->R[r];
+      if (!w_keep(x, r, c)) continue;
+      if (rowind) rowind[n] = (int)r, val[n] = x;
+      n++;
+    }
+  }
+  return n;
+}
+
 static size_t w_column(const csContactProblem* p, const int* where, size_t c, int* rowind,
                        double* val) {
   size_t k = 0, n = 3 * (size_t)p->nc;
   const csIsland* I = where ? p->island + where[c / 3] : NULL;
+  if (I && I->ncouple > 0) return w_column_bsr(p, I, c, where[p->nc + c / 3], rowind, val);
   size_t m = I ? 3 * (size_t)I->nc : n, lc = I ? 3 * (size_t)where[p->nc + c / 3] + c % 3 : c;
   for (size_t lr = 0; lr < m; lr++) {
     size_t r = I ? 3 * (size_t)I->contact[lr / 3] + lr % 3 : lr;
@@ -450,12 +468,30 @@ static size_t w_column(const csContactProblem* p, const int* where, size_t c, in
   return k;
 }
 
+/* Row i of contact a of a block-sparse island times lambda, plus R lambda. */
+static double w_row_bsr(const csContactProblem* p, const csIsland* I, int a, int i,
+                        const double* lambda) {
+  double s = 0;
+  for (int k = I->couple_ptr[a]; k < I->couple_ptr[a + 1]; k++) {
+    const double* B = I->G + 9 * (size_t)k + 3 * i;
+    const double* l = lambda + 3 * (size_t)I->contact[I->couple_col[k]];
+    s += B[0] * l[0], s += B[1] * l[1], s += B[2] * l[2];
+  }
+  size_t r = 3 * (size_t)I->contact[a] + (size_t)i;
+  if (p->R) s += p->R[r] * lambda[r];
+  return s;
+}
+
 /* u = W lambda + q, row by row (of islands, each row's island only: the same sums). */
 static void w_velocity(const csContactProblem* p, const int* where, const double* lambda,
                        double* u) {
   size_t n = 3 * (size_t)p->nc;
   for (size_t r = 0; r < n; r++) {
     const csIsland* I = where ? p->island + where[r / 3] : NULL;
+    if (I && I->ncouple > 0) {
+      u[r] = w_row_bsr(p, I, where[p->nc + r / 3], (int)(r % 3), lambda) + p->g[r];
+      continue;
+    }
     size_t m = I ? 3 * (size_t)I->nc : n, lr = I ? 3 * (size_t)where[p->nc + r / 3] + r % 3 : r;
     const double* Gr = I ? I->G + lr * m : p->G + r * n;
     double s = 0;

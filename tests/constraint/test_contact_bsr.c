@@ -202,6 +202,67 @@ static void check_malformed(const csData* a) {
   free(ptr), free(col);
 }
 
+static int inside(const csData* d, const void* p) {
+  const char* b = d->buffer_;
+  return (const char*)p >= b && (const char*)p < b + d->nbuffer_;
+}
+
+/* A copy of a data holding a block-sparse island has the table in its own buffer, with the
+   same contents. */
+static void check_copy(const csModel* m, const csData* a) {
+  csData* c = cs_data_new(m);
+  CHECK(c && cs_data_copy(m, c, a) == CS_OK);
+  if (!c) return;
+  const csIsland *I = a->problem.island, *J = c->problem.island;
+  CHECK(J && inside(c, J) && inside(c, J->contact) && inside(c, J->G) && inside(c, J->couple_ptr) &&
+        inside(c, J->couple_col));
+  CHECK(J && J->ncouple == I->ncouple && J->nc == I->nc);
+  if (J && J->ncouple == I->ncouple) {
+    CHECK(memcmp(J->couple_ptr, I->couple_ptr, sizeof(int) * (size_t)(I->nc + 1)) == 0);
+    CHECK(memcmp(J->couple_col, I->couple_col, sizeof(int) * (size_t)I->ncouple) == 0);
+    CHECK(memcmp(J->G, I->G, sizeof(double) * 9 * (size_t)I->ncouple) == 0);
+  }
+  cs_data_free(c);
+}
+
+/* cs_ncp_report and the FCLIB writer on the block-sparse problem equal them on the same
+   problem with G written out dense: the report field by field (1e-12 relative), the file's
+   W (read back dense) entry by entry and its stored velocity to 1e-12. */
+static void check_report_fclib(const csData* a) {
+  const csContactProblem* p = &a->problem;
+  int n = 3 * p->nc;
+  double* G = malloc(sizeof(double) * (size_t)n * (size_t)n);
+  if (!G) return;
+  cs_problem_dense_G(p, G);
+  csContactProblem q = *p;
+  q.G = G, q.nisland = 0, q.island = NULL;
+  csNcpReport rs, rd;
+  cs_ncp_report(p, a->efc_lambda, &rs);
+  cs_ncp_report(&q, a->efc_lambda, &rd);
+  CHECK_MSG(
+      rel_diff(&rs.eps_abs, &rd.eps_abs, 1) < 1e-12 && rel_diff(&rs.error, &rd.error, 1) < 1e-12,
+      "report: eps_abs %.17g vs %.17g, error %.17g vs %.17g", rs.eps_abs, rd.eps_abs, rs.error,
+      rd.error);
+  if (cs_have_fclib()) {
+    csOwnedProblem *fs = NULL, *fd = NULL;
+    CHECK(cs_fclib_write_local("test_contact_bsr_s.hdf5", p, a->efc_lambda, "bsr") == CS_OK);
+    CHECK(cs_fclib_write_local("test_contact_bsr_d.hdf5", &q, a->efc_lambda, "dense") == CS_OK);
+    CHECK(cs_fclib_read_local("test_contact_bsr_s.hdf5", &fs) == CS_OK);
+    CHECK(cs_fclib_read_local("test_contact_bsr_d.hdf5", &fd) == CS_OK);
+    if (fs && fd && fs->G && fd->G && fs->p.nc == p->nc && fd->p.nc == p->nc) {
+      CHECK(memcmp(fs->G, fd->G, sizeof(double) * (size_t)n * (size_t)n) == 0);
+      CHECK(fs->velocity && fd->velocity && rel_diff(fs->velocity, fd->velocity, n) < 1e-12);
+    } else {
+      CHECK_MSG(0, "FCLIB files not read back as dense problems of %d contacts", p->nc);
+    }
+    cs_problem_free(fs);
+    cs_problem_free(fd);
+    remove("test_contact_bsr_s.hdf5");
+    remove("test_contact_bsr_d.hdf5");
+  }
+  free(G);
+}
+
 int main(void) {
   csModel* m = NULL;
   CHECK(cs_scene_bin_model(BOXES, &m) == CS_OK);
@@ -226,6 +287,8 @@ int main(void) {
   CHECK(b->ncon == a->ncon && b->problem.nisland == 0);
   if (a->problem.nisland == 1 && a->problem.island[0].ncouple > 0 && b->ncon == a->ncon) {
     check_pattern(m, a, b);
+    check_copy(m, a);
+    check_report_fclib(a);
     check_solvers(a);
     check_malformed(a);
     size_t dense = cs_data_need(m, a->ncon);
