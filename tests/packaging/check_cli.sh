@@ -234,20 +234,21 @@ IFS=, read -r t x y vx vy <<<"$(last "$tmp/c.csv")"
 near "$x" 0.505 && near "$y" 0.505 && near "$vx" 1 && near "$vy" 1 ||
   fail "--ctrl 2,4: x y vx vy = $x $y $vx $vy, not 0.505 0.505 1 1"
 echo "ok   run --ctrl held: x = 0.505, v = 1 after 100 steps of unit acceleration"
-# piecewise constant: push 2 on [0, 0.5) then 0; pull 0 then 4 from 0.5 (rows in effect from
-# their time): x = 0.1275 + 0.5 * 0.5 = 0.3775, v = 0.5; y = 0.1275, v = 0.5
-printf 'time,push,u2\n0,2,0\n0.5,0,4\n' >"$tmp/u.csv"
+# piecewise constant: push 2 on [0, 0.1) then 0; pull 0 then 4 from 0.1 (a row in effect
+# from the step starting at its time; the 10th step starts at t = 0.0999..., rounding):
+# x = 1e-4 * 55 + 90 * 0.01 * 0.1 = 0.0955, vx = 0.1; y = 1e-4 * 90 * 91 / 2 = 0.4095, vy = 0.9
+printf 'time,push,u2\n0,2,0\n0.1,0,4\n' >"$tmp/u.csv"
 "$cs" run "$sl" --steps 100 --ctrl-file "$tmp/u.csv" --out "$tmp/c.csv" >/dev/null ||
   fail "run --ctrl-file"
 IFS=, read -r t x y vx vy <<<"$(last "$tmp/c.csv")"
-near "$x" 0.3775 && near "$y" 0.1275 && near "$vx" 0.5 && near "$vy" 0.5 ||
-  fail "--ctrl-file: x y vx vy = $x $y $vx $vy, not 0.3775 0.1275 0.5 0.5"
+near "$x" 0.0955 && near "$y" 0.4095 && near "$vx" 0.1 && near "$vy" 0.9 ||
+  fail "--ctrl-file: x y vx vy = $x $y $vx $vy, not 0.0955 0.4095 0.1 0.9"
 # the same table by u-columns, in the other order, with blanks, a comment and CRLF
-printf '# pull, push\r\ntime, u2 , u1\r\n\r\n0, 0, 2\r\n0.5, 4, 0\r\n' >"$tmp/u2.csv"
+printf '# pull, push\r\ntime, u2 , u1\r\n\r\n0, 0, 2\r\n0.1, 4, 0\r\n' >"$tmp/u2.csv"
 "$cs" run "$sl" --steps 100 --ctrl-file "$tmp/u2.csv" --out "$tmp/c2.csv" >/dev/null ||
   fail "run --ctrl-file u2.csv"
 cmp -s "$tmp/c.csv" "$tmp/c2.csv" || fail "--ctrl-file: u1..unu columns differ from names"
-echo "ok   run --ctrl-file: piecewise constant (x = 0.3775, v = 0.5), by names = by u1..unu"
+echo "ok   run --ctrl-file: piecewise constant (x = 0.0955, y = 0.4095), by names = by u1..unu"
 
 # the progress bar: on a terminal (script(1)) for a run over two seconds, never when piped
 long="$cs run $sl --steps 15000000"
