@@ -9,6 +9,7 @@
 
 #include "cs_cli.h"
 #include "cs_scene.h"
+#include "cs_util.h"
 
 /* The demo's options */
 typedef struct {
@@ -20,30 +21,39 @@ typedef struct {
 /* The option loop: -1 when all were read, else the exit code (--help: 0; a bad option or
    --seconds out of range: 2) */
 static int demo_parse_options(int argc, char** argv, demoOpts* o) {
+  static const char* const names[] = {"--out", "--solver", "--seconds"};
+  unsigned seen = 0;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    const char* a = argv[i];
+    int k = 0;
+    while (k < 3 && strcmp(a, names[k])) k++;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf(
           "usage: contactsim demo [--out DIR] [--seconds T] [--solver S]\n"
           "The ANYmal C `drop` scene (docs/scenes.md): the robot, legs at q_nom and\n"
           "unactuated, falls from 1 m while moving forward at 1 m/s, lands on its feet and\n"
-          "torso and comes to rest (dt 1 ms, mu 0.8, default T = 3 s). Prints a summary and\n"
-          "writes DIR/demo.csv and DIR/demo.png (gnuplot: base height, energy, contacts).\n"
-          "Default DIR: demo_out.\n");
+          "torso and comes to rest (dt 1 ms, mu 0.8). Prints a summary and writes\n"
+          "DIR/demo.csv and DIR/demo.png (gnuplot: base height, energy, contacts).\n"
+          "  --out DIR      output directory (default demo_out)\n"
+          "  --seconds T    simulated seconds, > 0 and at most 1e4 (default 3)\n"
+          "  --solver S     contact solver (default: the scene's, bisection)\n"
+          "Each option once. Exit status: 0 done, 1 failure or unexpected behaviour, 2 bad\n"
+          "command line.\n");
       return 0;
-    } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-      o->outdir = argv[++i];
-    } else if (!strcmp(argv[i], "--solver") && i + 1 < argc) {
-      o->solver = argv[++i];
-    } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-      o->seconds = atof(argv[++i]);
-      if (!(o->seconds > 0 && o->seconds < 1e4)) {
-        fprintf(stderr, "contactsim demo: --seconds must be in (0, 1e4)\n");
-        return 2;
-      }
-    } else {
-      fprintf(stderr, "contactsim demo: unknown option '%s' (try --help)\n", argv[i]);
+    } else if (k == 3) {
+      fprintf(stderr, "contactsim demo: unknown option '%s' (try --help)\n", a);
       return 2;
     }
+    if (!cs_cli_needs_value("demo", argc, argv, i) || !cs_cli_once("demo", a, &seen, 1u << k))
+      return 2;
+    const char* v = argv[++i];
+    if (k == 0)
+      o->outdir = v;
+    else if (k == 1)
+      o->solver = v;
+    else if (!cs_cli_number("demo", a, v, 0, 1, 1e4,
+                            "must be a number of seconds > 0 and at most 1e4", &o->seconds))
+      return 2;
   }
   return -1;
 }
@@ -60,7 +70,8 @@ static int demo_setup(const demoOpts* o, csScene* sc) {
   if (o->solver) {
     int t = cs_solver_from_name(o->solver);
     if (t < 0 || !cs_solver_get((csSolverType)t)) {
-      fprintf(stderr, "contactsim demo: solver '%s' unknown or not implemented\n", o->solver);
+      fprintf(stderr, "contactsim demo: --solver '%s': unknown solver or not implemented\n",
+              o->solver);
       cs_scene_free(sc);
       return 2;
     }
@@ -94,14 +105,16 @@ static void demo_row(FILE* f, const csData* d, int k, demoStats* s) {
           1e3 * pen, d->solver_stats.iterations);
 }
 
-/* The steps (the scene's control before each), a CSV row for every state; 0, or 1 if a step
-   failed */
+/* The steps (the scene's control before each), a CSV row for every state, a progress bar
+   for long runs (cs_cli_progress); 0, or 1 if a step failed */
 static int demo_loop(csScene* sc, int steps, FILE* f, demoStats* s) {
   csModel* m = sc->m;
   csData* d = sc->d;
   cs_forward(m, d);
   cs_energy(m, d);
   s->e0 = s->e_prev = d->energy[0] + d->energy[1];
+  csCliProgress pr;
+  cs_cli_progress_start(&pr);
   for (int k = 0; k <= steps; k++) {
     demo_row(f, d, k, s);
     if (k == steps) break;
@@ -117,7 +130,9 @@ static int demo_loop(csScene* sc, int steps, FILE* f, demoStats* s) {
       if (s->t_touch < 0) s->t_touch = d->time;
     }
     cs_energy(m, d); /* of the state this step started from: cvel, cinert are of it */
+    cs_cli_progress(&pr, "contactsim demo", k + 1, steps, "steps");
   }
+  cs_cli_progress_end(&pr, "contactsim demo", steps, "steps");
   return 0;
 }
 

@@ -38,7 +38,8 @@ static void usage_info(FILE* f) {
           "stored entries, friction range, the local matrix W (condensed for a global file)\n"
           "with its symmetry and smallest diagonal entry, whether a solution or guesses are\n"
           "stored (with the Siconos error of the stored solution), title and description.\n"
-          "  --json   one JSON object on stdout\n");
+          "  --json   one JSON object on stdout (default: labelled lines)\n"
+          "Exit status: 0 described, 1 the file cannot be read, 2 bad command line.\n");
 }
 
 static void usage_solve(FILE* f) {
@@ -58,29 +59,17 @@ static void usage_solve(FILE* f) {
             "                   run by contactsim-bench, from a build tree with Siconos)");
   fprintf(f,
           "\n"
-          "  --tol T          target Siconos error, also the solver's own tolerance\n"
+          "  --tol T          target Siconos error, also the solver's own tolerance, >= 0\n"
           "                   (default 1e-8); converged means error <= T\n"
-          "  --iterations N   iteration cap (default 10000)\n"
-          "  --repeats N      timed solves, the median is reported (default 1)\n"
+          "  --iterations N   iteration cap, 1 to 1e9 (default 10000)\n"
+          "  --repeats N      timed solves, 1 to 64; the median is reported (default 1)\n"
           "  --out SOL.hdf5   write the problem with the solution (r, u; v for a global\n"
           "                   problem) as an FCLIB file, then read it back to check\n"
-          "  --json           the JSON line of `contactsim bench fclib` on stdout\n");
-}
-
-static int parse_double(const char* opt, const char* s, double* x) {
-  if (!cs_cli_parse_double(s, x) || *x <= 0) {
-    fprintf(stderr, "contactsim fclib: %s needs a positive number, got '%s'\n", opt, s);
-    return 0;
-  }
-  return 1;
-}
-
-static int parse_int(const char* opt, const char* s, int max, int* x) {
-  if (!cs_cli_parse_int(s, 1, max, x)) {
-    fprintf(stderr, "contactsim fclib: %s needs an integer in 1..%d, got '%s'\n", opt, max, s);
-    return 0;
-  }
-  return 1;
+          "                   (default: none)\n"
+          "  --json           the JSON line of `contactsim bench fclib` on stdout (default:\n"
+          "                   labelled lines)\n"
+          "Each option once. Exit status: 0 solved, 1 the file or the solve failed, 2 bad\n"
+          "command line.\n");
 }
 
 static const char* kind_name(csFclibKind k) {
@@ -334,34 +323,47 @@ static int cmd_solve(int argc, char** argv) {
   const char* out = NULL;
   int json = 0;
   csCliFclibSettings set = {1e-8, 10000, 1, 120.0, 0};
+  static const char* const names[] = {"--solver",     "--out",     "--tol",
+                                      "--iterations", "--repeats", NULL};
+  unsigned seen = 0;
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
-    int has = i + 1 < argc;
+    int k = 0;
+    while (names[k] && strcmp(a, names[k])) k++;
+    long x = 0;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage_solve(stdout);
       return 0;
     } else if (!strcmp(a, "--json")) {
       json = 1;
-    } else if (!strcmp(a, "--solver") && has) {
-      solver = argv[++i];
-    } else if (!strcmp(a, "--out") && has) {
-      out = argv[++i];
-    } else if (!strcmp(a, "--tol") && has) {
-      if (!parse_double(a, argv[++i], &set.tol)) return 2;
-    } else if (!strcmp(a, "--iterations") && has) {
-      if (!parse_int(a, argv[++i], 1000000000, &set.iterations)) return 2;
-    } else if (!strcmp(a, "--repeats") && has) {
-      if (!parse_int(a, argv[++i], 64, &set.repeats)) return 2;
-    } else if (a[0] == '-') {
-      fprintf(stderr, "contactsim fclib solve: unknown or incomplete option '%s' (try --help)\n",
-              a);
+      continue;
+    } else if (a[0] == '-' && !names[k]) {
+      fprintf(stderr, "contactsim fclib solve: unknown option '%s' (try --help)\n", a);
       return 2;
-    } else if (!path) {
+    } else if (!names[k] && !path) {
       path = a;
-    } else {
+      continue;
+    } else if (!names[k]) {
       fprintf(stderr, "contactsim fclib solve: one FILE only ('%s' and '%s')\n", path, a);
       return 2;
     }
+    if (!cs_cli_needs_value("fclib solve", argc, argv, i) ||
+        !cs_cli_once("fclib solve", a, &seen, 1u << k))
+      return 2;
+    const char* v = argv[++i];
+    int ok = 1;
+    if (k == 0)
+      solver = v;
+    else if (k == 1)
+      out = v;
+    else if (k == 2)
+      ok = cs_cli_number("fclib solve", a, v, 0, 0, INFINITY, "must be a finite number >= 0",
+                         &set.tol);
+    else if (k == 3 && (ok = cs_cli_count("fclib solve", a, v, 1, 1000000000, &x)))
+      set.iterations = (int)x;
+    else if (k == 4 && (ok = cs_cli_count("fclib solve", a, v, 1, 64, &x)))
+      set.repeats = (int)x;
+    if (!ok) return 2;
   }
   if (!path) {
     fprintf(stderr, "contactsim fclib solve: missing FILE\n");
@@ -376,7 +378,7 @@ static int cmd_solve(int argc, char** argv) {
   }
   if (!cs_cli_fclib_solver_known(solver)) {
     fprintf(stderr,
-            "contactsim fclib solve: unknown or unimplemented solver '%s'; "
+            "contactsim fclib solve: --solver '%s': unknown or unimplemented solver; "
             "implemented: ",
             solver);
     cs_cli_fclib_list_solvers(stderr);

@@ -26,55 +26,77 @@ static void impact_usage(FILE* f) {
           "M sampled discrete Routh processes (paper 004, Algorithm 2; docs/impacts.md).\n"
           "EXAMPLE is box_wall, rocking_block, compass_gait, disk_stack, disk_stack_ref,\n"
           "zeno_block (files models/impact/EXAMPLE.imp) or the path of a .imp file.\n"
-          "Defaults from the file: "
-          "samples M, step size h, steps N.\n"
-          "--sampler: sobol (default) or uniform (--seed S).\n"
-          "--threads T (1..1024, default 1): samples split over T threads, results identical.\n"
-          "--json: one line with example, samples, terminated_fraction, discarded_fraction,\n"
-          "lcps_per_sample (mean over terminated samples), lcps_per_sample_all (over all\n"
-          "samples, as paper 004's Table 3), us_per_sample, us_per_lcp, threads.\n");
+          "  --samples N      samples M, 1 to 2^30 (default: the file's)\n"
+          "  --sampler S      sobol or uniform (default sobol)\n"
+          "  --seed S         seed of the uniform sampler, 0 to 2^62 (default 0)\n"
+          "  --threads T      1 to 1024 (default 1): samples split over T threads, results\n"
+          "                   identical\n"
+          "  --h H            step size, a number > 0 (default: the file's)\n"
+          "  --steps N        steps N, 1 to 1000000 (default: the file's)\n"
+          "  --json           one line with example, samples, terminated_fraction,\n"
+          "                   discarded_fraction, lcps_per_sample (mean over terminated\n"
+          "                   samples), lcps_per_sample_all (over all samples, as paper\n"
+          "                   004's Table 3), us_per_sample, us_per_lcp, threads (default:\n"
+          "                   a table)\n"
+          "Each option once. Exit status: 0 done, 1 a file or the sampling failed, 2 bad\n"
+          "command line.\n");
+}
+
+static const char* const impact_names[] = {"--samples", "--sampler", "--seed", "--threads",
+                                           "--h",       "--steps",   NULL};
+
+/* Option k's value v into o: 1, or 0 (reported) */
+static int impact_value(impactOpts* o, int k, const char* v) {
+  const char* n = impact_names[k];
+  long x;
+  switch (k) {
+    case 0:
+      return cs_cli_count("impact", n, v, 1, 1L << 30, &o->samples);
+    case 1:
+      o->sampler = !strcmp(v, "sobol") ? CS_IMPACT_SOBOL : !strcmp(v, "uniform") ? 1 : -1;
+      if (o->sampler < 0)
+        fprintf(stderr, "contactsim impact: --sampler '%s': not sobol or uniform\n", v);
+      return o->sampler >= 0;
+    case 2:
+      return cs_cli_count("impact", n, v, 0, 1L << 62, &o->seed);
+    case 3:
+      if (!cs_cli_count("impact", n, v, 1, 1024, &x)) return 0;
+      o->threads = (int)x;
+      return 1;
+    case 4:
+      return cs_cli_number("impact", n, v, 0, 1, INFINITY, "must be a number > 0", &o->h);
+    default:
+      if (!cs_cli_count("impact", n, v, 1, 1000000, &x)) return 0;
+      o->steps = (int)x;
+      return 1;
+  }
 }
 
 /* -1 when all options were read, else the exit code. */
 static int impact_parse(int argc, char** argv, impactOpts* o) {
+  unsigned seen = 0;
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
-    const char* val = i + 1 < argc ? argv[i + 1] : NULL;
-    int ok = 1;
+    int k = 0;
+    while (impact_names[k] && strcmp(a, impact_names[k])) k++;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       impact_usage(stdout);
       return 0;
     } else if (!strcmp(a, "--json")) {
       o->json = 1;
-      continue;
-    } else if (a[0] == '-' && a[1] == '-' && !val) {
-      fprintf(stderr, "contactsim impact: %s needs a value (try --help)\n", a);
-      return 2;
-    } else if (!strcmp(a, "--samples")) {
-      ok = cs_cli_parse_long(val, 1, 1L << 30, &o->samples);
-    } else if (!strcmp(a, "--sampler")) {
-      o->sampler = !strcmp(val, "sobol") ? CS_IMPACT_SOBOL : !strcmp(val, "uniform") ? 1 : -1;
-      ok = o->sampler >= 0;
-    } else if (!strcmp(a, "--seed")) {
-      ok = cs_cli_parse_long(val, 0, 1L << 62, &o->seed);
-    } else if (!strcmp(a, "--threads")) {
-      ok = cs_cli_parse_int(val, 1, 1024, &o->threads);
-    } else if (!strcmp(a, "--steps")) {
-      ok = cs_cli_parse_int(val, 1, 1000000, &o->steps);
-    } else if (!strcmp(a, "--h")) {
-      ok = cs_cli_parse_double(val, &o->h) && o->h > 0;
+    } else if (impact_names[k]) {
+      if (!cs_cli_needs_value("impact", argc, argv, i) ||
+          !cs_cli_once("impact", a, &seen, 1u << k) || !impact_value(o, k, argv[++i]))
+        return 2;
     } else if (a[0] != '-' && !o->example) {
       o->example = a;
-      continue;
+    } else if (a[0] != '-') {
+      fprintf(stderr, "contactsim impact: one EXAMPLE only ('%s' and '%s')\n", o->example, a);
+      return 2;
     } else {
-      fprintf(stderr, "contactsim impact: unexpected argument '%s' (try --help)\n", a);
+      fprintf(stderr, "contactsim impact: unknown option '%s' (try --help)\n", a);
       return 2;
     }
-    if (!ok) {
-      fprintf(stderr, "contactsim impact: bad value '%s' for %s (try --help)\n", val, a);
-      return 2;
-    }
-    i++;
   }
   if (!o->example) {
     fprintf(stderr, "contactsim impact: no EXAMPLE (try --help)\n");
