@@ -361,87 +361,17 @@ static int run_check_options(runOpts* o) {
 }
 
 /* ------------------------------------------------------------------ --floor */
-/* Height of the lowest point of collision geom g as placed in d (its support point along
-   -z), or +inf for a plane or heightfield (unbounded or static ground). geom_xmat is
-   row-major: its last row holds the world z of the geom's axes. */
-static double geom_lowest(const csModel* m, const csData* d, int g) {
-  const double* p = d->geom_xpos + 3 * g;
-  const double* R = d->geom_xmat + 9 * g;
-  const double* sz = m->geom_size + 3 * g;
-  double cz = fabs(R[8]); /* world z of the geom's z axis */
-  switch (m->geom_type[g]) {
-    case CS_GEOM_SPHERE:
-      return p[2] - sz[0];
-    case CS_GEOM_CAPSULE:
-      return p[2] - sz[1] * cz - sz[0];
-    case CS_GEOM_CYLINDER:
-      return p[2] - sz[1] * cz - sz[0] * sqrt(fmax(0, 1 - cz * cz));
-    case CS_GEOM_BOX:
-      return p[2] - sz[0] * fabs(R[6]) - sz[1] * fabs(R[7]) - sz[2] * fabs(R[8]);
-    case CS_GEOM_MESH: {
-      double lo = INFINITY;
-      const double* v = m->geom_vert + 3 * m->geom_vertadr[g];
-      for (int k = 0; k < m->geom_vertnum[g]; k++, v += 3)
-        lo = fmin(lo, p[2] + R[6] * v[0] + R[7] * v[1] + R[8] * v[2]);
-      return lo;
-    }
-    default:
-      return INFINITY;
-  }
-}
-
-/* Lowest point of m's collision geoms (contype or conaffinity set) at qpos0 into *z: 0, or
-   -1 (reported) when m has no bounded collision geom or no data could be made */
-static int model_lowest(const csModel* m, const char* path, double* z) {
-  csData* d = cs_data_new(m);
-  if (!d) {
-    fprintf(stderr, "contactsim run: %s\n", cs_last_error());
-    return -1;
-  }
-  memcpy(d->qpos, m->qpos0, sizeof(double) * (size_t)m->nq);
-  cs_kinematics(m, d);
-  cs_geom_poses(m, d);
-  double lo = INFINITY;
-  for (int g = 0; g < m->ngeom; g++)
-    if (m->geom_contype[g] || m->geom_conaffinity[g]) lo = fmin(lo, geom_lowest(m, d, g));
-  cs_data_free(d);
-  if (!isfinite(lo)) {
-    fprintf(stderr,
-            "contactsim run: --floor: %s has no collision geom (other than planes or "
-            "heightfields) to place the floor under\n",
-            path);
-    return -1;
-  }
-  *z = lo;
-  return 0;
-}
-
-/* The model file (cs_load_file) compiled with a ground plane, geom "floor" on the world, at
-   its lowest collision point at qpos0; NULL (reported) on failure */
+/* The model file compiled with a ground plane at its lowest collision point at qpos0
+   (cs_load_model_floor); NULL (reported) on failure */
 static csModel* run_load_floor(const char* path, const csLoadOptions* lo) {
-  csBuilder* b = cs_builder_new();
-  if (!b) {
-    fprintf(stderr, "contactsim run: out of memory (builder)\n");
+  csModel* m = NULL;
+  double z = 0;
+  csStatus st = cs_load_model_floor(path, lo, &m, &z);
+  if (st != CS_OK) {
+    fprintf(stderr, "contactsim: %s: %s\n", cs_status_name(st), cs_last_error());
     return NULL;
   }
-  csModel *m0 = NULL, *m = NULL;
-  csStatus st = cs_load_file(b, path, lo);
-  if (st == CS_OK) st = cs_compile(b, &m0);
-  double z = 0;
-  if (st == CS_OK && model_lowest(m0, path, &z) == 0) {
-    csGeomSpec g;
-    cs_geom_spec_default(&g);
-    g.name = cs_name2id(m0, "geom", "floor") < 0 ? "floor" : "run_floor";
-    g.body = 0;
-    g.type = CS_GEOM_PLANE;
-    g.pos[2] = z;
-    g.source = "contactsim run --floor";
-    st = cs_builder_add_geom(b, &g) < 0 ? CS_ERR_MODEL : cs_compile(b, &m);
-    if (st == CS_OK) printf("floor: plane at z = %.9g m (lowest collision point at qpos0)\n", z);
-  }
-  if (st != CS_OK) fprintf(stderr, "contactsim: %s: %s\n", cs_status_name(st), cs_last_error());
-  cs_model_free(m0);
-  cs_builder_free(b);
+  printf("floor: plane at z = %.9g m (lowest collision point at qpos0)\n", z);
   return m;
 }
 

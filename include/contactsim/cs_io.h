@@ -35,6 +35,17 @@ CS_API csStatus cs_load_file(csBuilder* b, const char* path, const csLoadOptions
 /* cs_load_file into a new builder, then compile. */
 CS_API csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out);
 
+/* A ground plane under a model (`contactsim run --floor`). The height of the lowest point of
+   m's collision geoms (contype or conaffinity set) at qpos0 into *z: the support point along
+   -z of each sphere, capsule, cylinder, box and mesh hull; planes and heightfields are left
+   out. CS_ERR_MODEL when m has no such geom. */
+CS_API csStatus cs_model_lowest_point(const csModel* m, double* z);
+/* cs_load_file, then a plane on the world at the file's lowest collision point at qpos0
+   (cs_model_lowest_point), named "floor" ("lowest_floor" when the file has a geom named
+   floor), then compile into *out; its height into *z (z may be NULL). */
+CS_API csStatus cs_load_model_floor(const char* path, const csLoadOptions* o, csModel** out,
+                                    double* z);
+
 /* Binary or ASCII STL: vertices deduplicated. *vert and *face are allocated with the
    library allocator; free with cs_free. */
 CS_API csStatus cs_load_stl(const char* path, int* nvert, double** vert, int* nface, int** face);

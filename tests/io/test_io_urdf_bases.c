@@ -1,4 +1,4 @@
-/* Every shared URDF on a fixed base and on a floating base over a floor.
+/* Every shared URDF on a fixed base.
 
    Fixed base (the root link welded to the world, a static body of the robot's tree): with
    zero controls under gravity from qpos0 clamped into the joint ranges, finite for T_FIXED
@@ -10,20 +10,16 @@
    most twice the potential energy of moving them into range plus sum M_ii v^2 / 2 over the
    crossed dofs (each at the recovery speed v; twice: the lift is taken with the other joints
    at qpos0, while they fall during the recovery and change the torque it works against);
-   the plain Baumgarte rule is printed beside it. Floating base over a floor at the lowest collision
-   point at qpos0: finite, and after settling the floor's total normal force equals m g within 1 %
-   (averaged over the last 0.1 s). Skipped when ../shared is absent. */
+   the plain Baumgarte rule is printed beside it. The floating bases over a floor, and the
+   compass gait's refusal, are tests/io/test_io_conformance.c's. Skipped when ../shared is
+   absent. */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "contactsim/contactsim.h"
 #include "cs_test.h"
 
-#define T_FIXED 5.0   /* s simulated on a fixed base */
-#define T_SETTLE 2.0  /* s on the floor before the force is measured */
-#define T_AVERAGE 0.1 /* s the normal force is averaged over */
-#define PI 3.14159265358979323846
+#define T_FIXED 5.0 /* s simulated on a fixed base */
 
 typedef struct {
   const char* rel;
@@ -181,101 +177,6 @@ static void fixed_base(const Robot* r, const char* path) {
   cs_model_free(m);
 }
 
-/* Lowest point of the collision geoms as placed in d, from the corners of the boxes, the
-   ends of the capsules, 256 points of the cylinders' rims and the mesh hull vertices */
-static double lowest_point(const csModel* m, const csData* d) {
-  double lo = INFINITY;
-  for (int g = 0; g < m->ngeom; g++) {
-    if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue;
-    const double *p = d->geom_xpos + 3 * g, *R = d->geom_xmat + 9 * g, *s = m->geom_size + 3 * g;
-    int t = m->geom_type[g];
-    if (t == CS_GEOM_SPHERE) lo = fmin(lo, p[2] - s[0]);
-    if (t == CS_GEOM_CAPSULE)
-      for (int e = -1; e <= 1; e += 2) lo = fmin(lo, p[2] + e * s[1] * R[8] - s[0]);
-    if (t == CS_GEOM_CYLINDER)
-      for (int e = -1; e <= 1; e += 2)
-        for (int a = 0; a < 256; a++) {
-          double c = cos(a * PI / 128), sn = sin(a * PI / 128);
-          lo = fmin(lo, p[2] + s[0] * (c * R[6] + sn * R[7]) + e * s[1] * R[8]);
-        }
-    if (t == CS_GEOM_BOX)
-      for (int c = 0; c < 8; c++)
-        lo = fmin(lo, p[2] + (c & 1 ? 1 : -1) * s[0] * R[6] + (c & 2 ? 1 : -1) * s[1] * R[7] +
-                          (c & 4 ? 1 : -1) * s[2] * R[8]);
-    if (t == CS_GEOM_MESH)
-      for (int v = 0; v < m->geom_vertnum[g]; v++) {
-        const double* x = m->geom_vert + 3 * (m->geom_vertadr[g] + v);
-        lo = fmin(lo, p[2] + R[6] * x[0] + R[7] * x[1] + R[8] * x[2]);
-      }
-  }
-  return lo;
-}
-
-/* The robot on a floating base over a floor placed at its lowest collision point */
-static csModel* load_on_floor(const Robot* r, const char* path) {
-  csBuilder* b = cs_builder_new();
-  csModel *m0 = NULL, *m = NULL;
-  csStatus st = load_into(b, path, 1, r->balance);
-  if (st == CS_OK) st = cs_compile(b, &m0);
-  csData* d = st == CS_OK ? cs_data_new(m0) : NULL;
-  if (d) {
-    cs_kinematics(m0, d);
-    cs_geom_poses(m0, d);
-    csGeomSpec g;
-    cs_geom_spec_default(&g);
-    g.name = "floor";
-    g.type = CS_GEOM_PLANE;
-    g.pos[2] = lowest_point(m0, d);
-    st = cs_builder_add_geom(b, &g) < 0 ? CS_ERR_MODEL : cs_compile(b, &m);
-  }
-  CHECK_MSG(st == CS_OK && d, "%s floating: %s", r->rel, cs_last_error());
-  cs_data_free(d);
-  cs_model_free(m0);
-  cs_builder_free(b);
-  return m;
-}
-
-static void floating_on_floor(const Robot* r, const char* path) {
-  csModel* m = load_on_floor(r, path);
-  if (!m) return;
-  csData* d = cs_data_new(m);
-  CHECK(d != NULL);
-  if (!d) {
-    cs_model_free(m);
-    return;
-  }
-  double h = m->opt.timestep, mass = 0, fsum = 0;
-  for (int k = 0; k < m->nbody; k++) mass += m->body_mass[k];
-  int nsettle = (int)lround(T_SETTLE / h), navg = (int)lround(T_AVERAGE / h), bad = 0, k = 0;
-  for (; k < nsettle + navg && !bad; k++) {
-    bad = cs_step(m, d) != CS_OK || !all_finite(d->qpos, m->nq) || !all_finite(d->qvel, m->nv);
-    if (k < nsettle) continue;
-    for (int c = 0; c < d->ncon; c++) fsum += d->contact[c].lambda[0] / h;
-  }
-  CHECK_MSG(!bad, "%s on the floor: not finite (or step failed) at step %d", r->rel, k);
-  double mg = mass * fabs(m->opt.gravity[2]), fn = fsum / navg;
-  cs_energy(m, d);
-  CHECK_MSG(fabs(fn - mg) <= 0.01 * mg, "%s on the floor: normal force %.6g N, m g %.6g N", r->rel,
-            fn, mg);
-  printf(
-      "%-48s floating on the floor, %.1f s: normal force %.6g N = m g (%.6g N) %+.2e, "
-      "kinetic %.3e J, %d contacts\n",
-      r->rel, k * h, fn, mg, (fn - mg) / mg, d->energy[1], d->ncon);
-  cs_data_free(d);
-  cs_model_free(m);
-}
-
-/* The compass gait's planar joint is refused with a message naming it */
-static void compass_gait(void) {
-  const char* path = cs_test_shared("models/compass_gait/CompassGait.urdf");
-  if (!path) return;
-  csModel* m = NULL;
-  csStatus st = cs_load_model(path, NULL, &m);
-  CHECK_MSG(st != CS_OK && m == NULL && strstr(cs_last_error(), "planar") != NULL,
-            "compass gait: %s", st == CS_OK ? "loaded" : cs_last_error());
-  if (m) cs_model_free(m);
-}
-
 int main(void) {
   int ran = 0;
   for (size_t i = 0; i < sizeof robots / sizeof robots[0]; i++) {
@@ -286,18 +187,6 @@ int main(void) {
     ran++;
     fixed_base(robots + i, path);
   }
-  /* a quadruped and a biped on the floor */
-  for (size_t i = 0; i < sizeof robots / sizeof robots[0]; i++) {
-    if (strcmp(robots[i].rel, "models/solo12/robots/solo12.urdf") &&
-        strcmp(robots[i].rel, "models/anymal_c/urdf/anymal.urdf"))
-      continue;
-    const char* p = cs_test_shared(robots[i].rel);
-    if (!p) continue;
-    char path[4096];
-    snprintf(path, sizeof path, "%s", p);
-    floating_on_floor(robots + i, path);
-  }
-  compass_gait();
   if (!ran) {
     printf("test_io_urdf_bases: ../shared/models absent, skipped\n");
     return CS_SKIP_CODE;
