@@ -13,4 +13,15 @@
 
 #define CS_VERSION_STRING "0.1.0"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The library's version at run time (the project version of its build): "major.minor.patch"
+   and 10000 major + 100 minor + patch. */
+CS_API const char* cs_version_string(void);
+CS_API int cs_version(void);
+#ifdef __cplusplus
+}
+#endif
+
 #endif

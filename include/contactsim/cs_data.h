@@ -42,6 +42,10 @@ typedef struct csData {
   double* ctrl;         /* (nu) actuator controls */
   double* qfrc_applied; /* (nv) user generalized forces */
 
+  /* ---- user wrenches on bodies (set by the user, as MuJoCo's xfrc_applied) */
+  double* xfrc_applied; /* (nbody x 6) force (N) then torque (N m), world frame, the force at
+                           the body's centre of mass (xipos); the world body's is not read */
+
   /* ---- outputs of the last step / forward pass */
   double* qacc;          /* (nv) accelerations of the smooth dynamics */
   double* qfrc_actuator; /* (nv) actuator forces */
@@ -155,6 +159,13 @@ typedef struct csData {
   int room_key_[4];      /* solver, fallback, iterations, disable of room_ */
   size_t pstack_;        /* current stack top (offset; narena_ when the stack is empty) */
   size_t maxstack_;      /* high-water mark of the stack (bytes) */
+
+  /* ---- the warm start a cs_forward set aside (src/pipeline/cs_forward.c): the next step
+     starts from the contacts of the step before the forward */
+  int* fwd_keep_;              /* (2) 0: nothing set aside; 1: those contacts are
+                                  contact_prev[0..ncon_prev); 2: contact[0..fwd_keep_[1]) */
+  double* fwd_slot_lambda_;    /* (nslot) efc_slot_lambda during a cs_forward */
+  unsigned char* fwd_slot_on_; /* (nslot) efc_slot_on during a cs_forward */
 } csData;
 
 /* Contacts the default arena makes room for when the model sets no memory (the need of
@@ -209,6 +220,35 @@ CS_API csStatus cs_data_set_state(const csModel* m, csData* d, const double* qpo
    returns an error and leaves d unchanged. A step that produces NaN is rolled back and
    counted in d->warning[CS_WARN_NAN_STEP]; it returns CS_ERR_NUMERIC. */
 CS_API csStatus cs_step(const csModel* m, csData* d);
+
+/* ---- the step in two halves, the full state, contact forces (docs/api.md) */
+/* cs_step in two halves, so that controls can be set between them (as MuJoCo's mj_step1,
+   mj_step2): cs_step1 does what the controls do not change (kinematics, bias forces, the
+   factor of M, collision), cs_step2 the rest (actuation, ctrl, qfrc_applied and xfrc_applied,
+   the constraint solve, integration). cs_step1 then cs_step2 with nothing changed between
+   them is cs_step bit for bit; cs_step2 needs a cs_step1 at the current qpos and qvel. Both
+   check their input as cs_step does. */
+CS_API csStatus cs_step1(const csModel* m, csData* d);
+CS_API csStatus cs_step2(const csModel* m, csData* d);
+
+/* The full state as doubles: time, qpos, qvel, ctrl, qfrc_applied, xfrc_applied and the
+   warm start the next step reads (the last step's contacts with their impulses and stiction
+   anchors, the block rows' impulses, the convergence flag), so that a state set into any
+   csData of the same model continues bit for bit (docs/api.md, "State"). cs_state_size
+   doubles; fixed per model (room for ncon_max contacts). */
+CS_API int cs_state_size(const csModel* m);
+CS_API void cs_get_state(const csModel* m, const csData* d, double* state);
+/* Sets the state (d's derived quantities are those of the next step or cs_forward). A
+   non-finite value or a warm start d cannot hold is an error naming it, d unchanged. */
+CS_API csStatus cs_set_state(const csModel* m, csData* d, const double* state);
+
+/* Contact i's force of the last step or cs_forward in newtons, world frame: f[0..2] the
+   force on body[1] (geom[1]'s body; body[0] receives its opposite) at the contact point,
+   f[3..5] the torque about that point (0: contacts carry no torsional or rolling friction).
+   lambda / dt rotated from the contact frame. body (may be NULL) receives the two body ids.
+   CS_ERR_ARG if i is not in 0..ncon-1. */
+CS_API csStatus cs_contact_force(const csModel* m, const csData* d, int i, double f[6],
+                                 int body[2]);
 
 /* Checks the input state and options without stepping. */
 CS_API csStatus cs_check_state(const csModel* m, const csData* d);

@@ -56,11 +56,28 @@ CS_API void cs_integrate_pos(const csModel* m, double* qpos_out, const double* q
                              const double* v, double dt);
 /* Normalise quaternions in qpos. */
 CS_API void cs_normalize_quat(const csModel* m, double* qpos);
-/* Full smooth forward dynamics: kinematics, M, factor, bias, actuators, qacc
+/* Full smooth forward dynamics: kinematics, M, factor, bias, actuators, xfrc_applied, qacc
    (no contacts). */
 CS_API csStatus cs_forward(const csModel* m, csData* d);
+/* Forward dynamics at the current state without advancing it (as MuJoCo's mj_forward):
+   kinematics, M and its factor, bias and actuator forces, collision and the constraint solve
+   of the step cs_step would take; d->contact, their impulses and forces (cs_contact_force),
+   qfrc_contact and qacc = (v+ - v) / dt are those of that step. qpos, qvel, time and the
+   warm start are left as they were: a cs_step after a cs_forward_full is the cs_step without
+   it, bit for bit. Lays out the arena's constraint arrays as a step does. */
+CS_API csStatus cs_forward_full(const csModel* m, csData* d);
 /* Actuator forces into d->qfrc_actuator from ctrl. */
 CS_API void cs_actuation(const csModel* m, csData* d);
+
+/* ---- derivatives */
+/* Finite-difference derivatives of one cs_step at d's state (as MuJoCo's mjd_transitionFD):
+   x = (qpos in the tangent space (nv: orientations as body-frame rotation vectors, as
+   qvel), qvel (nv)), A (2nv x 2nv) = d x+ / d x, B (2nv x nu) = d x+ / d ctrl, row-major;
+   either may be NULL. Steps of size eps, centered (1) or forward (0). d's state
+   (cs_get_state), nstep and warnings are restored; its other outputs are those of the last
+   step taken. Allocates its scratch (3 nq + 9 nv + cs_state_size doubles). */
+CS_API csStatus cs_transition_fd(const csModel* m, csData* d, double eps, int centered, double* A,
+                                 double* B);
 
 /* ---- contacts */
 /* Collision detection at the current geom poses (call cs_geom_poses first): fills

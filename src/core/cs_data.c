@@ -78,6 +78,10 @@ static size_t data_layout(const csModel* m, csData* d, void* base, size_t arena)
   TAKE(efc_slot_on, nslot);
   TAKE(efc_row_slot, nrow + 1);
   TAKE(qvel_free, nv);
+  TAKE(xfrc_applied, 6 * nb);
+  TAKE(fwd_keep_, 2);
+  TAKE(fwd_slot_lambda_, nslot);
+  TAKE(fwd_slot_on_, nslot);
   TAKE(arena_, arena);
   return off + CS_ALIGN;
 }

@@ -1,7 +1,8 @@
 /* The pipeline of one step, stage by stage. Read this file first.
 
-   cs_step(m, d)
+   cs_step(m, d) = cs_step1 then cs_step2 (one check, one scratch)
      cs_check_state      reject NaN/Inf input and bad options; the state stays as it was
+   first half (step_first, cs_step1): what the controls do not change
      cs_kinematics       body and joint poses; motion subspaces cdof
      cs_com_pos          body spatial inertias
      cs_crba             joint-space inertia M
@@ -9,18 +10,23 @@
      cs_rnea             bias forces h (gravity, Coriolis, centrifugal)
        (the step runs these five as three fused walks, src/dynamics/cs_dyn.h: csi_kinematics_vel,
         csi_com_pos_forces, csi_crba_bias; the same operations per output)
-     cs_actuation        actuator forces
      cs_factor_m         M (+ dt D with implicit damping) = L^T D L
-     qacc = M^-1 (applied + actuator - h - damping)
+     fwd_collision       geom poses, cs_collide (broadphase, pair table) -> d->contact
+   second half (step_second, cs_step2): actuation, solve, integration
+     cs_actuation        actuator forces
+     qacc = M^-1 (applied + actuator - h - damping + J^T xfrc_applied)
      v_free = v + dt qacc
-     fwd_constraint   geom poses, cs_collide (broadphase, pair table) -> d->contact;
-                         cs_contact_problem_build: J, G, g (+ warm start);
+     fwd_constraint      cs_contact_problem_build: J, G, g (+ warm start);
                          csi_constraint_rows_build: limits, friction loss, equalities;
                          solver table[opt.solver].solve -> lambda; v+ = v_free + M^-1 (J^T lambda)
                          (contacts in several islands of a model without block rows: J
                          sparse, one G per island, cs_solve island by island; fwd_islands,
                          src/constraint/cs_contact_islands.c)
-     integrate           q+ = q (+) dt v+   (rolled back if not finite) */
+     integrate           q+ = q (+) dt v+   (rolled back if not finite)
+
+   cs_forward_full(m, d): both halves without the integration (qacc = (v+ - v) / dt); the warm
+   start it would overwrite is set aside (csData.fwd_keep_, fwd_release), so the next step
+   is the step it would have been without the forward. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
 #include <string.h>
@@ -33,6 +39,7 @@
 #include "core/cs_memory.h"
 #include "dynamics/cs_dyn.h"
 #include "math/cs_math.h"
+#include "pipeline/cs_pipeline.h"
 #include "solvers/cs_solver.h"
 #include "solvers/cs_solver_bsr.h"
 #include "solvers/cs_solver_island.h"
@@ -62,7 +69,8 @@ static int all_finite(const double* a, int n, int* bad) {
   return 1;
 }
 
-csStatus cs_check_state(const csModel* m, const csData* d) {
+/* cs_check_state; *xfrc = 1 if some body's xfrc_applied is not zero */
+static csStatus check_state(const csModel* m, const csData* d, int* xfrc) {
   int bad;
   const csOption* o = &m->opt;
   if (!(o->timestep > 0) || !isfinite(o->timestep))
@@ -86,6 +94,10 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
       return csi_error(CS_ERR_STATE, "qfrc_applied[%d] is not finite (%g)", bad,
                        d->qfrc_applied[bad]);
   }
+  *xfrc = csi_xfrc_scan(m, d, &bad);
+  if (*xfrc < 0)
+    return csi_error(CS_ERR_STATE, "xfrc_applied[%d] (body %d) is not finite (%g)", bad, bad / 6,
+                     d->xfrc_applied[bad]);
   if (o->iterations < 1)
     return csi_error(CS_ERR_ARG, "option iterations = %d must be >= 1", o->iterations);
   if (!(o->tolerance >= 0))
@@ -116,6 +128,11 @@ csStatus cs_check_state(const csModel* m, const csData* d) {
     }
   }
   return CS_OK;
+}
+
+csStatus cs_check_state(const csModel* m, const csData* d) {
+  int xfrc;
+  return check_state(m, d, &xfrc);
 }
 
 /* A tendon's length and rate: sum coef q and sum coef qdot over its joints */
@@ -199,8 +216,9 @@ void cs_actuation(const csModel* m, csData* d) {
   if (m->njntfrc > 0) act_joint_ranges(m, d);
 }
 
-/* Smooth dynamics up to the factorisation; diag_add (may be NULL) is added to M before
-   factorising. Leaves qfrc_bias (without damping), qfrc_damping, qfrc_actuator. */
+/* Smooth dynamics up to the factorisation, without the actuators (cs_actuation, the step's
+   second half); diag_add (may be NULL) is added to M before factorising. Leaves qfrc_bias
+   (without damping), qfrc_damping. */
 static csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
   csi_kinematics_vel(m, d); /* with cs_com_vel and cs_rnea's forward pass */
   csi_com_pos_forces(m, d); /* with cs_rnea's body forces */
@@ -210,7 +228,6 @@ static csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) 
   const double* restrict qv = d->qvel;
   const double* restrict dd = m->dof_damping;
   for (int i = 0; i < m->nv; i++) fd[i] = damp ? -dd[i] * qv[i] : 0;
-  cs_actuation(m, d);
   return cs_factor_m(m, d, diag_add);
 }
 
@@ -223,11 +240,14 @@ static void total_force(const csModel* m, const csData* d, double* restrict f) {
 }
 
 csStatus cs_forward(const csModel* m, csData* d) {
-  csStatus st = cs_check_state(m, d);
+  int xfrc;
+  csStatus st = check_state(m, d, &xfrc);
   if (st != CS_OK) return st;
   st = fwd_smooth(m, d, NULL);
   if (st != CS_OK) return st;
+  cs_actuation(m, d);
   total_force(m, d, d->qacc);
+  if (xfrc) csi_xfrc_accumulate(m, d, d->qacc);
   cs_solve_m(m, d, d->qacc, d->qacc, 1);
   return CS_OK;
 }
@@ -254,17 +274,11 @@ static int fwd_islands(const csModel* m, csData* d) {
   return 0;
 }
 
-/* The contact rows (collision, cs_contact_problem_build) and the blocks after them (limits,
-   friction loss, equalities). Returns 0 if there is nothing to solve. */
-static int fwd_problem(const csModel* m, csData* d, const double* vnew, double* tclock) {
+/* The contact rows of the contacts found by fwd_collision (cs_contact_problem_build) and the
+   blocks after them (limits, friction loss, equalities). Returns 0 if there is nothing to
+   solve. */
+static int fwd_problem(const csModel* m, csData* d, const double* vnew) {
   d->problem.nc = 0, d->problem.nblock = 0, d->problem.nisland = 0, d->problem.island = NULL;
-  if (!(m->opt.disable & CS_DISABLE_CONTACT)) {
-    cs_geom_poses(m, d);
-    cs_collide(m, d); /* keeps the last step's contacts for the warm start */
-  } else {
-    d->ncon = 0;
-  }
-  if (d->profile) tclock[1] = now_ns();
   int isl = fwd_islands(m, d);              /* contacts in islands: stored and solved by them */
   if (!isl && csi_efc_fit(m, d) != CS_OK) { /* not even the block rows fit */
     csi_warning(d, CS_WARN_CONTACTFULL,
@@ -364,8 +378,8 @@ static int fwd_solve_passes(const csModel* m, csData* d, const double* vfree, do
   return 1;
 }
 
-/* Collision, the constraint problem and its solve; adds the constraint impulse's velocity
-   change to vnew. Stack scratch. */
+/* The constraint problem of the contacts found by fwd_collision and its solve; adds the
+   constraint impulse's velocity change to vnew. Stack scratch. */
 static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
   int nv = m->nv;
   memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
@@ -375,7 +389,7 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
     d->ncon = 0;
     return;
   }
-  if (!fwd_problem(m, d, vnew, tclock)) {
+  if (!fwd_problem(m, d, vnew)) {
     d->prev_converged = 1;
     d->solver_stats.converged = 1;
     if (d->profile) tclock[2] = tclock[3] = tclock[1];
@@ -406,49 +420,121 @@ static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tc
   csi_contact_anchors(m, d, vnew);
 }
 
-csStatus cs_step(const csModel* m, csData* d) {
-  csStatus st = cs_check_state(m, d);
-  if (st != CS_OK) return st;
-  int nv = m->nv, nq = m->nq;
+/* The step's halves are inlined into cs_step, so that it runs as one function */
+#define STEP_INLINE static inline __attribute__((always_inline))
+
+/* Collision at the current geom poses into d->contact (cs_collide keeps the last step's
+   contacts in contact_prev for the warm start); no contacts with the solver none or contacts
+   disabled. Returns 1 if cs_collide ran. */
+STEP_INLINE int fwd_collision(const csModel* m, csData* d) {
+  if (m->opt.solver == CS_SOLVER_NONE || (m->opt.disable & CS_DISABLE_CONTACT)) {
+    d->ncon = 0;
+    return 0;
+  }
+  cs_geom_poses(m, d);
+  cs_collide(m, d);
+  return 1;
+}
+
+/* The warm start a cs_forward set aside back in place (csData.fwd_keep_): the contacts the
+   next step starts from are those of the step before the forward */
+static void fwd_release(csData* d) {
+  if (d->fwd_keep_[0] == 1) {
+    memcpy(d->contact, d->contact_prev, sizeof(csContact) * (size_t)d->ncon_prev);
+    d->ncon = d->ncon_prev;
+  } else {
+    d->ncon = d->fwd_keep_[1];
+  }
+  d->fwd_keep_[0] = 0;
+}
+
+const csContact* csi_warm_contacts(const csData* d, int* n) {
+  if (d->fwd_keep_[0] == 1) {
+    *n = d->ncon_prev;
+    return d->contact_prev;
+  }
+  *n = d->fwd_keep_[0] == 2 ? d->fwd_keep_[1] : d->ncon;
+  return d->contact;
+}
+
+/* The step's scratch, taken once for both halves: each stage finds the stack where a
+   cs_step leaves it */
+typedef struct stepScratch {
+  size_t mark;
+  double *vnew, *qnew, *f;
+  double* diag; /* dt D with implicit damping, else NULL */
+} stepScratch;
+
+STEP_INLINE csStatus scratch_alloc(const csModel* m, csData* d, stepScratch* s, const char* who) {
+  int nv = m->nv;
   double dt = m->opt.timestep;
-  double tclock[5] = {0, 0, 0, 0, 0};
-  if (d->profile) tclock[4] = now_ns();
-  size_t mark = csi_stack_mark(d);
-  double* diag = NULL;
-  double* vnew = CSI_STACK_ALLOC(d, double, nv);
-  double* qnew = CSI_STACK_ALLOC(d, double, nq);
-  double* f = CSI_STACK_ALLOC(d, double, nv);
+  s->mark = csi_stack_mark(d);
+  s->diag = NULL;
+  s->vnew = CSI_STACK_ALLOC(d, double, nv);
+  s->qnew = CSI_STACK_ALLOC(d, double, m->nq);
+  s->f = CSI_STACK_ALLOC(d, double, nv);
   int implicit =
       m->opt.integrator == CS_INT_EULER_IMPLICITDAMP && !(m->opt.disable & CS_DISABLE_DAMPING);
   if (implicit) {
-    diag = CSI_STACK_ALLOC(d, double, nv);
-    if (diag)
-      for (int i = 0; i < nv; i++) diag[i] = dt * m->dof_damping[i];
+    s->diag = CSI_STACK_ALLOC(d, double, nv);
+    if (s->diag)
+      for (int i = 0; i < nv; i++) s->diag[i] = dt * m->dof_damping[i];
   }
-  if (!vnew || !qnew || !f || (implicit && !diag)) {
-    csi_stack_free(d, mark);
-    return csi_error(CS_ERR_MEMORY, "cs_step: arena full");
+  if (!s->vnew || !s->qnew || !s->f || (implicit && !s->diag)) {
+    csi_stack_free(d, s->mark);
+    return csi_error(CS_ERR_MEMORY, "%s: arena full", who);
   }
-  st = fwd_smooth(m, d, diag);
-  if (st != CS_OK) {
-    csi_stack_free(d, mark);
-    return st;
-  }
+  return CS_OK;
+}
+
+/* The first half of a step: everything the controls do not change (smooth dynamics without
+   the actuators, the factor of M, collision). tclock[4]: start, [0]: smooth dynamics done,
+   [1]: collision done. *collided: cs_collide ran. */
+STEP_INLINE csStatus step_first(const csModel* m, csData* d, const stepScratch* s, double* tclock,
+                                int* collided) {
+  *collided = 0;
+  if (d->fwd_keep_[0]) fwd_release(d);
+  if (d->profile) tclock[4] = now_ns();
+  csStatus st = fwd_smooth(m, d, s->diag);
+  if (st != CS_OK) return st;
+  if (d->profile) tclock[0] = now_ns();
+  *collided = fwd_collision(m, d);
+  if (d->profile) tclock[1] = now_ns();
+  return CS_OK;
+}
+
+/* v+ into s->vnew: the actuators, the free velocity v + dt M^-1 (forces) into qvel_free, the
+   constraint solve. tclock[2], [3]: problem built, solved. */
+STEP_INLINE void step_velocity(const csModel* m, csData* d, const stepScratch* s, int xfrc,
+                               double* tclock) {
+  int nv = m->nv;
+  double dt = m->opt.timestep;
+  cs_actuation(m, d);
+  double* f = s->f;
   total_force(m, d, f);
+  if (xfrc) csi_xfrc_accumulate(m, d, f);
   cs_solve_m(m, d, f, f, 1);
   {
-    double* restrict vn = vnew;
+    double* restrict vn = s->vnew;
     const double* restrict qv = d->qvel, * restrict fr = f;
     for (int i = 0; i < nv; i++) vn[i] = qv[i] + dt * fr[i];
   }
-  memcpy(d->qvel_free, vnew, sizeof(double) * (size_t)nv);
-  if (d->profile) tclock[0] = now_ns();
-  fwd_constraint(m, d, vnew, tclock);
+  memcpy(d->qvel_free, s->vnew, sizeof(double) * (size_t)nv);
+  fwd_constraint(m, d, s->vnew, tclock);
+}
+
+/* The second half of a step: v+ (step_velocity), q+ = q (+) dt v+, rolled back if not
+   finite, then committed */
+STEP_INLINE csStatus step_second(const csModel* m, csData* d, const stepScratch* s, int xfrc,
+                                 double* tclock) {
+  int nv = m->nv, nq = m->nq;
+  double dt = m->opt.timestep;
+  step_velocity(m, d, s, xfrc, tclock);
+  double *vnew = s->vnew, *qnew = s->qnew;
   cs_integrate_pos(m, qnew, d->qpos, vnew, dt);
   cs_v2 zs = zero_sum(qnew, nq, zero_sum(vnew, nv, (cs_v2){0, 0}));
   if (!(zs[0] + zs[1] == 0)) {
     csi_warning(d, CS_WARN_NAN_STEP, "step produced a non-finite state; not committed");
-    csi_stack_free(d, mark);
     return csi_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
   double idt = 1.0 / dt; /* one division, not nv */
@@ -461,14 +547,101 @@ csStatus cs_step(const csModel* m, csData* d) {
   memcpy(d->qpos, qnew, sizeof(double) * (size_t)nq);
   d->time += dt;
   d->nstep++;
-  csi_stack_free(d, mark);
-  if (d->profile) {
-    double t1 = tclock[0], t2 = tclock[1] ? tclock[1] : t1, t3 = tclock[2] ? tclock[2] : t2;
-    double t4 = tclock[3] ? tclock[3] : t3;
-    d->time_ns[0] = t1 - tclock[4];
-    d->time_ns[1] = t2 - t1;
-    d->time_ns[2] = t3 - t2;
-    d->time_ns[3] = t4 - t3;
-  }
   return CS_OK;
+}
+
+/* d->time_ns[from..3] from the stage clocks (a stage that did not run takes no time) */
+static void profile_store(csData* d, const double* tclock, int from) {
+  double t1 = tclock[0], t2 = tclock[1] ? tclock[1] : t1, t3 = tclock[2] ? tclock[2] : t2;
+  double t4 = tclock[3] ? tclock[3] : t3;
+  double t[5] = {tclock[4], t1, t2, t3, t4};
+  for (int k = from; k < 4; k++) d->time_ns[k] = t[k + 1] - t[k];
+}
+
+csStatus cs_step(const csModel* m, csData* d) {
+  int xfrc, collided;
+  csStatus st = check_state(m, d, &xfrc);
+  if (st != CS_OK) return st;
+  stepScratch s;
+  st = scratch_alloc(m, d, &s, "cs_step");
+  if (st != CS_OK) return st;
+  double tclock[5] = {0, 0, 0, 0, 0};
+  st = step_first(m, d, &s, tclock, &collided);
+  if (st == CS_OK) st = step_second(m, d, &s, xfrc, tclock);
+  csi_stack_free(d, s.mark);
+  if (st == CS_OK && d->profile) profile_store(d, tclock, 0);
+  return st;
+}
+
+csStatus cs_step1(const csModel* m, csData* d) {
+  int xfrc, collided;
+  csStatus st = check_state(m, d, &xfrc);
+  if (st != CS_OK) return st;
+  stepScratch s;
+  st = scratch_alloc(m, d, &s, "cs_step1");
+  if (st != CS_OK) return st;
+  double tclock[5] = {0, 0, 0, 0, 0};
+  st = step_first(m, d, &s, tclock, &collided);
+  csi_stack_free(d, s.mark);
+  if (st == CS_OK && d->profile) d->time_ns[0] = tclock[0] - tclock[4];
+  if (st == CS_OK && d->profile) d->time_ns[1] = tclock[1] - tclock[0];
+  return st;
+}
+
+csStatus cs_step2(const csModel* m, csData* d) {
+  int xfrc;
+  csStatus st = check_state(m, d, &xfrc); /* the controls may have changed since cs_step1 */
+  if (st != CS_OK) return st;
+  stepScratch s;
+  st = scratch_alloc(m, d, &s, "cs_step2");
+  if (st != CS_OK) return st;
+  double tclock[5] = {0, 0, 0, 0, 0};
+  if (d->profile) tclock[1] = now_ns();
+  st = step_second(m, d, &s, xfrc, tclock);
+  csi_stack_free(d, s.mark);
+  if (st == CS_OK && d->profile) profile_store(d, tclock, 2);
+  return st;
+}
+
+/* The block rows' warm start (slots) and the convergence flag, which a solve overwrites:
+   saved into csData.fwd_slot_*_ (save = 1) or put back (save = 0) */
+static void fwd_slots(csData* d, int save, int* conv, int* nslot_on) {
+  size_t n = (size_t)d->nslot;
+  if (save) {
+    memcpy(d->fwd_slot_lambda_, d->efc_slot_lambda, sizeof(double) * n);
+    memcpy(d->fwd_slot_on_, d->efc_slot_on, n);
+    *conv = d->prev_converged, *nslot_on = d->nslot_on;
+  } else {
+    memcpy(d->efc_slot_lambda, d->fwd_slot_lambda_, sizeof(double) * n);
+    memcpy(d->efc_slot_on, d->fwd_slot_on_, n);
+    d->prev_converged = *conv, d->nslot_on = *nslot_on;
+  }
+}
+
+csStatus cs_forward_full(const csModel* m, csData* d) {
+  int xfrc, collided, conv, nslot_on;
+  csStatus st = check_state(m, d, &xfrc);
+  if (st != CS_OK) return st;
+  if (d->fwd_keep_[0]) fwd_release(d);
+  stepScratch s;
+  st = scratch_alloc(m, d, &s, "cs_forward_full");
+  if (st != CS_OK) return st;
+  int ncon = d->ncon;
+  fwd_slots(d, 1, &conv, &nslot_on);
+  double tclock[5] = {0, 0, 0, 0, 0};
+  st = step_first(m, d, &s, tclock, &collided);
+  if (st == CS_OK) {
+    step_velocity(m, d, &s, xfrc, tclock);
+    double idt = 1.0 / m->opt.timestep;
+    for (int i = 0; i < m->nv; i++) d->qacc[i] = (s.vnew[i] - d->qvel[i]) * idt;
+    if (d->profile) profile_store(d, tclock, 0);
+  }
+  csi_stack_free(d, s.mark);
+  fwd_slots(d, 0, &conv, &nslot_on);
+  if (collided) {
+    d->fwd_keep_[0] = 1;
+  } else if (st == CS_OK) {
+    d->fwd_keep_[0] = 2, d->fwd_keep_[1] = ncon;
+  }
+  return st;
 }
