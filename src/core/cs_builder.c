@@ -266,6 +266,19 @@ csOption* cs_builder_option(csBuilder* b) { return &b->opt; }
 int cs_builder_nbody(const csBuilder* b) { return b->nbody; }
 int cs_builder_njoint(const csBuilder* b) { return b->njnt; }
 int csi_builder_nactuator(const csBuilder* b) { return b->nact; }
+
+const char* csi_builder_notes(const csBuilder* b) { return b->notes ? b->notes : ""; }
+
+csStatus csi_builder_compile_loaded(csBuilder* b, csModel** out) {
+  csStatus st = cs_compile(b, out);
+  const char* n = b->notes ? strstr(b->notes, "file not read") : NULL;
+  if (st != CS_ERR_MODEL || !n) return st;
+  while (n > b->notes && n[-1] != '\n') n--;
+  const char* e = strchr(n, '\n');
+  char why[1024];
+  snprintf(why, sizeof why, "%s", cs_last_error());
+  return csi_error(st, "%s; note that %.*s", why, (int)(e ? e - n : (long)strlen(n)), n);
+}
 const char* csi_builder_actuator_source(const csBuilder* b, int i) {
   return i >= 0 && i < b->nact && b->act[i].source ? b->act[i].source : "";
 }

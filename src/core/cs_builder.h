@@ -15,4 +15,12 @@ int csi_builder_keep_body(csBuilder* b, int body);
 int csi_builder_nactuator(const csBuilder* b);
 const char* csi_builder_actuator_source(const csBuilder* b, int i);
 
+/* The loader notes added so far, one per line ("" if none). */
+const char* csi_builder_notes(const csBuilder* b);
+
+/* cs_compile for a loader: when the compile fails on a model error and the file's notes say
+   some of its mesh files were not read (their geoms dropped), the error also quotes that
+   note, the likely cause of a massless body. */
+csStatus csi_builder_compile_loaded(csBuilder* b, csModel** out);
+
 #endif

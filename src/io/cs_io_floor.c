@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "contactsim/contactsim.h"
+#include "core/cs_builder.h"
 #include "core/cs_error.h"
 
 /* Height of the lowest point of collision geom g as placed in d (its support point along
@@ -64,7 +65,7 @@ csStatus cs_load_model_floor(const char* path, const csLoadOptions* o, csModel**
   csModel* m0 = NULL;
   double lo = 0;
   csStatus st = cs_load_file(b, path, o);
-  if (st == CS_OK) st = cs_compile(b, &m0);
+  if (st == CS_OK) st = csi_builder_compile_loaded(b, &m0);
   if (st == CS_OK && (st = cs_model_lowest_point(m0, &lo)) != CS_OK) {
     char msg[256];
     snprintf(msg, sizeof msg, "%s", cs_last_error());

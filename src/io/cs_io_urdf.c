@@ -1062,7 +1062,7 @@ csStatus cs_load_model(const char* path, const csLoadOptions* o, csModel** out) 
   csBuilder* b = cs_builder_new();
   if (!b) return csi_error(CS_ERR_MEMORY, "%s: out of memory (builder)", path);
   csStatus st = cs_load_file(b, path, o);
-  if (st == CS_OK) st = cs_compile(b, out);
+  if (st == CS_OK) st = csi_builder_compile_loaded(b, out);
   cs_builder_free(b);
   return st;
 }

@@ -129,6 +129,17 @@ static void check_mjcf_meshes(void) {
     CHECK(m->ncon_max == 64);
   }
   cs_model_free(m);
+  /* a body whose only mass would come from a visual mesh that is missing: the mass error
+     quotes the note on the mesh not read */
+  m = load("test_io_visual_massless.xml",
+           "<mujoco><asset><mesh name=\"g\" file=\"test_io_visual_nowhere.stl\"/></asset>"
+           "<worldbody><body name=\"b\"><freejoint/><geom type=\"mesh\" mesh=\"g\" "
+           "contype=\"0\" conaffinity=\"0\"/></body></worldbody></mujoco>",
+           CS_ERR_MODEL);
+  CHECK_MSG(strstr(cs_last_error(), "mass 0") && strstr(cs_last_error(), "file not read") &&
+                strstr(cs_last_error(), "'g'"),
+            "%s", cs_last_error());
+  cs_model_free(m);
   const char* body =
       "<worldbody><body><freejoint/><inertial mass=\"1\" diaginertia=\".1 .1 .1\"/>"
       "<geom type=\"mesh\" mesh=\"%s\" %s/><geom type=\"mesh\" mesh=\"c\"/></body></worldbody>";
