@@ -8,7 +8,7 @@ CMAKE_ARGS ?=
 # Debian packages: build (cmake, compiler, libxml2, libccd, libfclib + HDF5, Assimp for COLLADA
 # meshes) and anchors/plots used by tests/demo.
 DEPS_BUILD = cmake gcc make pkg-config libxml2-dev libccd-dev libfclib-dev libhdf5-dev libassimp-dev
-DEPS_TEST  = libmujoco-dev libsiconos-numerics-dev
+DEPS_TEST  = libmujoco-dev libsiconos-numerics-dev hdf5-tools
 DEPS_DEMO  = gnuplot-nox
 
 .PHONY: all deps deps-test deps-demo build build-asan test test-fast demo bench install clean format

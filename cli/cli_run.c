@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "contactsim/cs_traj.h"
 #include "cs_cli.h"
 #include "cs_scene.h"
 #include "cs_util.h"
@@ -85,7 +86,11 @@ static void run_usage(FILE* f) {
       "  --iterations N     solver iteration cap, >= 1 (default: the model's, 150; cube\n"
       "                     scenes 1000)\n"
       "  --out FILE.csv     write time, qpos, qvel, contacts, energy per step (default: none)\n"
-      "  --every K          write every K-th step, >= 1 (default 1)\n"
+      "  --traj FILE.h5     write the trajectory for viewers and Python: the model's geoms\n"
+      "                     and meshes, then per saved step qpos, qvel, body poses,\n"
+      "                     contacts with forces, energy (HDF5; docs/trajectory.md)\n"
+      "                     (default: none)\n"
+      "  --every K          write every K-th step to --out and --traj, >= 1 (default 1)\n"
       "  --dump-fclib F     write the contact problem (and its solution) of one step to the\n"
       "                     FCLIB local file F (HDF5), for replay by any solver; if no\n"
       "                     step qualifies, nothing is written and the exit status is 1\n"
@@ -155,12 +160,14 @@ enum {
   R_QVEL,
   R_CTRL,
   R_CTRL_FILE,
+  R_TRAJ,
   R_NVALUE
 };
 static const char* const run_value_names[R_NVALUE] = {
-    "--scene",     "--ratio", "--boxes",      "--steps", "--dt",    "--solver",
-    "--fallback",  "--tol",   "--iterations", "--out",   "--every", "--dump-fclib",
-    "--dump-step", "--key",   "--qpos",       "--qvel",  "--ctrl",  "--ctrl-file"};
+    "--scene",  "--ratio",      "--boxes",     "--steps",      "--dt",
+    "--solver", "--fallback",   "--tol",       "--iterations", "--out",
+    "--every",  "--dump-fclib", "--dump-step", "--key",        "--qpos",
+    "--qvel",   "--ctrl",       "--ctrl-file", "--traj"};
 
 /* --ctrl-file's table: rows of (time, controls of the columns' actuators) */
 typedef struct {
@@ -184,6 +191,9 @@ typedef struct {
   int nograv, nocontact, solver_type, fallback_type;
   csLoadOptions lo;
   runCtrlFile ctrl_file;
+  csTrajWriter* traj; /* --traj's writer */
+  double traj_s;      /* seconds spent in cs_traj_write */
+  long traj_frames;
 } runOpts;
 
 static int given(const runOpts* o, int k) { return (o->given >> k) & 1u; }
@@ -357,6 +367,10 @@ static int run_check_options(runOpts* o) {
     return 2;
   }
   if ((rc = run_check_dump(o))) return rc;
+  if (o->val[R_TRAJ] && !cs_have_traj()) {
+    fprintf(stderr, "contactsim run: --traj: this build has no HDF5 (libfclib and libhdf5)\n");
+    return 1;
+  }
   return run_check_solvers(o);
 }
 
@@ -685,6 +699,17 @@ static int run_dump(runOpts* o, csData* d, long k) {
   return 0;
 }
 
+/* --traj: d's frame appended (timed); 0, or 1 (reported) */
+static int run_traj_frame(runOpts* o, const csModel* m, const csData* d) {
+  double t0 = cs_cli_now_ns();
+  csStatus st = cs_traj_write(o->traj, m, d);
+  o->traj_s += 1e-9 * (cs_cli_now_ns() - t0);
+  o->traj_frames++;
+  if (st == CS_OK) return 0;
+  fprintf(stderr, "contactsim run: --traj: %s\n", cs_last_error());
+  return 1;
+}
+
 /* What the summary line counts over the steps */
 typedef struct {
   long con_sum, iter_sum, unconverged;
@@ -711,6 +736,10 @@ static int run_loop(runOpts* o, csScene* sc, csModel* m, csData* d, FILE* f, run
   cs_cli_progress_start(&pr);
   for (long k = 0; k <= steps; k++) {
     if (f && k % o->every == 0) write_row(f, m, d);
+    if (o->traj && k % o->every == 0 && run_traj_frame(o, m, d)) {
+      rc = 1;
+      break;
+    }
     if (k == steps) break;
     if (o->val[R_SCENE]) cs_scene_control(sc, m, d);
     if (o->ctrl_file.nrow) run_ctrl_file_apply(&o->ctrl_file, m, d);
@@ -749,6 +778,9 @@ static void run_summary(const runOpts* o, const csModel* m, const csData* d, con
   for (int w = 0; w < CS_WARN_COUNT; w++) nw += d->warning[w].count;
   printf(", %d warnings%s%s\n", nw, o->val[R_OUT] ? ", trajectory in " : "",
          o->val[R_OUT] ? o->val[R_OUT] : "");
+  if (o->traj_frames)
+    printf("trajectory file %s: %ld frames, %.3g us per frame written\n", o->val[R_TRAJ],
+           o->traj_frames, 1e6 * o->traj_s / (double)o->traj_frames);
 }
 
 /* The occurrences one loader note stands for: its "; N occurrences" (MJCF) or "(N time"
@@ -822,6 +854,9 @@ int cs_cli_run(int argc, char** argv) {
   const char* out = o.val[R_OUT];
   if (out && !(f = run_open_trajectory(out, m))) {
     rc = 1;
+  } else if (o.val[R_TRAJ] && cs_traj_create(o.val[R_TRAJ], m, 0, &o.traj) != CS_OK) {
+    fprintf(stderr, "contactsim run: --traj: %s\n", cs_last_error());
+    rc = 1;
   } else {
     runStats s = {0, 0, 0, 0, 0};
     if (run_loop(&o, &sc, m, d, f, &s)) rc = 1;
@@ -830,6 +865,10 @@ int cs_cli_run(int argc, char** argv) {
     if (!rc && o.val[R_DUMP]) rc = run_dump_missed(&o);
   }
   if (f) fclose(f);
+  if (o.traj && cs_traj_close(o.traj) != CS_OK) {
+    fprintf(stderr, "contactsim run: --traj: %s\n", cs_last_error());
+    rc = 1;
+  }
   run_ctrl_file_free(&o.ctrl_file);
   if (o.val[R_SCENE]) {
     cs_scene_free(&sc);

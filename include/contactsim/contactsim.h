@@ -8,6 +8,7 @@
 #include "cs_export.h"
 #include "cs_io.h"
 #include "cs_impact.h"
+#include "cs_traj.h"
 #include "cs_model.h"
 #include "cs_parallel.h"
 

@@ -377,6 +377,8 @@ typedef struct csModel {
   double* pair_friction; /* (npair) Coulomb friction of the pair's contacts (not the geoms') */
   double* pair_margin;   /* (npair) detection margin added to opt.margin (not the geoms'), m */
   int* pair_condim;      /* (npair) 1 or 3 (not the geoms') */
+  /* geom colours, for drawing (MJCF rgba, URDF <material><color>; docs/trajectory.md) */
+  double* geom_rgba; /* (ngeom x 4) red, green, blue, alpha in [0, 1] */
 
   char* names; /* (nnames) NUL-separated names */
   char* notes; /* (nnote) loader notes: ignored attributes etc., one per line */
@@ -446,6 +448,8 @@ typedef struct csGeomSpec {
                  conaffinity 0, so it never collides (default 0) */
   int condim; /* contact dimensionality (csModel.geom_condim): 1 frictionless, 3 normal and
                  sliding friction (default 3; 0 also means 3) */
+  double rgba[4]; /* colour for drawing (csModel.geom_rgba), each in [0, 1] (default 0.5 0.5
+                     0.5 1, MuJoCo's) */
 } csGeomSpec;
 
 typedef struct csSiteSpec {

@@ -139,6 +139,7 @@ void cs_geom_spec_default(csGeomSpec* s) {
   s->mesh = -1;
   s->hfield = -1;
   s->condim = 3;
+  s->rgba[0] = s->rgba[1] = s->rgba[2] = 0.5, s->rgba[3] = 1;
 }
 void cs_pair_spec_default(csPairSpec* s) {
   memset(s, 0, sizeof *s);
@@ -452,6 +453,12 @@ int cs_builder_add_geom(csBuilder* b, const csGeomSpec* s) {
               s->condim);
     return -1;
   }
+  for (int k = 0; k < 4; k++)
+    if (!(s->rgba[k] >= 0 && s->rgba[k] <= 1)) {
+      csi_error(CS_ERR_MODEL, "%s: geom '%s': rgba[%d] = %g must be in [0, 1]",
+                source_name(s->source), nm, k, s->rgba[k]);
+      return -1;
+    }
   if (s->type == CS_GEOM_MESH && (s->mesh < 0 || s->mesh >= b->nmesh)) {
     csi_error(CS_ERR_MODEL, "%s: geom '%s': mesh %d does not exist", source_name(s->source), nm,
               s->mesh);
@@ -1546,6 +1553,7 @@ static void compile_geoms(bCompile* c) {
       m->ngeomvisual += G->visual;
       m->geom_condim[gi] = G->condim == 1 ? 1 : 3;
       m->ngeomcondim1 += G->condim == 1;
+      memcpy(m->geom_rgba + 4 * gi, G->rgba, sizeof G->rgba);
       gi++;
     }
   }

@@ -143,6 +143,7 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(pair_friction, m->npair);
   TAKE(pair_margin, m->npair);
   TAKE(pair_condim, m->npair);
+  TAKE(geom_rgba, 4 * ng);
   TAKE(names, m->nnames);
   TAKE(notes, m->nnote);
   return off + CS_ALIGN;

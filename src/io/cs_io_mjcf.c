@@ -400,7 +400,7 @@ static const mjAttr mj_attr_geom[] = {
     {"margin", 'u', NULL, NULL},
     {"mesh", 'u', NULL, NULL},
     {"group", 'u', NULL, NULL},
-    {"rgba", 'v', NULL, NULL},
+    {"rgba", 'u', NULL, NULL},
     {"material", 'v', NULL, NULL},
     {"user", 'v', NULL, NULL},
     {"condim", 'u', NULL, NULL},
@@ -1941,6 +1941,12 @@ static csStatus mj_condim(mjCtx* c, mjNode nd, int kind, int cls, const char* en
   return st;
 }
 
+/* A geom's colour (csGeomSpec.rgba): its rgba or its class's, else the spec's default
+   (MuJoCo's 0.5 0.5 0.5 1; a material's colour is not read). */
+static csStatus mj_geom_rgba(mjCtx* c, mjNode nd, int cls, csGeomSpec* s) {
+  return mj_num(c, nd, MJ_KGEOM, cls, "rgba", s->rgba, 4) < 0 ? CS_ERR_PARSE : CS_OK;
+}
+
 static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   csGeomSpec s;
   cs_geom_spec_default(&s);
@@ -1955,6 +1961,7 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   double size[3] = {0, 0, 0}, fr[3] = {1, 0.005, 0.0001};
   int group = 0;
   st = mj_geom_attrs(c, nd, cls, t, &s, size, fr, &group);
+  if (st == CS_OK) st = mj_geom_rgba(c, nd, cls, &s);
   if (st != CS_OK) return st;
   s.visual = !s.contype && !s.conaffinity; /* as MuJoCo: collides with nothing */
   mj_frame_apply(c, s.pos, s.quat);

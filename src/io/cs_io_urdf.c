@@ -380,6 +380,25 @@ static void u_visual_unread(uCtx* c, const uLink* L, const xmlNode* vis, const c
   u_note(c, key, L->name, vis);
 }
 
+/* A <visual>'s colour into rgba: its <material><color rgba>, or the <color> of the
+   <robot>-level <material> of that name; unchanged (the default) if neither is given. */
+static csStatus u_visual_rgba(uCtx* c, const xmlNode* vis, double rgba[4]) {
+  const xmlNode* mat = u_child(vis, "material");
+  if (!mat) return CS_OK;
+  const xmlNode* color = u_child(mat, "color");
+  char* name = color ? NULL : csi_xml_attr(mat, "name");
+  if (name) {
+    const xmlNode* robot = xmlDocGetRootElement(vis->doc);
+    for (const xmlNode* e = robot->children; e && !color; e = e->next) {
+      char* n = u_is(e, "material") ? csi_xml_attr(e, "name") : NULL;
+      if (n && !strcmp(n, name)) color = u_child(e, "color");
+      xmlFree(n);
+    }
+    xmlFree(name);
+  }
+  return color && csi_xml_doubles(c->file, color, "rgba", rgba, 4) < 0 ? CS_ERR_PARSE : CS_OK;
+}
+
 /* The link's <collision> elements (visual = 0) or its <visual> elements (visual = 1) as
    geoms. */
 static csStatus u_link_geoms(uCtx* c, const uLink* L, int visual) {
@@ -393,6 +412,7 @@ static csStatus u_link_geoms(uCtx* c, const uLink* L, int visual) {
     g.body = L->body;
     g.visual = visual;
     csStatus st = u_origin(c, col, g.pos, g.quat);
+    if (st == CS_OK && visual) st = u_visual_rgba(c, col, g.rgba);
     if (st != CS_OK) return st;
     const xmlNode* geo = u_child(col, "geometry");
     const xmlNode* shape = NULL;
