@@ -136,6 +136,10 @@ typedef struct csData {
                                  block rows the model has (whatever the options) */
   double* qvel_free;          /* (nv) velocity after the smooth dynamics, before contacts */
 
+  /* ---- sensors (docs/api.md, "Sensors"): written by cs_sensors, which cs_step (for the state
+     the step started from, as mj_step) and cs_forward_full call for a model with sensors */
+  double* sensordata; /* (nsensordata) */
+
   /* ---- profiling: nanoseconds of the last step per stage, when profile != 0 */
   int profile;       /* set by the user to time the stages (costs ~20 ns per clock read) */
   double time_ns[4]; /* smooth dynamics, collision, problem build, solve */
@@ -249,6 +253,13 @@ CS_API csStatus cs_set_state(const csModel* m, csData* d, const double* state);
    CS_ERR_ARG if i is not in 0..ncon-1. */
 CS_API csStatus cs_contact_force(const csModel* m, const csData* d, int i, double f[6],
                                  int body[2]);
+
+/* The model's sensors into d->sensordata at d's state, with the kinematics, velocities,
+   qacc and contact impulses of the last step or cs_forward_full (MuJoCo's position, velocity
+   and acceleration stages). The step and cs_forward_full call it when m->nsensor > 0. With
+   accelerometer, force or torque sensors it leaves d->cacc, d->cfrc those of qacc (the
+   world's acceleration -gravity; cfrc the subtrees' forces without the external ones). */
+CS_API void cs_sensors(const csModel* m, csData* d);
 
 /* Checks the input state and options without stepping. */
 CS_API csStatus cs_check_state(const csModel* m, const csData* d);

@@ -114,6 +114,36 @@ typedef enum csEqualityType {
   CS_EQ_JOINT        /* joint 1 a polynomial of joint 2 (1 row) */
 } csEqualityType;
 
+/* Sensors (csModel.sensor_type, csSensorSpec.type): MuJoCo 2.2.2's, with its meaning and
+   conventions (docs/api.md, "Sensors"). Values go to csData.sensordata. */
+typedef enum csSensorType {
+  CS_SENS_JOINTPOS = 0,  /* 1: a hinge's or slide's qpos */
+  CS_SENS_JOINTVEL,      /* 1: its qvel */
+  CS_SENS_ACTUATORFRC,   /* 1: an actuator's force (before gear) */
+  CS_SENS_FRAMEPOS,      /* 3: an object's position, world frame */
+  CS_SENS_FRAMEQUAT,     /* 4: its orientation (w x y z), world frame */
+  CS_SENS_FRAMELINVEL,   /* 3: the linear velocity of its origin, world frame */
+  CS_SENS_FRAMEANGVEL,   /* 3: its angular velocity, world frame */
+  CS_SENS_ACCELEROMETER, /* 3: a site's linear acceleration minus gravity, site frame */
+  CS_SENS_GYRO,          /* 3: a site's angular velocity, site frame */
+  CS_SENS_FORCE,         /* 3: the force of the site body's parent on the body's subtree,
+                            site frame */
+  CS_SENS_TORQUE,        /* 3: the torque of that interaction about the site, site frame */
+  CS_SENS_TOUCH,         /* 1: normal forces of the site body's contacts in the site's zone */
+  CS_SENS_SUBTREECOM,    /* 3: centre of mass of a body's subtree, world frame */
+  CS_SENS_COUNT
+} csSensorType;
+
+/* The kind of object a sensor reads (csModel.sensor_objtype, csSensorSpec.objtype). */
+typedef enum csObjType {
+  CS_OBJ_BODY = 0, /* a body's centre of mass (MuJoCo's "body": xipos; for framequat unsupported) */
+  CS_OBJ_XBODY,    /* a body's frame (xpos, xquat) */
+  CS_OBJ_GEOM,
+  CS_OBJ_SITE,
+  CS_OBJ_JOINT,
+  CS_OBJ_ACTUATOR
+} csObjType;
+
 /* ------------------------------------------------------------------ options */
 typedef struct csOption {
   double timestep;   /* s, > 0 (default 1e-3) */
@@ -379,6 +409,25 @@ typedef struct csModel {
   int* pair_condim;      /* (npair) 1 or 3 (not the geoms') */
   /* geom colours, for drawing (MJCF rgba, URDF <material><color>; docs/trajectory.md) */
   double* geom_rgba; /* (ngeom x 4) red, green, blue, alpha in [0, 1] */
+  /* sensors (nsensor; docs/api.md, "Sensors"): sensor i writes sensor_dim[i] values at
+     csData.sensordata + sensor_adr[i]. Frame, IMU, force and touch sensors read the frame
+     sensor_pos, sensor_quat of body sensor_body (the object's frame in it: a site's, a geom's,
+     a body's frame or centre of mass, a merged body's frame in the body it joined) */
+  int nsensor;             /* sensors */
+  int nsensordata;         /* values of all sensors: sum of sensor_dim */
+  int* sensor_type;        /* (nsensor) csSensorType */
+  int* sensor_objtype;     /* (nsensor) csObjType */
+  int* sensor_objid;       /* (nsensor) model id of the object (-1: a body merged at compile) */
+  int* sensor_body;        /* (nsensor) the model body carrying the sensor's frame (-1: none) */
+  double* sensor_pos;      /* (nsensor x 3) the frame's origin in sensor_body's frame */
+  double* sensor_quat;     /* (nsensor x 4) the frame's orientation in sensor_body's frame */
+  int* sensor_adr;         /* (nsensor) first value in sensordata */
+  int* sensor_dim;         /* (nsensor) number of values */
+  double* sensor_noise;    /* (nsensor) MJCF noise: read, not simulated */
+  double* sensor_cutoff;   /* (nsensor) MJCF cutoff: read, not applied */
+  int* sensor_zonetype;    /* (nsensor) touch: the zone's csGeomType (the site's type), else -1 */
+  double* sensor_zonesize; /* (nsensor x 3) touch: the zone's size (as a geom_size) */
+  int* sensor_name;        /* (nsensor) offset into names */
 
   char* names; /* (nnames) NUL-separated names */
   char* notes; /* (nnote) loader notes: ignored attributes etc., one per line */
@@ -392,7 +441,7 @@ CS_API void cs_model_free(csModel* m);
 /* Index of a named object of a kind (as cs_id2name's), or -1. */
 CS_API int cs_name2id(const csModel* m, const char* kind, const char* name);
 /* The name of object id of a kind ("body", "joint", "geom", "site", "actuator", "mesh",
-   "hfield", "equality", "key", "tendon"). */
+   "hfield", "equality", "key", "tendon", "sensor"). */
 CS_API const char* cs_id2name(const csModel* m, const char* kind, int id);
 /* Deep copy (options may then be changed on the copy). */
 CS_API csModel* cs_model_copy(const csModel* m);
@@ -531,6 +580,25 @@ typedef struct csPairSpec {
   const char* source;
 } csPairSpec;
 
+/* A sensor (csSensorType). The object is named, and resolved at compile (a missing name or
+   an object of the wrong kind is a compile error naming the sensor and its source):
+   joint (jointpos, jointvel: a hinge or slide), actuator (actuatorfrc), site (accelerometer,
+   gyro, force, torque, touch), objtype's kind (frame sensors: body, xbody, geom, site),
+   body (subtreecom). A force or torque sensor's site body and a subtreecom's body are kept
+   as model bodies even without a joint (so the interaction or subtree is the named one). */
+typedef struct csSensorSpec {
+  const char* name;
+  int type;            /* csSensorType */
+  int objtype;         /* csObjType of a frame sensor (others: implied by the type) */
+  const char* objname; /* the object's name */
+  double noise;        /* read, not simulated (default 0) */
+  double cutoff;       /* read, not applied (default 0) */
+  int zonetype;        /* touch: the zone's csGeomType: sphere, capsule, cylinder, box or
+                          ellipsoid (default sphere, MuJoCo's site default) */
+  double zonesize[3];  /* touch: the zone's size as a geom's (default 0.005 each) */
+  const char* source;
+} csSensorSpec;
+
 /* Default-filled specs (identity quaternions, friction 1, contype/conaffinity 1, gear 1,
    axis z, polycoef 0 1 0 0 0, active, condim 3). */
 CS_API void cs_body_spec_default(csBodySpec* s);
@@ -541,6 +609,7 @@ CS_API void cs_actuator_spec_default(csActuatorSpec* s);
 CS_API void cs_equality_spec_default(csEqualitySpec* s);
 CS_API void cs_key_spec_default(csKeySpec* s);
 CS_API void cs_pair_spec_default(csPairSpec* s);
+CS_API void cs_sensor_spec_default(csSensorSpec* s);
 
 CS_API csBuilder* cs_builder_new(void);
 CS_API void cs_builder_free(csBuilder* b);
@@ -570,6 +639,8 @@ CS_API int cs_builder_add_equality(csBuilder* b, const csEqualitySpec* s);
 CS_API int cs_builder_add_key(csBuilder* b, const csKeySpec* s);
 /* An explicit geom pair (csPairSpec); returns its index. */
 CS_API int cs_builder_add_pair(csBuilder* b, const csPairSpec* s);
+/* A sensor (csSensorSpec); returns its index. Add it after the objects it names. */
+CS_API int cs_builder_add_sensor(csBuilder* b, const csSensorSpec* s);
 /* Exclude contacts between two bodies (builder indices). */
 CS_API int cs_builder_add_exclude(csBuilder* b, int body1, int body2);
 /* A note for the user (ignored attribute etc.); shown by `contactsim check`. */

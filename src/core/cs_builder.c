@@ -75,6 +75,8 @@ struct csBuilder {
   int nten, cten;
   csPairSpec* pair; /* explicit geom pairs (names and source owned by the builder) */
   int npair, cpair;
+  csSensorSpec* sens; /* sensors (name, objname and source owned by the builder) */
+  int nsens, csens;
 };
 
 void cs_builder_set_balance_inertia(csBuilder* b, int on) { b->balance_inertia = on; }
@@ -157,6 +159,12 @@ void cs_actuator_spec_default(csActuatorSpec* s) {
   s->tendon = -1;
 }
 void cs_key_spec_default(csKeySpec* s) { memset(s, 0, sizeof *s); }
+void cs_sensor_spec_default(csSensorSpec* s) {
+  memset(s, 0, sizeof *s);
+  s->objtype = CS_OBJ_SITE;
+  s->zonetype = CS_GEOM_SPHERE;
+  s->zonesize[0] = s->zonesize[1] = s->zonesize[2] = 0.005;
+}
 void cs_equality_spec_default(csEqualitySpec* s) {
   memset(s, 0, sizeof *s);
   s->type = CS_EQ_CONNECT;
@@ -257,6 +265,12 @@ void cs_builder_free(csBuilder* b) {
     cs_free((void*)b->pair[i].source);
   }
   cs_free(b->pair);
+  for (int i = 0; i < b->nsens; i++) {
+    cs_free((void*)b->sens[i].name);
+    cs_free((void*)b->sens[i].objname);
+    cs_free((void*)b->sens[i].source);
+  }
+  cs_free(b->sens);
   cs_free(b->excl);
   cs_free(b->notes);
   cs_free(b->source);
@@ -778,6 +792,74 @@ int cs_builder_add_pair(csBuilder* b, const csPairSpec* s) {
     return -1;
   }
   return b->npair++;
+}
+
+/* ------------------------------------------------------------------ sensors */
+/* The builder body that a force, torque or subtreecom sensor names (a force or torque sensor
+   through its site), to be kept as a model body; 0 (nothing to keep) if it is the world or the
+   name is not found yet (compile reports that). */
+static int sensor_keep_body(const csBuilder* b, const csSensorSpec* s) {
+  if (s->type == CS_SENS_SUBTREECOM) {
+    for (int i = 1; i < b->nbody; i++)
+      if (!strcmp(b->body[i].s.name, s->objname)) return i;
+  } else if (s->type == CS_SENS_FORCE || s->type == CS_SENS_TORQUE) {
+    for (int i = 0; i < b->nsite; i++)
+      if (!strcmp(b->site[i].name, s->objname)) return b->site[i].body;
+  }
+  return 0;
+}
+
+static int sensor_spec_ok(const csSensorSpec* s) {
+  const char* src = source_name(s->source);
+  const char* nm = s->name ? s->name : "";
+  if (s->type < 0 || s->type >= CS_SENS_COUNT) {
+    csi_error(CS_ERR_MODEL, "%s: sensor '%s': type %d is not a csSensorType", src, nm, s->type);
+    return -1;
+  }
+  if (!s->objname || !s->objname[0]) {
+    csi_error(CS_ERR_MODEL, "%s: sensor '%s': no object named", src, nm);
+    return -1;
+  }
+  int z = s->zonetype;
+  if (s->type == CS_SENS_TOUCH &&
+      ((z != CS_GEOM_SPHERE && z != CS_GEOM_CAPSULE && z != CS_GEOM_CYLINDER && z != CS_GEOM_BOX &&
+        z != CS_GEOM_ELLIPSOID) ||
+       !all_finite_n(s->zonesize, 3) ||
+       !(s->zonesize[0] >= 0 && s->zonesize[1] >= 0 && s->zonesize[2] >= 0))) {
+    csi_error(CS_ERR_MODEL,
+              "%s: sensor '%s': the touch zone must be a sphere, capsule, cylinder, box or "
+              "ellipsoid of finite size >= 0",
+              src, nm);
+    return -1;
+  }
+  if (!all_finite_n(&s->noise, 1) || !all_finite_n(&s->cutoff, 1)) {
+    csi_error(CS_ERR_MODEL, "%s: sensor '%s': noise or cutoff not finite", src, nm);
+    return -1;
+  }
+  return 0;
+}
+
+int cs_builder_add_sensor(csBuilder* b, const csSensorSpec* s) {
+  if (!b || !s) {
+    csi_error(CS_ERR_ARG, "cs_builder_add_sensor: NULL argument");
+    return -1;
+  }
+  if (sensor_spec_ok(s) < 0) return -1;
+  if (!GROW(sens, nsens, csens)) return -1;
+  csSensorSpec* p = &b->sens[b->nsens];
+  *p = *s;
+  p->name = csi_strdup(s->name ? s->name : "");
+  p->objname = csi_strdup(s->objname);
+  p->source = s->source ? csi_strdup(s->source) : NULL;
+  if (!p->name || !p->objname || (s->source && !p->source)) {
+    cs_free((void*)p->name), cs_free((void*)p->objname), cs_free((void*)p->source);
+    b->failed = 1;
+    csi_error(CS_ERR_MEMORY, "builder: out of memory");
+    return -1;
+  }
+  int keep = sensor_keep_body(b, s);
+  if (keep > 0) b->body[keep].keep = 1;
+  return b->nsens++;
 }
 
 int cs_builder_add_exclude(csBuilder* b, int b1, int b2) {
@@ -1694,6 +1776,133 @@ static int find_joint(const csBuilder* b, const char* name) {
   return found;
 }
 
+/* ------------------------------------------------------------------ compile: sensors */
+/* Sizes the sensors and their values, and adds their names to the name pool's size. */
+static void compile_size_sensors(bCompile* c) {
+  const csBuilder* b = c->b;
+  static const int dim[CS_SENS_COUNT] = {1, 1, 1, 3, 4, 3, 3, 3, 3, 3, 3, 1, 3};
+  c->m->nsensor = b->nsens;
+  for (int i = 0; i < b->nsens; i++) {
+    c->m->nsensordata += dim[b->sens[i].type];
+    c->m->nnames += (int)strlen(b->sens[i].name) + 1;
+  }
+}
+
+/* A sensor's name for messages */
+static const char* sensor_label(const csSensorSpec* S) {
+  return S->name[0] ? S->name : "(unnamed)";
+}
+
+static csStatus sensor_error(const csSensorSpec* S, const char* fmt, const char* what) {
+  return csi_error(CS_ERR_MODEL, "%s: sensor %s: %s '%s'%s", source_name(S->source),
+                   sensor_label(S), what, S->objname, fmt);
+}
+
+/* Sensor i's frame on a site, a geom or a body (its frame or, objtype body, its centre of mass;
+   a merged body's within the body it joined) */
+static csStatus sensor_frame(bCompile* c, const csSensorSpec* S, int i, int objtype) {
+  csModel* m = c->m;
+  double *pos = m->sensor_pos + 3 * i, *quat = m->sensor_quat + 4 * i;
+  int id = -1;
+  if (objtype == CS_OBJ_SITE) {
+    for (int s = 0; s < c->b->nsite && id < 0; s++)
+      if (!strcmp(c->b->site[s].name, S->objname)) id = s;
+    if (id < 0) return sensor_error(S, " not found", "site");
+    int sb = c->b->site[id].body;
+    if ((S->type == CS_SENS_FORCE || S->type == CS_SENS_TORQUE) && sb > 0 && !c->movable[sb])
+      return sensor_error(S, " is on a body merged at compile (add the sensor after it)", "site");
+    m->sensor_body[i] = m->site_body[id];
+    csi_copy3(pos, m->site_pos + 3 * id), memcpy(quat, m->site_quat + 4 * id, 4 * sizeof(double));
+  } else if (objtype == CS_OBJ_GEOM) {
+    id = cs_name2id(m, "geom", S->objname);
+    if (id < 0) return sensor_error(S, " not found", "geom");
+    m->sensor_body[i] = m->geom_body[id];
+    csi_copy3(pos, m->geom_pos + 3 * id), memcpy(quat, m->geom_quat + 4 * id, 4 * sizeof(double));
+  } else if (objtype == CS_OBJ_BODY || objtype == CS_OBJ_XBODY) {
+    int bb = find_body(c->b, S->objname);
+    if (bb < 0) return sensor_error(S, bb == -1 ? " not found" : " is ambiguous", "body");
+    if (objtype == CS_OBJ_BODY && S->type == CS_SENS_FRAMEQUAT)
+      return csi_error(CS_ERR_UNSUPPORTED,
+                       "%s: sensor %s: framequat of objtype body (its inertial frame) is not "
+                       "supported; objtype xbody gives the body's frame",
+                       source_name(S->source), sensor_label(S));
+    id = c->newid[bb];
+    m->sensor_body[i] = c->newid[c->target[bb]];
+    csi_copy3(pos, c->relp + 3 * bb), memcpy(quat, c->relq + 4 * bb, 4 * sizeof(double));
+    if (objtype == CS_OBJ_BODY) {
+      double t[3];
+      csi_quat_rotate(t, quat, c->b->body[bb].s.ipos);
+      csi_add3(pos, pos, t);
+    }
+  } else {
+    return csi_error(CS_ERR_MODEL, "%s: sensor %s: objtype %d is not body, xbody, geom or site",
+                     source_name(S->source), sensor_label(S), objtype);
+  }
+  m->sensor_objtype[i] = objtype;
+  m->sensor_objid[i] = id;
+  return CS_OK;
+}
+
+/* Sensor i's joint, actuator or subtree body (no frame) */
+static csStatus sensor_object(bCompile* c, const csSensorSpec* S, int i) {
+  csModel* m = c->m;
+  int t = S->type, id;
+  if (t == CS_SENS_JOINTPOS || t == CS_SENS_JOINTVEL) {
+    id = cs_name2id(m, "joint", S->objname);
+    if (id < 0) return sensor_error(S, " not found (or fixed)", "joint");
+    if (m->jnt_type[id] != CS_JNT_REVOLUTE && m->jnt_type[id] != CS_JNT_PRISMATIC)
+      return sensor_error(S, " is not a hinge or slide", "joint");
+    m->sensor_objtype[i] = CS_OBJ_JOINT;
+  } else if (t == CS_SENS_ACTUATORFRC) {
+    id = cs_name2id(m, "actuator", S->objname);
+    if (id < 0) return sensor_error(S, " not found", "actuator");
+    m->sensor_objtype[i] = CS_OBJ_ACTUATOR;
+  } else { /* subtreecom: a body kept by cs_builder_add_sensor */
+    int bb = find_body(c->b, S->objname);
+    if (bb < 0) return sensor_error(S, bb == -1 ? " not found" : " is ambiguous", "body");
+    id = c->newid[bb];
+    if (id < 0) return sensor_error(S, " was merged at compile (add the sensor after it)", "body");
+    m->sensor_objtype[i] = CS_OBJ_BODY;
+    m->sensor_body[i] = id;
+  }
+  m->sensor_objid[i] = id;
+  return CS_OK;
+}
+
+/* Fills the sensors: objects resolved by name, frames, value addresses */
+static csStatus compile_sensors(bCompile* c) {
+  csModel* m = c->m;
+  static const int dim[CS_SENS_COUNT] = {1, 1, 1, 3, 4, 3, 3, 3, 3, 3, 3, 1, 3};
+  int adr = 0;
+  for (int i = 0; i < m->nsensor; i++) {
+    const csSensorSpec* S = &c->b->sens[i];
+    int t = S->type;
+    m->sensor_type[i] = t;
+    m->sensor_body[i] = -1;
+    m->sensor_quat[4 * i] = 1;
+    m->sensor_zonetype[i] = -1;
+    csStatus st;
+    if (t >= CS_SENS_FRAMEPOS && t <= CS_SENS_FRAMEANGVEL)
+      st = sensor_frame(c, S, i, S->objtype);
+    else if (t >= CS_SENS_ACCELEROMETER && t <= CS_SENS_TOUCH)
+      st = sensor_frame(c, S, i, CS_OBJ_SITE);
+    else
+      st = sensor_object(c, S, i);
+    if (st != CS_OK) return st;
+    if (t == CS_SENS_TOUCH) {
+      m->sensor_zonetype[i] = S->zonetype;
+      csi_copy3(m->sensor_zonesize + 3 * i, S->zonesize);
+    }
+    m->sensor_adr[i] = adr;
+    m->sensor_dim[i] = dim[t];
+    adr += dim[t];
+    m->sensor_noise[i] = S->noise;
+    m->sensor_cutoff[i] = S->cutoff;
+    m->sensor_name[i] = put_name(c, S->name);
+  }
+  return CS_OK;
+}
+
 /* The builder body of equality E's obj1 (which = 1) or obj2 (which = 2; none: the world) into
  *out, or an error naming the equality. */
 static csStatus eq_body(const csBuilder* b, const csEqualitySpec* E, const char* what, int which,
@@ -1950,6 +2159,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) st = compile_check_ellipsoids(&c);
   if (st == CS_OK) compile_size_names(&c);
   if (st == CS_OK) compile_size_tendons(&c);
+  if (st == CS_OK) compile_size_sensors(&c);
   if (st == CS_OK) c.m->npair = b->npair;
   if (st == CS_OK) st = compile_size_mass_matrix(&c);
   if (st == CS_OK) st = compile_layout(&c);
@@ -1967,6 +2177,7 @@ csStatus cs_compile(const csBuilder* b, csModel** out) {
   if (st == CS_OK) st = compile_equalities(&c);
   if (st == CS_OK) st = compile_keys(&c);
   if (st == CS_OK) st = compile_tendons(&c);
+  if (st == CS_OK) st = compile_sensors(&c);
   if (st == CS_OK) compile_excludes_notes(&c);
   /* derive */
   if (st == CS_OK) st = compile_derive(&c);

@@ -82,6 +82,7 @@ static size_t data_layout(const csModel* m, csData* d, void* base, size_t arena)
   TAKE(fwd_keep_, 2);
   TAKE(fwd_slot_lambda_, nslot);
   TAKE(fwd_slot_on_, nslot);
+  TAKE(sensordata, m->nsensordata);
   TAKE(arena_, arena);
   return off + CS_ALIGN;
 }

@@ -144,6 +144,19 @@ size_t csi_model_layout(csModel* m, void* base) {
   TAKE(pair_margin, m->npair);
   TAKE(pair_condim, m->npair);
   TAKE(geom_rgba, 4 * ng);
+  TAKE(sensor_type, m->nsensor);
+  TAKE(sensor_objtype, m->nsensor);
+  TAKE(sensor_objid, m->nsensor);
+  TAKE(sensor_body, m->nsensor);
+  TAKE(sensor_pos, 3 * m->nsensor);
+  TAKE(sensor_quat, 4 * m->nsensor);
+  TAKE(sensor_adr, m->nsensor);
+  TAKE(sensor_dim, m->nsensor);
+  TAKE(sensor_noise, m->nsensor);
+  TAKE(sensor_cutoff, m->nsensor);
+  TAKE(sensor_zonetype, m->nsensor);
+  TAKE(sensor_zonesize, 3 * m->nsensor);
+  TAKE(sensor_name, m->nsensor);
   TAKE(names, m->nnames);
   TAKE(notes, m->nnote);
   return off + CS_ALIGN;
@@ -239,6 +252,7 @@ static const int* kind_names(const csModel* m, const char* kind, int* n) {
   if (!strcmp(kind, "equality")) return *n = m->neq, m->eq_name;
   if (!strcmp(kind, "key")) return *n = m->nkey, m->key_name;
   if (!strcmp(kind, "tendon")) return *n = m->ntendon, m->tendon_name;
+  if (!strcmp(kind, "sensor")) return *n = m->nsensor, m->sensor_name;
   *n = 0;
   return NULL;
 }

@@ -107,6 +107,8 @@ typedef struct {
 typedef struct {
   csSiteSpec s;
   int body;
+  int ztype; /* type and size (a touch sensor's zone): csGeomType */
+  double zsize[3];
 } mjSite;
 
 typedef struct {
@@ -421,8 +423,8 @@ static const mjAttr mj_attr_site[] = {
     {"class", 'u', NULL, NULL},
     {"pos", 'u', NULL, NULL},
     MJ_ORIENT_U,
-    {"type", 'v', NULL, NULL},
-    {"size", 'v', NULL, NULL},
+    {"type", 'u', NULL, NULL},
+    {"size", 'u', NULL, NULL},
     {"rgba", 'v', NULL, NULL},
     {"material", 'v', NULL, NULL},
     {"group", 'v', NULL, NULL},
@@ -1986,6 +1988,21 @@ static csStatus mj_geom(mjCtx* c, mjNode nd, int lb, int cc, double* acc) {
   return mj_geom_add(c, t, mesh, &s, lb);
 }
 
+/* A site's type and size (MuJoCo's defaults: sphere, 0.005 each), a touch sensor's zone */
+static csStatus mj_site_zone(mjCtx* c, mjNode nd, int cls, mjSite* out) {
+  static const char* const types[] = {"sphere", "capsule", "ellipsoid", "cylinder", "box", NULL};
+  static const int gt[] = {CS_GEOM_SPHERE, CS_GEOM_CAPSULE, CS_GEOM_ELLIPSOID, CS_GEOM_CYLINDER,
+                           CS_GEOM_BOX};
+  mjNode where;
+  int t = mj_keyword(c, nd, MJ_KSITE, cls, "type", types, &where);
+  if (t == -2)
+    return mj_err_attr(CS_ERR_PARSE, where, "type",
+                       "expected sphere, capsule, ellipsoid, cylinder or box");
+  out->ztype = gt[t < 0 ? 0 : t];
+  out->zsize[0] = out->zsize[1] = out->zsize[2] = 0.005;
+  return mj_num_partial(c, nd, MJ_KSITE, cls, "size", out->zsize, 3) < 0 ? CS_ERR_PARSE : CS_OK;
+}
+
 static csStatus mj_site(mjCtx* c, mjNode nd, int lb, int cc) {
   csSiteSpec s;
   cs_site_spec_default(&s);
@@ -2002,6 +2019,8 @@ static csStatus mj_site(mjCtx* c, mjNode nd, int lb, int cc) {
   if (nm) xmlFree(nm);
   if (!s.name) return mj_oom();
   if (!MJ_GROW(c->site, c->nsite, c->csite)) return mj_oom();
+  st = mj_site_zone(c, nd, cls, &c->site[c->nsite]);
+  if (st != CS_OK) return st;
   c->site[c->nsite].s = s;
   c->site[c->nsite].body = lb;
   c->nsite++;
@@ -2806,6 +2825,127 @@ static csStatus mj_equality(mjCtx* c, mjNode nd) {
   return st;
 }
 
+/* ------------------------------------------------------------------ sensor */
+/* MuJoCo's sensor elements contactsim computes, in csSensorType order */
+static const char* const mj_sensor_types[] = {
+    "jointpos",    "jointvel",    "actuatorfrc",   "framepos", "framequat",
+    "framelinvel", "frameangvel", "accelerometer", "gyro",     "force",
+    "torque",      "touch",       "subtreecom",    NULL};
+
+static const mjAttr mj_attr_sensor[] = {
+    {"name", 'u', NULL, NULL},
+    {"site", 'u', NULL, NULL},
+    {"joint", 'u', NULL, NULL},
+    {"actuator", 'u', NULL, NULL},
+    {"body", 'u', NULL, NULL},
+    {"objtype", 'u', NULL, NULL},
+    {"objname", 'u', NULL, NULL},
+    {"reftype", 'u', NULL, NULL},
+    {"refname", 'u', NULL, NULL},
+    {"noise", 'p', "0", "sensor noise is read, not simulated (csModel.sensor_noise)"},
+    {"cutoff", 'p', "0", "sensor cutoff is read, not applied (csModel.sensor_cutoff)"},
+    {"user", 'v', NULL, NULL},
+    {NULL, 0, NULL, NULL}};
+
+/* The pending site named nm, or NULL */
+static const mjSite* mj_site_by_name(const mjCtx* c, const char* nm) {
+  for (int i = 0; i < c->nsite; i++)
+    if (!strcmp(c->site[i].s.name, nm)) return &c->site[i];
+  return NULL;
+}
+
+/* Checks that the object a sensor names exists and has the right kind: a site, a hinge or
+   slide joint, a body, a geom (actuators: at compile, which names the sensor's line) */
+static csStatus mj_sensor_object(mjCtx* c, mjNode nd, const char* attr, int kind, const char* nm) {
+  int ok = kind == CS_OBJ_ACTUATOR;
+  if (kind == CS_OBJ_SITE) ok = mj_site_by_name(c, nm) != NULL;
+  if (kind == CS_OBJ_BODY || kind == CS_OBJ_XBODY) ok = mj_body_by_name(c, nm) >= 0;
+  for (int i = 0; kind == CS_OBJ_GEOM && !ok && i < c->ngeom; i++)
+    ok = !strcmp(c->geom[i].s.name, nm);
+  for (int i = 0; kind == CS_OBJ_JOINT && !ok && i < c->njnt; i++)
+    if (!strcmp(c->jnt[i].s.name, nm)) {
+      int t = c->jnt[i].s.type;
+      if (t != CS_JNT_REVOLUTE && t != CS_JNT_PRISMATIC)
+        return mj_err_attr(CS_ERR_MODEL, nd, attr, "not a hinge or slide joint");
+      ok = 1;
+    }
+  static const char* const what[] = {"body", "body", "geom", "site", "joint", "actuator"};
+  return ok ? CS_OK : mj_err_attr(CS_ERR_MODEL, nd, attr, "unknown %s", what[kind]);
+}
+
+/* A frame sensor's objtype into s->objtype; reftype (another reference frame) is refused */
+static csStatus mj_sensor_objtype(mjCtx* c, mjNode nd, csSensorSpec* s) {
+  static const char* const types[] = {"body", "xbody", "geom", "site", NULL};
+  if (xmlHasProp(nd.n, (const xmlChar*)"reftype") || xmlHasProp(nd.n, (const xmlChar*)"refname"))
+    return mj_err(CS_ERR_UNSUPPORTED, nd,
+                  "frame sensors relative to another frame (reftype, refname) are not supported");
+  int t = mj_keyword(c, nd, -1, 0, "objtype", types, NULL);
+  if (t == -1) return mj_err(CS_ERR_PARSE, nd, "missing attribute 'objtype'");
+  if (t < 0) return mj_err_attr(CS_ERR_MODEL, nd, "objtype", "must be body, xbody, geom or site");
+  s->objtype = t;
+  return CS_OK;
+}
+
+/* One sensor element of csSensorType type */
+static csStatus mj_sensor_one(mjCtx* c, mjNode nd, int type) {
+  csSensorSpec s;
+  cs_sensor_spec_default(&s);
+  s.type = type;
+  mj_check_attrs(c, nd, -1, 0, mj_name(nd.n), mj_attr_sensor);
+  const char* attr = "site";
+  csStatus st = CS_OK;
+  if (type == CS_SENS_JOINTPOS || type == CS_SENS_JOINTVEL)
+    attr = "joint", s.objtype = CS_OBJ_JOINT;
+  if (type == CS_SENS_ACTUATORFRC) attr = "actuator", s.objtype = CS_OBJ_ACTUATOR;
+  if (type == CS_SENS_SUBTREECOM) attr = "body", s.objtype = CS_OBJ_BODY;
+  if (type >= CS_SENS_FRAMEPOS && type <= CS_SENS_FRAMEANGVEL) {
+    attr = "objname";
+    st = mj_sensor_objtype(c, nd, &s);
+  }
+  if (st != CS_OK) return st;
+  char* on = csi_xml_attr(nd.n, attr);
+  if (!on) return mj_err(CS_ERR_PARSE, nd, "missing attribute '%s'", attr);
+  s.objname = mj_keep(c, on);
+  xmlFree(on);
+  if (!s.objname) return mj_oom();
+  st = mj_sensor_object(c, nd, attr, s.objtype, s.objname);
+  if (st != CS_OK) return st;
+  if (type == CS_SENS_TOUCH) {
+    const mjSite* z = mj_site_by_name(c, s.objname);
+    s.zonetype = z->ztype;
+    memcpy(s.zonesize, z->zsize, sizeof s.zonesize);
+  }
+  if (csi_xml_doubles(nd.file, nd.n, "noise", &s.noise, 1) < 0 ||
+      csi_xml_doubles(nd.file, nd.n, "cutoff", &s.cutoff, 1) < 0)
+    return CS_ERR_PARSE;
+  char* nm = csi_xml_attr(nd.n, "name");
+  s.name = nm ? mj_keep(c, nm) : "";
+  if (nm) xmlFree(nm);
+  s.source = mj_source(c, nd);
+  if (!s.name || !s.source) return mj_oom();
+  if (cs_builder_add_sensor(c->b, &s) < 0) return mj_err_wrap(CS_ERR_MODEL, nd, "sensor");
+  return CS_OK;
+}
+
+/* <sensor>: the sensors contactsim computes into builder sensors; other types are noted and
+   dropped (so sensordata addresses follow only the sensors kept) */
+static csStatus mj_sensor(mjCtx* c, mjNode nd) {
+  mjList L = {NULL, 0, 0};
+  csStatus st = mj_children(c, nd, &L);
+  for (int i = 0; st == CS_OK && i < L.n; i++) {
+    int t = 0;
+    while (mj_sensor_types[t] && !mj_is(L.a[i].n, mj_sensor_types[t])) t++;
+    if (mj_sensor_types[t])
+      st = mj_sensor_one(c, L.a[i], t);
+    else
+      mj_note_elem(c, L.a[i], "sensor",
+                   "sensor type not computed: dropped, later sensors' sensordata addresses "
+                   "skip it");
+  }
+  cs_free(L.a);
+  return st;
+}
+
 /* ------------------------------------------------------------------ keyframe */
 /* The file's actuator elements in order (MuJoCo's ctrl order) into *out. */
 static csStatus mj_actuator_elems(mjCtx* c, const mjList* top, mjList* out) {
@@ -2902,17 +3042,6 @@ static csStatus mj_keyframe(mjCtx* c, mjNode nd, const mjList* top) {
   return st;
 }
 
-/* sections that contactsim does not simulate: one note each, with a count */
-static csStatus mj_ignored_section(mjCtx* c, mjNode nd, const char* why) {
-  mjList L = {NULL, 0, 0};
-  csStatus st = mj_children(c, nd, &L);
-  if (st == CS_OK) {
-    for (int i = 0; i < L.n; i++) mj_note_elem(c, L.a[i], mj_name(nd.n), why);
-  }
-  cs_free(L.a);
-  return st;
-}
-
 /* ------------------------------------------------------------------ entry */
 static csStatus mj_load(mjCtx* c, const char* path) {
   xmlDocPtr d = NULL;
@@ -2991,7 +3120,7 @@ static csStatus mj_load(mjCtx* c, const char* path) {
     if (strcmp(nm, "equality") == 0)
       st = mj_equality(c, k);
     else if (strcmp(nm, "sensor") == 0)
-      st = mj_ignored_section(c, k, "contactsim has no sensors (physics unaffected)");
+      st = mj_sensor(c, k);
     else if (strcmp(nm, "keyframe") == 0)
       st = mj_keyframe(c, k, &top);
     else if (strcmp(nm, "extension") == 0 || strcmp(nm, "plugin") == 0)

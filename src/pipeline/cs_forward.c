@@ -543,6 +543,7 @@ STEP_INLINE csStatus step_second(const csModel* m, csData* d, const stepScratch*
     const double* restrict vn = vnew, * restrict qv = d->qvel;
     for (int i = 0; i < nv; i++) qa[i] = (vn[i] - qv[i]) * idt;
   }
+  if (m->nsensor) cs_sensors(m, d); /* the state the step started from, as mj_step */
   memcpy(d->qvel, vnew, sizeof(double) * (size_t)nv);
   memcpy(d->qpos, qnew, sizeof(double) * (size_t)nq);
   d->time += dt;
@@ -634,6 +635,7 @@ csStatus cs_forward_full(const csModel* m, csData* d) {
     step_velocity(m, d, &s, xfrc, tclock);
     double idt = 1.0 / m->opt.timestep;
     for (int i = 0; i < m->nv; i++) d->qacc[i] = (s.vnew[i] - d->qvel[i]) * idt;
+    if (m->nsensor) cs_sensors(m, d);
     if (d->profile) profile_store(d, tclock, 0);
   }
   csi_stack_free(d, s.mark);

@@ -334,7 +334,8 @@ static void test_basic(void) {
   /* notes name the default class's file and line, once */
   CHECK(strstr(m->notes, "basic_defaults.xml:6: <geom> attribute 'condim'") != NULL);
   CHECK(strstr(m->notes, "condim") != NULL);
-  CHECK(strstr(m->notes, "jointpos") != NULL);
+  CHECK(m->nsensor == 1 && m->sensor_type[0] == CS_SENS_JOINTPOS &&
+        m->sensor_objid[0] == cs_name2id(m, "joint", "elbow")); /* <sensor> read */
   cs_model_free(m);
 }
 
