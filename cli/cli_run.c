@@ -909,6 +909,15 @@ static void print_constraints(const csModel* m) {
   printf("\n");
 }
 
+/* The sensors: their count, values and names by type (nothing for a model without) */
+static void print_sensors(const csModel* m) {
+  if (!m->nsensor) return;
+  printf("sensors      %d (%d values):", m->nsensor, m->nsensordata);
+  for (int i = 0; i < m->nsensor && i < 8; i++)
+    printf(" %s", m->names + m->sensor_name[i]);
+  printf("%s\n", m->nsensor > 8 ? " ..." : "");
+}
+
 /* The model's and one csData's bytes, and what the arena holds (docs/memory.md) */
 static void print_memory(const csModel* m, const csData* d) {
   printf("memory       model %zu bytes, data %zu bytes\n", m->nbuffer_, d ? d->nbuffer_ : 0);
@@ -983,6 +992,7 @@ int cs_cli_check(int argc, char** argv) {
   printf("options      timestep %g  gravity %g %g %g\n", m->opt.timestep, m->opt.gravity[0],
          m->opt.gravity[1], m->opt.gravity[2]);
   print_constraints(m);
+  print_sensors(m);
   if (d) {
     csStatus st = cs_forward(m, d);
     printf("forward      %s at qpos0\n", st == CS_OK ? "ok" : cs_last_error());

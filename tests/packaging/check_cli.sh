@@ -276,10 +276,15 @@ fi
 grep -q "floor: plane at z = -1.45 m" "$tmp/a" || fail "run --floor: $(head -2 "$tmp/a")"
 grep -q " 0 contacts/step" "$tmp/a" && fail "run --floor: no contact with the floor: $(cat "$tmp/a")"
 echo "ok   run --floor: plane at z = -1.45 m under basic.urdf, in contact"
-# the loader notes counted in one line (basic.urdf: its two velocity limits and a DAE visual)
+# the loader notes counted in one line (basic.urdf: its two velocity limits and a .ply visual)
 grep -q "read but not simulated: 3 items of 2 kinds (0 attribute, 0 element, 2 other)" \
   "$tmp/a" || fail "run: no line counting the loader notes: $(cat "$tmp/a")"
 echo "ok   run: one line counts what the file had that is read but not simulated"
+# check lists the sensors (ANYmal C with an IMU, feet and joints: 39 sensors, 62 values)
+"$cs" check "$src/tests/data/mjcf/anymal_c_sensors.xml" >"$tmp/a" 2>&1 ||
+  fail "check anymal_c_sensors.xml: $(cat "$tmp/a")"
+grep -q "^sensors      39 (62 values): imu_acc" "$tmp/a" || fail "check: no sensors line: $(cat "$tmp/a")"
+echo "ok   check lists the sensors"
 
 # handed over (argv unchanged): each benchmark's own --help
 for b in dynamics fclib anymal build limits grasp pile single-contact table2 contactbench; do
