@@ -69,6 +69,48 @@ static int all_finite(const double* a, int n, int* bad) {
   return 1;
 }
 
+typedef double v4 __attribute__((vector_size(32)));
+
+/* *s += the sum of a[i] * 0 in four lanes, as zero_sum: NaN lanes if some a[i] is not
+   finite. The last one to three values are read with the three before them (twice, which
+   changes nothing). */
+static CSI_INLINE void zero_sum4(const double* restrict a, int n, v4* s) {
+  v4 z = {0, 0, 0, 0}, r = *s;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v4 u;
+    memcpy(&u, a + i, sizeof u);
+    r += u * z;
+  }
+  if (i < n && n >= 4) {
+    v4 u;
+    memcpy(&u, a + n - 4, sizeof u);
+    r += u * z;
+  } else {
+    for (; i < n; i++) r[0] += a[i] * 0.0;
+  }
+  *s = r;
+}
+
+/* 1 if qpos, qvel, ctrl and qfrc_applied are all finite: one pass over the four (every
+   step reads them) */
+CSI_HOT static int inputs_finite(const csModel* m, const csData* d) {
+  v4 s = {0, 0, 0, 0};
+  zero_sum4(d->qpos, m->nq, &s);
+  zero_sum4(d->qvel, m->nv, &s);
+  zero_sum4(d->ctrl, m->nu, &s);
+  zero_sum4(d->qfrc_applied, m->nv, &s);
+  return (s[0] + s[1]) + (s[2] + s[3]) == 0;
+}
+
+/* 1 if q (n) and v (m) are all finite: one pass over both */
+CSI_HOT static int pair_finite(const double* q, int n, const double* v, int m) {
+  v4 s = {0, 0, 0, 0};
+  zero_sum4(q, n, &s);
+  zero_sum4(v, m, &s);
+  return (s[0] + s[1]) + (s[2] + s[3]) == 0;
+}
+
 /* cs_check_state; *xfrc = 1 if some body's xfrc_applied is not zero */
 static csStatus check_state(const csModel* m, const csData* d, int* xfrc) {
   int bad;
@@ -79,11 +121,7 @@ static csStatus check_state(const csModel* m, const csData* d, int* xfrc) {
     return csi_error(CS_ERR_ARG, "option gravity[%d] is not finite", bad);
   if (!isfinite(d->time)) return csi_error(CS_ERR_STATE, "time is not finite");
   /* the four arrays in one pass; array by array only if something is not finite */
-  cs_v2 zs = zero_sum(d->qpos, m->nq, (cs_v2){0, 0});
-  zs = zero_sum(d->qvel, m->nv, zs);
-  zs = zero_sum(d->ctrl, m->nu, zs);
-  zs = zero_sum(d->qfrc_applied, m->nv, zs);
-  if (!(zs[0] + zs[1] == 0)) {
+  if (!inputs_finite(m, d)) {
     if (!all_finite(d->qpos, m->nq, &bad))
       return csi_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
     if (!all_finite(d->qvel, m->nv, &bad))
@@ -262,7 +300,8 @@ static double now_ns(void) {
    more with G block-sparse, for a solver that takes it) if the step's scratch and the
    selected solver's workspace fit beside it; 0 (the dense build) otherwise */
 static int fwd_islands(const csModel* m, csData* d) {
-  size_t free_bytes = csi_stack_mark(d); /* below the stack: the layout and the rest */
+  if (csi_contact_islands_none(m, d)) return 0; /* before the solver's look-ups */
+  size_t free_bytes = csi_stack_mark(d);        /* below the stack: the layout and the rest */
   csiIslandSizes s;
   const csSolver* sv = cs_solver_get((csSolverType)m->opt.solver);
   /* block-sparse G only for islands the selected solver takes on their blocks */
@@ -532,8 +571,7 @@ STEP_INLINE csStatus step_second(const csModel* m, csData* d, const stepScratch*
   step_velocity(m, d, s, xfrc, tclock);
   double *vnew = s->vnew, *qnew = s->qnew;
   cs_integrate_pos(m, qnew, d->qpos, vnew, dt);
-  cs_v2 zs = zero_sum(qnew, nq, zero_sum(vnew, nv, (cs_v2){0, 0}));
-  if (!(zs[0] + zs[1] == 0)) {
+  if (!pair_finite(qnew, nq, vnew, nv)) {
     csi_warning(d, CS_WARN_NAN_STEP, "step produced a non-finite state; not committed");
     return csi_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
