@@ -257,7 +257,7 @@ void cs_actuation(const csModel* m, csData* d) {
 /* Smooth dynamics up to the factorisation, without the actuators (cs_actuation, the step's
    second half); diag_add (may be NULL) is added to M before factorising. Leaves qfrc_bias
    (without damping), qfrc_damping. */
-static csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
+static CSI_INLINE csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
   csi_kinematics_vel(m, d); /* with cs_com_vel and cs_rnea's forward pass */
   csi_com_pos_forces(m, d); /* with cs_rnea's body forces */
   csi_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
@@ -269,7 +269,7 @@ static csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) 
   return cs_factor_m(m, d, diag_add);
 }
 
-static void total_force(const csModel* m, const csData* d, double* restrict f) {
+static CSI_INLINE void total_force(const csModel* m, const csData* d, double* restrict f) {
   const double* restrict fa = d->qfrc_applied;
   const double* restrict fu = d->qfrc_actuator;
   const double* restrict fd = d->qfrc_damping;
@@ -341,7 +341,7 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew) {
 
 /* f += J^T lambda over the contacts, a contact's three rows at once (each entry takes its
    rows' terms in row order, as row by row would) in the two lanes of a vector */
-static void fwd_contact_force(const csModel* m, const csData* d, double* restrict fc) {
+static CSI_INLINE void fwd_contact_force(const csModel* m, const csData* d, double* restrict fc) {
   int nv = m->nv;
   if (d->problem.nisland > 0) {
     csi_contact_islands_force(d, fc);
@@ -398,7 +398,8 @@ static int fwd_solve(const csModel* m, csData* d) {
    crosses a joint bound whose row was not in the problem (csi_constraint_rows_missed), with
    every bound that velocity reaches added. dv receives M^-1 J^T lambda, d->qfrc_contact
    J^T lambda. Returns 0 if the solver could not run. */
-static int fwd_solve_passes(const csModel* m, csData* d, const double* vfree, double* dv) {
+static CSI_INLINE int fwd_solve_passes(const csModel* m, csData* d, const double* vfree,
+                                       double* dv) {
   double* restrict fc = d->qfrc_contact;
   int iterations = 0;
   for (int pass = 0;; pass++) {
@@ -419,7 +420,7 @@ static int fwd_solve_passes(const csModel* m, csData* d, const double* vfree, do
 
 /* The constraint problem of the contacts found by fwd_collision and its solve; adds the
    constraint impulse's velocity change to vnew. Stack scratch. */
-static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
+static CSI_INLINE void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
   int nv = m->nv;
   memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
   memset(&d->solver_stats, 0, sizeof d->solver_stats);
@@ -596,7 +597,9 @@ static void profile_store(csData* d, const double* tclock, int from) {
   for (int k = from; k < 4; k++) d->time_ns[k] = t[k + 1] - t[k];
 }
 
-csStatus cs_step(const csModel* m, csData* d) {
+/* cs_step, in clones for the CPU (CSI_HOT): the stages' loops over the dofs, inlined, run
+   four lanes wide where AVX2 is there */
+CSI_HOT static csStatus step_run(const csModel* m, csData* d) {
   int xfrc, collided;
   csStatus st = check_state(m, d, &xfrc);
   if (st != CS_OK) return st;
@@ -610,6 +613,8 @@ csStatus cs_step(const csModel* m, csData* d) {
   if (st == CS_OK && d->profile) profile_store(d, tclock, 0);
   return st;
 }
+
+csStatus cs_step(const csModel* m, csData* d) { return step_run(m, d); }
 
 csStatus cs_step1(const csModel* m, csData* d) {
   int xfrc, collided;
