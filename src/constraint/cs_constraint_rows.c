@@ -77,12 +77,12 @@ typedef struct Rows {
   const csModel* m;
   csData* d;
   const double* vfree;
-  const double* vplus;   /* a previous pass's velocity after the solve, or NULL */
+  const double* vplus; /* a previous pass's velocity after the solve, or NULL */
   double dt, beta, vmax; /* vmax: csOption.recovery_speed */
-  int r0;                /* first block row: 3 nc */
-  int nrow;              /* rows so far */
-  int nb;                /* blocks so far */
-  int* slot;             /* (rows beyond r0) warm-start slot of each */
+  int r0;    /* first block row: 3 nc */
+  int nrow;  /* rows so far */
+  int nb;    /* blocks so far */
+  int* slot; /* (rows beyond r0) warm-start slot of each */
 } Rows;
 
 /* A new block of n rows (J rows zeroed, g = 0); returns its first row, or -1 if full. */
