@@ -349,26 +349,20 @@ static csStatus rows_delassus(Rows* s) {
   return CS_OK;
 }
 
-/* G back from nrow x nrow to the contacts' 3nc x 3nc (leading dimension 3nc), for a new pass */
-static void rows_shrink(csData* d) {
+/* G back from nrow x nrow to the contacts' 3nc x 3nc (leading dimension 3nc), for a new pass
+   (not inlined: csi_constraint_rows_build's common case sets up no frame) */
+static __attribute__((noinline)) void rows_shrink(csData* d) {
   int r0 = 3 * d->problem.nc, n = cs_problem_rows(&d->problem);
   for (int r = 1; r < r0; r++)
     memmove(d->efc_G + (size_t)r * r0, d->efc_G + (size_t)r * n, sizeof(double) * (size_t)r0);
 }
 
-csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree,
-                                   const double* vplus) {
+/* csi_constraint_rows_build of a model with room for blocks; apart (not inlined), so that
+   a model without them returns before its frame is set up */
+static __attribute__((noinline)) csStatus rows_build(const csModel* m, csData* d,
+                                                     const double* vfree, const double* vplus) {
   csContactProblem* p = &d->problem;
-  if (p->nblock > 0) rows_shrink(d);
   int pass2 = vplus != NULL;
-  p->nblock = 0, p->block = NULL;
-  if (d->nblock_max == 0) {
-    if (d->efc_sources & ~m->opt.disable)
-      csi_warning(d, CS_WARN_CONTACTFULL,
-                  "limits, friction loss or equalities enabled after cs_data_new, which made no "
-                  "room for them: not applied (create the csData with them enabled)");
-    return CS_OK;
-  }
   size_t mark = csi_stack_mark(d);
   int r0 = 3 * d->ncon;
   Rows s = {m,  d,  vfree, vplus, m->opt.timestep, m->opt.baumgarte, m->opt.recovery_speed,
@@ -398,6 +392,19 @@ csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vf
   p->nc = d->ncon, p->nv = m->nv, p->mu = d->efc_mu, p->G = d->efc_G, p->g = d->efc_g;
   p->R = NULL, p->J = d->efc_J;
   p->nblock = s.nb, p->block = d->efc_block;
+  return CS_OK;
+}
+
+csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree,
+                                   const double* vplus) {
+  csContactProblem* p = &d->problem;
+  if (p->nblock > 0) rows_shrink(d);
+  p->nblock = 0, p->block = NULL;
+  if (d->nblock_max > 0) return rows_build(m, d, vfree, vplus);
+  if (d->efc_sources & ~m->opt.disable)
+    csi_warning(d, CS_WARN_CONTACTFULL,
+                "limits, friction loss or equalities enabled after cs_data_new, which made no "
+                "room for them: not applied (create the csData with them enabled)");
   return CS_OK;
 }
 

@@ -13,11 +13,12 @@
 
 void csi_contact_anchors(const csModel* m, csData* d, const double* vnew) {
   double dt = m->opt.timestep, vmax = 100 * m->opt.tolerance;
+  const int* gb = m->geom_body;
   for (int i = 0; i < d->ncon; i++) {
     csContact* c = d->contact + i;
     const double* l = d->efc_lambda + 3 * i;
     memcpy(c->lambda, l, 3 * sizeof(double));
-    if (m->geom_body[c->geom[0]] == 0 || m->geom_body[c->geom[1]] == 0) continue;
+    if (gb[c->geom[0]] == 0 || gb[c->geom[1]] == 0) continue;
     double lt = l[1] * l[1] + l[2] * l[2], lim = c->mu * l[0] * (1 - 1e-6);
     double v1 = 0, v2 = 0;
     if (l[0] > 0 && lt < lim * lim) {

@@ -223,11 +223,14 @@ static void fill_layout(const csModel* m, csData* d, int nisland, const int* isl
 /* Every contact moves one and the same tree (a robot on the ground): one island, found
    without the union-find */
 static int one_tree(const csModel* m, const csData* d) {
+  const int *gb = m->geom_body, *last = m->body_lastdof, *root = m->body_rootid;
   int t = -1;
   for (int i = 0; i < d->ncon; i++) {
     const csContact* c = d->contact + i;
-    int t0 = body_tree(m, m->geom_body[c->geom[0]]), t1 = body_tree(m, m->geom_body[c->geom[1]]);
-    if (t1 < 0 || (t0 >= 0 && t0 != t1) || (t >= 0 && t1 != t)) return 0;
+    int b0 = gb[c->geom[0]], b1 = gb[c->geom[1]];
+    if (b1 <= 0 || last[b1] < 0) return 0; /* body_tree(b1) < 0 */
+    int t1 = root[b1];
+    if ((b0 > 0 && last[b0] >= 0 && root[b0] != t1) || (t >= 0 && t1 != t)) return 0;
     t = t1;
   }
   return 1;
@@ -242,10 +245,13 @@ static int couple_alloc(const csModel* m, csData* d, int nisland, Couple* c) {
   return c->ncoup && c->tstart && c->tlist && c->local;
 }
 
+int csi_contact_islands_none(const csModel* m, const csData* d) {
+  return (m->opt.disable & CS_DISABLE_ISLAND) || d->nblock_max > 0 || d->ncon < 2 || one_tree(m, d);
+}
+
 int csi_contact_islands_layout(const csModel* m, csData* d, csiIslandSizes* s, int bsr_min) {
   int nc = d->ncon;
-  if ((m->opt.disable & CS_DISABLE_ISLAND) || d->nblock_max > 0 || nc < 2 || one_tree(m, d))
-    return 0;
+  if (csi_contact_islands_none(m, d)) return 0;
   if (bsr_min < 2) bsr_min = 2;
   size_t mark = csi_stack_mark(d);
   int* tree = CSI_STACK_ALLOC(d, int, 2 * nc);

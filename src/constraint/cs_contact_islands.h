@@ -8,6 +8,11 @@
 #include "contactsim/cs_model.h"
 #include "core/cs_memory.h"
 
+/* 1 if this step's contacts are not stored by islands whatever their number: CS_DISABLE_ISLAND,
+   a model with block rows, fewer than two contacts, or every contact on one tree (a robot
+   on the ground) */
+int csi_contact_islands_none(const csModel* m, const csData* d);
+
 /* After collision: if the contacts form two or more islands (or one of bsr_min contacts or
    more), the model has no block rows and CS_DISABLE_ISLAND is off, lays out this step's
    constraint arrays by islands at the arena's bottom with the island table and the

@@ -4,9 +4,6 @@
 
 #include <string.h>
 
-/* Below this many contacts of the last step a search in order is as fast as hashing. */
-enum { MATCH_HASH_MIN = 24 };
-
 static size_t table_size(int n) {
   size_t s = 64;
   while (s < 2 * (size_t)n) s *= 2;
@@ -14,7 +11,7 @@ static size_t table_size(int n) {
 }
 
 size_t csi_contact_match_bytes(int ncon_prev) {
-  return ncon_prev < MATCH_HASH_MIN ? 0 : sizeof(int) * table_size(ncon_prev);
+  return ncon_prev < CSI_MATCH_HASH_MIN ? 0 : sizeof(int) * table_size(ncon_prev);
 }
 
 static size_t key_hash(const csContact* c, size_t mask) {
@@ -48,7 +45,7 @@ static void match_hashed(const csData* d, int* prev, int* table) {
 }
 
 void csi_contact_match(const csData* d, int* prev, void* scratch) {
-  if (d->ncon_prev >= MATCH_HASH_MIN && scratch) {
+  if (d->ncon_prev >= CSI_MATCH_HASH_MIN && scratch) {
     match_hashed(d, prev, scratch);
     return;
   }

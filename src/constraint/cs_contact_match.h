@@ -7,6 +7,9 @@
 
 #include "contactsim/cs_data.h"
 
+/* Below this many contacts of the last step a search in order is as fast as hashing. */
+enum { CSI_MATCH_HASH_MIN = 24 };
+
 /* 1 if contacts a and b have the same geom pair and feature id (one contact, two steps). */
 static inline int csi_contact_same_key(const csContact* a, const csContact* b) {
   return a->geom[0] == b->geom[0] && a->geom[1] == b->geom[1] && a->feature == b->feature;

@@ -27,6 +27,7 @@
 #include "constraint/cs_contact_problem.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "constraint/cs_contact_jac.h"
@@ -48,52 +49,43 @@ static void contact_jac_add(const csModel* m, const csData* d, int body, const d
   }
 }
 
-/* Contact c's warm start from q, its last-step match or NULL (warm: q's impulse carried
-   through the world frame into the new contact frame, the cone projection left to the
-   solver; else 0), and its stiction anchor (q's slip, whatever the warm start) */
-static CSI_INLINE void warmstart(const csContact* q, csContact* c, int warm, double* lambda) {
-  lambda[0] = lambda[1] = lambda[2] = 0;
-  c->slip[0] = c->slip[1] = c->slip[2] = 0;
-  if (!q) return;
-  memcpy(c->slip, q->slip, sizeof c->slip);
-  if (!warm) return;
-  double f[3];
-  csi_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
-  csi_mulmat3vec(lambda, c->frame, f);
+/* 1 if some of s[0..2] is not +0 or -0 (s[k] != 0 for one, NaN included): their bits
+   or-ed, the sign bits shifted out */
+static CSI_INLINE int any_nonzero3(const double* s) {
+  uint64_t a, b, c;
+  memcpy(&a, s, sizeof a);
+  memcpy(&b, s + 1, sizeof b);
+  memcpy(&c, s + 2, sizeof c);
+  return ((a | b | c) << 1) != 0;
 }
 
-/* Every contact's warm start and stiction anchor (its term on the tangent rows: beta s_T /
-   dt), from its match among the last step's contacts (csi_contact_match's hash table when
-   there are many) */
-static CSI_INLINE csStatus warmstart_all(const csModel* m, csData* d) {
-  int nc = d->ncon;
-  double dt = m->opt.timestep, beta = m->opt.baumgarte;
-  size_t mark = csi_stack_mark(d), sb = csi_contact_match_bytes(d->ncon_prev);
-  int* prev = NULL;
-  if (sb) {
-    prev = CSI_STACK_ALLOC(d, int, nc);
-    void* scratch = csi_stack_alloc(d, sb);
-    if (!prev || !scratch) {
-      csi_stack_free(d, mark);
-      return csi_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
-    }
-    csi_contact_match(d, prev, scratch);
+/* Contact i's warm start from q, its last-step match or NULL (warm: q's impulse carried
+   through the world frame into the new contact frame, the cone projection left to the
+   solver; else 0), and its stiction anchor (q's slip, whatever the warm start): its term on
+   the tangent rows, beta s_T / dt, pulls a sticking contact back to where it began to
+   stick */
+static CSI_INLINE void warmstart(csData* d, int i, const csContact* q, int warm, double beta,
+                                 double dt) {
+  csContact* c = d->contact + i;
+  double* lambda = d->efc_lambda + 3 * i;
+  if (!q) {
+    lambda[0] = lambda[1] = lambda[2] = 0;
+    c->slip[0] = c->slip[1] = c->slip[2] = 0;
+    return;
   }
-  int warm = m->opt.warmstart && d->prev_converged;
-  for (int i = 0; i < nc; i++) {
-    csContact* c = d->contact + i;
-    int j = prev ? prev[i] : csi_contact_previous(d, c);
-    const csContact* q = j >= 0 ? d->contact_prev + j : NULL;
-    warmstart(q, c, warm, d->efc_lambda + 3 * i);
-    if (c->slip[0] != 0 || c->slip[1] != 0 || c->slip[2] != 0) {
-      /* the anchor pulls a sticking contact back to where it began to stick */
-      const double* F = c->frame;
-      d->efc_g[3 * i + 1] += beta * csi_dot3(F + 3, c->slip) / dt;
-      d->efc_g[3 * i + 2] += beta * csi_dot3(F + 6, c->slip) / dt;
-    }
+  memcpy(c->slip, q->slip, sizeof c->slip);
+  if (warm) {
+    double f[3];
+    csi_mulmat3tvec(f, q->frame, q->lambda); /* world impulse */
+    csi_mulmat3vec(lambda, c->frame, f);
+  } else {
+    lambda[0] = lambda[1] = lambda[2] = 0;
   }
-  csi_stack_free(d, mark);
-  return CS_OK;
+  if (any_nonzero3(c->slip)) {
+    const double* F = c->frame;
+    d->efc_g[3 * i + 1] += beta * csi_dot3(F + 3, c->slip) / dt;
+    d->efc_g[3 * i + 2] += beta * csi_dot3(F + 6, c->slip) / dt;
+  }
 }
 
 /* J's rows of a contact against the world on one path to the root: along the chain, written
@@ -660,21 +652,34 @@ CSI_HOT static void build_paths(const csModel* m, csData* d, const double* vfree
   paths_own_blocks(&p, chadr, nchain, ownadr);
 }
 
-csStatus csi_contact_problem_finish(const csModel* m, csData* d) {
+/* csi_contact_problem_finish, inlined into the dense build's clones */
+static CSI_INLINE csStatus problem_finish(const csModel* m, csData* d) {
+  int nc = d->ncon;
   double dt = m->opt.timestep, beta = m->opt.baumgarte, vmax = m->opt.recovery_speed;
-  if (vmax > 0) {
-    for (int i = 0; i < d->ncon; i++) {
-      double phi = d->contact[i].dist;
-      d->efc_g[3 * i] += phi > 0 ? phi / dt : csi_recovery_crossed(beta, phi, dt, vmax);
+  size_t mark = csi_stack_mark(d);
+  int* prev = NULL; /* the matches by hash table (many contacts), else a search in order */
+  if (d->ncon_prev >= CSI_MATCH_HASH_MIN) {
+    prev = CSI_STACK_ALLOC(d, int, nc);
+    void* scratch = csi_stack_alloc(d, csi_contact_match_bytes(d->ncon_prev));
+    if (!prev || !scratch) {
+      csi_stack_free(d, mark);
+      return csi_error(CS_ERR_MEMORY, "contact problem: arena full (%d contacts)", nc);
     }
-    return warmstart_all(m, d);
+    csi_contact_match(d, prev, scratch);
   }
-  for (int i = 0; i < d->ncon; i++) {
-    double phi = d->contact[i].dist;
-    d->efc_g[3 * i] += phi > 0 ? phi / dt : beta * phi / dt;
+  int warm = m->opt.warmstart && d->prev_converged;
+  for (int i = 0; i < nc; i++) {
+    const csContact* c = d->contact + i;
+    double phi = c->dist; /* beta phi / dt below 0 (at most vmax with recovery_speed) */
+    d->efc_g[3 * i] += phi > 0 ? phi / dt : csi_recovery_crossed(beta, phi, dt, vmax);
+    int j = prev ? prev[i] : csi_contact_previous(d, c);
+    warmstart(d, i, j >= 0 ? d->contact_prev + j : NULL, warm, beta, dt);
   }
-  return warmstart_all(m, d);
+  csi_stack_free(d, mark);
+  return CS_OK;
 }
+
+csStatus csi_contact_problem_finish(const csModel* m, csData* d) { return problem_finish(m, d); }
 
 CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const double* vfree) {
   int nc = d->ncon, nv = m->nv, n = 3 * nc;
@@ -754,7 +759,7 @@ CSI_HOT csStatus cs_contact_problem_build(const csModel* m, csData* d, const dou
     build_general(m, d, vfree, chain, nchain, single, sd, za);
   }
   csi_stack_free(d, mark);
-  csStatus st = csi_contact_problem_finish(m, d);
+  csStatus st = problem_finish(m, d);
   if (st != CS_OK) {
     p->nc = 0;
     return st;

@@ -14,15 +14,6 @@
 
 #define CS_ALIGN 64
 
-void* csi_stack_alloc(csData* d, size_t bytes) {
-  if (bytes > d->pstack_ - d->pefc_) return NULL;
-  size_t o = (d->pstack_ - bytes) & ~(size_t)(CS_ALIGN - 1);
-  if (o < d->pefc_) return NULL;
-  d->pstack_ = o;
-  if (d->narena_ - o > d->maxstack_) d->maxstack_ = d->narena_ - o;
-  return d->arena_ + o;
-}
-
 static void* take(unsigned char* base, size_t* off, size_t bytes) {
   size_t o = (*off + (CS_ALIGN - 1)) & ~(size_t)(CS_ALIGN - 1);
   *off = o + bytes;

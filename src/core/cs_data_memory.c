@@ -239,30 +239,42 @@ csStatus csi_efc_layout(const csModel* m, csData* d, int nc) {
   return CS_OK;
 }
 
+/* The room found again for the options in key when they changed (stale), and the contacts
+   beyond it dropped with a warning; apart (not inlined) from csi_efc_fit's common case */
+static __attribute__((noinline)) csStatus fit_room(const csModel* m, csData* d, const int* key,
+                                                   int stale) {
+  int nc = d->ncon, nb = d->nblock_max, nr = d->nefc_room_;
+  size_t mark = csi_stack_mark(d);
+  csBlock* blk = CSI_STACK_ALLOC(d, csBlock, nb);
+  if (!blk) return csi_error(CS_ERR_MEMORY, "constraint arrays: arena full");
+  if (stale) {
+    int r = largest_fit(m, d->narena_, nb, nr, blk);
+    d->room_ = r < 0 ? 0 : r; /* 0: the layout below says what does not fit */
+    memcpy(d->room_key_, key, sizeof d->room_key_);
+  }
+  if (nc > d->room_) {
+    csi_warning(d, CS_WARN_CONTACTFULL,
+                "memory: %d contacts need %zu bytes of arena with solver '%s', it has %zu "
+                "(csModel.memory, <size memory>): the last %d dropped",
+                nc, need(m, nc, nb, nr, blk), cs_solver_name((csSolverType)m->opt.solver),
+                d->narena_, nc - d->room_);
+    d->ncon = d->room_;
+  }
+  csi_stack_free(d, mark);
+  return CS_OK;
+}
+
 /* Before the build: the room (the contacts the arena holds) is found again when the options
    that size the solver's workspace change; contacts beyond it are dropped with a warning */
 csStatus csi_efc_fit(const csModel* m, csData* d) {
-  int nc = d->ncon, nb = d->nblock_max, nr = d->nefc_room_;
   int key[4] = {m->opt.solver, m->opt.fallback, m->opt.iterations, m->opt.disable};
   int stale = d->room_ < 0 || memcmp(key, d->room_key_, sizeof key);
-  if (stale || nc > d->room_) {
-    size_t mark = csi_stack_mark(d);
-    csBlock* blk = CSI_STACK_ALLOC(d, csBlock, nb);
-    if (!blk) return csi_error(CS_ERR_MEMORY, "constraint arrays: arena full");
-    if (stale) {
-      int r = largest_fit(m, d->narena_, nb, nr, blk);
-      d->room_ = r < 0 ? 0 : r; /* 0: the layout below says what does not fit */
-      memcpy(d->room_key_, key, sizeof key);
-    }
-    if (nc > d->room_) {
-      csi_warning(d, CS_WARN_CONTACTFULL,
-                  "memory: %d contacts need %zu bytes of arena with solver '%s', it has %zu "
-                  "(csModel.memory, <size memory>): the last %d dropped",
-                  nc, need(m, nc, nb, nr, blk), cs_solver_name((csSolverType)m->opt.solver),
-                  d->narena_, nc - d->room_);
-      d->ncon = nc = d->room_;
-    }
-    csi_stack_free(d, mark);
+  if (stale || d->ncon > d->room_) {
+    csStatus st = fit_room(m, d, key, stale);
+    if (st != CS_OK) return st;
   }
+  /* the dense layout depends on nc, nr and nv only: one in place for nc stays as it is */
+  int nc = d->ncon;
+  if (d->efc_J && d->nefc_max == 3 * nc + d->nefc_room_) return CS_OK;
   return csi_efc_layout(m, d, nc);
 }

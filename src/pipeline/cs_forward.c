@@ -69,6 +69,48 @@ static int all_finite(const double* a, int n, int* bad) {
   return 1;
 }
 
+typedef double v4 __attribute__((vector_size(32)));
+
+/* *s += the sum of a[i] * 0 in four lanes, as zero_sum: NaN lanes if some a[i] is not
+   finite. The last one to three values are read with the three before them (twice, which
+   changes nothing). */
+static CSI_INLINE void zero_sum4(const double* restrict a, int n, v4* s) {
+  v4 z = {0, 0, 0, 0}, r = *s;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v4 u;
+    memcpy(&u, a + i, sizeof u);
+    r += u * z;
+  }
+  if (i < n && n >= 4) {
+    v4 u;
+    memcpy(&u, a + n - 4, sizeof u);
+    r += u * z;
+  } else {
+    for (; i < n; i++) r[0] += a[i] * 0.0;
+  }
+  *s = r;
+}
+
+/* 1 if qpos, qvel, ctrl and qfrc_applied are all finite: one pass over the four (every
+   step reads them) */
+CSI_HOT static int inputs_finite(const csModel* m, const csData* d) {
+  v4 s = {0, 0, 0, 0};
+  zero_sum4(d->qpos, m->nq, &s);
+  zero_sum4(d->qvel, m->nv, &s);
+  zero_sum4(d->ctrl, m->nu, &s);
+  zero_sum4(d->qfrc_applied, m->nv, &s);
+  return (s[0] + s[1]) + (s[2] + s[3]) == 0;
+}
+
+/* 1 if q (n) and v (m) are all finite: one pass over both */
+CSI_HOT static int pair_finite(const double* q, int n, const double* v, int m) {
+  v4 s = {0, 0, 0, 0};
+  zero_sum4(q, n, &s);
+  zero_sum4(v, m, &s);
+  return (s[0] + s[1]) + (s[2] + s[3]) == 0;
+}
+
 /* cs_check_state; *xfrc = 1 if some body's xfrc_applied is not zero */
 static csStatus check_state(const csModel* m, const csData* d, int* xfrc) {
   int bad;
@@ -79,11 +121,7 @@ static csStatus check_state(const csModel* m, const csData* d, int* xfrc) {
     return csi_error(CS_ERR_ARG, "option gravity[%d] is not finite", bad);
   if (!isfinite(d->time)) return csi_error(CS_ERR_STATE, "time is not finite");
   /* the four arrays in one pass; array by array only if something is not finite */
-  cs_v2 zs = zero_sum(d->qpos, m->nq, (cs_v2){0, 0});
-  zs = zero_sum(d->qvel, m->nv, zs);
-  zs = zero_sum(d->ctrl, m->nu, zs);
-  zs = zero_sum(d->qfrc_applied, m->nv, zs);
-  if (!(zs[0] + zs[1] == 0)) {
+  if (!inputs_finite(m, d)) {
     if (!all_finite(d->qpos, m->nq, &bad))
       return csi_error(CS_ERR_STATE, "qpos[%d] is not finite (%g)", bad, d->qpos[bad]);
     if (!all_finite(d->qvel, m->nv, &bad))
@@ -219,7 +257,7 @@ void cs_actuation(const csModel* m, csData* d) {
 /* Smooth dynamics up to the factorisation, without the actuators (cs_actuation, the step's
    second half); diag_add (may be NULL) is added to M before factorising. Leaves qfrc_bias
    (without damping), qfrc_damping. */
-static csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
+static CSI_INLINE csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) {
   csi_kinematics_vel(m, d); /* with cs_com_vel and cs_rnea's forward pass */
   csi_com_pos_forces(m, d); /* with cs_rnea's body forces */
   csi_crba_bias(m, d);      /* cs_crba and the rest of cs_rnea (gravity, velocity terms) */
@@ -231,7 +269,7 @@ static csStatus fwd_smooth(const csModel* m, csData* d, const double* diag_add) 
   return cs_factor_m(m, d, diag_add);
 }
 
-static void total_force(const csModel* m, const csData* d, double* restrict f) {
+static CSI_INLINE void total_force(const csModel* m, const csData* d, double* restrict f) {
   const double* restrict fa = d->qfrc_applied;
   const double* restrict fu = d->qfrc_actuator;
   const double* restrict fd = d->qfrc_damping;
@@ -262,7 +300,8 @@ static double now_ns(void) {
    more with G block-sparse, for a solver that takes it) if the step's scratch and the
    selected solver's workspace fit beside it; 0 (the dense build) otherwise */
 static int fwd_islands(const csModel* m, csData* d) {
-  size_t free_bytes = csi_stack_mark(d); /* below the stack: the layout and the rest */
+  if (csi_contact_islands_none(m, d)) return 0; /* before the solver's look-ups */
+  size_t free_bytes = csi_stack_mark(d);        /* below the stack: the layout and the rest */
   csiIslandSizes s;
   const csSolver* sv = cs_solver_get((csSolverType)m->opt.solver);
   /* block-sparse G only for islands the selected solver takes on their blocks */
@@ -302,7 +341,7 @@ static int fwd_problem(const csModel* m, csData* d, const double* vnew) {
 
 /* f += J^T lambda over the contacts, a contact's three rows at once (each entry takes its
    rows' terms in row order, as row by row would) in the two lanes of a vector */
-static void fwd_contact_force(const csModel* m, const csData* d, double* restrict fc) {
+static CSI_INLINE void fwd_contact_force(const csModel* m, const csData* d, double* restrict fc) {
   int nv = m->nv;
   if (d->problem.nisland > 0) {
     csi_contact_islands_force(d, fc);
@@ -359,7 +398,8 @@ static int fwd_solve(const csModel* m, csData* d) {
    crosses a joint bound whose row was not in the problem (csi_constraint_rows_missed), with
    every bound that velocity reaches added. dv receives M^-1 J^T lambda, d->qfrc_contact
    J^T lambda. Returns 0 if the solver could not run. */
-static int fwd_solve_passes(const csModel* m, csData* d, const double* vfree, double* dv) {
+static CSI_INLINE int fwd_solve_passes(const csModel* m, csData* d, const double* vfree,
+                                       double* dv) {
   double* restrict fc = d->qfrc_contact;
   int iterations = 0;
   for (int pass = 0;; pass++) {
@@ -380,7 +420,7 @@ static int fwd_solve_passes(const csModel* m, csData* d, const double* vfree, do
 
 /* The constraint problem of the contacts found by fwd_collision and its solve; adds the
    constraint impulse's velocity change to vnew. Stack scratch. */
-static void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
+static CSI_INLINE void fwd_constraint(const csModel* m, csData* d, double* vnew, double* tclock) {
   int nv = m->nv;
   memset(d->qfrc_contact, 0, sizeof(double) * (size_t)nv);
   memset(&d->solver_stats, 0, sizeof d->solver_stats);
@@ -532,8 +572,7 @@ STEP_INLINE csStatus step_second(const csModel* m, csData* d, const stepScratch*
   step_velocity(m, d, s, xfrc, tclock);
   double *vnew = s->vnew, *qnew = s->qnew;
   cs_integrate_pos(m, qnew, d->qpos, vnew, dt);
-  cs_v2 zs = zero_sum(qnew, nq, zero_sum(vnew, nv, (cs_v2){0, 0}));
-  if (!(zs[0] + zs[1] == 0)) {
+  if (!pair_finite(qnew, nq, vnew, nv)) {
     csi_warning(d, CS_WARN_NAN_STEP, "step produced a non-finite state; not committed");
     return csi_error(CS_ERR_NUMERIC, "step at t = %g produced a non-finite state", d->time);
   }
@@ -559,7 +598,9 @@ static void profile_store(csData* d, const double* tclock, int from) {
   for (int k = from; k < 4; k++) d->time_ns[k] = t[k + 1] - t[k];
 }
 
-csStatus cs_step(const csModel* m, csData* d) {
+/* cs_step, in clones for the CPU (CSI_HOT): the stages' loops over the dofs, inlined, run
+   four lanes wide where AVX2 is there */
+CSI_HOT static csStatus step_run(const csModel* m, csData* d) {
   int xfrc, collided;
   csStatus st = check_state(m, d, &xfrc);
   if (st != CS_OK) return st;
@@ -573,6 +614,8 @@ csStatus cs_step(const csModel* m, csData* d) {
   if (st == CS_OK && d->profile) profile_store(d, tclock, 0);
   return st;
 }
+
+csStatus cs_step(const csModel* m, csData* d) { return step_run(m, d); }
 
 csStatus cs_step1(const csModel* m, csData* d) {
   int xfrc, collided;
