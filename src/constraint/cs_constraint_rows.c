@@ -8,7 +8,8 @@
                         instead of crossing it for a step; where the solve's velocity
                         crosses a bound that was not in the problem (the other constraints'
                         impulses turned the joint around), the step builds and solves again
-                        with it (at most three passes: cs_forward.c); a ball joint's bound is its
+                        with it and with every limit row of the passes before (cs_forward.c:
+                        until no bound is crossed without its row); a ball joint's bound is its
    largest rotation angle, J = -(the rotation axis) on its three dofs; friction loss      box row on
    a dof, J = e_dof, bound = frictionloss dt (an impulse); equality           free block: connect 3
    rows (the two points' world velocity difference), weld 6 (connect at the anchor, then the angular
@@ -83,6 +84,7 @@ typedef struct Rows {
   int nrow;  /* rows so far */
   int nb;    /* blocks so far */
   int* slot; /* (rows beyond r0) warm-start slot of each */
+  const unsigned char* kept; /* (2 njnt) limit rows of the pass before, by slot, or NULL */
 } Rows;
 
 /* A new block of n rows (J rows zeroed, g = 0); returns its first row, or -1 if full. */
@@ -128,11 +130,14 @@ static void limit_row(Rows* s, int j, int src, double sign, const double* axis, 
     jv += a * s->vfree[dof + k];
     if (s->vplus) jp += a * s->vplus[dof + k];
   }
-  /* within reach of the step at the free velocity, or (a second pass) at the velocity the
-     last solve gave: the other constraints' impulses can turn a joint's motion around */
+  /* within reach of the step at the free velocity, or (a later pass) at the velocity the
+     last solve gave: the other constraints' impulses can turn a joint's motion around; a
+     later pass keeps the rows of the passes before (a row that holds its joint at the bound
+     has reach 0 there, and dropping it lets the joint cross) */
   double reach = phi + s->dt * ((jv < 0 ? jv : 0) + (jp < 0 ? jp : 0));
-  if (!(reach < (m->jnt_margin ? m->jnt_margin[j] : 0))) return;
-  int r = add_block(s, CS_CONE_UNILATERAL, 1, 0, src, j, 2 * j + (src == CS_EFC_LIMIT_HIGH), phi);
+  int slot = 2 * j + (src == CS_EFC_LIMIT_HIGH);
+  if (!(reach < (m->jnt_margin ? m->jnt_margin[j] : 0)) && !(s->kept && s->kept[slot])) return;
+  int r = add_block(s, CS_CONE_UNILATERAL, 1, 0, src, j, slot, phi);
   if (r < 0) return;
   double* J = s->d->efc_J + (size_t)r * m->nv;
   for (int k = 0; k < nd; k++) J[dof + k] = axis ? -axis[k] : sign;
@@ -356,10 +361,30 @@ static void rows_shrink(csData* d) {
     memmove(d->efc_G + (size_t)r * r0, d->efc_G + (size_t)r * n, sizeof(double) * (size_t)r0);
 }
 
+/* The joint limit rows of the problem in d, marked by warm-start slot (2 njnt); NULL if the
+   arena is full */
+static unsigned char* limit_rows_in(const csModel* m, csData* d) {
+  unsigned char* in = CSI_STACK_ALLOC(d, unsigned char, 2 * m->njnt + 1);
+  if (!in) return NULL;
+  memset(in, 0, (size_t)(2 * m->njnt + 1));
+  for (int b = 0; b < d->problem.nblock; b++) {
+    int src = d->efc_block_src[2 * b];
+    if (src == CS_EFC_LIMIT_LOW || src == CS_EFC_LIMIT_HIGH)
+      in[2 * d->efc_block_src[2 * b + 1] + (src == CS_EFC_LIMIT_HIGH)] = 1;
+  }
+  return in;
+}
+
 csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree,
                                    const double* vplus) {
   csContactProblem* p = &d->problem;
-  if (p->nblock > 0) rows_shrink(d);
+  size_t mark = 0; /* the arena before kept (a later pass), else before the rows' scratch */
+  const unsigned char* kept = NULL;
+  if (p->nblock > 0) {
+    mark = csi_stack_mark(d);
+    if (vplus) kept = limit_rows_in(m, d);
+    rows_shrink(d);
+  }
   int pass2 = vplus != NULL;
   p->nblock = 0, p->block = NULL;
   if (d->nblock_max == 0) {
@@ -369,10 +394,10 @@ csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vf
                   "room for them: not applied (create the csData with them enabled)");
     return CS_OK;
   }
-  size_t mark = csi_stack_mark(d);
+  if (!kept) mark = csi_stack_mark(d);
   int r0 = 3 * d->ncon;
-  Rows s = {m,  d,  vfree, vplus, m->opt.timestep, m->opt.baumgarte, m->opt.recovery_speed,
-            r0, r0, 0,     NULL};
+  Rows s = {m,  d, vfree, vplus, m->opt.timestep, m->opt.baumgarte, m->opt.recovery_speed, r0,
+            r0, 0, NULL,  kept};
   s.slot = CSI_STACK_ALLOC(d, int, d->nefc_max - r0 + 1);
   if (!s.slot) return csi_error(CS_ERR_MEMORY, "constraint rows: arena full");
   rows_limits(&s);
