@@ -8,7 +8,8 @@
                         instead of crossing it for a step; where the solve's velocity
                         crosses a bound that was not in the problem (the other constraints'
                         impulses turned the joint around), the step builds and solves again
-                        with it (at most three passes: cs_forward.c); a ball joint's bound is its
+                        with it and with every limit row of the passes before (cs_forward.c:
+                        until no bound is crossed without its row); a ball joint's bound is its
    largest rotation angle, J = -(the rotation axis) on its three dofs; friction loss      box row on
    a dof, J = e_dof, bound = frictionloss dt (an impulse); equality           free block: connect 3
    rows (the two points' world velocity difference), weld 6 (connect at the anchor, then the angular
@@ -77,12 +78,13 @@ typedef struct Rows {
   const csModel* m;
   csData* d;
   const double* vfree;
-  const double* vplus; /* a previous pass's velocity after the solve, or NULL */
-  double dt, beta, vmax; /* vmax: csOption.recovery_speed */
-  int r0;    /* first block row: 3 nc */
-  int nrow;  /* rows so far */
-  int nb;    /* blocks so far */
-  int* slot; /* (rows beyond r0) warm-start slot of each */
+  const double* vplus;       /* a previous pass's velocity after the solve, or NULL */
+  double dt, beta, vmax;     /* vmax: csOption.recovery_speed */
+  int r0;                    /* first block row: 3 nc */
+  int nrow;                  /* rows so far */
+  int nb;                    /* blocks so far */
+  int* slot;                 /* (rows beyond r0) warm-start slot of each */
+  const unsigned char* kept; /* (2 njnt) limit rows of the pass before, by slot, or NULL */
 } Rows;
 
 /* A new block of n rows (J rows zeroed, g = 0); returns its first row, or -1 if full. */
@@ -128,11 +130,14 @@ static void limit_row(Rows* s, int j, int src, double sign, const double* axis, 
     jv += a * s->vfree[dof + k];
     if (s->vplus) jp += a * s->vplus[dof + k];
   }
-  /* within reach of the step at the free velocity, or (a second pass) at the velocity the
-     last solve gave: the other constraints' impulses can turn a joint's motion around */
+  /* within reach of the step at the free velocity, or (a later pass) at the velocity the
+     last solve gave: the other constraints' impulses can turn a joint's motion around; a
+     later pass keeps the rows of the passes before (a row that holds its joint at the bound
+     has reach 0 there, and dropping it lets the joint cross) */
   double reach = phi + s->dt * ((jv < 0 ? jv : 0) + (jp < 0 ? jp : 0));
-  if (!(reach < (m->jnt_margin ? m->jnt_margin[j] : 0))) return;
-  int r = add_block(s, CS_CONE_UNILATERAL, 1, 0, src, j, 2 * j + (src == CS_EFC_LIMIT_HIGH), phi);
+  int slot = 2 * j + (src == CS_EFC_LIMIT_HIGH);
+  if (!(reach < (m->jnt_margin ? m->jnt_margin[j] : 0)) && !(s->kept && s->kept[slot])) return;
+  int r = add_block(s, CS_CONE_UNILATERAL, 1, 0, src, j, slot, phi);
   if (r < 0) return;
   double* J = s->d->efc_J + (size_t)r * m->nv;
   for (int k = 0; k < nd; k++) J[dof + k] = axis ? -axis[k] : sign;
@@ -357,18 +362,36 @@ static __attribute__((noinline)) void rows_shrink(csData* d) {
     memmove(d->efc_G + (size_t)r * r0, d->efc_G + (size_t)r * n, sizeof(double) * (size_t)r0);
 }
 
+/* The joint limit rows of the problem in d, marked by warm-start slot (2 njnt); NULL if the
+   arena is full */
+static unsigned char* limit_rows_in(const csModel* m, csData* d) {
+  unsigned char* in = CSI_STACK_ALLOC(d, unsigned char, 2 * m->njnt + 1);
+  if (!in) return NULL;
+  memset(in, 0, (size_t)(2 * m->njnt + 1));
+  for (int b = 0; b < d->problem.nblock; b++) {
+    int src = d->efc_block_src[2 * b];
+    if (src == CS_EFC_LIMIT_LOW || src == CS_EFC_LIMIT_HIGH)
+      in[2 * d->efc_block_src[2 * b + 1] + (src == CS_EFC_LIMIT_HIGH)] = 1;
+  }
+  return in;
+}
+
 /* csi_constraint_rows_build of a model with room for blocks; apart (not inlined), so that
-   a model without them returns before its frame is set up */
+   a model without them returns before its frame is set up. kept: the earlier pass's limit
+   rows (limit_rows_in) or NULL; mark: the arena before kept, else before the rows' scratch */
 static __attribute__((noinline)) csStatus rows_build(const csModel* m, csData* d,
-                                                     const double* vfree, const double* vplus) {
+                                                     const double* vfree, const double* vplus,
+                                                     const unsigned char* kept, size_t mark) {
   csContactProblem* p = &d->problem;
   int pass2 = vplus != NULL;
-  size_t mark = csi_stack_mark(d);
   int r0 = 3 * d->ncon;
-  Rows s = {m,  d,  vfree, vplus, m->opt.timestep, m->opt.baumgarte, m->opt.recovery_speed,
-            r0, r0, 0,     NULL};
+  Rows s = {m,  d, vfree, vplus, m->opt.timestep, m->opt.baumgarte, m->opt.recovery_speed, r0,
+            r0, 0, NULL,  kept};
   s.slot = CSI_STACK_ALLOC(d, int, d->nefc_max - r0 + 1);
-  if (!s.slot) return csi_error(CS_ERR_MEMORY, "constraint rows: arena full");
+  if (!s.slot) {
+    csi_stack_free(d, mark);
+    return csi_error(CS_ERR_MEMORY, "constraint rows: arena full");
+  }
   rows_limits(&s);
   rows_frictionloss(&s);
   rows_equalities(&s);
@@ -398,9 +421,16 @@ static __attribute__((noinline)) csStatus rows_build(const csModel* m, csData* d
 csStatus csi_constraint_rows_build(const csModel* m, csData* d, const double* vfree,
                                    const double* vplus) {
   csContactProblem* p = &d->problem;
-  if (p->nblock > 0) rows_shrink(d);
+  const unsigned char* kept = NULL;
+  size_t mark = 0;
+  if (p->nblock > 0) {
+    mark = csi_stack_mark(d);
+    if (vplus) kept = limit_rows_in(m, d);
+    rows_shrink(d);
+  }
   p->nblock = 0, p->block = NULL;
-  if (d->nblock_max > 0) return rows_build(m, d, vfree, vplus);
+  if (d->nblock_max > 0)
+    return rows_build(m, d, vfree, vplus, kept, kept ? mark : csi_stack_mark(d));
   if (d->efc_sources & ~m->opt.disable)
     csi_warning(d, CS_WARN_CONTACTFULL,
                 "limits, friction loss or equalities enabled after cs_data_new, which made no "

@@ -394,10 +394,11 @@ static int fwd_solve(const csModel* m, csData* d) {
   return 1;
 }
 
-/* The solves of the problem: a second (and third) pass where the velocity of a solve
-   crosses a joint bound whose row was not in the problem (csi_constraint_rows_missed), with
-   every bound that velocity reaches added. dv receives M^-1 J^T lambda, d->qfrc_contact
-   J^T lambda. Returns 0 if the solver could not run. */
+/* The solves of the problem: another pass while the velocity of a solve crosses a joint
+   bound whose row was not in the problem (csi_constraint_rows_missed), with every bound that
+   velocity reaches added and the earlier passes' limit rows kept. The rows only grow, so
+   the passes end (at most 2 njnt + 1; a bound without its row at the cap). dv receives
+   M^-1 J^T lambda, d->qfrc_contact J^T lambda. Returns 0 if the solver could not run. */
 static CSI_INLINE int fwd_solve_passes(const csModel* m, csData* d, const double* vfree,
                                        double* dv) {
   double* restrict fc = d->qfrc_contact;
@@ -408,7 +409,7 @@ static CSI_INLINE int fwd_solve_passes(const csModel* m, csData* d, const double
     fwd_contact_force(m, d, fc);
     csi_constraint_rows_force(m, d, fc);
     cs_solve_m(m, d, dv, fc, 1);
-    if (pass == 2 || !csi_constraint_rows_missed(m, d, vfree, dv)) break;
+    if (pass == 2 * m->njnt || !csi_constraint_rows_missed(m, d, vfree, dv)) break;
     for (int i = 0; i < m->nv; i++) dv[i] += vfree[i];
     csi_constraint_rows_keep(d, 0);
     if (csi_constraint_rows_build(m, d, vfree, dv) != CS_OK) return 0;

@@ -76,11 +76,6 @@ typedef struct {
 } Exception;
 
 static const Exception exceptions[] = {
-    {"talos/robots/talos_full_v2.urdf", 1, 1e-3,
-     "at rest from 2.5 s, then single-step kinetic spikes up to 3.6e-4 J every 0.05-0.2 s: "
-     "a leg resting on two hip bounds under the contacts' load; a step's last pass leaves "
-     "out one of the two limit rows and that joint crosses its bound by 3.7e-5 rad "
-     "(the contacts stay the same vertices throughout; also with recovery_speed 0)"},
     {"panda/urdf/panda.urdf", 0, -1,
      "joint damping 0.003 N m s: the arm still swings after 60 s (energy falling)"},
     {"panda/urdf/panda_collision.urdf", 0, -1,
