@@ -19,39 +19,21 @@
 
 #include "contactsim/contactsim.h"
 #include "cs_test.h"
+#include "cs_test_models.h"
 
 static char tmpdir[64];
 
 static csModel* load_text(const char* name, const char* text) {
-  const char* path = cs_test_write_file(tmpdir, name, text);
-  CHECK(path != NULL);
-  if (!path) return NULL;
-  csModel* m = NULL;
   csLoadOptions o;
   cs_load_options_default(&o);
-  o.floating_base = 0;
-  csStatus st = cs_load_model(path, &o, &m);
-  CHECK_MSG(st == CS_OK, "%s: %s", name, cs_last_error());
-  return m;
+  o.floating_base = 0; /* a URDF's base welded to the world */
+  return cs_test_load_text(tmpdir, name, text, &o);
 }
 
 /* The load fails with status want and a message naming name:line and containing also. */
 static void expect_error(const char* name, const char* text, csStatus want, int line,
                          const char* also) {
-  const char* path = cs_test_write_file(tmpdir, name, text);
-  CHECK(path != NULL);
-  if (!path) return;
-  csModel* m = NULL;
-  csStatus st = cs_load_model(path, NULL, &m);
-  const char* e = cs_last_error();
-  CHECK_MSG(st == want, "%s: status %s, want %s (%s)", name, cs_status_name(st),
-            cs_status_name(want), e);
-  CHECK(m == NULL);
-  if (m) cs_model_free(m);
-  char where[128];
-  snprintf(where, sizeof where, "%s:%d:", name, line);
-  CHECK_MSG(strstr(e, where) != NULL, "%s: message lacks '%s': %s", name, where, e);
-  CHECK_MSG(strstr(e, also) != NULL, "%s: message lacks '%s': %s", name, also, e);
+  cs_test_expect_load_error(tmpdir, name, text, want, line, also);
 }
 
 /* ------------------------------------------------------------------ MJCF actuators */

@@ -14,17 +14,15 @@
 
 #include "contactsim/contactsim.h"
 #include "cs_test.h"
+#include "cs_test_models.h"
 
 static char tmpdir[64];
 
 static csModel* load_text(const char* name, const char* text) {
-  const char* path = cs_test_write_file(tmpdir, name, text);
-  csModel* m = NULL;
   csLoadOptions o;
   cs_load_options_default(&o);
-  o.floating_base = 0;
-  CHECK_MSG(path && cs_load_model(path, &o, &m) == CS_OK, "%s: %s", name, cs_last_error());
-  return m;
+  o.floating_base = 0; /* a URDF's base welded to the world */
+  return cs_test_load_text(tmpdir, name, text, &o);
 }
 
 /* The error of loading a bad file, or "" if it loads */

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <string.h>
 
 #include "cs_test.h"
 #include "cs_test_models.h"
@@ -15,4 +16,33 @@ csModel* cs_test_load_shared(const char* rel, int floating) {
     return NULL;
   }
   return m;
+}
+
+csModel* cs_test_load_text(const char* dir, const char* name, const char* text,
+                           const csLoadOptions* o) {
+  const char* path = cs_test_write_file(dir, name, text);
+  CHECK_MSG(path != NULL, "%s: cannot write it in %s", name, dir);
+  if (!path) return NULL;
+  csModel* m = NULL;
+  csStatus st = cs_load_model(path, o, &m);
+  CHECK_MSG(st == CS_OK, "%s: %s", name, cs_last_error());
+  return m;
+}
+
+void cs_test_expect_load_error(const char* dir, const char* name, const char* text, csStatus want,
+                               int line, const char* also) {
+  const char* path = cs_test_write_file(dir, name, text);
+  CHECK_MSG(path != NULL, "%s: cannot write it in %s", name, dir);
+  if (!path) return;
+  csModel* m = NULL;
+  csStatus st = cs_load_model(path, NULL, &m);
+  const char* e = cs_last_error();
+  CHECK_MSG(st == want, "%s: status %s, want %s (%s)", name, cs_status_name(st),
+            cs_status_name(want), e);
+  CHECK(m == NULL);
+  if (m) cs_model_free(m);
+  char where[128];
+  snprintf(where, sizeof where, "%s:%d:", name, line);
+  CHECK_MSG(strstr(e, where) != NULL, "%s: message lacks '%s': %s", name, where, e);
+  CHECK_MSG(strstr(e, also) != NULL, "%s: message lacks '%s': %s", name, also, e);
 }

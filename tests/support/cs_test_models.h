@@ -13,6 +13,14 @@ csModel* cs_test_pendulum(int nlink);
 void cs_test_random_state(const csModel* m, csData* d, double vel_scale);
 /* Load a model from ../shared (NULL if absent or on error, with a message). */
 csModel* cs_test_load_shared(const char* rel, int floating);
+/* Writes text to dir/name and loads it with options o (NULL: the defaults); a failed write or
+   load is a failed check (NULL returned). */
+csModel* cs_test_load_text(const char* dir, const char* name, const char* text,
+                           const csLoadOptions* o);
+/* Writes text to dir/name; checks that its load fails with status want and a message naming
+   name:line and containing also. */
+void cs_test_expect_load_error(const char* dir, const char* name, const char* text, csStatus want,
+                               int line, const char* also);
 /* Dense nv x nv M from the sparse qM. */
 void cs_test_dense_m(const csModel* m, const csData* d, double* M);
 
