@@ -20,10 +20,7 @@
 static char tmpdir[64];
 
 static csModel* load_text(const char* name, const char* text) {
-  csLoadOptions o;
-  cs_load_options_default(&o);
-  o.floating_base = 0; /* a URDF's base welded to the world */
-  return cs_test_load_text(tmpdir, name, text, &o);
+  return cs_test_load_text_fixed(tmpdir, name, text); /* a URDF's base welded to the world */
 }
 
 /* The load fails with status want and a message naming name:line and containing also. */

@@ -29,6 +29,13 @@ csModel* cs_test_load_text(const char* dir, const char* name, const char* text,
   return m;
 }
 
+csModel* cs_test_load_text_fixed(const char* dir, const char* name, const char* text) {
+  csLoadOptions o;
+  cs_load_options_default(&o);
+  o.floating_base = 0;
+  return cs_test_load_text(dir, name, text, &o);
+}
+
 void cs_test_expect_load_error(const char* dir, const char* name, const char* text, csStatus want,
                                int line, const char* also) {
   const char* path = cs_test_write_file(dir, name, text);

@@ -17,6 +17,8 @@ csModel* cs_test_load_shared(const char* rel, int floating);
    load is a failed check (NULL returned). */
 csModel* cs_test_load_text(const char* dir, const char* name, const char* text,
                            const csLoadOptions* o);
+/* cs_test_load_text with the default options but a URDF's base welded to the world. */
+csModel* cs_test_load_text_fixed(const char* dir, const char* name, const char* text);
 /* Writes text to dir/name; checks that its load fails with status want and a message naming
    name:line and containing also. */
 void cs_test_expect_load_error(const char* dir, const char* name, const char* text, csStatus want,
