@@ -424,7 +424,7 @@ typedef struct csModel {
   int* sensor_adr;         /* (nsensor) first value in sensordata */
   int* sensor_dim;         /* (nsensor) number of values */
   double* sensor_noise;    /* (nsensor) MJCF noise: read, not simulated */
-  double* sensor_cutoff;   /* (nsensor) MJCF cutoff: read, not applied */
+  double* sensor_cutoff;   /* (nsensor) > 0: |value| bounded by it (not a framequat's) */
   int* sensor_zonetype;    /* (nsensor) touch: the zone's csGeomType (the site's type), else -1 */
   double* sensor_zonesize; /* (nsensor x 3) touch: the zone's size (as a geom_size) */
   int* sensor_name;        /* (nsensor) offset into names */
@@ -592,7 +592,7 @@ typedef struct csSensorSpec {
   int objtype;         /* csObjType of a frame sensor (others: implied by the type) */
   const char* objname; /* the object's name */
   double noise;        /* read, not simulated (default 0) */
-  double cutoff;       /* read, not applied (default 0) */
+  double cutoff;       /* > 0: |value| bounded by it, as MuJoCo (default 0: none) */
   int zonetype;        /* touch: the zone's csGeomType: sphere, capsule, cylinder, box or
                           ellipsoid (default sphere, MuJoCo's site default) */
   double zonesize[3];  /* touch: the zone's size as a geom's (default 0.005 each) */

@@ -2843,7 +2843,7 @@ static const mjAttr mj_attr_sensor[] = {
     {"reftype", 'u', NULL, NULL},
     {"refname", 'u', NULL, NULL},
     {"noise", 'p', "0", "sensor noise is read, not simulated (csModel.sensor_noise)"},
-    {"cutoff", 'p', "0", "sensor cutoff is read, not applied (csModel.sensor_cutoff)"},
+    {"cutoff", 'u', NULL, NULL},
     {"user", 'v', NULL, NULL},
     {NULL, 0, NULL, NULL}};
 

@@ -255,6 +255,18 @@ static int acc_stage(const csModel* m, csData* d, double* fi) {
   return 1;
 }
 
+/* MuJoCo's cutoff: a positive cutoff bounds |value| (a touch, which is >= 0, from above);
+   a quaternion is left as it is */
+static void sensor_cutoff(const csModel* m, int i, double* out) {
+  double c = m->sensor_cutoff[i];
+  int t = m->sensor_type[i];
+  if (!(c > 0) || t == CS_SENS_FRAMEQUAT) return;
+  for (int k = 0; k < m->sensor_dim[i]; k++) {
+    if (out[k] > c) out[k] = c;
+    if (t != CS_SENS_TOUCH && out[k] < -c) out[k] = -c;
+  }
+}
+
 void cs_sensors(const csModel* m, csData* d) {
   int acc = 0;
   for (int i = 0; i < m->nsensor; i++) {
@@ -284,6 +296,7 @@ void cs_sensors(const csModel* m, csData* d) {
     } else {
       frame_sensor(m, d, fi, i, out);
     }
+    sensor_cutoff(m, i, out);
   }
   csi_stack_free(d, mark);
 }

@@ -269,6 +269,50 @@ static void touch_box(void) {
   cs_model_free(m);
 }
 
+/* cutoff, as MuJoCo: the resting 2 kg box's touch (m g = 19.62) with cutoff 5 reads 5; its
+   framepos (0, 0.3, 0.1) with cutoff 0.2 reads (0, 0.2, 0.1); a framequat with cutoff 0.5
+   keeps w = 1; jointpos of a hinge at -0.7 rad with cutoff 0.4 reads -0.4 */
+static void cutoff(void) {
+  csModel* m = load_text("cutoff.xml",
+                         "<mujoco>\n"
+                         "  <worldbody>\n"
+                         "    <geom type='plane' size='2 2 0.1'/>\n"
+                         "    <body name='box' pos='0 0.3 0.1'>\n"
+                         "      <freejoint/>\n"
+                         "      <geom type='box' size='0.1 0.1 0.1' mass='2'/>\n"
+                         "      <site name='bottom' type='box' pos='0 0 -0.1' size='0.12 0.12 "
+                         "0.01'/>\n"
+                         "    </body>\n"
+                         "    <body name='arm' pos='1 0 1'>\n"
+                         "      <joint name='h' type='hinge' axis='0 1 0' ref='0'/>\n"
+                         "      <geom type='sphere' size='0.05' contype='0' conaffinity='0'/>\n"
+                         "    </body>\n"
+                         "  </worldbody>\n"
+                         "  <sensor> <touch site='bottom' cutoff='5'/>\n"
+                         "    <framepos objtype='body' objname='box' cutoff='0.2'/>\n"
+                         "    <framequat objtype='site' objname='bottom' cutoff='0.5'/>\n"
+                         "    <jointpos joint='h' cutoff='0.4'/> </sensor>\n"
+                         "</mujoco>\n");
+  if (!m) return;
+  csData* d = cs_data_new(m);
+  m->opt.gravity[2] = -9.81;
+  for (int k = 0; k < 500; k++) {
+    d->qpos[7] = -0.7, d->qvel[6] = 0; /* the hinge held at -0.7 */
+    CHECK(cs_step(m, d) == CS_OK);
+  }
+  double* s = d->sensordata;
+  printf("cutoff: touch %.12g, framepos %.12g %.12g %.12g, quat w %.12g, jointpos %.12g\n", s[0],
+         s[1], s[2], s[3], s[4], s[8]);
+  CHECK(s[0] == 5);
+  CHECK_NEAR(s[1], 0, 1e-9);
+  CHECK(s[2] == 0.2);
+  CHECK_NEAR(s[3], 0.1, 1e-6);
+  CHECK_NEAR(fabs(s[4]), 1, 1e-9);
+  CHECK(s[8] == -0.4);
+  cs_data_free(d);
+  cs_model_free(m);
+}
+
 /* Bad sensors: refused naming the file and line; unknown types and noise noted */
 static void bad_input(void) {
   static const char* head =
@@ -377,6 +421,7 @@ int main(void) {
   no_effect();
   hanging_mass();
   touch_box();
+  cutoff();
   bad_input();
   builder();
   return cs_test_finish("test_sensors");
