@@ -13,6 +13,7 @@
 #include "contactsim/cs_dynamics.h"
 #include "core/cs_memory.h"
 #include "math/cs_math.h"
+#include "pipeline/cs_pipeline.h"
 
 /* World origin p and rotation R (row-major) of sensor i's frame */
 static void sens_frame(const csModel* m, const csData* d, int i, double p[3], double R[9]) {
@@ -32,36 +33,6 @@ static void point_vel(const csData* d, int b, const double* p, double v[3], doub
   csi_copy3(w, c);
   csi_cross3(t, c, p);
   csi_add3(v, c + 3, t);
-}
-
-/* Actuator a's force before gear (MuJoCo's actuator_force): its clamped control through the
-   gain and bias of cs_actuation, clamped to its force range */
-static double act_force(const csModel* m, const csData* d, int a) {
-  if (m->opt.disable & CS_DISABLE_ACTUATION) return 0;
-  double c = d->ctrl[a], gear = m->actuator_gear[a], len = 0, vel = 0;
-  if (m->actuator_ctrllimited[a])
-    c = fmin(fmax(c, m->actuator_ctrlrange[2 * a]), m->actuator_ctrlrange[2 * a + 1]);
-  if (m->actuator_tendon[a] >= 0) {
-    int t = m->actuator_tendon[a];
-    for (int w = m->tendon_adr[t], e = w + m->tendon_num[t]; w < e; w++) {
-      len += m->wrap_coef[w] * d->qpos[m->jnt_qposadr[m->wrap_jnt[w]]];
-      vel += m->wrap_coef[w] * d->qvel[m->jnt_dofadr[m->wrap_jnt[w]]];
-    }
-  } else {
-    len = d->qpos[m->jnt_qposadr[m->actuator_jnt[a]]];
-    vel = d->qvel[m->jnt_dofadr[m->actuator_jnt[a]]];
-  }
-  len *= gear, vel *= gear;
-  double f = c;
-  if (m->actuator_type[a] == CS_ACT_POSITION) {
-    f = m->actuator_kp[a] * (c - len) - m->actuator_kd[a] * vel;
-  } else if (m->actuator_type[a] == CS_ACT_GENERAL) {
-    const double* bp = m->actuator_biasprm + 3 * a;
-    f = m->actuator_gainprm[a] * c + bp[0] + bp[1] * len + bp[2] * vel;
-  }
-  if (m->actuator_forcelimited[a])
-    f = fmin(fmax(f, m->actuator_forcerange[2 * a]), m->actuator_forcerange[2 * a + 1]);
-  return f;
 }
 
 /* 1 if body k is body b or below it */
@@ -287,7 +258,7 @@ void cs_sensors(const csModel* m, csData* d) {
     } else if (t == CS_SENS_JOINTVEL) {
       out[0] = d->qvel[m->jnt_dofadr[id]];
     } else if (t == CS_SENS_ACTUATORFRC) {
-      out[0] = act_force(m, d, id);
+      out[0] = m->opt.disable & CS_DISABLE_ACTUATION ? 0 : csi_actuator_force(m, d, id);
     } else if (t == CS_SENS_SUBTREECOM) {
       subtree_com(m, d, id, out);
     } else if (acc < 0 &&
