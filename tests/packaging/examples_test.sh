@@ -12,22 +12,8 @@
 # and that a failed check fails the program: gripper with a friction too low to hold the
 # box (mu 0.05: 2 x 0.05 x 5 N < 0.98 N) exits with 1.
 set -u
-build=$(cd "$1" && pwd -P)
-src=$(cd "$2" && pwd -P)
-export CC=${3:-cc}
-unset CONTACTSIM_MODELS CONTACTSIM_SHARED_MODELS LD_LIBRARY_PATH
-tmp=$(mktemp -d /tmp/contactsim_examples.XXXXXX) && tmp=$(cd "$tmp" && pwd -P) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-step=0
-fail() {
-  echo "FAIL ($step): $*"
-  [ -f "$tmp/out" ] && sed 's/^/  | /' "$tmp/out" | tail -30
-  exit 1
-}
-ok() { echo "ok   ($step) $*"; }
-run() { # run CMD...: output in $tmp/out, fail on a non-zero exit
-  "$@" >"$tmp/out" 2>&1 || fail "exit $?: $*"
-}
+. "$(dirname "$0")/lib.sh"
+lib_init examples "$@"
 # number PREFIX: the number after PREFIX at the start of a line of $tmp/out
 number() {
   sed -n "s/^$1 \+\([-+]*[0-9][-+0-9.eE]*\).*/\1/p" "$tmp/out" | head -1

@@ -10,22 +10,8 @@
 #      libcontactsim.a: a copy of the prefix without the shared library, and the full prefix
 #      with -l:libcontactsim.a), each run.
 set -u
-build=$(cd "$1" && pwd -P)
-src=$(cd "$2" && pwd -P)
-export CC=${3:-cc}
-unset CONTACTSIM_MODELS CONTACTSIM_SHARED_MODELS LD_LIBRARY_PATH
-tmp=$(mktemp -d /tmp/contactsim_install.XXXXXX) && tmp=$(cd "$tmp" && pwd -P) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-step=0
-fail() {
-  echo "FAIL ($step): $*"
-  [ -f "$tmp/out" ] && sed 's/^/  | /' "$tmp/out" | tail -30
-  exit 1
-}
-ok() { echo "ok   ($step) $*"; }
-run() { # run CMD...: output in $tmp/out, fail on a non-zero exit
-  "$@" >"$tmp/out" 2>&1 || fail "exit $?: $*"
-}
+. "$(dirname "$0")/lib.sh"
+lib_init install "$@"
 
 step=install
 run cmake --install "$build" --prefix "$tmp/stage"
