@@ -158,9 +158,8 @@ static void xfrc(void) {
 }
 
 /* ---------------------------------------------------------------- contact forces */
-/* A 2 kg box on a plane tilted by th about x (mu = 1 > tan th), settled: the summed contact
-   force is m g (its normal part m g cos th, tangential m g sin th) */
-static void contact_forces(double th) {
+/* A 2 kg box of 0.2 m resting on a plane tilted by th about x (friction 1, dt 1 ms) */
+static csModel* incline_box(const char* name, double th) {
   char text[1024];
   snprintf(text, sizeof text,
            "<mujoco><compiler angle=\"radian\"/><option timestep=\"0.001\"/><worldbody>"
@@ -168,7 +167,13 @@ static void contact_forces(double th) {
            "<body name=\"box\" pos=\"0 %.17g %.17g\" euler=\"%.17g 0 0\"><freejoint/>"
            "<geom type=\"box\" size=\"0.1 0.1 0.1\" mass=\"2\"/></body></worldbody></mujoco>",
            th, -0.1 * sin(th), 0.1 * cos(th), th);
-  csModel* m = load_text("incline.xml", text);
+  return load_text(name, text);
+}
+
+/* A 2 kg box on a plane tilted by th about x (mu = 1 > tan th), settled: the summed contact
+   force is m g (its normal part m g cos th, tangential m g sin th) */
+static void contact_forces(double th) {
+  csModel* m = incline_box("incline.xml", th);
   if (!m) return;
   m->opt.tolerance = 1e-12;
   csData* d = cs_data_new(m);
@@ -217,14 +222,7 @@ static void domain_randomisation(void) {
   /* a box on a 0.3 rad incline sticks with mu = 1; with mu = 0.1 set between steps it slides
      with a = g (sin th - 0.1 cos th); its mass doubled: the same acceleration, twice the force */
   double th = 0.3, g = 9.81;
-  char text[1024];
-  snprintf(text, sizeof text,
-           "<mujoco><compiler angle=\"radian\"/><option timestep=\"0.001\"/><worldbody>"
-           "<geom type=\"plane\" size=\"5 5 0.1\" euler=\"%.17g 0 0\"/>"
-           "<body name=\"box\" pos=\"0 %.17g %.17g\" euler=\"%.17g 0 0\"><freejoint/>"
-           "<geom type=\"box\" size=\"0.1 0.1 0.1\" mass=\"2\"/></body></worldbody></mujoco>",
-           th, -0.1 * sin(th), 0.1 * cos(th), th);
-  csModel* m = load_text("dr.xml", text);
+  csModel* m = incline_box("dr.xml", th);
   if (!m) return;
   m->opt.tolerance = 1e-12;
   csData* d = cs_data_new(m);
