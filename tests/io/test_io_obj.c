@@ -8,6 +8,7 @@
 
 #include "contactsim/cs_io.h"
 #include "cs_test.h"
+#include "cs_test_models.h"
 #include "io/cs_io_mesh.h"
 
 /* The unit cube of test_io_stl.c (vertex i: coordinate k is +0.5 if bit k of i is set) as
@@ -148,22 +149,7 @@ static void check_fails(const char* what, const char* name, const char* text, cs
   const char* path = text ? cs_test_write_file(".", name, text) : name;
   CHECK_MSG(path != NULL, "%s: cannot write %s", what, name);
   if (!path) return;
-  int nv = 5, nf = 5;
-  double* v = (double*)1;
-  int* f = (int*)1;
-  csStatus st = cs_load_obj(path, &nv, &v, &nf, &f);
-  CHECK_MSG(st == want, "%s: status %s, want %s (%s)", what, cs_status_name(st),
-            cs_status_name(want), cs_last_error());
-  CHECK_MSG(strstr(cs_last_error(), name) != NULL, "%s: message does not name the file: %s", what,
-            cs_last_error());
-  if (also)
-    CHECK_MSG(strstr(cs_last_error(), also) != NULL, "%s: message lacks '%s': %s", what, also,
-              cs_last_error());
-  CHECK(nv == 0 && nf == 0 && v == NULL && f == NULL);
-  if (st == CS_OK) {
-    cs_free(v);
-    cs_free(f);
-  }
+  cs_test_mesh_read_fails(cs_load_obj, what, path, want, also);
 }
 
 int main(void) {

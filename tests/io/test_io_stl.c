@@ -5,6 +5,7 @@
 
 #include "contactsim/cs_io.h"
 #include "cs_test.h"
+#include "cs_test_models.h"
 
 /* Unit cube centred at the origin: vertex i has coordinate k = +0.5 if bit k of i is set.
    Triangles wound counter-clockwise seen from outside (same list as
@@ -99,23 +100,7 @@ static void check_cube(const char* what, const char* path) {
 
 /* Expect a failure with status st and the file name in the message. */
 static void check_fails(const char* what, const char* path, csStatus want, const char* also) {
-  int nv = 5, nf = 5;
-  double* v = (double*)1;
-  int* f = (int*)1;
-  csStatus st = cs_load_stl(path, &nv, &v, &nf, &f);
-  CHECK_MSG(st == want, "%s: status %s, want %s (%s)", what, cs_status_name(st),
-            cs_status_name(want), cs_last_error());
-  const char* base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  CHECK_MSG(strstr(cs_last_error(), base) != NULL, "%s: message does not name the file: %s", what,
-            cs_last_error());
-  if (also)
-    CHECK_MSG(strstr(cs_last_error(), also) != NULL, "%s: message lacks '%s': %s", what, also,
-              cs_last_error());
-  CHECK(nv == 0 && nf == 0 && v == NULL && f == NULL);
-  if (st == CS_OK) {
-    cs_free(v);
-    cs_free(f);
-  }
+  cs_test_mesh_read_fails(cs_load_stl, what, path, want, also);
 }
 
 int main(void) {

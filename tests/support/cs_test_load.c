@@ -53,3 +53,24 @@ void cs_test_expect_load_error(const char* dir, const char* name, const char* te
   CHECK_MSG(strstr(e, where) != NULL, "%s: message lacks '%s': %s", name, where, e);
   CHECK_MSG(strstr(e, also) != NULL, "%s: message lacks '%s': %s", name, also, e);
 }
+
+void cs_test_mesh_read_fails(csTestMeshReader read, const char* what, const char* path,
+                             csStatus want, const char* also) {
+  int nv = 5, nf = 5;
+  double* v = (double*)1;
+  int* f = (int*)1;
+  csStatus st = read(path, &nv, &v, &nf, &f);
+  CHECK_MSG(st == want, "%s: status %s, want %s (%s)", what, cs_status_name(st),
+            cs_status_name(want), cs_last_error());
+  const char* base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  CHECK_MSG(strstr(cs_last_error(), base) != NULL, "%s: message does not name the file: %s", what,
+            cs_last_error());
+  if (also)
+    CHECK_MSG(strstr(cs_last_error(), also) != NULL, "%s: message lacks '%s': %s", what, also,
+              cs_last_error());
+  CHECK(nv == 0 && nf == 0 && v == NULL && f == NULL);
+  if (st == CS_OK) {
+    cs_free(v);
+    cs_free(f);
+  }
+}

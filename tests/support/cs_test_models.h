@@ -19,6 +19,13 @@ csModel* cs_test_load_text(const char* dir, const char* name, const char* text,
                            const csLoadOptions* o);
 /* cs_test_load_text with the default options but a URDF's base welded to the world. */
 csModel* cs_test_load_text_fixed(const char* dir, const char* name, const char* text);
+/* A mesh reader's signature (cs_load_stl, cs_load_obj) */
+typedef csStatus (*csTestMeshReader)(const char* path, int* nvert, double** vert, int* nface,
+                                     int** face);
+/* Checks that read(path) fails with status want, a message naming the file (and containing
+   also, unless NULL), and empty outputs; what names the case in the messages. */
+void cs_test_mesh_read_fails(csTestMeshReader read, const char* what, const char* path,
+                             csStatus want, const char* also);
 /* Writes text to dir/name; checks that its load fails with status want and a message naming
    name:line and containing also. */
 void cs_test_expect_load_error(const char* dir, const char* name, const char* text, csStatus want,
